@@ -1,0 +1,23 @@
+// One jest run over every package and app; workspace imports resolve to sources, so tests need no build.
+const swc = [
+  '@swc/jest',
+  { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+];
+const project = (dir) => ({
+  displayName: dir,
+  rootDir: require('node:path').join(__dirname, dir),
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@hookline/([a-z-]+)$': '<rootDir>/../../packages/$1/src/index.ts' },
+  testEnvironment: 'node',
+});
+const fs = require('node:fs');
+const dirs = ['packages', 'apps'].flatMap((top) =>
+  fs.existsSync(top)
+    ? fs
+        .readdirSync(top)
+        .map((d) => `${top}/${d}`)
+        .filter((d) => fs.existsSync(`${d}/package.json`))
+    : [],
+);
+module.exports = { projects: dirs.map(project), testTimeout: 30000 };

@@ -1,0 +1,35 @@
+import { settingsSchema, type Settings } from './settings';
+
+export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
+
+// Settings a process cannot run without. The all-in-one start generates and persists the secrets itself
+// before calling loadConfig, so it requires them too.
+const REQUIRED: Record<Role, readonly (keyof Settings)[]> = {
+  api: ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
+  worker: ['HOOKLINE_SECRET_KEY'],
+  monitor: [],
+  'all-in-one': ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Config = Readonly<Settings> & { readonly role: Role; readonly redisUrlGiven: boolean };
+
+/** Pure: reads only the env it is given, reports every problem at once, returns a frozen config. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, role: Role): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = settingsSchema.safeParse(present);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+  for (const key of REQUIRED[role]) {
+    if (present[key] === undefined) problems.push(`${key}: is required for the ${role} process`);
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({ ...parsed.data, role, redisUrlGiven: present.REDIS_URL !== undefined });
+}

@@ -1,0 +1,49 @@
+// The one error catalogue: stable codes, each with its HTTP status. Domain code throws HooklineError only
+// for conditions a caller must be told about; the API turns it into {error:{code,message,details}}.
+export const ERROR_CATALOGUE = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  REDIS_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface FieldProblem {
+  /** Dotted path of the offending field, e.g. `data.rate` or `auth.token`. */
+  readonly field: string;
+  readonly message: string;
+}
+
+export class HooklineError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: readonly FieldProblem[],
+  ) {
+    super(message);
+    this.name = 'HooklineError';
+    this.status = ERROR_CATALOGUE[code];
+  }
+
+  toBody(): { error: { code: ErrorCode; message: string; details?: readonly FieldProblem[] } } {
+    return {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+    };
+  }
+}
+
+export function validationError(details: readonly FieldProblem[]): HooklineError {
+  const fields = [...new Set(details.map((d) => d.field))].join(', ');
+  return new HooklineError('VALIDATION_FAILED', `Invalid request: ${fields}`, details);
+}
+
+export const notFound = (what: string): HooklineError => new HooklineError('NOT_FOUND', `${what} not found`);

@@ -1,0 +1,41 @@
+// The result of one delivery attempt, as a value. Only `delivered` counts as success; every other outcome
+// extends a hook's failure streak (see the suspension monitor).
+export type AttemptOutcome = 'delivered' | 'failed' | 'timed_out' | 'error' | 'blocked';
+// Outcomes recorded without an attempt of our own finishing: a crash that may have sent (`unknown`),
+// and held events dropped by the cap (`expired`) or by the customer (`discarded`).
+export type RecordedOutcome = AttemptOutcome | 'unknown' | 'expired' | 'discarded';
+export const OUTCOMES: readonly RecordedOutcome[] = [
+  'delivered',
+  'failed',
+  'timed_out',
+  'error',
+  'blocked',
+  'unknown',
+  'expired',
+  'discarded',
+];
+
+export interface AttemptResult {
+  readonly outcome: AttemptOutcome;
+  readonly statusCode?: number;
+  readonly durationMs: number;
+  readonly error?: string;
+  /** The first bytes of the response body (4 KiB at most), as UTF-8 text. */
+  readonly responseExcerpt?: string;
+}
+
+/** One line of a hook's delivery log, in the API's wire shape. */
+export interface DeliveryRecord {
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly outcome: RecordedOutcome;
+  readonly status_code?: number;
+  readonly duration_ms: number;
+  readonly attempted_at: string;
+  readonly error?: string;
+  readonly response_excerpt?: string;
+}
+
+export function isSuccess(outcome: RecordedOutcome): boolean {
+  return outcome === 'delivered';
+}

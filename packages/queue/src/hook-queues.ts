@@ -1,0 +1,68 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '@hookline/core';
+
+/**
+ * Administration of hook queues: one BullMQ queue per hook, processed with global concurrency 1 so that
+ * exactly one event is in flight per hook across every worker process. The queue's paused flag is the
+ * hook's suspension state, so Bull Board, the API and the website always agree.
+ */
+export class HookQueues {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** A short-lived Queue handle; BullMQ shares our connection, so this opens no socket. */
+  open(hookId: string): Queue {
+    return new Queue(this.keys.hookQueueName(hookId), { connection: this.redis, prefix: this.keys.prefix });
+  }
+
+  private async with<T>(hookId: string, fn: (queue: Queue) => Promise<T>): Promise<T> {
+    const queue = this.open(hookId);
+    try {
+      return await fn(queue);
+    } finally {
+      await queue.close();
+    }
+  }
+
+  /** Creates the queue's metadata: concurrency 1 cluster-wide. Idempotent. */
+  async setUp(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.setGlobalConcurrency(1));
+  }
+
+  async isPaused(hookId: string): Promise<boolean> {
+    return (await this.redis.hget(this.keys.hookQueueMeta(hookId), 'paused')) !== null;
+  }
+
+  /** Paused flags of many hooks in one round trip. */
+  async pausedMany(hookIds: readonly string[]): Promise<boolean[]> {
+    if (hookIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of hookIds) pipeline.hget(this.keys.hookQueueMeta(id), 'paused');
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value !== null;
+    });
+  }
+
+  async pause(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.pause());
+  }
+
+  async resume(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.resume());
+  }
+
+  /** Events waiting (or held, while paused) for this hook. */
+  async waitingCount(hookId: string): Promise<number> {
+    return this.with(hookId, (q) => q.getWaitingCount());
+  }
+
+  /** Removes the queue and every job in it; used when a hook is deleted. */
+  async remove(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.obliterate({ force: true }));
+  }
+}

@@ -1,0 +1,17 @@
+import type { DeliverableEvent } from '@hookline/core';
+
+// The job catalogue: one job kind today. The version in the name lets a later shape coexist with queued
+// jobs of this one during a rolling deploy.
+export const DELIVER_JOB = 'deliver.v1';
+
+export interface DeliverJobData {
+  readonly accountId: string;
+  readonly hookId: string;
+  readonly event: DeliverableEvent;
+  /** When the service accepted the event (ms since epoch): publish->receipt latency starts here. */
+  readonly acceptedAt: number;
+}
+
+// BullMQ keeps a few finished jobs for Bull Board; the delivery log is the record customers read.
+export const KEEP_COMPLETED = { count: 20 } as const;
+export const KEEP_FAILED = { count: 100 } as const;

@@ -1,0 +1,98 @@
+import type {
+  CreateHookInput,
+  DeliveryRecord,
+  HookAuth,
+  HookFormat,
+  HookView,
+  UpdateHookInput,
+} from '@hookline/core';
+
+// The store's public contract. Implementations live beside this file; the API, the website, the worker and
+// the monitor depend on these shapes only.
+
+export interface AccountView {
+  readonly id: string;
+  readonly name: string;
+  readonly email?: string;
+  readonly created_at: string;
+}
+
+export interface CreateAccountInput {
+  readonly name: string;
+  readonly email?: string;
+  readonly password?: string;
+}
+
+/** Everything the worker needs to deliver to a hook, credentials decrypted (in memory only). */
+export interface HookTarget {
+  readonly id: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly format: HookFormat;
+  readonly auth: HookAuth;
+  /** Bumped on every change, so caches can tell a stale target. */
+  readonly version: number;
+}
+
+export type ActivityKind =
+  | 'hook.created'
+  | 'hook.updated'
+  | 'hook.deleted'
+  | 'hook.suspended'
+  | 'hook.enabled'
+  | 'account.password_changed';
+
+export interface ActivityEntry {
+  readonly kind: ActivityKind;
+  readonly at: string;
+  readonly hook_id?: string;
+  /** Who acted: `customer:<accountId>`, `operator` (API key), `admin:<user>` (Bull Board), `monitor`. */
+  readonly actor: string;
+  readonly detail?: string;
+}
+
+export interface SuspensionInfo {
+  readonly at: string;
+  readonly reason: string;
+  /** The failures that caused it (most recent last), for the website's banner. */
+  readonly failures?: readonly DeliveryRecord[];
+}
+
+export interface Accounts {
+  create(input: CreateAccountInput): Promise<AccountView>;
+  get(accountId: string): Promise<AccountView | undefined>;
+  /** Account for an email and password, or undefined (constant work whether or not the email exists). */
+  verifyPassword(email: string, password: string): Promise<AccountView | undefined>;
+  changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<boolean>;
+}
+
+export interface Hooks {
+  create(accountId: string, input: CreateHookInput, actor: string): Promise<HookView>;
+  /** Undefined when the hook does not exist or belongs to another account. */
+  get(accountId: string, hookId: string): Promise<HookView | undefined>;
+  list(accountId: string): Promise<HookView[]>;
+  update(
+    accountId: string,
+    hookId: string,
+    input: UpdateHookInput,
+    actor: string,
+  ): Promise<HookView | undefined>;
+  remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
+  listIds(accountId: string): Promise<string[]>;
+  /** For the worker: the hook with decrypted credentials, or undefined if it was deleted. */
+  target(hookId: string): Promise<HookTarget | undefined>;
+  recordSuspension(hookId: string, info: SuspensionInfo): Promise<void>;
+  clearSuspension(hookId: string): Promise<void>;
+}
+
+export interface DeliveryLog {
+  append(hookId: string, record: DeliveryRecord): Promise<void>;
+  /** Newest first. */
+  list(hookId: string, limit: number): Promise<DeliveryRecord[]>;
+}
+
+export interface ActivityFeed {
+  append(accountId: string, entry: ActivityEntry): Promise<void>;
+  /** Newest first. */
+  list(accountId: string, limit: number): Promise<ActivityEntry[]>;
+}

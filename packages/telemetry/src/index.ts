@@ -1,0 +1,2 @@
+export { createLogger, type Logger } from './logger';
+export { createMetrics, type Metrics } from './metrics';

@@ -1,0 +1,47 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// One registry per process (the all-in-one start shares it between its parts).
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'hookline_process_' });
+  return {
+    registry,
+    deliveries: new Counter({
+      name: 'hookline_deliveries_total',
+      help: 'Delivery attempts by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    deliveryDuration: new Histogram({
+      name: 'hookline_delivery_duration_seconds',
+      help: 'Time from the start of an attempt to its outcome',
+      labelNames: ['outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+      registers: [registry],
+    }),
+    eventsAccepted: new Counter({
+      name: 'hookline_events_accepted_total',
+      help: 'Events accepted from producers, by type',
+      labelNames: ['type'] as const,
+      registers: [registry],
+    }),
+    attachedHooks: new Gauge({
+      name: 'hookline_worker_attached_hooks',
+      help: 'Hook queues this worker process is attached to now',
+      registers: [registry],
+    }),
+    queueDepth: new Gauge({
+      name: 'hookline_queue_depth',
+      help: 'Events waiting in hook queues (hooks with work signalled or attached)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+    }),
+    suspendedHooks: new Gauge({
+      name: 'hookline_hooks_suspended',
+      help: 'Hooks suspended now',
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,3 @@
+export { connectRedis, deletePrefix, TEST_REDIS_URL, uniquePrefix, useRedis } from './redis-fixture';
+export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
+export { waitUntil } from './wait-until';

@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Header names lower-cased, as Node gives them. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The raw header list in the order received, names as sent. */
+  readonly rawHeaders: readonly string[];
+  readonly body: Buffer;
+  readonly receivedAt: number;
+  readonly finishedAt?: number;
+}
+
+/** What the receiver does with a request: answer, or never answer, or reset the connection. */
+export type Behaviour =
+  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
+  | { kind: 'hang' }
+  | { kind: 'reset' };
+
+/**
+ * A real HTTP server on 127.0.0.1:0 that records the exact bytes of every request. `respond` picks the
+ * behaviour per request (default 200). `inFlight`/`maxInFlight` let tests prove one-at-a-time delivery.
+ */
+export async function startReceiver(
+  respond: (req: ReceivedRequest, index: number) => Behaviour = () => ({ kind: 'status', status: 200 }),
+) {
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const record: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: { ...req.headers },
+        rawHeaders: [...req.rawHeaders],
+        body: Buffer.concat(chunks),
+        receivedAt: Date.now(),
+      };
+      const index = requests.length;
+      requests.push(record);
+      for (const w of [...waiters])
+        if (requests.length >= w.count) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
+      const behaviour = respond(record, index);
+      const done = () => {
+        inFlight -= 1;
+        (record as { finishedAt?: number }).finishedAt = Date.now();
+      };
+      if (behaviour.kind === 'hang') {
+        res.on('close', done);
+        return;
+      }
+      if (behaviour.kind === 'reset') {
+        done();
+        req.socket.resetAndDestroy();
+        return;
+      }
+      const answer = () => {
+        done();
+        res.writeHead(behaviour.status, behaviour.headers);
+        res.end(behaviour.body ?? '');
+      };
+      if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+      else answer();
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    port,
+    url: (path = '/webhook') => `http://127.0.0.1:${port}${path}`,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
+    waitFor(count: number, timeoutMs = 20000): Promise<void> {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${requests.length} of ${count} requests in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    async close(): Promise<void> {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
