@@ -8,3 +8,5 @@ export * from './outcomes';
 export * from './redis-keys';
 export * from './timestamp';
 export * from './hook';
+export * from './publish-input';
+export * from './zod-problems';
