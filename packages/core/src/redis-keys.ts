@@ -20,9 +20,15 @@ export function redisKeys(prefix: string) {
 
     hookRecord: (hookId: string) => `${hook(hookId)}:hook`,
     hookDeliveries: (hookId: string) => `${hook(hookId)}:deliveries`,
-    /** Set while an attempt may be on the wire: a re-run after a crash must not send again. */
-    hookAttemptMarker: (hookId: string, eventId: string) => `${hook(hookId)}:attempt:${eventId}`,
+    /**
+     * The event id of the hook's latest attempt, with `:done` once its outcome is recorded. One key per hook is
+     * enough because a hook has at most one attempt in flight; a job re-run after a crash reads it to decide
+     * between sending, recording `unknown` (it may have left) and doing nothing (already recorded).
+     */
+    hookAttempt: (hookId: string) => `${hook(hookId)}:attempt`,
     hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
+    /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
+    hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
 
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
@@ -37,6 +43,10 @@ export function redisKeys(prefix: string) {
     hookLeases: () => `${prefix}:leases`,
     reconcileLock: () => `${prefix}:reconcile-lock`,
     outcomes: () => `${prefix}:outcomes`,
+    /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */
+    suspensionDue: () => `${prefix}:suspension-due`,
+    /** Index of suspended hooks (the paused flag stays the truth): for the gauge and the admin page. */
+    suspendedHooks: () => `${prefix}:suspended`,
     session: (sessionId: string) => `${prefix}:session:${sessionId}`,
     loginAttempts: (subject: string) => `${prefix}:login-attempts:${subject}`,
   };

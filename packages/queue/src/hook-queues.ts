@@ -61,6 +61,19 @@ export class HookQueues {
     return this.with(hookId, (q) => q.getWaitingCount());
   }
 
+  /**
+   * True when the hook has events a worker could take now: not paused, and jobs waiting. Read straight from
+   * BullMQ's keys in one round trip because the scheduler asks this every time it lets go of a queue.
+   */
+  async hasDeliverableWork(hookId: string): Promise<boolean> {
+    const [[, paused], [, waiting]] = ((await this.redis
+      .pipeline()
+      .hexists(this.keys.hookQueueMeta(hookId), 'paused')
+      .llen(this.keys.hookQueueKey(hookId, 'wait'))
+      .exec()) ?? []) as [[unknown, number], [unknown, number]];
+    return paused === 0 && waiting > 0;
+  }
+
   /** Removes the queue and every job in it; used when a hook is deleted. */
   async remove(hookId: string): Promise<void> {
     await this.with(hookId, (q) => q.obliterate({ force: true }));

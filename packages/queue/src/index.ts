@@ -8,3 +8,5 @@ export {
   outcomeToFields,
   type OutcomeEvent,
 } from './outcome-stream';
+export { Producer, type ProducerDeps, type PublishResult } from './producer';
+export { ReadySet } from './scheduler/ready-set';

@@ -1,2 +1,3 @@
 export { createLogger, type Logger } from './logger';
 export { createMetrics, type Metrics } from './metrics';
+export { serveMetrics } from './metrics-server';

@@ -1,0 +1,13 @@
+# One image for every hookline process; docker-compose.yml picks the entry point per service.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN corepack enable
+COPY . .
+RUN pnpm install --frozen-lockfile && pnpm build && pnpm prune --prod
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /app /app
+USER node
+CMD ["node", "apps/api/dist/main.js"]

@@ -1,0 +1,1 @@
+export { startWorker, USER_AGENT, type RunningWorker, type WorkerDeps } from './start-worker';

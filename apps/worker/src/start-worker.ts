@@ -1,0 +1,83 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '@hookline/config';
+import type { RedisKeys } from '@hookline/core';
+import { createDeliverer } from '@hookline/delivery';
+import { HookQueues, ReadySet } from '@hookline/queue';
+import type { DeliveryLog, Hooks } from '@hookline/store';
+import type { Logger, Metrics } from '@hookline/telemetry';
+import { AttemptGuard } from './attempt-guard';
+import { createDeliverJob } from './deliver-job';
+import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
+import { OutcomeRecorder } from './outcome-recorder';
+
+export const USER_AGENT = 'hookline/0.1';
+
+export interface WorkerDeps {
+  config: Pick<
+    Config,
+    | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
+    | 'HOOKLINE_ALLOW_NETWORKS'
+    | 'HOOKLINE_EVENT_TYPE_HEADER'
+    | 'HOOKLINE_WORKER_MAX_HOOKS'
+    | 'HOOKLINE_WORKER_IDLE_MS'
+  >;
+  /** A connection with maxRetriesPerRequest: null; the worker duplicates it for its blocking reads. */
+  redis: Redis;
+  keys: RedisKeys;
+  store: { hooks: Pick<Hooks, 'target'>; deliveryLog: DeliveryLog };
+  metrics: Metrics;
+  logger: Logger;
+  now?: () => number;
+  /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
+  timings?: Partial<Pick<AttachmentOptions, 'leaseMs' | 'lockDurationMs' | 'stalledIntervalMs'>>;
+}
+
+export interface RunningWorker {
+  /** SIGTERM path: takes no new events, lets the attempt in flight finish, releases every hook. */
+  close(): Promise<void>;
+  attachedCount(): number;
+}
+
+export function startWorker(deps: WorkerDeps): RunningWorker {
+  const { config, redis, keys, logger, metrics } = deps;
+  const now = deps.now ?? Date.now;
+  const deliverer = createDeliverer({
+    timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+    allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
+    now,
+  });
+  const hookQueues = new HookQueues(redis, keys);
+  const processor = createDeliverJob({
+    hooks: deps.store.hooks,
+    guard: new AttemptGuard(redis, keys),
+    recorder: new OutcomeRecorder({ redis, keys, deliveryLog: deps.store.deliveryLog, metrics, logger }),
+    attempt: (request) => deliverer.attempt(request),
+    eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
+    userAgent: USER_AGENT,
+    now,
+  });
+  const attachments = new HookAttachments({
+    connection: redis,
+    blocking: redis.duplicate(),
+    keys,
+    ready: new ReadySet(redis, keys, now),
+    hookQueues,
+    processor,
+    logger,
+    metrics,
+    options: {
+      ...DEFAULT_TIMINGS,
+      ...deps.timings,
+      maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
+      idleMs: config.HOOKLINE_WORKER_IDLE_MS,
+    },
+  });
+  attachments.start();
+  return {
+    async close() {
+      await attachments.close();
+      await deliverer.close();
+    },
+    attachedCount: () => attachments.count,
+  };
+}

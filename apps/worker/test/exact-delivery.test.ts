@@ -1,0 +1,93 @@
+import { startReceiver, waitUntil } from '@hookline/testing';
+import { useHookline } from './harness';
+
+// The bytes an endpoint receives, end to end: producer -> Redis -> worker -> HTTP.
+describe('what the endpoint receives', () => {
+  const h = useHookline();
+
+  async function deliverOne(
+    hookInput: Parameters<typeof h.hook>[1] extends infer T ? Omit<T & object, 'url'> : never,
+    data = {},
+  ) {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url('/webhook'), ...hookInput });
+    h.startWorker();
+    await h.publish(account.id, data);
+    await receiver.waitFor(1);
+    return { request: receiver.requests[0]!, receiver, hook };
+  }
+
+  it('sends the JSON body byte for byte, with the exact headers', async () => {
+    const { request, receiver } = await deliverOne({
+      format: 'json',
+      auth: { scheme: 'bearer', token: 'tok_123456789' },
+    });
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/webhook');
+    expect(request.headers.host).toBe(`127.0.0.1:${receiver.port}`);
+    expect(request.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(request.headers['x-service-event-type']).toBe('call_created');
+    expect(request.headers.authorization).toBe('Bearer tok_123456789');
+    expect(request.body.toString('utf8')).toBe(
+      '{"EventType":"call_created","call_id":"9309b4a2-d59f","direction":"outbound","from":"jonas1","from_cnam":"Jonas 1","to":"78791245","rate":0.0,"date":"2016-03-01T08:31:55.0000000"}',
+    );
+    expect(request.headers['content-length']).toBe(String(request.body.length));
+  });
+
+  it('sends the form body byte for byte, with Basic auth per RFC 7617', async () => {
+    const { request } = await deliverOne({
+      format: 'form',
+      auth: { scheme: 'basic', username: 'jonas', password: 'pä55:word' },
+    });
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request.headers.authorization).toBe(
+      `Basic ${Buffer.from('jonas:pä55:word', 'utf8').toString('base64')}`,
+    );
+    expect(request.body.toString('utf8')).toBe(
+      'EventType=call_created&call_id=9309b4a2-d59f&direction=outbound&from=jonas1&from_cnam=Jonas+1&to=78791245&rate=0.0&date=2016-03-01T08%3A31%3A55.0000000',
+    );
+  });
+
+  it('keeps the decimal text of rate and stamps a missing date in the 7-digit shape', async () => {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    await h.hook(account.id, { url: receiver.url() });
+    h.startWorker();
+    await h.producer.publish(account.id, {
+      type: 'call_created',
+      data: { call_id: 'c1', direction: 'outbound', from: 'a', from_cnam: 'A', to: 'b', rate: '0.0100' },
+    });
+    await receiver.waitFor(1);
+    const body = receiver.requests[0]!.body.toString('utf8');
+    expect(body).toContain('"rate":0.0100,');
+    expect(body).toMatch(/"date":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}"}$/);
+  });
+
+  it('records the delivery in the hook log', async () => {
+    const { hook } = await deliverOne({});
+    const [record] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length > 0 ? log : undefined;
+    }, 'the delivery to be recorded');
+    expect(record).toMatchObject({ outcome: 'delivered', status_code: 200, event_type: 'call_created' });
+    expect(record!.event_id).toMatch(/^evt_/);
+  });
+
+  it('delivers nothing to a destination forbidden by the network policy, and records it as blocked', async () => {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url() });
+    h.startWorker({ HOOKLINE_ALLOW_NETWORKS: [] });
+    await h.publish(account.id);
+    const log = await waitUntil(async () => {
+      const l = await h.deliveries(hook.id);
+      return l.length > 0 ? l : undefined;
+    }, 'the blocked attempt to be recorded');
+    expect(log[0]!.outcome).toBe('blocked');
+    expect(receiver.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { redisKeys, type CreateHookInput, type RedisKeys } from '@hookline/core';
+import { HookQueues, Producer } from '@hookline/queue';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { useRedis } from '@hookline/testing';
+import { startWorker, type RunningWorker, type WorkerDeps } from '../src';
+
+export const SAMPLE = {
+  call_id: '9309b4a2-d59f',
+  direction: 'outbound',
+  from: 'jonas1',
+  from_cnam: 'Jonas 1',
+  to: '78791245',
+  rate: '0.0',
+  date: '2016-03-01T08:31:55.0000000',
+};
+
+export const WORKER_CONFIG: WorkerDeps['config'] = {
+  HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
+  HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+  HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+  HOOKLINE_WORKER_MAX_HOOKS: 64,
+  HOOKLINE_WORKER_IDLE_MS: 500,
+};
+
+/** hookline's real parts (store, producer, worker) on a real Redis under a test-only prefix. */
+export function useHookline() {
+  const ctx = useRedis('hl');
+  const secretKey = randomBytes(32);
+  const h = {
+    ctx,
+    secretKeyHex: secretKey.toString('hex'),
+    keys: undefined as unknown as RedisKeys,
+    store: undefined as unknown as Store,
+    producer: undefined as unknown as Producer,
+    hookQueues: undefined as unknown as HookQueues,
+    startWorker(config: Partial<WorkerDeps['config']> = {}, extra: Partial<WorkerDeps> = {}): RunningWorker {
+      const worker = startWorker({
+        config: { ...WORKER_CONFIG, ...config },
+        redis: ctx.redis,
+        keys: h.keys,
+        store: h.store,
+        metrics: createMetrics(),
+        logger: createLogger('silent', 'test-worker'),
+        ...extra,
+      });
+      ctx.onCleanup(() => worker.close());
+      return worker;
+    },
+    async account(name = 'Acme Telecom') {
+      return h.store.accounts.create({ name });
+    },
+    async hook(accountId: string, input: Partial<CreateHookInput> & { url: string }) {
+      return h.store.hooks.create(
+        accountId,
+        { format: 'json', auth: { scheme: 'none' }, ...input },
+        'operator',
+      );
+    },
+    async publish(accountId: string, data: Partial<typeof SAMPLE> = {}, id?: string) {
+      return h.producer.publish(accountId, {
+        type: 'call_created',
+        ...(id ? { id } : {}),
+        data: { ...SAMPLE, ...data },
+      });
+    },
+    async deliveries(hookId: string) {
+      return h.store.deliveryLog.list(hookId, 1000);
+    },
+  };
+  beforeEach(() => {
+    h.keys = redisKeys(ctx.prefix);
+    h.hookQueues = new HookQueues(ctx.redis, h.keys);
+    h.store = createStore({
+      redis: ctx.redis,
+      keys: h.keys,
+      secretBox: SecretBox.fromKey(secretKey),
+      hookQueues: h.hookQueues,
+    });
+    h.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: h.keys }));
+  });
+  return h;
+}

@@ -1,0 +1,51 @@
+import { spawnEntry, startReceiver, TEST_REDIS_URL, type SpawnedProcess } from '@hookline/testing';
+import { useHookline } from './harness';
+
+// The production entry point, three times, against one Redis: the one-in-flight rule and the order hold
+// across processes, not just across Worker objects in one process.
+describe('a fleet of worker processes', () => {
+  const h = useHookline();
+
+  function spawnWorker(): SpawnedProcess {
+    const worker = spawnEntry('apps/worker/src/main.ts', {
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_QUEUE_PREFIX: h.ctx.prefix,
+      HOOKLINE_SECRET_KEY: h.secretKeyHex,
+      HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+      HOOKLINE_METRICS_PORT: '0',
+      HOOKLINE_WORKER_IDLE_MS: '200',
+      LOG_LEVEL: 'info',
+    });
+    h.ctx.onCleanup(async () => {
+      worker.kill('SIGKILL');
+      await worker.exited;
+    });
+    return worker;
+  }
+
+  it('keeps one request in flight and publish order with three processes', async () => {
+    const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 50 }));
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    await h.hook(account.id, { url: receiver.url() });
+    const workers = [spawnWorker(), spawnWorker(), spawnWorker()];
+    await Promise.all(workers.map((w) => w.waitForOutput('worker started')));
+    const published: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      published.push(`call-${i}`);
+      await h.publish(account.id, { call_id: `call-${i}` });
+    }
+    await receiver.waitFor(50, 30000);
+    expect(receiver.maxInFlight).toBe(1);
+    expect(
+      receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id),
+    ).toEqual(published);
+  }, 60000);
+
+  it('exits 0 on SIGTERM', async () => {
+    const worker = spawnWorker();
+    await worker.waitForOutput('worker started');
+    worker.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  }, 30000);
+});
