@@ -23,8 +23,15 @@ export interface DeliverJobDeps {
 export function createDeliverJob(deps: DeliverJobDeps) {
   return async function deliverJob(job: Job<DeliverJobData>): Promise<string> {
     const data = job.data;
-    const startedAt = deps.now();
+    const target = await deps.hooks.target(data.hookId);
+    if (!target) return 'hook_deleted'; // deleted after the event was accepted: nowhere to deliver
+    const request = buildDeliveryRequest(target, data.event, {
+      eventTypeHeader: deps.eventTypeHeader,
+      userAgent: deps.userAgent,
+    });
+    // The guard is taken as late as possible, right before the request can leave.
     const start = await deps.guard.begin(data.hookId, data.event.id);
+    const startedAt = deps.now();
     if (start === 'already_recorded') return 'already_recorded';
     if (start === 'maybe_sent') {
       await deps.recorder.record(data, {
@@ -36,16 +43,6 @@ export function createDeliverJob(deps: DeliverJobDeps) {
       await deps.guard.finish(data.hookId, data.event.id);
       throw new UnrecoverableError('unknown: worker stopped mid-attempt');
     }
-    const target = await deps.hooks.target(data.hookId);
-    if (!target) {
-      // The hook was deleted after the event was accepted: nothing to deliver to, nothing to record.
-      await deps.guard.finish(data.hookId, data.event.id);
-      return 'hook_deleted';
-    }
-    const request = buildDeliveryRequest(target, data.event, {
-      eventTypeHeader: deps.eventTypeHeader,
-      userAgent: deps.userAgent,
-    });
     const result = await deps.attempt(request);
     await deps.recorder.record(data, { ...result, startedAt });
     await deps.guard.finish(data.hookId, data.event.id);

@@ -15,7 +15,14 @@ export class HookQueues {
 
   /** A short-lived Queue handle; BullMQ shares our connection, so this opens no socket. */
   open(hookId: string): Queue {
-    return new Queue(this.keys.hookQueueName(hookId), { connection: this.redis, prefix: this.keys.prefix });
+    const queue = new Queue(this.keys.hookQueueName(hookId), {
+      connection: this.redis,
+      prefix: this.keys.prefix,
+    });
+    // Connection errors reach the caller through the awaited command; without a listener BullMQ would also
+    // print them as unhandled.
+    queue.on('error', () => undefined);
+    return queue;
   }
 
   private async with<T>(hookId: string, fn: (queue: Queue) => Promise<T>): Promise<T> {

@@ -79,10 +79,25 @@ export interface Hooks {
   ): Promise<HookView | undefined>;
   remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
   listIds(accountId: string): Promise<string[]>;
+  /** Why the hook was suspended (with the failures that caused it), for the website's banner. */
+  suspension(accountId: string, hookId: string): Promise<SuspensionInfo | undefined>;
   /** For the worker: the hook with decrypted credentials, or undefined if it was deleted. */
   target(hookId: string): Promise<HookTarget | undefined>;
   recordSuspension(hookId: string, info: SuspensionInfo): Promise<void>;
   clearSuspension(hookId: string): Promise<void>;
+}
+
+/**
+ * The part of `HookQueues` (@hookline/queue) the store drives. Declared here so that the store needs no
+ * runtime dependency on BullMQ; `HookQueues` satisfies it as it is.
+ */
+export interface HookQueueAdmin {
+  /** Creates the queue's metadata (global concurrency 1). */
+  setUp(hookId: string): Promise<void>;
+  isPaused(hookId: string): Promise<boolean>;
+  pausedMany(hookIds: readonly string[]): Promise<boolean[]>;
+  /** Obliterates the queue and every job in it. */
+  remove(hookId: string): Promise<void>;
 }
 
 export interface DeliveryLog {

@@ -1,0 +1,106 @@
+import { HooklineError, newId, validationError, type RedisKeys } from '@hookline/core';
+import type { Redis } from 'ioredis';
+import { normaliseEmail, passwordProblem, validateAccountInput } from './account-input';
+import type { RedisActivityFeed } from './activity-feed';
+import { execOrThrow } from './capped-list';
+import type { AccountView, Accounts, CreateAccountInput } from './contracts';
+import { isIdOf } from './id-guard';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from './passwords';
+
+// Claims the email and writes the record in one step, so two sign-ups with one email cannot both succeed
+// and a failed claim leaves no record behind.
+// KEYS[1] email index, KEYS[2] account record; ARGV[1] email ('' for none), ARGV[2] account id,
+// ARGV[3..] field/value pairs of the record. Returns 0 when the email is taken.
+const CREATE_ACCOUNT = `
+if ARGV[1] ~= '' and redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+return 1
+`;
+
+/** Well-formed, so reading it costs a real lookup, and never issued: newId draws 20 random hex digits. */
+const NO_ACCOUNT_ID = 'acct_00000000000000000000';
+
+/** Accounts in Redis: a hash per account, and one hash from lowercased email to account id. */
+export class RedisAccounts implements Accounts {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly activity: RedisActivityFeed,
+    private readonly clock: () => Date,
+  ) {}
+
+  async create(input: CreateAccountInput): Promise<AccountView> {
+    const valid = validateAccountInput(input);
+    const id = newId('acct');
+    const record: Record<string, string> = { id, name: valid.name, created_at: this.clock().toISOString() };
+    if (valid.email !== undefined) record.email = valid.email;
+    if (valid.password !== undefined) record.password_hash = await hashPassword(valid.password);
+    const created = await this.redis.eval(
+      CREATE_ACCOUNT,
+      2,
+      this.keys.accountByEmail(),
+      this.keys.accountRecord(id),
+      valid.email ?? '',
+      id,
+      ...Object.entries(record).flat(),
+    );
+    if (created === 0) throw new HooklineError('CONFLICT', 'An account with this email already exists');
+    return toView(record);
+  }
+
+  async get(accountId: string): Promise<AccountView | undefined> {
+    const record = await this.read(accountId);
+    return record && toView(record);
+  }
+
+  async verifyPassword(email: string, password: string): Promise<AccountView | undefined> {
+    const normalised = typeof email === 'string' ? normaliseEmail(email) : '';
+    const accountId = normalised ? await this.redis.hget(this.keys.accountByEmail(), normalised) : null;
+    // The same round trips and the same scrypt work whether or not the email has an account (or the
+    // account a password): the answer's timing must not tell which emails are registered.
+    const record = await this.read(accountId ?? NO_ACCOUNT_ID);
+    const known = accountId !== null && record?.password_hash ? record : undefined;
+    const matches = await verifyPasswordHash(
+      typeof password === 'string' ? password : '',
+      known?.password_hash ?? DUMMY_PASSWORD_HASH,
+    );
+    return matches && known ? toView(known) : undefined;
+  }
+
+  async changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<boolean> {
+    const problem = passwordProblem(newPassword);
+    if (problem) throw validationError([{ field: 'new_password', message: problem }]);
+    const record = await this.read(accountId);
+    const matches = await verifyPasswordHash(
+      typeof currentPassword === 'string' ? currentPassword : '',
+      record?.password_hash ?? DUMMY_PASSWORD_HASH,
+    );
+    if (!record?.password_hash || !matches) return false;
+    const tx = this.redis
+      .multi()
+      .hset(this.keys.accountRecord(accountId), 'password_hash', await hashPassword(newPassword));
+    this.activity.appendInto(tx, accountId, {
+      kind: 'account.password_changed',
+      at: this.clock().toISOString(),
+      actor: `customer:${accountId}`,
+    });
+    await execOrThrow(tx);
+    return true;
+  }
+
+  private async read(accountId: string): Promise<Record<string, string> | undefined> {
+    if (!isIdOf('acct', accountId)) return undefined;
+    const record = await this.redis.hgetall(this.keys.accountRecord(accountId));
+    return record.id === accountId ? record : undefined;
+  }
+}
+
+// Built field by field so that the password hash can never ride along into an answer.
+function toView(record: Record<string, string>): AccountView {
+  return {
+    id: record.id ?? '',
+    name: record.name ?? '',
+    ...(record.email ? { email: record.email } : {}),
+    created_at: record.created_at ?? '',
+  };
+}

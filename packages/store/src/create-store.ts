@@ -1,0 +1,42 @@
+import type { RedisKeys } from '@hookline/core';
+import type { Redis } from 'ioredis';
+import { RedisAccounts } from './accounts';
+import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';
+import type { Accounts, ActivityFeed, DeliveryLog, HookQueueAdmin, Hooks } from './contracts';
+import { DEFAULT_DELIVERY_LOG_MAX, RedisDeliveryLog } from './delivery-log';
+import { RedisHooks } from './hooks';
+import type { SecretBox } from './secret-box';
+
+export interface StoreDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly secretBox: SecretBox;
+  /** `HookQueues` from @hookline/queue. */
+  readonly hookQueues: HookQueueAdmin;
+  readonly clock?: () => Date;
+  readonly deliveryLogMax?: number;
+  readonly activityMax?: number;
+}
+
+export interface Store {
+  readonly accounts: Accounts;
+  readonly hooks: Hooks;
+  readonly deliveryLog: DeliveryLog;
+  readonly activity: ActivityFeed;
+}
+
+export function createStore(deps: StoreDeps): Store {
+  const clock = deps.clock ?? (() => new Date());
+  const activity = new RedisActivityFeed(deps.redis, deps.keys, deps.activityMax ?? DEFAULT_ACTIVITY_MAX);
+  const deliveryLog = new RedisDeliveryLog(
+    deps.redis,
+    deps.keys,
+    deps.deliveryLogMax ?? DEFAULT_DELIVERY_LOG_MAX,
+  );
+  return {
+    accounts: new RedisAccounts(deps.redis, deps.keys, activity, clock),
+    hooks: new RedisHooks({ ...deps, activity, clock }),
+    deliveryLog,
+    activity,
+  };
+}

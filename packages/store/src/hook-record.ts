@@ -1,0 +1,119 @@
+import {
+  maskAuth,
+  type AuthScheme,
+  type DeliveryRecord,
+  type HookAuth,
+  type HookFormat,
+  type HookView,
+  type MaskedAuth,
+} from '@hookline/core';
+import type { HookTarget, SuspensionInfo } from './contracts';
+import type { SecretBox } from './secret-box';
+
+// How a hook sits in its Redis hash. The credentials are one sealed blob of the whole HookAuth (bound to the
+// hook id); what may be shown of them is stored beside it, masked, so answers never need the key.
+export interface StoredHook {
+  readonly id: string;
+  readonly account_id: string;
+  readonly url: string;
+  readonly format: HookFormat;
+  readonly auth_scheme: AuthScheme;
+  readonly auth_sealed: string;
+  readonly auth_masked: MaskedAuth;
+  readonly description?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly version: number;
+  readonly suspended_at?: string;
+  readonly suspended_reason?: string;
+  readonly suspension_failures?: readonly DeliveryRecord[];
+}
+
+/** Hash fields cleared when a suspension ends. */
+export const SUSPENSION_FIELDS = ['suspended_at', 'suspended_reason', 'suspension_failures'] as const;
+
+/** The credential fields of a hook's hash for `auth`: sealed for this hook, masked for display. */
+export function authFields(box: SecretBox, hookId: string, auth: HookAuth): Record<string, string> {
+  return {
+    auth_scheme: auth.scheme,
+    auth_sealed: box.seal(JSON.stringify(auth), hookId),
+    auth_masked: JSON.stringify(maskAuth(auth)),
+  };
+}
+
+export function suspensionFields(info: SuspensionInfo): Record<string, string> {
+  return {
+    suspended_at: info.at,
+    suspended_reason: info.reason,
+    suspension_failures: JSON.stringify(info.failures ?? []),
+  };
+}
+
+/** The stored hook, or undefined when the hash is empty or is not this hook's (deleted, or never existed). */
+export function parseStoredHook(hookId: string, raw: Record<string, string>): StoredHook | undefined {
+  if (raw.id !== hookId || !raw.account_id || !raw.url || !raw.auth_sealed || !raw.auth_masked)
+    return undefined;
+  return {
+    id: raw.id,
+    account_id: raw.account_id,
+    url: raw.url,
+    format: raw.format === 'form' ? 'form' : 'json',
+    auth_scheme: (raw.auth_scheme ?? 'none') as AuthScheme,
+    auth_sealed: raw.auth_sealed,
+    auth_masked: JSON.parse(raw.auth_masked) as MaskedAuth,
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+    created_at: raw.created_at ?? '',
+    updated_at: raw.updated_at ?? raw.created_at ?? '',
+    version: Number(raw.version ?? '1'),
+    ...(raw.suspended_at ? { suspended_at: raw.suspended_at } : {}),
+    ...(raw.suspended_reason ? { suspended_reason: raw.suspended_reason } : {}),
+    ...(raw.suspension_failures
+      ? { suspension_failures: JSON.parse(raw.suspension_failures) as DeliveryRecord[] }
+      : {}),
+  };
+}
+
+/** Credentials sent over plain HTTP can be read on the way: allowed, but the customer is warned. */
+export function hasInsecureCredentials(url: string, scheme: AuthScheme): boolean {
+  return scheme !== 'none' && /^http:/i.test(url);
+}
+
+/** The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state. */
+export function toHookView(hook: StoredHook, paused: boolean): HookView {
+  return {
+    id: hook.id,
+    account_id: hook.account_id,
+    url: hook.url,
+    format: hook.format,
+    auth: hook.auth_masked,
+    ...(hook.description !== undefined ? { description: hook.description } : {}),
+    state: paused ? 'suspended' : 'active',
+    // Shown only while paused: a resume from Bull Board lifts the pause without touching these fields, and
+    // an active hook must not look suspended.
+    ...(paused && hook.suspended_at ? { suspended_at: hook.suspended_at } : {}),
+    ...(paused && hook.suspended_reason ? { suspended_reason: hook.suspended_reason } : {}),
+    created_at: hook.created_at,
+    updated_at: hook.updated_at,
+    insecure_credentials: hasInsecureCredentials(hook.url, hook.auth_scheme),
+  };
+}
+
+export function toHookTarget(hook: StoredHook, box: SecretBox): HookTarget {
+  return {
+    id: hook.id,
+    accountId: hook.account_id,
+    url: hook.url,
+    format: hook.format,
+    auth: JSON.parse(box.open(hook.auth_sealed, hook.id)) as HookAuth,
+    version: hook.version,
+  };
+}
+
+export function toSuspensionInfo(hook: StoredHook): SuspensionInfo | undefined {
+  if (!hook.suspended_at) return undefined;
+  return {
+    at: hook.suspended_at,
+    reason: hook.suspended_reason ?? '',
+    failures: hook.suspension_failures ?? [],
+  };
+}

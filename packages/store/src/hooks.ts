@@ -1,0 +1,235 @@
+import {
+  createHookInput,
+  newId,
+  notFound,
+  updateHookInput,
+  validationError,
+  zodProblems,
+  type CreateHookInput,
+  type HookView,
+  type RedisKeys,
+  type UpdateHookInput,
+} from '@hookline/core';
+import type { ChainableCommander, Redis } from 'ioredis';
+import type { RedisActivityFeed } from './activity-feed';
+import { execOrThrow } from './capped-list';
+import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo } from './contracts';
+import {
+  authFields,
+  parseStoredHook,
+  SUSPENSION_FIELDS,
+  suspensionFields,
+  toHookTarget,
+  toHookView,
+  toSuspensionInfo,
+  type StoredHook,
+} from './hook-record';
+import { isIdOf } from './id-guard';
+import type { SecretBox } from './secret-box';
+
+// Changes a hook's hash only if the hook still exists (and belongs to the account, when one is given), so
+// an update racing a delete cannot resurrect half a record.
+// KEYS[1] hook record. ARGV[1] owning account id ('' = any), ARGV[2] '1' to bump the version,
+// ARGV[3] how many fields to delete, then those fields, then field/value pairs to set.
+// Returns -1 when the hook is gone or not the account's, else the version.
+const CHANGE_HOOK = `
+if redis.call('HGET', KEYS[1], 'id') == false then return -1 end
+if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'account_id') ~= ARGV[1] then return -1 end
+local deletions = tonumber(ARGV[3])
+for i = 4, 3 + deletions do redis.call('HDEL', KEYS[1], ARGV[i]) end
+local first = 4 + deletions
+if #ARGV >= first then redis.call('HSET', KEYS[1], unpack(ARGV, first)) end
+if ARGV[2] == '1' then return redis.call('HINCRBY', KEYS[1], 'version', 1) end
+return tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+`;
+
+export interface HooksDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly secretBox: SecretBox;
+  readonly hookQueues: HookQueueAdmin;
+  readonly activity: RedisActivityFeed;
+  readonly clock: () => Date;
+}
+
+/** Hooks in Redis: a hash per hook, indexed per account and globally; each hook owns one BullMQ queue. */
+export class RedisHooks implements Hooks {
+  constructor(private readonly deps: HooksDeps) {}
+
+  async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookView> {
+    const parsed = createHookInput.safeParse(input);
+    if (!parsed.success) throw validationError(zodProblems(parsed.error));
+    const { redis, keys, hookQueues, activity } = this.deps;
+    if (!isIdOf('acct', accountId) || !(await redis.exists(keys.accountRecord(accountId))))
+      throw notFound('Account');
+    const hook = parsed.data;
+    const id = newId('hk');
+    const now = this.now();
+    const record: Record<string, string> = {
+      id,
+      account_id: accountId,
+      url: hook.url,
+      format: hook.format,
+      ...authFields(this.deps.secretBox, id, hook.auth),
+      ...(hook.description !== undefined ? { description: hook.description } : {}),
+      created_at: now,
+      updated_at: now,
+      version: '1',
+    };
+    // The queue first: once the hook is in the indexes, producers enqueue to it, and its events must never
+    // run without the concurrency-1 limit. If writing the hook then fails, everything is taken back.
+    await hookQueues.setUp(id);
+    try {
+      const tx = redis
+        .multi()
+        .hset(keys.hookRecord(id), record)
+        .sadd(keys.accountHooks(accountId), id)
+        .sadd(keys.allHooks(), id);
+      activity.appendInto(tx, accountId, { kind: 'hook.created', at: now, hook_id: id, actor });
+      await execOrThrow(tx);
+    } catch (error) {
+      // EXEC does not roll back: one failed command (a key of the wrong type) leaves the others applied.
+      await this.unindex(accountId, id).catch(() => undefined);
+      await hookQueues.remove(id).catch(() => undefined);
+      throw error;
+    }
+    const created = await this.get(accountId, id);
+    if (!created) throw new Error(`hook ${id} vanished right after it was created`);
+    return created;
+  }
+
+  async get(accountId: string, hookId: string): Promise<HookView | undefined> {
+    const hook = await this.readOwned(accountId, hookId);
+    return hook && toHookView(hook, await this.deps.hookQueues.isPaused(hookId));
+  }
+
+  async list(accountId: string): Promise<HookView[]> {
+    const ids = await this.listIds(accountId);
+    if (ids.length === 0) return [];
+    const pipeline = this.deps.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.deps.keys.hookRecord(id));
+    const raws = (await execOrThrow(pipeline)) as Record<string, string>[];
+    const hooks = ids
+      .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
+      .filter((hook): hook is StoredHook => hook?.account_id === accountId);
+    const paused = await this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id));
+    return hooks
+      .map((hook, i) => toHookView(hook, paused[i] ?? false))
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  async update(
+    accountId: string,
+    hookId: string,
+    input: UpdateHookInput,
+    actor: string,
+  ): Promise<HookView | undefined> {
+    const parsed = updateHookInput.safeParse(input);
+    if (!parsed.success) throw validationError(zodProblems(parsed.error));
+    const change = parsed.data;
+    if (!(await this.readOwned(accountId, hookId))) return undefined;
+    const now = this.now();
+    const set: Record<string, string> = { updated_at: now };
+    const remove: string[] = [];
+    if (change.url !== undefined) set.url = change.url;
+    if (change.format !== undefined) set.format = change.format;
+    if (change.auth !== undefined) Object.assign(set, authFields(this.deps.secretBox, hookId, change.auth));
+    if (typeof change.description === 'string') set.description = change.description;
+    if (change.description === null) remove.push('description');
+    if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
+    // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
+    const detail = Object.keys(change).join(', ');
+    await this.deps.activity.append(accountId, {
+      kind: 'hook.updated',
+      at: now,
+      hook_id: hookId,
+      actor,
+      detail,
+    });
+    return this.get(accountId, hookId);
+  }
+
+  async remove(accountId: string, hookId: string, actor: string): Promise<boolean> {
+    if (!(await this.readOwned(accountId, hookId))) return false;
+    const { redis, keys, hookQueues, activity } = this.deps;
+    // Out of the indexes first, so producers stop fanning out to it; then the queue and its jobs.
+    const tx = this.unindexInto(redis.multi(), accountId, hookId);
+    activity.appendInto(tx, accountId, { kind: 'hook.deleted', at: this.now(), hook_id: hookId, actor });
+    await execOrThrow(tx);
+    await hookQueues.remove(hookId);
+    // A delivery that was on the wire during the delete may have logged since; that line goes too.
+    await redis.del(keys.hookDeliveries(hookId));
+    return true;
+  }
+
+  async listIds(accountId: string): Promise<string[]> {
+    if (!isIdOf('acct', accountId)) return [];
+    return (await this.deps.redis.smembers(this.deps.keys.accountHooks(accountId))).sort();
+  }
+
+  async target(hookId: string): Promise<HookTarget | undefined> {
+    const hook = await this.read(hookId);
+    return hook && toHookTarget(hook, this.deps.secretBox);
+  }
+
+  async suspension(accountId: string, hookId: string): Promise<SuspensionInfo | undefined> {
+    const hook = await this.readOwned(accountId, hookId);
+    return hook && toSuspensionInfo(hook);
+  }
+
+  async recordSuspension(hookId: string, info: SuspensionInfo): Promise<void> {
+    if (isIdOf('hk', hookId)) await this.change(hookId, '', false, [], suspensionFields(info));
+  }
+
+  async clearSuspension(hookId: string): Promise<void> {
+    if (isIdOf('hk', hookId)) await this.change(hookId, '', false, [...SUSPENSION_FIELDS], {});
+  }
+
+  private now(): string {
+    return this.deps.clock().toISOString();
+  }
+
+  /** The hook's record and hook-scoped data, and its place in both indexes. */
+  private unindexInto(tx: ChainableCommander, accountId: string, hookId: string): ChainableCommander {
+    const { keys } = this.deps;
+    return tx
+      .del(keys.hookRecord(hookId), keys.hookDeliveries(hookId), keys.hookStreak(hookId))
+      .srem(keys.accountHooks(accountId), hookId)
+      .srem(keys.allHooks(), hookId);
+  }
+
+  private async unindex(accountId: string, hookId: string): Promise<void> {
+    await this.unindexInto(this.deps.redis.pipeline(), accountId, hookId).exec();
+  }
+
+  private async change(
+    hookId: string,
+    accountId: string,
+    bumpVersion: boolean,
+    remove: readonly string[],
+    set: Record<string, string>,
+  ): Promise<number> {
+    const result = await this.deps.redis.eval(
+      CHANGE_HOOK,
+      1,
+      this.deps.keys.hookRecord(hookId),
+      accountId,
+      bumpVersion ? '1' : '0',
+      String(remove.length),
+      ...remove,
+      ...Object.entries(set).flat(),
+    );
+    return Number(result);
+  }
+
+  private async read(hookId: string): Promise<StoredHook | undefined> {
+    if (!isIdOf('hk', hookId)) return undefined;
+    return parseStoredHook(hookId, await this.deps.redis.hgetall(this.deps.keys.hookRecord(hookId)));
+  }
+
+  /** Another account's hook reads as no hook at all: the API answers 404, never 403. */
+  private async readOwned(accountId: string, hookId: string): Promise<StoredHook | undefined> {
+    const hook = await this.read(hookId);
+    return hook?.account_id === accountId ? hook : undefined;
+  }
+}
