@@ -8,7 +8,12 @@ const project = (dir) => ({
   rootDir: require('node:path').join(__dirname, dir),
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@hookline/([a-z-]+)$': '<rootDir>/../../packages/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@hookline/([a-z-]+)$': [
+      '<rootDir>/../../packages/$1/src/index.ts',
+      '<rootDir>/../../apps/$1/src/index.ts',
+    ],
+  },
   testEnvironment: 'node',
 });
 const fs = require('node:fs');

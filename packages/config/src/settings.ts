@@ -1,18 +1,16 @@
+import { parseCidr } from '@hookline/core';
 import { z } from 'zod';
 
 // Every setting hookline reads, with its default. The README's settings table mirrors this list.
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
-const cidr = z.string().refine((value) => {
-  const [addr, bits, ...rest] = value.split('/');
-  if (!addr || rest.length > 0) return false;
-  const v4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(addr) && addr.split('.').every((o) => Number(o) <= 255);
-  const v6 = addr.includes(':');
-  if (!v4 && !v6) return false;
-  if (bits === undefined) return true;
-  const n = Number(bits);
-  return /^\d+$/.test(bits) && n <= (v4 ? 32 : 128);
-}, 'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8');
+// The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
+const cidr = z
+  .string()
+  .refine(
+    (value) => parseCidr(value) !== undefined,
+    'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
+  );
 
 export const settingsSchema = z.object({
   PORT: int(8080, 0, 65535),

@@ -10,7 +10,13 @@ export interface EventKind {
   readonly fields: readonly { readonly name: string; readonly kind: FieldKind }[];
 }
 
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+// Lone UTF-16 surrogates cannot be encoded as UTF-8: JSON would carry them as \\udXXX escapes many receivers
+// reject, and form encoding would silently replace them. They are refused at the door instead.
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => v.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 
 export const callCreatedData = z.strictObject({
   call_id: text(256).min(1, 'must not be empty'),

@@ -60,7 +60,8 @@ export const createHookInput = z.strictObject({
   auth: hookAuthInput.default({ scheme: 'none' }),
   description: description.optional(),
 });
-export type CreateHookInput = z.infer<typeof createHookInput>;
+// The input shape (auth may be omitted: it defaults to none); the store parses it again with the schema.
+export type CreateHookInput = z.input<typeof createHookInput>;
 
 export const updateHookInput = z
   .strictObject({

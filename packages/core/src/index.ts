@@ -10,3 +10,5 @@ export * from './timestamp';
 export * from './hook';
 export * from './publish-input';
 export * from './zod-problems';
+export * from './delivery-request';
+export * from './ip-address';

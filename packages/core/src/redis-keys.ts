@@ -37,10 +37,11 @@ export function redisKeys(prefix: string) {
 
     accountByEmail: () => `${prefix}:accounts:by-email`,
     allHooks: () => `${prefix}:hooks`,
+    // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
     /** Hooks that have (or may have) waiting events and no process attached: ZSET hookId -> signal time. */
-    readyHooks: () => `${prefix}:ready`,
+    readyHooks: () => `${prefix}:{scheduler}:ready`,
     /** Hooks attached by a worker process: ZSET hookId -> lease expiry (ms). */
-    hookLeases: () => `${prefix}:leases`,
+    hookLeases: () => `${prefix}:{scheduler}:leases`,
     reconcileLock: () => `${prefix}:reconcile-lock`,
     outcomes: () => `${prefix}:outcomes`,
     /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */

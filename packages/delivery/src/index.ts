@@ -1,0 +1,11 @@
+export { createDeliverer, type Deliverer, type DelivererOptions } from './deliverer';
+export { DestinationBlockedError, isDestinationBlocked } from './destination-blocked';
+export {
+  checkUrlDestination,
+  createNetworkPolicy,
+  parseAllowNetworks,
+  type BlockReason,
+  type NetworkPolicy,
+  type PolicyDecision,
+} from './network-policy';
+export { EXCERPT_BYTES, MAX_BODY_BYTES } from './capped-body';
