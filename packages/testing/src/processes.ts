@@ -17,8 +17,12 @@ export interface SpawnedProcess {
  * Runs one of hookline's real TypeScript entry points (e.g. apps/worker/src/main.ts) as a separate process,
  * straight from source, so tests exercise the production wiring, signals and crashes included.
  */
-export function spawnEntry(entry: string, env: Record<string, string>): SpawnedProcess {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry], {
+export function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): SpawnedProcess {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', entry, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

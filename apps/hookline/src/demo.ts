@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HooklineError } from '@hookline/core';
+import type { Services } from '@hookline/queue';
+
+export const DEMO_EMAIL = 'demo@hookline.local';
+const DEMO_HOOK = 'Demo receiver (pnpm start --demo)';
+
+/**
+ * A first-run account, so the website can be signed in to straight away. If it exists already (with a
+ * password the user chose), it is left alone.
+ */
+export async function ensureDemoAccount(
+  services: Services,
+  password: string,
+): Promise<{ id: string; passwordKnown: boolean }> {
+  const known = await services.store.accounts.verifyPassword(DEMO_EMAIL, password);
+  if (known) return { id: known.id, passwordKnown: true };
+  try {
+    const created = await services.store.accounts.create({
+      name: 'Demo Telecom',
+      email: DEMO_EMAIL,
+      password,
+    });
+    return { id: created.id, passwordKnown: true };
+  } catch (error) {
+    if (error instanceof HooklineError && error.code === 'CONFLICT') return { id: '', passwordKnown: false };
+    throw error;
+  }
+}
+
+/** A sample endpoint that prints what it receives, and a hook of the demo account pointed at it. */
+export async function startDemo(
+  services: Services,
+  accountId: string,
+  print: (line: string) => void,
+): Promise<{ receiverUrl: string; hookId: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const auth = req.headers.authorization
+        ? ` authorization: ${req.headers.authorization.split(' ')[0]} …`
+        : '';
+      print(
+        `demo receiver <- ${req.method} ${req.url} (${req.headers['content-type']})${auth}\n  ${Buffer.concat(chunks).toString('utf8')}`,
+      );
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+  const existing = (await services.store.hooks.list(accountId)).find((h) => h.description === DEMO_HOOK);
+  const hook = existing
+    ? await services.store.hooks.update(accountId, existing.id, { url: receiverUrl }, 'operator')
+    : await services.store.hooks.create(
+        accountId,
+        { url: receiverUrl, format: 'json', description: DEMO_HOOK },
+        'operator',
+      );
+  await services.producer.publishTest(accountId, hook!.id);
+  return {
+    receiverUrl,
+    hookId: hook!.id,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { apiPlugin } from '@hookline/api';
+import type { Config } from '@hookline/config';
+import { mountBullBoard, type Services } from '@hookline/queue';
+import type { Logger, Metrics } from '@hookline/telemetry';
+import { webNotFound, webPlugin, type WebDeps } from '@hookline/web';
+import { USER_AGENT } from '@hookline/worker';
+
+export interface HttpServerDeps {
+  readonly config: Config;
+  /** Fail-fast Redis client: an outage answers 503 instead of hanging requests. */
+  readonly redis: Redis;
+  readonly services: Services;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+const BODY_LIMIT = 64 * 1024;
+
+/**
+ * Everything hookline serves over HTTP on one port: the API under /v1 (with /healthz, /readyz, /metrics and
+ * /openapi.json), the customer website at /, and Bull Board under /admin for admins. Built without listening.
+ */
+export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInstance> {
+  const { config, redis, services, logger, metrics } = deps;
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  }) as unknown as FastifyInstance;
+  const { store, producer, control, hookQueues, keys } = services;
+
+  await app.register(apiPlugin, { deps: { config, redis, store, producer, control, metrics, logger } });
+  const webDeps: WebDeps = {
+    config,
+    redis,
+    keys,
+    store,
+    producer,
+    control,
+    hookQueues,
+    logger,
+    userAgent: USER_AGENT,
+  };
+  await app.register(webPlugin(webDeps));
+  if (config.HOOKLINE_ADMIN_PASSWORD)
+    await mountBullBoard(app, {
+      redis,
+      keys,
+      hooks: store.hooks,
+      control,
+      admin: { user: config.HOOKLINE_ADMIN_USER, password: config.HOOKLINE_ADMIN_PASSWORD },
+    });
+  app.setNotFoundHandler(webNotFound(webDeps));
+  return app;
+}

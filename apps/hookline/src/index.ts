@@ -1,0 +1,1 @@
+export { buildHttpServer, type HttpServerDeps } from './http-server';

@@ -1,0 +1,142 @@
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { ConfigError, decodeSecretKey, loadConfig } from '@hookline/config';
+import { startMonitor } from '@hookline/monitor';
+import { createFailFastRedis, createRedis, createServices } from '@hookline/queue';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { startWorker } from '@hookline/worker';
+import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
+import { redisAnswers, startEmbeddedRedis } from './embedded-redis';
+import { buildHttpServer } from './http-server';
+import { loadOrCreateLocalSecrets } from './local-secrets';
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+// The request client has no offline queue (requests must fail fast), so start-up waits for it once.
+async function waitUntilReady(redis: {
+  status: string;
+  once(event: 'ready', cb: () => void): unknown;
+}): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Redis did not become ready within 10 s')), 10000);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+// `pnpm start`: the API, website, Bull Board, a worker and the monitor in one process, for trying hookline
+// out and for development. Production runs them as separate processes (see the README).
+async function main(): Promise<void> {
+  const demo = process.argv.includes('--demo');
+  const dataDir = resolve(process.env.HOOKLINE_DATA_DIR ?? '.data');
+  const secrets = loadOrCreateLocalSecrets(dataDir);
+  const env: NodeJS.ProcessEnv = {
+    HOOKLINE_API_KEY: secrets.apiKey,
+    HOOKLINE_SECRET_KEY: secrets.secretKey,
+    HOOKLINE_ADMIN_PASSWORD: secrets.adminPassword,
+    ...process.env,
+  };
+  // The demo receiver runs on this machine; only its exact address is exempted from the network policy.
+  if (demo)
+    env.HOOKLINE_ALLOW_NETWORKS = [process.env.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32']
+      .filter(Boolean)
+      .join(',');
+
+  let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
+  const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (!(await redisAnswers(wantedRedis))) {
+    if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${env.REDIS_URL}`);
+    embedded = await startEmbeddedRedis(dataDir);
+    env.REDIS_URL = embedded.url;
+    print(
+      `No Redis answered at ${wantedRedis}: started an embedded redis-server at ${embedded.url} (AOF in ${dataDir}/redis).`,
+    );
+  }
+
+  const config = loadConfig(env, 'all-in-one');
+  const logger = createLogger(config.LOG_LEVEL, 'hookline');
+  const metrics = createMetrics();
+  const secretKey = decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!;
+  // Requests fail fast when Redis is away (503); background parts wait for it to come back.
+  const requestRedis = createFailFastRedis(config.REDIS_URL);
+  const backgroundRedis = createRedis(config.REDIS_URL);
+  requestRedis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  backgroundRedis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+
+  await waitUntilReady(requestRedis);
+  const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
+  const background = createServices({ redis: backgroundRedis, settings: config, secretKey, log: logger });
+  const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const worker = startWorker({
+    config,
+    redis: backgroundRedis,
+    keys: background.keys,
+    store: background.store,
+    metrics,
+    logger,
+  });
+  const monitor = startMonitor({
+    config,
+    redis: backgroundRedis,
+    keys: background.keys,
+    store: background.store,
+    metrics,
+    logger,
+  });
+
+  const account = await ensureDemoAccount(services, secrets.demoPassword);
+  const demoParts = demo && account.id ? await startDemo(services, account.id, print) : undefined;
+
+  const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
+  const signIn = account.passwordKnown
+    ? `sign in as ${DEMO_EMAIL} / ${secrets.demoPassword}`
+    : `sign in as ${DEMO_EMAIL} (your password)`;
+  print('');
+  print('hookline is running');
+  print(`  Website     ${base}/                ${signIn}`);
+  print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
+  print(`  API docs    ${base}/openapi.json`);
+  print(
+    `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`,
+  );
+  print(`  Metrics     ${base}/metrics`);
+  if (demoParts)
+    print(
+      `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; a test event is on its way`,
+    );
+  else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
+  print(
+    `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
+  );
+  print('');
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    print('stopping: finishing deliveries in flight…');
+    await app.close();
+    await worker.close();
+    await monitor.close();
+    await demoParts?.close();
+    await services.close();
+    await background.close();
+    requestRedis.disconnect();
+    backgroundRedis.disconnect();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
+
+// `pnpm start` as a newcomer runs it: one process, generated secrets, a printed key that works, the demo
+// receiver getting a real delivery, and a clean exit on SIGTERM.
+describe('pnpm start (all-in-one)', () => {
+  const ctx = useRedis('aio');
+
+  it('comes up, prints working credentials, delivers the demo event and stops cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-aio-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const hookline = spawnEntry(
+      'apps/hookline/src/main.ts',
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: TEST_REDIS_URL,
+        HOOKLINE_DATA_DIR: dataDir,
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        HOOKLINE_METRICS_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      ['--demo'],
+    );
+    ctx.onCleanup(async () => {
+      hookline.kill('SIGKILL');
+      await hookline.exited;
+    });
+    await hookline.waitForOutput('secrets.json', 30000);
+    const out = hookline.output();
+    const base = /Website\s+(http:\/\/localhost:\d+)\//.exec(out)![1]!;
+    const key = /Bearer (\S+)/.exec(out)![1]!;
+    expect(out).toMatch(/sign in as demo@hookline\.local \/ \S+/);
+
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const created = await fetch(`${base}/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'From the printed key' }),
+    });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${base}/login`)).status).toBe(200);
+    expect((await fetch(`${base}/admin/queues`)).status).toBe(401);
+    await hookline.waitForOutput('demo receiver <- POST /webhook (application/json; charset=utf-8)');
+
+    hookline.kill('SIGTERM');
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+  }, 60000);
+});

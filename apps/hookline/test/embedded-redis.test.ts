@@ -1,0 +1,34 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import IORedis from 'ioredis';
+import { redisAnswers, startEmbeddedRedis } from '../src/embedded-redis';
+
+// The fallback `pnpm start` uses when no Redis answers: a private redis-server with AOF under .data.
+describe('embedded Redis', () => {
+  it('starts a persistent redis-server that keeps data across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-redis-'));
+    try {
+      const first = await startEmbeddedRedis(dataDir);
+      const client = new IORedis(first.url);
+      await client.set('hookline:probe', 'kept');
+      await client.quit();
+      await first.stop();
+      expect(await redisAnswers(first.url, 300)).toBe(false);
+      expect(readdirSync(join(dataDir, 'redis')).length).toBeGreaterThan(0);
+
+      const second = await startEmbeddedRedis(dataDir);
+      const again = new IORedis(second.url);
+      expect(await again.get('hookline:probe')).toBe('kept');
+      await again.quit();
+      await second.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30000);
+
+  it('tells a closed port from a Redis', async () => {
+    expect(await redisAnswers('redis://127.0.0.1:1', 300)).toBe(false);
+    expect(await redisAnswers(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')).toBe(true);
+  });
+});
