@@ -2,11 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError, decodeSecretKey, loadConfig } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
-import { createFailFastRedis, createRedis, createServices } from '@hookline/queue';
+import {
+  createFailFastRedis,
+  createRedis,
+  createServices,
+  redisAnswers,
+  startEmbeddedRedis,
+} from '@hookline/queue';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
-import { redisAnswers, startEmbeddedRedis } from './embedded-redis';
 import { buildHttpServer } from './http-server';
 import { loadOrCreateLocalSecrets } from './local-secrets';
 

@@ -48,11 +48,14 @@ async function freePort(): Promise<number> {
  * Starts a private redis-server as a child process with AOF persistence under `dataDir`, so a local
  * `pnpm start` works without any setup and keeps its events across restarts.
  */
-export async function startEmbeddedRedis(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startEmbeddedRedis(
+  dataDir: string,
+  port?: number,
+): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error) throw new RedisServerMissing();
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     [
@@ -76,6 +79,7 @@ export async function startEmbeddedRedis(dataDir: string): Promise<{ url: string
     if (await redisAnswers(url, 200)) {
       return {
         url,
+        port,
         stop: () =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null) return resolve();
