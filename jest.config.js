@@ -7,7 +7,12 @@ const project = (dir) => ({
   displayName: dir,
   rootDir: require('node:path').join(__dirname, dir),
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-  transform: { '^.+\\.ts$': swc },
+  // cookie@2 and content-disposition ship ESM only, and @fastify/cookie and light-my-request import() them;
+  // jest runs CommonJS, so those four are transformed too (import() becomes require()).
+  transform: { '^.+\\.(ts|js)$': swc },
+  transformIgnorePatterns: [
+    '/node_modules/(?!(\\.pnpm|cookie|content-disposition|@fastify/cookie|light-my-request)[/@])',
+  ],
   moduleNameMapper: {
     '^@hookline/([a-z-]+)$': [
       '<rootDir>/../../packages/$1/src/index.ts',

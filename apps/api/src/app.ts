@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ApiDeps } from './deps';
+import { errorHandler, notFoundHandler } from './error-handler';
+import { BODY_LIMIT, parseJsonBody } from './json-body';
+import { requireOperatorKey } from './operator-auth';
+import { fastifyPath, type Route } from './route';
+import { routeHandler } from './route-runner';
+import { accountRoutes } from './routes/accounts';
+import { activityRoutes } from './routes/activity';
+import { deliveryRoutes } from './routes/deliveries';
+import { eventRoutes } from './routes/events';
+import { healthRoutes } from './routes/health';
+import { hookActionRoutes } from './routes/hook-actions';
+import { hookRoutes } from './routes/hooks';
+import { openApiRoute } from './routes/openapi';
+
+/** The route table: everything the API serves, openapi.json included. */
+export function apiRoutes(deps: ApiDeps): Route[] {
+  const routes = [
+    ...healthRoutes(deps),
+    ...accountRoutes(deps),
+    ...hookRoutes(deps),
+    ...hookActionRoutes(deps),
+    ...deliveryRoutes(deps),
+    ...activityRoutes(deps),
+    ...eventRoutes(deps),
+  ];
+  return [...routes, openApiRoute(routes)];
+}
+
+/**
+ * The API as a fastify plugin: register it on any instance (the all-in-one start mounts it beside the
+ * website). Its JSON parser, error handler and auth stay inside its own encapsulation context.
+ */
+export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }): Promise<void> {
+  const { deps } = options;
+  const apiKey = deps.config.HOOKLINE_API_KEY;
+  if (!apiKey) throw new Error('HOOKLINE_API_KEY is required to serve the API');
+  const operatorOnly = requireOperatorKey(apiKey);
+
+  // Only JSON is accepted (anything else is 415), and parsed losslessly (see json-body.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, text, done) => {
+      try {
+        done(null, parseJsonBody(text as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+  app.setErrorHandler(errorHandler(deps.redis));
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  for (const route of apiRoutes(deps))
+    app.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      bodyLimit: BODY_LIMIT,
+      ...(route.auth ? { onRequest: operatorOnly } : {}),
+      handler: routeHandler(route, deps),
+    });
+  // Unknown paths and methods under /v1 answer in the API's own shape wherever the plugin is mounted (the
+  // all-in-one server's own not-found handler serves the website's pages).
+  app.all('/v1/*', notFoundHandler);
+}
+
+/** The API as a standalone server, built without listening: main.ts listens, tests listen on port 0. */
+export function buildApp(deps: ApiDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    // Our own ids only: a caller-chosen id could be made to collide with another request's in the logs.
+    requestIdHeader: false,
+  }) as unknown as FastifyInstance;
+  app.setErrorHandler(errorHandler(deps.redis));
+  app.setNotFoundHandler(notFoundHandler);
+  void app.register(apiPlugin, { deps });
+  return app;
+}

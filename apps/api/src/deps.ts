@@ -1,0 +1,38 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '@hookline/config';
+import type { HookView, PublishEventInput } from '@hookline/core';
+import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+import type { Logger, Metrics } from '@hookline/telemetry';
+
+export type HeldChoice = 'deliver' | 'discard';
+
+/**
+ * Everything the API needs, passed in: main.ts wires the real parts, the all-in-one start shares its own, and
+ * tests build them against a real Redis. Structural types, so any implementation of these shapes will do.
+ */
+export interface ApiDeps {
+  readonly config: Pick<Config, 'HOOKLINE_API_KEY'>;
+  /** Fail-fast client (no offline queue): a Redis outage turns into a 503 instead of a hung request. */
+  readonly redis: Redis;
+  readonly store: {
+    readonly accounts: Accounts;
+    readonly hooks: Hooks;
+    readonly deliveryLog: DeliveryLog;
+    readonly activity: ActivityFeed;
+  };
+  readonly producer: {
+    publish(
+      accountId: string,
+      input: PublishEventInput,
+    ): Promise<{ id: string; hooks: string[]; duplicate: boolean }>;
+    publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
+  };
+  readonly control: {
+    enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;
+  };
+  readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;
+  readonly logger: Logger;
+}
+
+/** Who acted, as the activity feed records it: requests with the operator key act as the operator. */
+export const OPERATOR = 'operator';

@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { ERROR_CATALOGUE, HooklineError, type ErrorCode } from '@hookline/core';
+import { BODY_LIMIT } from './json-body';
+import { WWW_AUTHENTICATE } from './operator-auth';
+import { isRedisUnavailable } from './redis-unavailable';
+
+// Fastify's own client errors, in the catalogue's words.
+const FASTIFY_ERRORS: Readonly<Record<string, () => HooklineError>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new HooklineError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT} bytes`),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new HooklineError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HooklineError('INVALID_JSON', 'Request body is empty'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new HooklineError('INVALID_JSON', 'Content-Length does not match the body'),
+};
+
+/** Turns anything thrown while serving a request into an entry of the one error catalogue. */
+export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, requestId: string): HooklineError {
+  if (error instanceof HooklineError) return error;
+  const fastify = error as Partial<FastifyError>;
+  const known = fastify.code ? FASTIFY_ERRORS[fastify.code] : undefined;
+  if (known) return known();
+  if (
+    typeof fastify.code === 'string' &&
+    fastify.code.startsWith('FST_') &&
+    isClientStatus(fastify.statusCode)
+  )
+    return new HooklineError(codeForStatus(fastify.statusCode), fastify.message ?? 'Bad request');
+  if (isRedisUnavailable(error, redis))
+    return new HooklineError('REDIS_UNAVAILABLE', 'The service cannot reach its database; retry shortly');
+  return new HooklineError('INTERNAL', `Internal error; quote request id ${requestId} when reporting it`);
+}
+
+const isClientStatus = (status: number | undefined): status is number =>
+  status !== undefined && status >= 400 && status < 500;
+
+function codeForStatus(status: number): ErrorCode {
+  const entry = Object.entries(ERROR_CATALOGUE).find(([, s]) => s === status);
+  return (entry?.[0] as ErrorCode | undefined) ?? 'VALIDATION_FAILED';
+}
+
+// ioredis errors carry the failed command with its arguments (which may hold sealed credentials or password
+// hashes): only the name, message, code and stack are logged.
+function loggable(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code } = error as { code?: unknown };
+  return {
+    type: error.name,
+    message: error.message,
+    ...(code !== undefined ? { code } : {}),
+    stack: error.stack,
+  };
+}
+
+export function errorHandler(redis: Pick<Redis, 'status'>) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const problem = toCatalogued(error, redis, request.id);
+    if (problem.code === 'INTERNAL') request.log.error({ err: loggable(error) }, 'request failed');
+    else if (problem.code === 'REDIS_UNAVAILABLE')
+      request.log.warn({ err: loggable(error) }, 'redis unavailable');
+    if (problem.code === 'UNAUTHORIZED') void reply.header('www-authenticate', WWW_AUTHENTICATE);
+    if (problem.code === 'REDIS_UNAVAILABLE') void reply.header('retry-after', '5');
+    return reply.code(problem.status).type('application/json; charset=utf-8').send(problem.toBody());
+  };
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = new HooklineError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  return reply.code(problem.status).type('application/json; charset=utf-8').send(problem.toBody());
+}

@@ -1,0 +1,150 @@
+import type { AddressInfo } from 'node:net';
+import { createFailFastRedis } from '@hookline/queue';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { createApiDeps } from './api-process';
+import { buildApp } from './app';
+import { API_KEY, callCreated, configFor, useApi } from './test-support/api-harness';
+import { httpCall } from './test-support/http-call';
+
+describe('errors in the catalogue shape', () => {
+  const api = useApi();
+
+  describe('request bodies', () => {
+    it('answers 413 over 64 KiB, queueing nothing', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const big = { type: 'call_created', data: callCreated({ from_cnam: 'x'.repeat(70_000) }) };
+      const res = await api.call('POST', `/v1/accounts/${acct}/events`, big);
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+    });
+
+    it('answers 413 for a chunked body that grows past 64 KiB', async () => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', `/v1/accounts/${acct}/hooks`, undefined, {
+        raw: `{"url":"https://x.example.com","format":"json","description":"${'d'.repeat(70_000)}"}`,
+        headers: { 'transfer-encoding': 'chunked' },
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect((await api.call('GET', `/v1/accounts/${acct}/hooks`)).json().data).toEqual([]);
+    });
+
+    it('takes a body of exactly 64 KiB', async () => {
+      const acct = await api.createAccount();
+      const json = JSON.stringify({ type: 'call_created', data: callCreated() });
+      const res = await api.call('POST', `/v1/accounts/${acct}/events`, undefined, {
+        raw: json + ' '.repeat(65536 - json.length),
+      });
+      expect(res.statusCode).toBe(202);
+    });
+
+    it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['multipart/form-data; boundary=x']])(
+      'answers 415 for Content-Type %s, creating nothing',
+      async (contentType) => {
+        const acct = await api.createAccount();
+        const res = await api.call('POST', `/v1/accounts/${acct}/hooks`, undefined, {
+          raw: '{"url":"https://x.example.com","format":"json"}',
+          headers: { 'content-type': contentType },
+        });
+        expect(res.statusCode).toBe(415);
+        expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+        expect((await api.call('GET', `/v1/accounts/${acct}/hooks`)).json().data).toEqual([]);
+      },
+    );
+
+    it('takes application/json with a charset', async () => {
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: '{"name":"Acme"}',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      expect(res.statusCode).toBe(201);
+    });
+
+    it('answers 400 INVALID_JSON for malformed JSON on any route', async () => {
+      const res = await api.call('POST', '/v1/accounts', undefined, { raw: "{'name': 'Acme'}" });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('INVALID_JSON');
+    });
+
+    it('refuses a __proto__ key as an unknown field', async () => {
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: '{"name":"Acme","__proto__":{"email":"x@example.com"}}',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([{ field: '__proto__', message: 'is not a known field' }]);
+    });
+  });
+
+  describe('routes', () => {
+    it('answers 404 JSON for unknown routes and methods', async () => {
+      for (const [method, path] of [
+        ['GET', '/nope'],
+        ['GET', '/v1/accounts'],
+        ['PUT', '/v1/accounts'],
+        ['GET', '/v1/accounts/acct_00000000000000000000/hooks/hk_00000000000000000000/nope'],
+      ] as const) {
+        const res = await api.call(method, path);
+        expect(res.statusCode).toBe(404);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.json().error.code).toBe('NOT_FOUND');
+      }
+    });
+
+    it('answers an unexpected failure with 500, the request id and no internals', async () => {
+      const acct = await api.createAccount();
+      // Data of the wrong type under the account's key makes Redis refuse the read (WRONGTYPE).
+      await api.ctx.redis.del(api.keys.accountRecord(acct));
+      await api.ctx.redis.set(api.keys.accountRecord(acct), 'corrupt');
+      const res = await api.call('GET', `/v1/accounts/${acct}/hooks`);
+      expect(res.statusCode).toBe(500);
+      const requestId = res.headers['x-request-id'] as string;
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.json()).toEqual({
+        error: { code: 'INTERNAL', message: expect.stringContaining(requestId) },
+      });
+      expect(res.body).not.toMatch(/WRONGTYPE|stack|at .*\.ts/);
+    });
+  });
+});
+
+describe('when Redis is unreachable', () => {
+  const api = useApi();
+
+  it('answers 503 REDIS_UNAVAILABLE on Redis-backed routes and /readyz, while /healthz stays 200', async () => {
+    const dead = createFailFastRedis('redis://127.0.0.1:1', {
+      retryStrategy: () => 1000,
+      // Its socket is already gone; ioredis would otherwise keep a 2 s timer to destroy it.
+      disconnectTimeout: 1,
+    });
+    dead.on('error', () => undefined);
+    const config = configFor(api.ctx.prefix);
+    const deps = createApiDeps(config, dead, createLogger('silent', 'api-test'), createMetrics());
+    const app = buildApp(deps);
+    api.ctx.onCleanup(() => dead.disconnect());
+    api.ctx.onCleanup(() => deps.producer.close());
+    api.ctx.closeLater(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const call = (method: string, path: string, body?: unknown) =>
+      httpCall(port, {
+        method,
+        path,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+
+    expect((await call('GET', '/healthz')).statusCode).toBe(200);
+    const acct = 'acct_00000000000000000000';
+    for (const res of [
+      await call('GET', '/readyz'),
+      await call('POST', '/v1/accounts', { name: 'Acme' }),
+      await call('GET', `/v1/accounts/${acct}/hooks`),
+      await call('POST', `/v1/accounts/${acct}/events`, { type: 'call_created', data: callCreated() }),
+    ]) {
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.code).toBe('REDIS_UNAVAILABLE');
+    }
+  });
+});

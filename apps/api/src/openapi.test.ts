@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { createHookInput, publishEventInput, updateHookInput } from '@hookline/core';
+import { apiRoutes } from './app';
+import { useApi } from './test-support/api-harness';
+
+interface Operation {
+  operationId: string;
+  security: unknown[];
+  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+  parameters?: { name: string; in: string; required: boolean }[];
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, Record<string, unknown>> };
+}
+
+const asInput = (schema: z.ZodType) => {
+  const { $schema: _draft, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return json;
+};
+
+describe('GET /openapi.json', () => {
+  const api = useApi();
+  let doc: Document;
+  beforeEach(async () => {
+    const res = await api.call('GET', '/openapi.json', undefined, { key: null });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+
+  it('is OpenAPI 3.1 with the bearer scheme and the error shape', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.values(doc.components.securitySchemes)).toEqual([
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    ]);
+    expect(doc.components.schemas.Error).toMatchObject({
+      properties: { error: { required: ['code', 'message'] } },
+    });
+  });
+
+  it('lists every route of the table, and only those', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    const served = apiRoutes(api.deps).map((r) => `${r.method} ${r.path} ${r.operationId}`);
+    expect(documented.sort()).toEqual(served.sort());
+    for (const path of [
+      '/v1/accounts',
+      '/v1/accounts/{acct}/hooks',
+      '/v1/accounts/{acct}/hooks/{hook}',
+      '/v1/accounts/{acct}/hooks/{hook}/enable',
+      '/v1/accounts/{acct}/hooks/{hook}/test',
+      '/v1/accounts/{acct}/hooks/{hook}/deliveries',
+      '/v1/accounts/{acct}/activity',
+      '/v1/accounts/{acct}/events',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ])
+      expect(doc.paths).toHaveProperty([path]);
+  });
+
+  it('documents request bodies with the schemas that validate them', () => {
+    const body = (path: string, method: string) =>
+      doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
+    expect(body('/v1/accounts/{acct}/hooks', 'post')).toEqual(asInput(createHookInput));
+    expect(body('/v1/accounts/{acct}/hooks/{hook}', 'patch')).toEqual(asInput(updateHookInput));
+    const event = body('/v1/accounts/{acct}/events', 'post') as {
+      required: string[];
+      properties: { data: { required: string[]; properties: Record<string, Record<string, unknown>> } };
+    };
+    expect(event.required).toEqual(['type', 'data']);
+    expect(event.properties.data.required).toContain('rate');
+    expect(event.properties.data.properties.rate).toMatchObject({
+      anyOf: [{ type: 'number' }, { type: 'string' }],
+    });
+    expect(Object.keys(event.properties.data.properties)).toEqual(
+      Object.keys(publishEventInput.shape.data.shape),
+    );
+  });
+
+  it('documents answers, errors and security per route', () => {
+    const op = (path: string, method: string) => doc.paths[path]![method]!;
+    const createHook = op('/v1/accounts/{acct}/hooks', 'post');
+    expect(createHook.responses['201']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/Hook',
+    });
+    for (const status of ['400', '401', '404', '413', '415', '503', '500'])
+      expect(createHook.responses[status]!.content!['application/json']!.schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
+    expect(createHook.security).toEqual([{ operatorKey: [] }]);
+    expect(op('/healthz', 'get').security).toEqual([]);
+    expect(Object.keys(op('/v1/accounts/{acct}/events', 'post').responses)).toEqual(
+      expect.arrayContaining(['200', '202', '400', '401', '404', '409', '413', '415', '503']),
+    );
+    expect(op('/v1/accounts/{acct}/hooks/{hook}', 'delete').responses['204']).toEqual({
+      description: expect.any(String),
+    });
+    expect(op('/v1/accounts/{acct}/hooks/{hook}/deliveries', 'get').parameters).toEqual([
+      expect.objectContaining({ name: 'acct', in: 'path', required: true }),
+      expect.objectContaining({ name: 'hook', in: 'path', required: true }),
+      expect.objectContaining({ name: 'limit', in: 'query', required: false }),
+    ]);
+    expect(doc.components.schemas.Hook).toBeDefined();
+    expect(JSON.stringify(doc.components.schemas.Hook)).not.toMatch(/"token"|"password"/);
+  });
+});

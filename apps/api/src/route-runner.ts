@@ -1,0 +1,64 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ID_PATTERN, notFound, validationError, zodProblems, type HookView } from '@hookline/core';
+import type { AccountView } from '@hookline/store';
+import type { ApiDeps } from './deps';
+import { plainNumbers } from './json-body';
+import type { Route, Scope } from './route';
+
+interface ResolvedScope {
+  readonly account?: AccountView;
+  readonly hook?: HookView;
+}
+
+const isId = (prefix: 'acct' | 'hk', value: string | undefined): value is string =>
+  value !== undefined && value.startsWith(`${prefix}_`) && ID_PATTERN.test(value);
+
+/**
+ * The account (and hook) named in the path, or a 404. A hook of another account is "not found" like a
+ * hook that never existed: answers never tell which ids exist elsewhere.
+ */
+async function resolveScope(
+  scope: Scope,
+  params: Readonly<Record<string, string | undefined>>,
+  store: ApiDeps['store'],
+): Promise<ResolvedScope> {
+  if (scope === 'none') return {};
+  const account = isId('acct', params.acct) ? await store.accounts.get(params.acct) : undefined;
+  if (!account) throw notFound('Account');
+  if (scope === 'account') return { account };
+  const hook = isId('hk', params.hook) ? await store.hooks.get(account.id, params.hook) : undefined;
+  if (!hook) throw notFound('Hook');
+  return { account, hook };
+}
+
+// reportInput lets zodProblems tell a missing field ("is required") from one of the wrong type; the input is
+// never copied into a message.
+function parseOrReject<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw validationError(zodProblems(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Runs one route: scope first (404 before anything about the input is revealed), then query and body
+ * validation (400 naming every bad field, before any side effect), then the handler. The answer is shaped by
+ * the response schema, so fields the route did not declare (credentials above all) never leave.
+ */
+export function routeHandler(route: Route, deps: ApiDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const params = request.params as Record<string, string | undefined>;
+    const scope = await resolveScope(route.scope, params, deps.store);
+    const query = route.query ? parseOrReject(route.query, request.query) : undefined;
+    const body = route.body
+      ? parseOrReject(route.body, plainNumbers(request.body, route.keepNumberText))
+      : undefined;
+    const result = await route.handle({ ...scope, query, body, request });
+    const spec = route.responses[result.status];
+    if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which it does not declare`);
+    void reply.code(result.status);
+    if (spec.contentType) void reply.type(spec.contentType);
+    if (!spec.schema) return reply.send();
+    return reply.send(spec.schema.parse(result.body));
+  };
+}

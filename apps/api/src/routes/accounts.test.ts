@@ -1,0 +1,63 @@
+import { useApi } from '../test-support/api-harness';
+
+describe('POST /v1/accounts', () => {
+  const api = useApi();
+
+  it('creates an account and answers 201 {id, name}', async () => {
+    const res = await api.call('POST', '/v1/accounts', {
+      name: '  Acme Telecom ',
+      email: 'ops@acme.example',
+      password: 'correct horse battery',
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({ id: expect.stringMatching(/^acct_/), name: 'Acme Telecom' });
+    expect(res.body).not.toContain('correct horse battery');
+    expect(await api.deps.store.accounts.get(body.id)).toMatchObject({
+      id: body.id,
+      email: 'ops@acme.example',
+    });
+  });
+
+  it('names every bad field and creates nothing', async () => {
+    const before = await api.keyCount();
+    const res = await api.call('POST', '/v1/accounts', {
+      name: '',
+      email: 'not-an-email',
+      password: 'short',
+      x: 1,
+    });
+    expect(res.statusCode).toBe(400);
+    const { error } = res.json();
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'email',
+      'name',
+      'password',
+      'x',
+    ]);
+    expect(res.body).not.toContain('short');
+    expect(await api.keyCount()).toBe(before);
+  });
+
+  it('requires a name', async () => {
+    const res = await api.call('POST', '/v1/accounts', {});
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([{ field: 'name', message: 'is required' }]);
+  });
+
+  it('answers 409 when the email already has an account', async () => {
+    await api.call('POST', '/v1/accounts', { name: 'A', email: 'dup@acme.example' });
+    const res = await api.call('POST', '/v1/accounts', { name: 'B', email: 'DUP@acme.example' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('CONFLICT');
+  });
+
+  it('answers 401 without the operator key, and creates nothing', async () => {
+    const before = await api.keyCount();
+    const res = await api.call('POST', '/v1/accounts', { name: 'Acme' }, { key: 'wrong-key-wrong-key' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(await api.keyCount()).toBe(before);
+  });
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@hookline/store';
+import type { ApiDeps } from '../deps';
+import { defineRoute, type Route } from '../route';
+
+export const createAccountBody = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(NAME_MAX, `must be at most ${NAME_MAX} characters`),
+  email: z
+    .email('must be an email address')
+    .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
+    .optional(),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
+    .optional()
+    .describe('Lets the customer sign in to the website; stored hashed, never shown again'),
+});
+
+const createdAccount = z.object({ id: z.string(), name: z.string() });
+
+export function accountRoutes(deps: ApiDeps): Route[] {
+  return [
+    defineRoute({
+      operationId: 'createAccount',
+      method: 'POST',
+      path: '/v1/accounts',
+      summary: 'Create an account (a customer)',
+      tag: 'accounts',
+      scope: 'none',
+      body: createAccountBody,
+      otherErrors: ['CONFLICT'],
+      responses: { 201: { description: 'The account was created', schema: createdAccount } },
+    })(async ({ body }) => {
+      const account = await deps.store.accounts.create(body);
+      return { status: 201, body: { id: account.id, name: account.name } };
+    }),
+  ];
+}

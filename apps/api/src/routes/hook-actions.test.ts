@@ -1,0 +1,148 @@
+import { callCreated, useApi } from '../test-support/api-harness';
+
+describe('hook actions', () => {
+  const api = useApi();
+  const hookUrl = (acct: string, hook: string) => `/v1/accounts/${acct}/hooks/${hook}`;
+
+  /** A suspended hook with `held` events waiting in its paused queue. */
+  async function suspendedHook(held: number) {
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct);
+    expect(await api.deps.control.suspend(hook.id, '10 failures in a row', 'monitor')).toBe(true);
+    for (let i = 0; i < held; i += 1)
+      expect(
+        (await api.call('POST', `/v1/accounts/${acct}/events`, { type: 'call_created', data: callCreated() }))
+          .statusCode,
+      ).toBe(202);
+    return { acct, hookId: hook.id };
+  }
+
+  describe('POST …/enable', () => {
+    it('shows a suspended hook as such, then re-enables it delivering the held events', async () => {
+      const { acct, hookId } = await suspendedHook(2);
+      const before = await api.call('GET', hookUrl(acct, hookId));
+      expect(before.json()).toMatchObject({
+        state: 'suspended',
+        suspended_at: expect.any(String),
+        suspended_reason: '10 failures in a row',
+      });
+
+      const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, { held: 'deliver' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: hookId, state: 'active' });
+      expect(res.json()).not.toHaveProperty('suspended_at');
+      expect(await api.queues.isPaused(hookId)).toBe(false);
+      expect(await api.queues.waitingCount(hookId)).toBe(2);
+      const activity = await api.call('GET', `/v1/accounts/${acct}/activity`);
+      expect(activity.json().data[0]).toMatchObject({
+        kind: 'hook.enabled',
+        hook_id: hookId,
+        actor: 'operator',
+      });
+    });
+
+    it('re-enables discarding the held events, which the delivery log records', async () => {
+      const { acct, hookId } = await suspendedHook(2);
+      const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, { held: 'discard' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().state).toBe('active');
+      expect(await api.queues.waitingCount(hookId)).toBe(0);
+      const log = await api.call('GET', `${hookUrl(acct, hookId)}/deliveries`);
+      expect(log.json().data.map((d: { outcome: string }) => d.outcome)).toEqual(['discarded', 'discarded']);
+    });
+
+    it('leaves an active hook as it is', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, { held: 'deliver' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: hook.id, state: 'active' });
+    });
+
+    it.each([
+      ['no body', undefined, '(body)'],
+      ['no held', {}, 'held'],
+      ['an unknown choice', { held: 'keep' }, 'held'],
+      ['an unknown field', { held: 'deliver', force: true }, 'force'],
+    ])('answers 400 for %s, and the hook stays suspended', async (_label, body, field) => {
+      const { acct, hookId } = await suspendedHook(1);
+      const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual([field]);
+      expect(await api.queues.isPaused(hookId)).toBe(true);
+      expect(await api.queues.waitingCount(hookId)).toBe(1);
+    });
+
+    it("answers 404 for another account's hook, which stays suspended", async () => {
+      const { hookId } = await suspendedHook(1);
+      const mine = await api.createAccount('Mine');
+      const res = await api.call('POST', `${hookUrl(mine, hookId)}/enable`, { held: 'discard' });
+      expect(res.statusCode).toBe(404);
+      expect(await api.queues.isPaused(hookId)).toBe(true);
+      expect(await api.queues.waitingCount(hookId)).toBe(1);
+    });
+
+    it('answers 401 without the operator key', async () => {
+      const { acct, hookId } = await suspendedHook(0);
+      const res = await api.call(
+        'POST',
+        `${hookUrl(acct, hookId)}/enable`,
+        { held: 'deliver' },
+        { key: null },
+      );
+      expect(res.statusCode).toBe(401);
+      expect(await api.queues.isPaused(hookId)).toBe(true);
+    });
+  });
+
+  describe('POST …/test', () => {
+    it('queues a sample call_created for that hook only, and answers 202 {id}', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const sibling = await api.createHook(acct);
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/test`);
+      expect(res.statusCode).toBe(202);
+      const { id } = res.json();
+      expect(id).toMatch(/^evt_/);
+      const jobs = await api.jobsOf(hook.id);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]?.event).toMatchObject({
+        id,
+        type: 'call_created',
+        fields: { EventType: 'call_created' },
+      });
+      expect(await api.jobsOf(sibling.id)).toEqual([]);
+    });
+
+    it('queues the sample behind events already waiting', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const event = await api.call('POST', `/v1/accounts/${acct}/events`, {
+        type: 'call_created',
+        data: callCreated(),
+      });
+      const test = await api.call('POST', `${hookUrl(acct, hook.id)}/test`);
+      expect((await api.jobsOf(hook.id)).map((job) => job.event.id)).toEqual([
+        event.json().id,
+        test.json().id,
+      ]);
+    });
+
+    it("answers 404 for another account's hook and queues nothing", async () => {
+      const theirs = await api.createAccount('Theirs');
+      const hook = await api.createHook(theirs);
+      const mine = await api.createAccount('Mine');
+      const res = await api.call('POST', `${hookUrl(mine, hook.id)}/test`);
+      expect(res.statusCode).toBe(404);
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+    });
+
+    it('answers 401 with a wrong key and queues nothing', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, undefined, { key: 'nope' });
+      expect(res.statusCode).toBe(401);
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+    });
+  });
+});

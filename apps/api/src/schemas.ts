@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ERROR_CATALOGUE, hookFormat, OUTCOMES, type ErrorCode } from '@hookline/core';
+
+// Answer shapes shared by several routes. They strip undeclared keys when the runner shapes an answer, so
+// these lists are also the allow-list of what may ever leave the API.
+
+const maskedAuth = z.discriminatedUnion('scheme', [
+  z.object({ scheme: z.literal('none') }),
+  z.object({
+    scheme: z.literal('bearer'),
+    token_last4: z.string().describe('Last 4 characters of the token (empty for short tokens)'),
+  }),
+  z.object({
+    scheme: z.literal('basic'),
+    username: z.string(),
+    password_last4: z.string().describe('Last 4 characters of the password (empty for short passwords)'),
+  }),
+]);
+
+export const hookView = z
+  .object({
+    id: z.string(),
+    account_id: z.string(),
+    url: z.string(),
+    format: hookFormat,
+    auth: maskedAuth,
+    description: z.string().optional(),
+    state: z.enum(['active', 'suspended']),
+    suspended_at: z.string().optional(),
+    suspended_reason: z.string().optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    insecure_credentials: z
+      .boolean()
+      .describe('True when credentials are sent to a plain http:// URL: allowed, but readable on the way'),
+  })
+  .meta({ id: 'Hook' });
+
+export const deliveryRecord = z
+  .object({
+    event_id: z.string(),
+    event_type: z.string(),
+    outcome: z.enum(OUTCOMES as [string, ...string[]]),
+    status_code: z.number().int().optional(),
+    duration_ms: z.number(),
+    attempted_at: z.string(),
+    error: z.string().optional(),
+    response_excerpt: z.string().optional(),
+  })
+  .meta({ id: 'DeliveryRecord' });
+
+export const activityEntry = z
+  .object({
+    kind: z.string().describe('hook.created, hook.updated, hook.deleted, hook.suspended, hook.enabled, …'),
+    at: z.string(),
+    hook_id: z.string().optional(),
+    actor: z.string().describe('customer:<account>, operator, admin:<user> or monitor'),
+    detail: z.string().optional(),
+  })
+  .meta({ id: 'ActivityEntry' });
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const LIMIT = 'must be a whole number from 1 to 1000';
+export const limitQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: LIMIT })
+    .int(LIMIT)
+    .min(1, LIMIT)
+    .max(1000, LIMIT)
+    .default(50)
+    .describe('How many entries, newest first'),
+});
