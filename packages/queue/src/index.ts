@@ -10,3 +10,28 @@ export {
 } from './outcome-stream';
 export { Producer, type ProducerDeps, type PublishResult } from './producer';
 export { ReadySet } from './scheduler/ready-set';
+export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from './hold-cap';
+export { HookControl, type HeldChoice, type HookControlDeps } from './hook-control';
+export {
+  Streaks,
+  streakStep,
+  type StreakInput,
+  type StreakRules,
+  type StreakStep,
+  type StreakVerdict,
+} from './streak';
+export {
+  pauseOnce,
+  recentFailures,
+  recordSuspension,
+  streakReason,
+  type LogSink,
+  type Suspension,
+  type SuspensionDeps,
+  type SuspensionStore,
+} from './suspension';
+export { mountBullBoard, type BullBoardDeps } from './bull-board/mount-bull-board';
+export type { AdminCredentials } from './bull-board/admin-auth';
+export type { BoardRegistry } from './bull-board/board-registry';
+export { createServices, type ServiceSettings, type Services } from './services';
+export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';

@@ -1,0 +1,1 @@
+export { startMonitor, type MonitorDeps, type RunningMonitor } from './start-monitor';

@@ -1,0 +1,114 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '@hookline/core';
+import { HookQueues, MONITOR_GROUP, Streaks, type SuspensionStore } from '@hookline/queue';
+import type { Logger, Metrics } from '@hookline/telemetry';
+import { OutcomeConsumer } from './outcome-consumer';
+import { Suspender } from './suspender';
+import { SuspendedIndex } from './suspended-index';
+
+export interface MonitorDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly store: SuspensionStore;
+  readonly logger: Logger;
+  readonly metrics?: Pick<Metrics, 'suspendedHooks'>;
+  readonly config: {
+    readonly HOOKLINE_SUSPEND_AFTER_FAILURES: number;
+    readonly HOOKLINE_SUSPEND_AFTER_MS: number;
+  };
+  readonly clock?: () => Date;
+  /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
+  readonly consumerName?: string;
+  /** How long an outcome may stay pending with a silent monitor before another takes it (default 30 s). */
+  readonly claimIdleMs?: number;
+  readonly batchSize?: number;
+  readonly blockMs?: number;
+  /** How often due streaks are re-checked and the gauge refreshed. */
+  readonly tickMs?: number;
+}
+
+export interface RunningMonitor {
+  readonly consumerName: string;
+  close(): Promise<void>;
+}
+
+const INDEX_RECONCILE_MS = 30_000;
+
+/**
+ * The suspension monitor: consumes every delivery outcome once across all monitor processes, keeps each
+ * hook's failure streak and suspends the hook (pauses its queue) when the streak is long and old enough.
+ * Run one or several; a restart loses nothing.
+ */
+export function startMonitor(deps: MonitorDeps): RunningMonitor {
+  const { redis, keys, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const claimIdleMs = deps.claimIdleMs ?? 30_000;
+  const windowMs = deps.config.HOOKLINE_SUSPEND_AFTER_MS;
+  const consumerName = deps.consumerName ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const log = logger.child({ component: 'monitor', consumer: consumerName });
+  const streaks = new Streaks(redis, keys, {
+    threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES,
+    windowMs,
+    // No longer than the claim delay: a claimed entry of a dead monitor can then record at once.
+    leaseMs: claimIdleMs,
+  });
+  const index = new SuspendedIndex(redis, keys, new HookQueues(redis, keys));
+  const refreshGauge = async () => deps.metrics?.suspendedHooks.set(await index.size());
+  const suspender = new Suspender({
+    redis,
+    keys,
+    store: deps.store,
+    streaks,
+    log,
+    clock,
+    leaseMs: claimIdleMs,
+    onSuspended: () => void refreshGauge().catch(() => undefined),
+  });
+  const consumer = new OutcomeConsumer({
+    redis,
+    blocking: redis.duplicate(),
+    stream: keys.outcomes(),
+    group: MONITOR_GROUP,
+    consumer: consumerName,
+    batchSize: deps.batchSize ?? 200,
+    blockMs: deps.blockMs ?? 1000,
+    claimIdleMs,
+    handle: (entries) => suspender.handle(entries),
+    onError: (error) => log.error({ err: error }, 'outcome stream: retrying'),
+  });
+  consumer.start();
+
+  // Often enough that a due streak is acted on within a small part of the window.
+  const tickMs = deps.tickMs ?? Math.min(1000, Math.max(50, Math.floor(windowMs / 4)));
+  let lastReconcile = 0;
+  let ticking: Promise<void> | undefined;
+  const tick = async () => {
+    await suspender.checkDue();
+    if (Date.now() - lastReconcile >= INDEX_RECONCILE_MS) {
+      lastReconcile = Date.now();
+      await index.reconcile();
+    }
+    await refreshGauge();
+  };
+  const timer = setInterval(() => {
+    // A slow tick (Redis busy) is not stacked up behind: the next one starts when it is over.
+    ticking ??= tick()
+      .catch((error: unknown) => log.error({ err: error }, 'monitor tick failed'))
+      .finally(() => (ticking = undefined));
+  }, tickMs);
+  log.info(
+    { threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES, windowMs, claimIdleMs },
+    'monitor started',
+  );
+
+  return {
+    consumerName,
+    async close() {
+      clearInterval(timer);
+      await consumer.stop();
+      await ticking;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import {
+  redisKeys,
+  type DeliveryRecord,
+  type HookView,
+  type RecordedOutcome,
+  type RedisKeys,
+} from '@hookline/core';
+import { HookQueues, MONITOR_GROUP, outcomeToFields } from '@hookline/queue';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
+import { useRedis, waitUntil } from '@hookline/testing';
+import { startMonitor, type MonitorDeps, type RunningMonitor } from '../src';
+
+/** A store, a hook and monitors on a real Redis under a test-only prefix; outcomes are fed by hand. */
+export function useMonitorHarness() {
+  const ctx = useRedis('monitor');
+  const h = {
+    ctx,
+    keys: undefined as unknown as RedisKeys,
+    store: undefined as unknown as Store,
+    hookQueues: undefined as unknown as HookQueues,
+    metrics: undefined as unknown as Metrics,
+    hook: undefined as unknown as HookView,
+    eventCount: 0,
+
+    start(config: MonitorDeps['config'], extra: Partial<MonitorDeps> = {}): RunningMonitor {
+      const monitor = startMonitor({
+        redis: ctx.redis,
+        keys: h.keys,
+        store: h.store,
+        logger: createLogger('silent', 'test-monitor'),
+        metrics: h.metrics,
+        config,
+        blockMs: 100,
+        ...extra,
+      });
+      ctx.onCleanup(() => monitor.close());
+      return monitor;
+    },
+
+    /** What a worker does after an attempt: a delivery log line, then an outcome stream entry. */
+    async outcome(outcome: RecordedOutcome, at = Date.now(), statusCode?: number): Promise<string> {
+      const eventId = `evt_${String((h.eventCount += 1)).padStart(12, '0')}`;
+      const record: DeliveryRecord = {
+        event_id: eventId,
+        event_type: 'call_created',
+        outcome,
+        duration_ms: 5,
+        attempted_at: new Date(at).toISOString(),
+        ...(statusCode !== undefined ? { status_code: statusCode } : {}),
+      };
+      await h.store.deliveryLog.append(h.hook.id, record);
+      const fields = outcomeToFields({
+        hookId: h.hook.id,
+        accountId: h.hook.account_id,
+        eventId,
+        outcome,
+        at,
+        ...(statusCode !== undefined ? { statusCode } : {}),
+      });
+      return (await ctx.redis.xadd(h.keys.outcomes(), '*', ...fields))!;
+    },
+
+    async failures(count: number, at = Date.now()): Promise<void> {
+      for (let i = 0; i < count; i += 1) await h.outcome('failed', at + i, 500);
+    },
+
+    /** Resolves once every entry in the stream has been read by a monitor and acknowledged. */
+    async consumed(): Promise<void> {
+      await waitUntil(async () => {
+        const last = await ctx.redis.xrevrange(h.keys.outcomes(), '+', '-', 'COUNT', 1);
+        const groups = (await ctx.redis.xinfo('GROUPS', h.keys.outcomes()).catch(() => [])) as unknown[][];
+        const group = groups.map(toRecord).find((g) => g.name === MONITOR_GROUP);
+        return group && group.pending === 0 && group['last-delivered-id'] === last[0]?.[0];
+      }, 'the monitors to consume every outcome');
+    },
+
+    isPaused: () => h.hookQueues.isPaused(h.hook.id),
+    /** Resolves with the hook once it is suspended and the reason is recorded (the flag is set first). */
+    async suspended() {
+      return waitUntil(async () => {
+        const view = await h.view();
+        return view?.state === 'suspended' && view.suspended_reason !== undefined ? view : undefined;
+      }, 'the hook to be suspended with a reason');
+    },
+    view: () => h.store.hooks.get(h.hook.account_id, h.hook.id),
+    async activityOf(kind: string) {
+      return (await h.store.activity.list(h.hook.account_id, 100)).filter((e) => e.kind === kind);
+    },
+  };
+
+  beforeEach(async () => {
+    h.keys = redisKeys(ctx.prefix);
+    h.hookQueues = new HookQueues(ctx.redis, h.keys);
+    h.metrics = createMetrics();
+    h.store = createStore({
+      redis: ctx.redis,
+      keys: h.keys,
+      secretBox: SecretBox.fromKey(randomBytes(32)),
+      hookQueues: h.hookQueues,
+    });
+    const account = await h.store.accounts.create({ name: 'Acme Telecom' });
+    h.hook = await h.store.hooks.create(
+      account.id,
+      { url: 'https://crm.example.com/hook', format: 'json', auth: { scheme: 'none' }, description: 'CRM' },
+      'operator',
+    );
+  });
+  return h;
+}
+
+function toRecord(flat: unknown[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) record[String(flat[i])] = flat[i + 1];
+  return record;
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
+import { createHoldCap, HookControl, HookQueues, Producer, ReadySet } from '@hookline/queue';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
+import { startWorker } from '../../worker/src';
+import { startMonitor } from '../src';
+
+// The whole path with the real worker: a failing hook is suspended by the monitor, the attempt in flight
+// finishes, nothing else is sent, held events wait (within the cap) and go out in order on re-enable.
+
+const ctx = useRedis('suspension-e2e');
+const HOLD_MAX = 5;
+let keys: RedisKeys;
+let store: Store;
+let hookQueues: HookQueues;
+let control: HookControl;
+let producer: Producer;
+let receiver: Receiver;
+let hook: HookView;
+let failing: boolean;
+
+beforeEach(async () => {
+  keys = redisKeys(ctx.prefix);
+  hookQueues = new HookQueues(ctx.redis, keys);
+  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
+  const ready = new ReadySet(ctx.redis, keys);
+  control = new HookControl({
+    redis: ctx.redis,
+    keys,
+    hookQueues,
+    store,
+    signalReady: (id) => ready.signal([id]),
+  });
+  const holdCap = createHoldCap({ redis: ctx.redis, keys, deliveryLog: store.deliveryLog });
+  producer = ctx.closeLater(
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      onHeld: (ids) => Promise.all(ids.map((id) => holdCap(id, HOLD_MAX))),
+    }),
+  );
+  // Slow failures while `failing`, so an attempt is in flight when the monitor acts.
+  failing = true;
+  receiver = ctx.closeLater(
+    await startReceiver(() =>
+      failing ? { kind: 'status', status: 500, delayMs: 150 } : { kind: 'status', status: 200 },
+    ),
+  );
+  const account = await store.accounts.create({ name: 'Acme Telecom' });
+  hook = await store.hooks.create(
+    account.id,
+    { url: receiver.url(), format: 'json', auth: { scheme: 'none' }, description: 'CRM' },
+    'operator',
+  );
+  const worker = startWorker({
+    config: {
+      HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
+      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+      HOOKLINE_WORKER_MAX_HOOKS: 16,
+      HOOKLINE_WORKER_IDLE_MS: 200,
+    },
+    redis: ctx.redis,
+    keys,
+    store,
+    metrics: createMetrics(),
+    logger: createLogger('silent', 'test-worker'),
+  });
+  ctx.onCleanup(() => worker.close());
+  const monitor = startMonitor({
+    redis: ctx.redis,
+    keys,
+    store,
+    logger: createLogger('silent', 'test-monitor'),
+    config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 200 },
+    blockMs: 100,
+  });
+  ctx.onCleanup(() => monitor.close());
+});
+
+async function publish(...callIds: string[]): Promise<void> {
+  const data = { direction: 'outbound', from: 'jonas1', from_cnam: 'Jonas 1', to: '78791245', rate: '0.0' };
+  for (const call_id of callIds)
+    await producer.publish(hook.account_id, { type: 'call_created', data: { ...data, call_id } });
+}
+
+const callIds = () =>
+  receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id);
+const numbered = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `c${from + i}`);
+
+/** Fails the hook until the monitor suspends it; returns how many requests reached it. */
+async function failUntilSuspended(): Promise<number> {
+  await publish(...numbered(1, 8));
+  await waitUntil(
+    async () => (await store.hooks.get(hook.account_id, hook.id))?.suspended_reason,
+    'the monitor to suspend the hook',
+  );
+  // The attempt in flight at the suspension finishes and is recorded; then the worker lets go of the hook.
+  await waitUntil(
+    async () => (await store.deliveryLog.list(hook.id, 50)).length === receiver.requests.length,
+    'every attempt that reached the hook to be recorded',
+  );
+  await waitUntil(
+    async () => (await ctx.redis.zscore(keys.hookLeases(), hook.id)) === null,
+    'the worker to let go of the hook',
+  );
+  const sent = receiver.requests.length;
+  expect(receiver.requests.every((r) => r.finishedAt !== undefined)).toBe(true);
+  expect((await store.deliveryLog.list(hook.id, 50)).every((r) => r.outcome === 'failed')).toBe(true);
+  expect(callIds()).toEqual(numbered(1, sent));
+  expect(await hookQueues.waitingCount(hook.id)).toBe(8 - sent);
+  return sent;
+}
+
+describe('suspension end to end, with the real worker', () => {
+  it('suspends a failing hook, sends nothing more, and delivers held events in order after enable(deliver)', async () => {
+    const sent = await failUntilSuspended();
+    expect(sent).toBeGreaterThanOrEqual(3);
+    await publish('c9', 'c10');
+    expect(await hookQueues.waitingCount(hook.id)).toBe(Math.min(HOLD_MAX, 10 - sent));
+    expect(receiver.requests).toHaveLength(sent);
+
+    failing = false;
+    const view = await control.enable(hook.account_id, hook.id, 'deliver', `customer:${hook.account_id}`);
+    expect(view?.state).toBe('active');
+    const held = numbered(sent + 1, 10).slice(-HOLD_MAX);
+    await receiver.waitFor(sent + held.length);
+    expect(callIds().slice(sent)).toEqual(held);
+    // Past the cap, the oldest held events were dropped and recorded, never sent.
+    const expired = (await store.deliveryLog.list(hook.id, 50)).filter((r) => r.outcome === 'expired');
+    expect(expired).toHaveLength(10 - sent - held.length);
+  });
+
+  it('records held events as discarded after enable(discard) and sends none of them', async () => {
+    const sent = await failUntilSuspended();
+    failing = false;
+    await control.enable(hook.account_id, hook.id, 'discard', 'operator');
+    const discarded = (await store.deliveryLog.list(hook.id, 50)).filter((r) => r.outcome === 'discarded');
+    expect(discarded).toHaveLength(8 - sent);
+    await publish('after');
+    await receiver.waitFor(sent + 1);
+    expect(callIds().slice(sent)).toEqual(['after']);
+  });
+});

@@ -1,0 +1,91 @@
+// The look, part 2: the hook list, delivery log, request preview, feed, sign-in, and the narrow layouts.
+export const PAGE_STYLES = String.raw`
+/* Hook list */
+.hook-list { list-style: none; margin: 0; padding: 0; }
+.hook-row { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 6px 20px; padding: 16px 20px; border-top: 1px solid var(--border); align-items: center; }
+.hook-row:first-child { border-top: 0; }
+.hook-row a.hook-link { font-weight: 600; text-decoration: none; color: var(--text); }
+.hook-row a.hook-link:hover { color: var(--primary); text-decoration: underline; }
+.hook-meta { display: flex; flex-wrap: wrap; gap: 6px 14px; color: var(--muted); font-size: 0.86rem; margin-top: 4px; }
+.hook-side { display: flex; flex-direction: column; align-items: flex-end; gap: 4px; font-size: 0.86rem; color: var(--muted); text-align: right; }
+.empty { text-align: center; padding: 48px 20px; }
+.empty p { color: var(--muted); }
+.empty h2, .error-page h1 { margin-bottom: 8px; }
+
+/* Key-value details */
+.kv { display: grid; grid-template-columns: 160px minmax(0, 1fr); gap: 10px 16px; margin: 0; }
+.kv dt { color: var(--muted); font-weight: 500; }
+.kv dd { margin: 0; overflow-wrap: anywhere; }
+.grid-2 { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 20px; align-items: start; }
+
+/* Delivery log */
+.table-wrap { overflow-x: auto; }
+table.log { width: 100%; border-collapse: collapse; font-size: 0.9rem; }
+table.log th { text-align: left; font-weight: 600; color: var(--muted); font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.03em; padding: 10px 16px; background: #fafbfc; border-bottom: 1px solid var(--border); }
+table.log td { padding: 12px 16px; border-bottom: 1px solid var(--border); vertical-align: top; }
+table.log tr:last-child td { border-bottom: 0; }
+table.log .excerpt { max-width: 280px; }
+table.log .excerpt code, .excerpt-text { display: block; white-space: pre-wrap; word-break: break-all; max-height: 4.5em; overflow: hidden; color: #344054; }
+.log-status { display: flex; align-items: center; gap: 8px; color: var(--muted); font-size: 0.85rem; }
+.live-dot { width: 8px; height: 8px; border-radius: 50%; background: #12b76a; box-shadow: 0 0 0 3px rgba(18, 183, 106, 0.2); }
+
+/* Request preview */
+pre.request {
+  margin: 0; background: #0f172a; color: #e2e8f0; padding: 16px 18px; border-radius: 8px; overflow-x: auto;
+  white-space: pre-wrap; word-break: break-all; line-height: 1.6;
+}
+pre.request .h { color: #93c5fd; }
+pre.request .m { color: #fbbf24; font-weight: 700; }
+
+/* Activity */
+.feed { list-style: none; margin: 0; padding: 0; }
+.feed li { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 4px 14px; padding: 14px 20px; border-top: 1px solid var(--border); align-items: baseline; }
+.feed li:first-child { border-top: 0; }
+.feed .badge { justify-self: start; }
+.feed .when { color: var(--muted); font-size: 0.85rem; white-space: nowrap; }
+.feed .detail { color: var(--muted); font-size: 0.88rem; grid-column: 2 / 4; }
+
+/* Sign-in */
+.auth-shell { min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 24px 16px; }
+.auth-card { width: 100%; max-width: 400px; }
+.auth-card .brand { color: var(--text); justify-content: center; margin-bottom: 20px; font-size: 1.3rem; }
+.auth-card .brand:hover { color: var(--text); }
+.auth-card h1 { font-size: 1.3rem; margin-bottom: 4px; }
+.auth-card .btn { width: 100%; margin-top: 4px; }
+
+.error-page { text-align: center; padding: 56px 20px; }
+.error-page .code { font-size: 3rem; font-weight: 800; color: var(--border-strong); margin-bottom: 8px; }
+
+@media (max-width: 760px) {
+  .grid-2, .form-layout { grid-template-columns: minmax(0, 1fr); }
+  .kv { grid-template-columns: minmax(0, 1fr); gap: 2px; }
+  .kv dd { margin-bottom: 10px; }
+}
+@media (max-width: 640px) {
+  body { font-size: 15px; }
+  main { padding: 20px 14px 48px; }
+  .topbar-inner { padding: 10px 14px; gap: 8px 16px; }
+  .nav { order: 3; flex-basis: 100%; margin: 0 -12px; }
+  .who { margin-left: auto; }
+  .who .account-name { display: none; }
+  h1 { font-size: 1.35rem; }
+  .page-header .actions { width: 100%; }
+  .card-header, .card-body { padding-left: 16px; padding-right: 16px; }
+  .hook-row { grid-template-columns: minmax(0, 1fr); padding: 14px 16px; }
+  .hook-side { align-items: flex-start; flex-direction: row; flex-wrap: wrap; gap: 8px; text-align: left; }
+  .banner-suspended { padding: 16px; }
+  .reenable .btn, .reenable form { width: 100%; }
+  .reenable .btn { white-space: normal; text-align: center; }
+  .feed li { grid-template-columns: minmax(0, 1fr); padding: 12px 16px; }
+  .feed .detail { grid-column: auto; }
+  /* The delivery table becomes one card per attempt. */
+  table.log thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.log, table.log tbody, table.log tr, table.log td { display: block; width: 100%; }
+  table.log tr { padding: 12px 16px; border-bottom: 1px solid var(--border); }
+  table.log tr:last-child { border-bottom: 0; }
+  table.log td { display: grid; grid-template-columns: 96px minmax(0, 1fr); justify-items: start; gap: 10px; border: 0; padding: 3px 0; }
+  table.log td::before { content: attr(data-label); color: var(--muted); font-size: 0.8rem; font-weight: 600; }
+  table.log td.empty-cell { display: none; }
+  table.log .excerpt { max-width: none; }
+}
+`;

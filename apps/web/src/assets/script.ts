@@ -1,0 +1,78 @@
+// Progressive enhancement only: every page works without it. Embedded as a module so the build is just `tsc`.
+export const SCRIPT = String.raw`
+(function () {
+  'use strict';
+
+  function localTimes(root) {
+    root.querySelectorAll('time[data-local]').forEach(function (el) {
+      var d = new Date(el.getAttribute('datetime'));
+      if (!isNaN(d.getTime())) {
+        el.title = el.textContent;
+        el.textContent = d.toLocaleString(undefined, {
+          year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit'
+        });
+      }
+    });
+  }
+
+  // Warn while typing when credentials would go to http:// (the stylesheet shows the chosen scheme's fields).
+  function authForm(form) {
+    var radios = form.querySelectorAll('input[name="auth_scheme"]');
+    var url = form.querySelector('input[name="url"]');
+    var warning = form.querySelector('[data-http-warning]');
+    function update() {
+      var scheme = (form.querySelector('input[name="auth_scheme"]:checked') || {}).value || 'none';
+      if (warning && url) warning.hidden = !(scheme !== 'none' && /^http:\/\//i.test(url.value.trim()));
+    }
+    radios.forEach(function (r) { r.addEventListener('change', update); });
+    if (url) url.addEventListener('input', update);
+    update();
+  }
+
+  function confirmations() {
+    document.querySelectorAll('form[data-confirm]').forEach(function (form) {
+      form.addEventListener('submit', function (event) {
+        if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+      });
+    });
+  }
+
+  // The delivery log refreshes itself; when the hook's state changes (suspended or re-enabled elsewhere)
+  // the whole page reloads so the banner and actions match.
+  function liveLog(box) {
+    var url = box.getAttribute('data-refresh-url');
+    var every = Number(box.getAttribute('data-refresh-every')) || 3000;
+    var state = box.getAttribute('data-state');
+    var last = null;
+    var busy = false;
+    function tick() {
+      if (busy || document.hidden) return;
+      busy = true;
+      fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+        .then(function (res) {
+          if (!res.ok) throw new Error('HTTP ' + res.status);
+          var newState = res.headers.get('X-Hook-State');
+          if (newState && state && newState !== state) { window.location.reload(); return; }
+          return res.text().then(function (text) {
+            if (text !== last) {
+              last = text;
+              box.innerHTML = text;
+              localTimes(box);
+            }
+            box.setAttribute('data-refreshed', new Date().toISOString());
+          });
+        })
+        .catch(function () { /* a missed refresh is retried on the next tick */ })
+        .then(function () { busy = false; });
+    }
+    setInterval(tick, every);
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    localTimes(document);
+    document.querySelectorAll('form[data-hook-form]').forEach(authForm);
+    confirmations();
+    document.querySelectorAll('[data-refresh-url]').forEach(liveLog);
+  });
+})();
+`;

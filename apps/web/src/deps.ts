@@ -1,0 +1,30 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '@hookline/config';
+import type { HookView, RedisKeys } from '@hookline/core';
+import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+import type { Logger } from '@hookline/telemetry';
+
+export type HeldChoice = 'deliver' | 'discard';
+
+/** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
+export interface WebDeps {
+  readonly config: Pick<Config, 'HOOKLINE_EVENT_TYPE_HEADER'>;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly store: {
+    readonly accounts: Accounts;
+    readonly hooks: Hooks;
+    readonly deliveryLog: DeliveryLog;
+    readonly activity: ActivityFeed;
+  };
+  readonly producer: { publishTest(accountId: string, hookId: string): Promise<{ id: string }> };
+  readonly control: {
+    enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;
+  };
+  /** waitingCount(hookId) is the number of events held while a hook is suspended. */
+  readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
+  readonly logger: Logger;
+  readonly clock?: () => Date;
+  /** The User-Agent deliveries carry, shown in the request preview. */
+  readonly userAgent?: string;
+}

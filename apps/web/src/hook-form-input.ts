@@ -1,0 +1,153 @@
+import {
+  AUTH_SCHEMES,
+  createHookInput,
+  updateHookInput,
+  type AuthScheme,
+  type CreateHookInput,
+  type FieldProblem,
+  type HookFormat,
+  type HookView,
+  type UpdateHookInput,
+} from '@hookline/core';
+import type { z } from 'zod';
+
+/** What the hook form shows: the entered values, never a secret. */
+export interface HookFormValues {
+  readonly url: string;
+  readonly format: HookFormat;
+  readonly description: string;
+  readonly scheme: AuthScheme;
+  readonly username: string;
+}
+
+export type HookFormField =
+  'url' | 'format' | 'description' | 'auth_scheme' | 'bearer_token' | 'basic_username' | 'basic_password';
+export type FieldErrors = Partial<Record<HookFormField, string>>;
+
+export type HookFormResult<T> =
+  | { readonly ok: true; readonly input: T; readonly values: HookFormValues }
+  | { readonly ok: false; readonly values: HookFormValues; readonly errors: FieldErrors };
+
+type FormBody = Readonly<Record<string, unknown>>;
+const text = (body: FormBody, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+
+export function valuesOf(hook: HookView): HookFormValues {
+  return {
+    url: hook.url,
+    format: hook.format,
+    description: hook.description ?? '',
+    scheme: hook.auth.scheme,
+    username: hook.auth.scheme === 'basic' ? hook.auth.username : '',
+  };
+}
+
+export const EMPTY_VALUES: HookFormValues = {
+  url: '',
+  format: 'json',
+  description: '',
+  scheme: 'none',
+  username: '',
+};
+
+function readValues(body: FormBody): HookFormValues {
+  const scheme = text(body, 'auth_scheme');
+  return {
+    url: text(body, 'url').trim(),
+    format: text(body, 'format') === 'form' ? 'form' : 'json',
+    description: text(body, 'description').trim(),
+    scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
+    username: text(body, 'basic_username'),
+  };
+}
+
+function authFrom(body: FormBody, values: HookFormValues) {
+  switch (values.scheme) {
+    case 'none':
+      return { scheme: 'none' as const };
+    case 'bearer':
+      return { scheme: 'bearer' as const, token: text(body, 'bearer_token').trim() };
+    case 'basic':
+      return { scheme: 'basic' as const, username: values.username, password: text(body, 'basic_password') };
+  }
+}
+
+const FIELD_OF: Record<string, HookFormField> = {
+  url: 'url',
+  format: 'format',
+  description: 'description',
+  auth: 'auth_scheme',
+  'auth.scheme': 'auth_scheme',
+  'auth.token': 'bearer_token',
+  'auth.username': 'basic_username',
+  'auth.password': 'basic_password',
+};
+
+const NAMES: Record<HookFormField, string> = {
+  url: 'URL',
+  format: 'Format',
+  description: 'Description',
+  auth_scheme: 'Authentication',
+  bearer_token: 'Token',
+  basic_username: 'Username',
+  basic_password: 'Password',
+};
+
+/** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
+export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const { field, message } of problems) {
+    const name = FIELD_OF[field] ?? 'url';
+    if (errors[name]) continue;
+    const rest = message.replace(/^(url|format|description|token|username|password|scheme)\s+/i, '');
+    errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
+  }
+  return errors;
+}
+
+function issuesOf(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+export function parseCreateForm(body: FormBody): HookFormResult<CreateHookInput> {
+  const values = readValues(body);
+  const candidate = {
+    url: values.url,
+    format: values.format,
+    auth: authFrom(body, values),
+    ...(values.description ? { description: values.description } : {}),
+  };
+  const parsed = createHookInput.safeParse(candidate);
+  if (!parsed.success) return { ok: false, values, errors: fieldErrors(issuesOf(parsed.error)) };
+  return { ok: true, input: parsed.data, values };
+}
+
+/**
+ * Secrets are write-only, so the edit form starts with empty secret fields: left empty under the same
+ * scheme, the stored credentials stay. Changing a Basic username needs the password again because the
+ * site cannot read the stored one.
+ */
+export function parseUpdateForm(body: FormBody, current: HookView): HookFormResult<UpdateHookInput> {
+  const values = readValues(body);
+  const auth = authFrom(body, values);
+  const same = current.auth.scheme === values.scheme;
+  let keepAuth = false;
+  if (same && auth.scheme === 'bearer' && auth.token === '') keepAuth = true;
+  if (same && auth.scheme === 'basic' && auth.password === '') {
+    if (current.auth.scheme === 'basic' && current.auth.username !== values.username)
+      return {
+        ok: false,
+        values,
+        errors: { basic_password: 'Enter the password again to change the username.' },
+      };
+    keepAuth = true;
+  }
+  const candidate = {
+    url: values.url,
+    format: values.format,
+    description: values.description === '' ? null : values.description,
+    ...(keepAuth ? {} : { auth }),
+  };
+  const parsed = updateHookInput.safeParse(candidate);
+  if (!parsed.success) return { ok: false, values, errors: fieldErrors(issuesOf(parsed.error)) };
+  return { ok: true, input: parsed.data, values };
+}

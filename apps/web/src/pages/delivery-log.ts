@@ -1,0 +1,58 @@
+import type { DeliveryRecord } from '@hookline/core';
+import { html, type SafeHtml } from '../view/html';
+import { duration, outcomeBadge, time } from '../view/format';
+
+const EXCERPT_CHARS = 400;
+const dash = html`<span class="muted">—</span>`;
+
+function excerpt(text: string | undefined): SafeHtml {
+  if (!text) return dash;
+  const cut = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  return html`<code title="${text.slice(0, 2000)}">${cut}</code>`;
+}
+
+function row(record: DeliveryRecord): SafeHtml {
+  return html`<tr data-event-id="${record.event_id}" data-outcome="${record.outcome}">
+    <td data-label="Time">
+      <div>
+        ${time(record.attempted_at)}
+        <div class="muted mono">${record.event_id}</div>
+      </div>
+    </td>
+    <td data-label="Outcome">${outcomeBadge(record.outcome)}</td>
+    <td data-label="Status">${record.status_code ?? dash}</td>
+    <td data-label="Duration">
+      ${record.outcome === 'discarded' || record.outcome === 'expired' ? dash : duration(record.duration_ms)}
+    </td>
+    <td data-label="Error">${record.error ?? dash}</td>
+    <td data-label="Response" class="excerpt">${excerpt(record.response_excerpt)}</td>
+  </tr>`;
+}
+
+/** The log's inner markup; the hook page embeds it and the script re-fetches it to keep it current. */
+export function deliveryLog(records: readonly DeliveryRecord[]): SafeHtml {
+  if (records.length === 0)
+    return html`<div class="empty">
+      <p>No deliveries yet. Events appear here as they are delivered; send a test event to try it.</p>
+    </div>`;
+  return html`<div class="table-wrap">
+    <table class="log">
+      <caption class="visually-hidden">
+        Delivery attempts, newest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Status</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Error</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${records.map(row)}
+      </tbody>
+    </table>
+  </div>`;
+}

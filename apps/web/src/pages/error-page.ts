@@ -1,0 +1,51 @@
+import { html, type SafeHtml } from '../view/html';
+import { bareLayout, layout, type Viewer } from '../view/layout';
+
+export interface ErrorPageInput {
+  readonly status: number;
+  readonly title: string;
+  readonly message: string;
+  readonly action?: { readonly href: string; readonly label: string };
+}
+
+/** With the app's chrome when the visitor is signed in, bare otherwise. */
+export function errorPage(
+  viewer: Viewer | undefined,
+  { status, title, message, action }: ErrorPageInput,
+): SafeHtml {
+  const body = html`<div class="card error-page" data-status="${status}">
+    <div class="code" aria-hidden="true">${status}</div>
+    <h1>${title}</h1>
+    <p class="muted">${message}</p>
+    ${action ? html`<a class="btn btn-primary" href="${action.href}">${action.label}</a>` : ''}
+  </div>`;
+  return viewer ? layout(title, viewer, undefined, body) : bareLayout(title, body);
+}
+
+export const NOT_FOUND: ErrorPageInput = {
+  status: 404,
+  title: 'Page not found',
+  message: 'There is nothing here, or it belongs to another account.',
+  action: { href: '/', label: 'Go to your hooks' },
+};
+
+export const CSRF_REFUSED: ErrorPageInput = {
+  status: 403,
+  title: 'This request was refused',
+  message:
+    'The form was sent from another site or has expired, so nothing was changed. Go back, reload the page and try again.',
+  action: { href: '/', label: 'Go to your hooks' },
+};
+
+export const SERVER_ERROR = (requestId: string): ErrorPageInput => ({
+  status: 500,
+  title: 'Something went wrong',
+  message: `Nothing was lost, but this page could not be shown. Try again in a moment. (Reference: ${requestId})`,
+  action: { href: '/', label: 'Go to your hooks' },
+});
+
+export const UNAVAILABLE: ErrorPageInput = {
+  status: 503,
+  title: 'Temporarily unavailable',
+  message: 'hookline cannot reach its database right now. Try again in a moment.',
+};

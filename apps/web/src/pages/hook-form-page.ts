@@ -1,0 +1,222 @@
+import type { HookView } from '@hookline/core';
+import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
+import { html, trusted, type SafeHtml } from '../view/html';
+import { csrfField, layout, type Viewer } from '../view/layout';
+
+export interface HookFormPageInput {
+  readonly values: HookFormValues;
+  readonly errors: FieldErrors;
+  /** Present when editing: what is stored now (masked credentials). */
+  readonly hook?: HookView;
+}
+
+function error(errors: FieldErrors, field: HookFormField): SafeHtml {
+  const message = errors[field];
+  return message ? html`<p class="field-error" id="${field}-error">${message}</p>` : html``;
+}
+
+// aria-invalid and aria-describedby tie an error to its field for screen readers.
+function described(errors: FieldErrors, field: HookFormField, hint?: string): SafeHtml {
+  const ids = [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(' ');
+  return html`${errors[field] ? trusted('aria-invalid="true"') : ''}
+  ${ids ? html`aria-describedby="${ids}"` : ''}`;
+}
+
+function radio(name: string, value: string, checked: boolean, label: string, note: string): SafeHtml {
+  const id = `${name}-${value}`;
+  return html`<label class="choice" for="${id}">
+    <input type="radio" id="${id}" name="${name}" value="${value}" ${checked ? trusted('checked') : ''} />
+    <span>${label}<small>${note}</small></span>
+  </label>`;
+}
+
+function storedSecretNote(hook: HookView | undefined, scheme: 'bearer' | 'basic'): string {
+  if (!hook || hook.auth.scheme !== scheme) return '';
+  const last4 =
+    hook.auth.scheme === 'bearer'
+      ? hook.auth.token_last4
+      : hook.auth.scheme === 'basic'
+        ? hook.auth.password_last4
+        : '';
+  return `Saved: ••••${last4}. Leave empty to keep it, or type a new one to replace it.`;
+}
+
+function credentialFields(values: HookFormValues, errors: FieldErrors, hook?: HookView): SafeHtml {
+  const bearerNote = storedSecretNote(hook, 'bearer');
+  const basicNote = storedSecretNote(hook, 'basic');
+  return html`<fieldset class="subfields" data-scheme-fields="bearer">
+      <legend>Bearer token</legend>
+      <div class="field">
+        <label for="bearer_token">Token</label>
+        <input
+          id="bearer_token"
+          name="bearer_token"
+          type="password"
+          autocomplete="new-password"
+          spellcheck="false"
+          placeholder="${bearerNote ? '••••••••' : ''}"
+          ${described(errors, 'bearer_token', 'bearer_token-hint')}
+        />
+        <p class="hint" id="bearer_token-hint">
+          Sent as <code>Authorization: Bearer &lt;token&gt;</code>.
+          ${bearerNote || 'Shown masked after saving.'}
+        </p>
+        ${error(errors, 'bearer_token')}
+      </div>
+    </fieldset>
+    <fieldset class="subfields" data-scheme-fields="basic">
+      <legend>Basic authentication</legend>
+      <div class="field">
+        <label for="basic_username">Username</label>
+        <input
+          id="basic_username"
+          name="basic_username"
+          type="text"
+          autocomplete="off"
+          spellcheck="false"
+          value="${values.username}"
+          ${described(errors, 'basic_username')}
+        />
+        ${error(errors, 'basic_username')}
+      </div>
+      <div class="field">
+        <label for="basic_password">Password</label>
+        <input
+          id="basic_password"
+          name="basic_password"
+          type="password"
+          autocomplete="new-password"
+          placeholder="${basicNote ? '••••••••' : ''}"
+          ${described(errors, 'basic_password', 'basic_password-hint')}
+        />
+        <p class="hint" id="basic_password-hint">${basicNote || 'Shown masked after saving.'}</p>
+        ${error(errors, 'basic_password')}
+      </div>
+    </fieldset>`;
+}
+
+// For someone who has never read the docs: what a hook does, next to the form that makes one.
+const HOW_IT_WORKS = html`<aside class="card help" aria-labelledby="help-title">
+  <div class="card-body">
+    <h2 id="help-title">How delivery works</h2>
+    <ul>
+      <li>Every event is sent as an HTTP <code>POST</code> to your URL, one at a time and in order.</li>
+      <li>
+        Answer with any <strong>2xx</strong> status within <strong>15 seconds</strong>. Redirects are not
+        followed.
+      </li>
+      <li>An event is sent <strong>once</strong>. A failed delivery is logged, never retried.</li>
+      <li>
+        If your endpoint keeps failing, the hook is <strong>suspended</strong>: new events are held until you
+        re-enable it, then delivered or discarded, your choice.
+      </li>
+      <li>After saving, use <strong>Send test event</strong> to check your endpoint.</li>
+    </ul>
+  </div>
+</aside>`;
+
+const insecure = (values: HookFormValues) => values.scheme !== 'none' && /^http:\/\//i.test(values.url);
+
+export function hookFormPage(viewer: Viewer, { values, errors, hook }: HookFormPageInput): SafeHtml {
+  const editing = hook !== undefined;
+  const title = editing ? 'Edit hook' : 'New hook';
+  const action = editing ? `/hooks/${hook.id}/edit` : '/hooks';
+  const count = Object.keys(errors).length;
+  return layout(
+    title,
+    viewer,
+    'hooks',
+    html`<div class="page-header">
+        <div>
+          <div class="breadcrumb">
+            <a href="${editing ? `/hooks/${hook.id}` : '/'}">← ${editing ? 'Back to hook' : 'All hooks'}</a>
+          </div>
+          <h1>${title}</h1>
+          <p class="sub">
+            ${editing ? 'Changes apply to the next event delivered.' : 'Where should we send your events?'}
+          </p>
+        </div>
+      </div>
+      <div class="form-layout">
+        <div class="card">
+          <form class="card-body" method="post" action="${action}" novalidate data-hook-form>
+            ${csrfField(viewer.csrf)}
+            ${
+              count > 0
+                ? html`<div class="alert alert-error" role="alert">
+                    <p>Please correct the ${count === 1 ? 'field' : `${count} fields`} marked below.</p>
+                  </div>`
+                : ''
+            }
+            <div class="field">
+              <label for="url">Endpoint URL</label>
+              <input
+                id="url"
+                name="url"
+                type="url"
+                inputmode="url"
+                autocomplete="url"
+                spellcheck="false"
+                required
+                placeholder="https://example.com/webhooks/calls"
+                value="${values.url}"
+                ${described(errors, 'url', 'url-hint')}
+              />
+              <p class="hint" id="url-hint">We send a <code>POST</code> to this address for every event.</p>
+              ${error(errors, 'url')}
+            </div>
+            <div class="field">
+              <label for="description">Description <span class="muted">(optional)</span></label>
+              <input
+                id="description"
+                name="description"
+                type="text"
+                maxlength="500"
+                value="${values.description}"
+                placeholder="e.g. CRM call log"
+                ${described(errors, 'description')}
+              />
+              ${error(errors, 'description')}
+            </div>
+            <fieldset class="field">
+              <legend>Payload format</legend>
+              <div class="choices">
+                ${radio('format', 'json', values.format === 'json', 'JSON', 'application/json')}
+                ${radio('format', 'form', values.format === 'form', 'Form', 'x-www-form-urlencoded')}
+              </div>
+              ${error(errors, 'format')}
+            </fieldset>
+            <fieldset class="field">
+              <legend>Authentication</legend>
+              <div class="choices">
+                ${radio('auth_scheme', 'none', values.scheme === 'none', 'None', 'No Authorization header')}
+                ${radio('auth_scheme', 'bearer', values.scheme === 'bearer', 'Bearer token', 'Authorization: Bearer …')}
+                ${radio('auth_scheme', 'basic', values.scheme === 'basic', 'Basic', 'Username and password')}
+              </div>
+              ${error(errors, 'auth_scheme')}
+            </fieldset>
+            ${credentialFields(values, errors, hook)}
+            <div
+              class="alert alert-warning"
+              data-http-warning
+              role="status"
+              ${insecure(values) ? '' : trusted('hidden')}
+            >
+              <p>
+                <strong>Credentials over plain HTTP.</strong> With an <code>http://</code> URL the token or
+                password travels unencrypted and can be read on the way. Use <code>https://</code> if your
+                endpoint supports it.
+              </p>
+            </div>
+            <div class="form-actions">
+              <button class="btn btn-primary" type="submit">
+                ${editing ? 'Save changes' : 'Create hook'}
+              </button>
+              <a class="btn btn-secondary" href="${editing ? `/hooks/${hook.id}` : '/'}">Cancel</a>
+            </div>
+          </form>
+        </div>
+        ${HOW_IT_WORKS}
+      </div>`,
+  );
+}

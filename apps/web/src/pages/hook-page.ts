@@ -1,0 +1,122 @@
+import type { DeliveryRecord, HookView } from '@hookline/core';
+import { html, type SafeHtml } from '../view/html';
+import { authSummary, formatLabel, stateBadge, time } from '../view/format';
+import { csrfField, layout, type Viewer } from '../view/layout';
+import { deliveryLog } from './delivery-log';
+import { requestPreview, type PreviewOptions } from './request-preview';
+import { suspensionBanner } from './suspension-banner';
+
+export interface HookPageInput {
+  readonly hook: HookView;
+  readonly deliveries: readonly DeliveryRecord[];
+  /** Only for a suspended hook: the failures that caused it and how many events are held. */
+  readonly suspension?: { readonly failures: readonly DeliveryRecord[]; readonly held: number };
+  readonly preview: PreviewOptions;
+}
+
+const REFRESH_MS = 3000;
+
+function settings(hook: HookView): SafeHtml {
+  return html`<section class="card" aria-labelledby="settings-title">
+    <div class="card-header">
+      <h2 id="settings-title">Settings</h2>
+      <a href="/hooks/${hook.id}/edit">Edit</a>
+    </div>
+    <div class="card-body">
+      <dl class="kv">
+        <dt>URL</dt>
+        <dd class="url">${hook.url}</dd>
+        <dt>Format</dt>
+        <dd>${formatLabel(hook.format)}</dd>
+        <dt>Authentication</dt>
+        <dd>${authSummary(hook.auth)}</dd>
+        <dt>Description</dt>
+        <dd>${hook.description ?? html`<span class="muted">None</span>`}</dd>
+        <dt>Created</dt>
+        <dd>${time(hook.created_at)}</dd>
+        <dt>Hook ID</dt>
+        <dd class="mono">${hook.id}</dd>
+      </dl>
+    </div>
+  </section>`;
+}
+
+export function hookPage(viewer: Viewer, { hook, deliveries, suspension, preview }: HookPageInput): SafeHtml {
+  return layout(
+    hook.description ?? 'Hook',
+    viewer,
+    'hooks',
+    html`<div class="page-header">
+        <div>
+          <div class="breadcrumb"><a href="/">← All hooks</a></div>
+          <div class="title-row">
+            <h1>${hook.description ?? 'Hook'}</h1>
+            <span data-hook-state="${hook.state}">${stateBadge(hook.state)}</span>
+          </div>
+          <p class="sub url">${hook.url}</p>
+        </div>
+        <div class="actions">
+          <form method="post" action="/hooks/${hook.id}/test">
+            ${csrfField(viewer.csrf)}
+            <button class="btn btn-primary" type="submit">Send test event</button>
+          </form>
+          <a class="btn btn-secondary" href="/hooks/${hook.id}/edit">Edit</a>
+          <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
+        </div>
+      </div>
+      <div class="stack">
+        ${
+          hook.state === 'suspended'
+            ? suspensionBanner({
+                hook,
+                failures: suspension?.failures ?? [],
+                held: suspension?.held ?? 0,
+                csrf: viewer.csrf,
+              })
+            : ''
+        }
+        ${
+          hook.insecure_credentials
+            ? html`<div class="alert alert-warning" role="status">
+                <p>
+                  <strong>Credentials over plain HTTP.</strong> This hook sends its credentials to an
+                  <code>http://</code> URL, where they can be read on the way. Switch to
+                  <code>https://</code> if your endpoint supports it.
+                </p>
+              </div>`
+            : ''
+        }
+        <section class="card" aria-labelledby="log-title">
+          <div class="card-header">
+            <div>
+              <h2 id="log-title">Delivery log</h2>
+              <p>Every attempt, newest first. Each event is sent once, never retried.</p>
+            </div>
+            <span class="log-status"
+              ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
+            >
+          </div>
+          <div
+            id="delivery-log"
+            data-refresh-url="/hooks/${hook.id}/deliveries"
+            data-refresh-every="${REFRESH_MS}"
+            data-state="${hook.state}"
+          >
+            ${deliveryLog(deliveries)}
+          </div>
+        </section>
+        <div class="grid-2">
+          ${settings(hook)}
+          <section class="card" aria-labelledby="preview-title">
+            <div class="card-header">
+              <div>
+                <h2 id="preview-title">What your endpoint receives</h2>
+                <p>A <code>call_created</code> event, exactly as sent (credentials masked).</p>
+              </div>
+            </div>
+            <div class="card-body">${requestPreview(hook, preview)}</div>
+          </section>
+        </div>
+      </div>`,
+  );
+}

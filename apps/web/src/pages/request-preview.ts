@@ -1,0 +1,42 @@
+import { previewDeliveryRequest, type DeliverableEvent, type HookView } from '@hookline/core';
+import { html, joinHtml, type SafeHtml } from '../view/html';
+
+// The seed's own example, so the preview matches the documentation byte for byte.
+export const SAMPLE_EVENT: DeliverableEvent = {
+  id: 'evt_preview',
+  type: 'call_created',
+  fields: {
+    EventType: 'call_created',
+    call_id: '9309b4a2-d59f',
+    direction: 'outbound',
+    from: 'jonas1',
+    from_cnam: 'Jonas 1',
+    to: '78791245',
+    rate: '0.0',
+    date: '2016-03-01T08:31:55.0000000',
+  },
+};
+
+export interface PreviewOptions {
+  readonly eventTypeHeader: string;
+  readonly userAgent: string;
+}
+
+/** The request line, headers and body a `call_created` would arrive as, credentials masked. */
+export function requestPreview(hook: HookView, options: PreviewOptions): SafeHtml {
+  const request = previewDeliveryRequest(hook, SAMPLE_EVENT, options);
+  const url = new URL(request.url);
+  const headers: [string, string][] = [
+    ['Host', url.host],
+    ...Object.entries(request.headers),
+    ['Content-Length', String(Buffer.byteLength(request.body))],
+  ];
+  const lines = [
+    html`<span class="m">POST</span> ${url.pathname}${url.search} HTTP/1.1`,
+    ...headers.map(([name, value]) => html`<span class="h">${name}:</span> ${value}`),
+    html``,
+    html`${request.body}`,
+  ];
+  // Built as lines and joined, so no formatter can change the whitespace inside the <pre>.
+  return html`<pre class="request" data-request-preview>${joinHtml(lines, '\n')}</pre>`;
+}

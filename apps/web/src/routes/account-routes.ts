@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { HooklineError } from '@hookline/core';
+import { PASSWORD_MIN } from '@hookline/store';
+import { accountPage, type PasswordErrors } from '../pages/account-page';
+import { activityPage } from '../pages/activity-page';
+import type { WebContext } from '../web-context';
+
+const FEED_LIMIT = 100;
+type Form = Readonly<Record<string, unknown>>;
+const field = (body: unknown, name: string) => {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { activity, hooks, accounts } = ctx.deps.store;
+
+  app.get('/activity', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const [entries, list] = await Promise.all([
+      activity.list(who.account.id, FEED_LIMIT),
+      hooks.list(who.account.id),
+    ]);
+    const byId = new Map(list.map((hook) => [hook.id, hook]));
+    return ctx.page(reply, activityPage(await ctx.viewer(request, who), entries, byId));
+  });
+
+  app.get('/account', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    return ctx.page(reply, accountPage(await ctx.viewer(request, who), {}, PASSWORD_MIN));
+  });
+
+  app.post('/account/password', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const current = field(request.body, 'current_password');
+    const next = field(request.body, 'new_password');
+    const confirm = field(request.body, 'confirm_password');
+    const again = async (errors: PasswordErrors, status: number) =>
+      ctx.page(reply, accountPage(await ctx.viewer(request, who), errors, PASSWORD_MIN), status);
+
+    const errors: PasswordErrors = {};
+    if (!current) errors.current_password = 'Enter your current password.';
+    if (next.length < PASSWORD_MIN) errors.new_password = `Use at least ${PASSWORD_MIN} characters.`;
+    else if (next !== confirm) errors.confirm_password = 'The two new passwords do not match.';
+    if (Object.keys(errors).length > 0) return again(errors, 400);
+
+    // Guessing the current password from a stolen session counts against the same sign-in limit.
+    const email = who.account.email ?? who.account.id;
+    const gate = await ctx.limiter.check(email, request.ip);
+    if (!gate.allowed)
+      return again({ current_password: 'Too many wrong passwords. Try again in a few minutes.' }, 429);
+    let changed: boolean;
+    try {
+      changed = await accounts.changePassword(who.account.id, current, next);
+    } catch (error) {
+      if (error instanceof HooklineError && error.code === 'VALIDATION_FAILED')
+        return again({ new_password: `New password ${error.details?.[0]?.message ?? 'is not valid'}.` }, 400);
+      throw error;
+    }
+    if (!changed) {
+      await ctx.limiter.recordFailure(email, request.ip);
+      return again({ current_password: 'The current password is not correct.' }, 400);
+    }
+    // A new session id after a credential change; the old cookie is worthless from now on.
+    await ctx.sessions.signIn(request, reply, who.account.id);
+    await ctx.sessions.flash(request, { kind: 'success', message: 'Password changed.' });
+    return reply.redirect('/account', 303);
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { loginPage } from '../pages/login-page';
+import type { WebContext } from '../web-context';
+
+type Form = Readonly<Record<string, unknown>>;
+const field = (body: unknown, name: string) => {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** Only same-site paths: `//evil.example` or `/\evil` would send the visitor elsewhere after sign-in. */
+export function safeNext(next: string): string | undefined {
+  return /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : undefined;
+}
+
+function minutes(seconds: number): string {
+  const m = Math.max(1, Math.ceil(seconds / 60));
+  return m === 1 ? '1 minute' : `${m} minutes`;
+}
+
+export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
+  app.get('/login', async (request, reply) => {
+    if (await ctx.signedIn(request)) return reply.redirect('/', 303);
+    const session = await ctx.sessions.ensure(request, reply);
+    const query = request.query as Form;
+    const next = safeNext(typeof query.next === 'string' ? query.next : '');
+    const flash = await ctx.sessions.takeFlash(request);
+    return ctx.page(
+      reply,
+      loginPage({ csrf: session.data.csrf, ...(next ? { next } : {}), ...(flash ? { flash } : {}) }),
+    );
+  });
+
+  app.post('/login', async (request, reply) => {
+    const email = field(request.body, 'email').trim();
+    const password = field(request.body, 'password');
+    const next = safeNext(field(request.body, 'next'));
+    const session = await ctx.sessions.ensure(request, reply);
+    const again = (error: string, status: number) =>
+      ctx.page(
+        reply,
+        loginPage({ csrf: session.data.csrf, email, error, ...(next ? { next } : {}) }),
+        status,
+      );
+
+    if (!email || !password) return again('Enter your email and password.', 400);
+    const gate = await ctx.limiter.check(email, request.ip);
+    if (!gate.allowed) {
+      void reply.header('retry-after', String(gate.retryAfterSeconds));
+      return again(
+        `Too many failed sign-in attempts. For your security, try again in ${minutes(gate.retryAfterSeconds)}.`,
+        429,
+      );
+    }
+    const account = await ctx.deps.store.accounts.verifyPassword(email, password);
+    if (!account) {
+      await ctx.limiter.recordFailure(email, request.ip);
+      return again('The email or password is not correct.', 401);
+    }
+    await ctx.limiter.recordSuccess(email, request.ip);
+    await ctx.sessions.signIn(request, reply, account.id);
+    return reply.redirect(next ?? '/', 303);
+  });
+
+  app.post('/logout', async (request, reply) => {
+    await ctx.sessions.signOut(request, reply);
+    // A fresh anonymous session carries the goodbye message and the next sign-in form's CSRF token.
+    await ctx.sessions.ensure(request, reply);
+    await ctx.sessions.flash(request, { kind: 'success', message: 'You are signed out.' });
+    return reply.redirect('/login', 303);
+  });
+}

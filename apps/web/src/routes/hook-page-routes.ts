@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import { isSuccess, type DeliveryRecord, type HookView } from '@hookline/core';
+import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
+import { hookPage } from '../pages/hook-page';
+import { plural } from '../view/format';
+import type { WebContext } from '../web-context';
+
+type Params = { id: string };
+const LOG_LIMIT = 50;
+const BANNER_FAILURES = 10;
+// The worker's User-Agent (apps/worker USER_AGENT); the all-in-one passes the real one in deps.userAgent.
+export const DEFAULT_USER_AGENT = 'hookline/0.1';
+
+/** The latest unbroken run of failures, oldest first: what the banner shows when the store kept none. */
+export function recentFailures(newestFirst: readonly DeliveryRecord[]): DeliveryRecord[] {
+  const run: DeliveryRecord[] = [];
+  for (const record of newestFirst) {
+    if (isSuccess(record.outcome)) break;
+    if (record.outcome !== 'discarded' && record.outcome !== 'expired') run.push(record);
+  }
+  return run.slice(0, BANNER_FAILURES).reverse();
+}
+
+export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { hooks, deliveryLog } = ctx.deps.store;
+
+  const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[]) => {
+    if (hook.state !== 'suspended') return undefined;
+    const [info, held] = await Promise.all([
+      hooks.suspension(hook.account_id, hook.id),
+      ctx.deps.hookQueues.waitingCount(hook.id),
+    ]);
+    const stored = info?.failures ?? [];
+    const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(deliveries);
+    return { failures, held };
+  };
+
+  app.get<{ Params: Params }>('/hooks/:id', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const deliveries = await deliveryLog.list(hook.id, LOG_LIMIT);
+    const suspension = await suspensionOf(hook, deliveries);
+    const preview = {
+      eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
+      userAgent: ctx.deps.userAgent ?? DEFAULT_USER_AGENT,
+    };
+    const viewer = await ctx.viewer(request, who);
+    return ctx.page(
+      reply,
+      hookPage(viewer, { hook, deliveries, preview, ...(suspension ? { suspension } : {}) }),
+    );
+  });
+
+  // The log's markup alone, for the page's auto-refresh. Answers 401 rather than redirecting, so the script
+  // never pastes a sign-in page into the table. X-Hook-State lets the page reload when the state changes.
+  app.get<{ Params: Params }>('/hooks/:id/deliveries', async (request, reply) => {
+    const who = await ctx.signedIn(request);
+    if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const deliveries = await deliveryLog.list(hook.id, LOG_LIMIT);
+    void reply.header('x-hook-state', hook.state);
+    return ctx.page(reply, deliveryLogMarkup(deliveries));
+  });
+
+  app.post<{ Params: Params }>('/hooks/:id/test', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const { id } = await ctx.deps.producer.publishTest(who.account.id, hook.id);
+    await ctx.sessions.flash(
+      request,
+      hook.state === 'suspended'
+        ? {
+            kind: 'warning',
+            message: `Test event ${id} is held: this hook is suspended. Re-enable it to deliver the event.`,
+          }
+        : { kind: 'success', message: `Test event ${id} sent. Its delivery appears in the log below.` },
+    );
+    return reply.redirect(`/hooks/${hook.id}`, 303);
+  });
+
+  app.post<{ Params: Params }>('/hooks/:id/enable', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const held = (request.body as Record<string, unknown>).held === 'discard' ? 'discard' : 'deliver';
+    const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
+    const enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor);
+    if (!enabled) return ctx.notFound(request, reply);
+    const events = plural(waiting, 'held event');
+    const message =
+      hook.state !== 'suspended'
+        ? 'This hook is already active.'
+        : waiting === 0
+          ? 'Hook re-enabled. New events are delivered again.'
+          : held === 'deliver'
+            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} being delivered in order.`
+            : `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`;
+    await ctx.sessions.flash(request, { kind: 'success', message });
+    return reply.redirect(`/hooks/${hook.id}`, 303);
+  });
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HooklineError } from '@hookline/core';
+import {
+  EMPTY_VALUES,
+  fieldErrors,
+  parseCreateForm,
+  parseUpdateForm,
+  valuesOf,
+  type HookFormValues,
+} from '../hook-form-input';
+import { deleteHookPage } from '../pages/delete-hook-page';
+import { hookFormPage } from '../pages/hook-form-page';
+import { hooksPage } from '../pages/hooks-page';
+import type { SignedIn, WebContext } from '../web-context';
+
+type Params = { id: string };
+
+/** The store validates again; its field problems land next to the same fields. */
+function storeProblems(error: unknown, values: HookFormValues) {
+  if (error instanceof HooklineError && error.code === 'VALIDATION_FAILED' && error.details)
+    return { values, errors: fieldErrors(error.details) };
+  throw error;
+}
+
+export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { hooks, deliveryLog } = ctx.deps.store;
+  const formPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: SignedIn,
+    input: Parameters<typeof hookFormPage>[1],
+    status = 200,
+  ) => ctx.page(reply, hookFormPage(await ctx.viewer(request, who), input), status);
+
+  app.get('/', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const list = await hooks.list(who.account.id);
+    const lasts = await Promise.all(list.map((hook) => deliveryLog.list(hook.id, 1)));
+    const summaries = list.map((hook, i) => {
+      const last = lasts[i]?.[0];
+      return last ? { hook, lastDelivery: last } : { hook };
+    });
+    return ctx.page(reply, hooksPage(await ctx.viewer(request, who), summaries, ctx.now()));
+  });
+
+  app.get('/hooks', async (_request, reply) => reply.redirect('/', 301));
+
+  app.get('/hooks/new', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    return formPage(request, reply, who, { values: EMPTY_VALUES, errors: {} });
+  });
+
+  app.post('/hooks', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const form = parseCreateForm(request.body as Record<string, unknown>);
+    if (!form.ok) return formPage(request, reply, who, form, 400);
+    try {
+      const hook = await hooks.create(who.account.id, form.input, who.actor);
+      await ctx.sessions.flash(request, {
+        kind: 'success',
+        message: 'Hook created. Send a test event to check that your endpoint receives it.',
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    } catch (error) {
+      return formPage(request, reply, who, storeProblems(error, form.values), 400);
+    }
+  });
+
+  app.get<{ Params: Params }>('/hooks/:id/edit', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    return formPage(request, reply, who, { values: valuesOf(hook), errors: {}, hook });
+  });
+
+  app.post<{ Params: Params }>('/hooks/:id/edit', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const form = parseUpdateForm(request.body as Record<string, unknown>, hook);
+    if (!form.ok) return formPage(request, reply, who, { ...form, hook }, 400);
+    try {
+      const updated = await hooks.update(who.account.id, hook.id, form.input, who.actor);
+      if (!updated) return ctx.notFound(request, reply);
+      await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    } catch (error) {
+      return formPage(request, reply, who, { ...storeProblems(error, form.values), hook }, 400);
+    }
+  });
+
+  app.get<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
+    return ctx.page(reply, deleteHookPage(await ctx.viewer(request, who), hook, waiting));
+  });
+
+  app.post<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const removed = await hooks.remove(who.account.id, request.params.id, who.actor);
+    if (!removed) return ctx.notFound(request, reply);
+    await ctx.sessions.flash(request, { kind: 'success', message: 'Hook deleted.' });
+    return reply.redirect('/', 303);
+  });
+}

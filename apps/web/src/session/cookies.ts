@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+// The site sets exactly one cookie, so a few lines replace a cookie library (whose ESM-only parser cannot be
+// loaded by the CommonJS test runner).
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export interface CookieOptions {
+  readonly secure: boolean;
+  /** Seconds; 0 deletes the cookie. Absent: a browser-session cookie. */
+  readonly maxAge?: number;
+}
+
+/** HttpOnly (no script can read it) and SameSite=Lax (not sent on cross-site subrequests or POSTs). */
+export function setCookie(reply: FastifyReply, name: string, value: string, options: CookieOptions): void {
+  const attributes = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+  if (options.secure) attributes.push('Secure');
+  if (options.maxAge !== undefined) attributes.push(`Max-Age=${options.maxAge}`);
+  // Replaces any cookie set earlier in this request (sign-out then a fresh anonymous session).
+  reply.removeHeader('set-cookie');
+  reply.header('set-cookie', attributes.join('; '));
+}

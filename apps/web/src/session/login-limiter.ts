@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '@hookline/core';
+
+export type LoginGate =
+  { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+
+// Per email it stops password guessing against one account; per address it stops spraying many accounts
+// from one client, with more room because offices share an address.
+const WINDOW_SECONDS = 15 * 60;
+const MAX_FAILURES_PER_EMAIL = 5;
+const MAX_FAILURES_PER_IP = 20;
+
+export class LoginLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  private subjects(email: string, ip: string): [string, number][] {
+    return [
+      [this.keys.loginAttempts(`email:${email.trim().toLowerCase()}`), MAX_FAILURES_PER_EMAIL],
+      [this.keys.loginAttempts(`ip:${ip}`), MAX_FAILURES_PER_IP],
+    ];
+  }
+
+  async check(email: string, ip: string): Promise<LoginGate> {
+    const subjects = this.subjects(email, ip);
+    const pipeline = this.redis.pipeline();
+    for (const [key] of subjects) pipeline.get(key).ttl(key);
+    const replies = ((await pipeline.exec()) ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
+    let retryAfterSeconds = 0;
+    subjects.forEach(([, max], i) => {
+      const count = Number(replies[i * 2] ?? 0);
+      const ttl = Number(replies[i * 2 + 1] ?? -1);
+      if (count >= max) retryAfterSeconds = Math.max(retryAfterSeconds, ttl > 0 ? ttl : WINDOW_SECONDS);
+    });
+    return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+  }
+
+  /** The window starts at the first failure, so a steady trickle of guesses stays capped. */
+  async recordFailure(email: string, ip: string): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const [key] of this.subjects(email, ip)) pipeline.incr(key).expire(key, WINDOW_SECONDS, 'NX');
+    await pipeline.exec();
+  }
+
+  /** A correct password clears the account's count; the address keeps its count. */
+  async recordSuccess(email: string, ip: string): Promise<void> {
+    const [emailSubject] = this.subjects(email, ip);
+    if (emailSubject) await this.redis.del(emailSubject[0]);
+  }
+}

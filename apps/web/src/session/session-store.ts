@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '@hookline/core';
+
+export type FlashKind = 'success' | 'warning' | 'error';
+export interface Flash {
+  readonly kind: FlashKind;
+  readonly message: string;
+}
+
+export interface SessionData {
+  /** Absent before sign-in: the login form still needs a CSRF token bound to the visitor. */
+  readonly accountId?: string;
+  readonly csrf: string;
+  readonly flash?: Flash;
+}
+
+export interface Session {
+  readonly id: string;
+  readonly data: SessionData;
+}
+
+// Signed-in sessions live for a working day of inactivity; anonymous ones only as long as a login form.
+const SIGNED_IN_TTL_SECONDS = 12 * 3600;
+const ANONYMOUS_TTL_SECONDS = 3600;
+
+const ttlOf = (data: SessionData) => (data.accountId ? SIGNED_IN_TTL_SECONDS : ANONYMOUS_TTL_SECONDS);
+const newToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * Server-side sessions in Redis. The cookie carries a random 32-byte id; Redis stores only its SHA-256, so a
+ * leaked Redis dump cannot be replayed as a cookie.
+ */
+export class SessionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  private key(id: string): string {
+    return this.keys.session(createHash('sha256').update(id).digest('hex'));
+  }
+
+  async create(accountId?: string): Promise<Session> {
+    const id = newToken();
+    const data: SessionData = { csrf: newToken(), ...(accountId ? { accountId } : {}) };
+    await this.save(id, data);
+    return { id, data };
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+    const raw = await this.redis.get(this.key(id));
+    if (raw === null) return undefined;
+    const data = JSON.parse(raw) as SessionData;
+    // Sliding expiry: an active user is not signed out mid-task.
+    await this.redis.expire(this.key(id), ttlOf(data));
+    return { id, data };
+  }
+
+  async save(id: string, data: SessionData): Promise<void> {
+    await this.redis.set(this.key(id), JSON.stringify(data), 'EX', ttlOf(data));
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.redis.del(this.key(id));
+  }
+}

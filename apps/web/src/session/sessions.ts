@@ -1,0 +1,73 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie, setCookie } from './cookies';
+import type { Flash, Session, SessionData, SessionStore } from './session-store';
+
+export const SESSION_COOKIE = 'hookline_session';
+
+/** Binds Redis sessions to requests through an HttpOnly, SameSite cookie. */
+export class Sessions {
+  // Per-request cache, so a handler and its guards read Redis once.
+  private readonly loaded = new WeakMap<FastifyRequest, Session | null>();
+
+  constructor(private readonly store: SessionStore) {}
+
+  async current(request: FastifyRequest): Promise<Session | undefined> {
+    const cached = this.loaded.get(request);
+    if (cached !== undefined) return cached ?? undefined;
+    const id = readCookie(request, SESSION_COOKIE);
+    const session = id ? await this.store.get(id) : undefined;
+    this.loaded.set(request, session ?? null);
+    return session;
+  }
+
+  /** The visitor's session, creating an anonymous one so a form can carry a CSRF token. */
+  async ensure(request: FastifyRequest, reply: FastifyReply): Promise<Session> {
+    const existing = await this.current(request);
+    if (existing) return existing;
+    return this.start(request, reply, undefined);
+  }
+
+  /** A fresh id on sign-in: a session id planted before sign-in (fixation) never becomes signed in. */
+  async signIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<Session> {
+    const old = await this.current(request);
+    if (old) await this.store.destroy(old.id);
+    return this.start(request, reply, accountId);
+  }
+
+  async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const session = await this.current(request);
+    if (session) await this.store.destroy(session.id);
+    this.loaded.set(request, null);
+    setCookie(reply, SESSION_COOKIE, '', { secure: request.protocol === 'https', maxAge: 0 });
+  }
+
+  async update(request: FastifyRequest, change: (data: SessionData) => SessionData): Promise<void> {
+    const session = await this.current(request);
+    if (!session) return;
+    const next = { id: session.id, data: change(session.data) };
+    await this.store.save(next.id, next.data);
+    this.loaded.set(request, next);
+  }
+
+  /** A one-time message shown on the next page the visitor sees (after a redirect). */
+  async flash(request: FastifyRequest, flash: Flash): Promise<void> {
+    await this.update(request, (data) => ({ ...data, flash }));
+  }
+
+  async takeFlash(request: FastifyRequest): Promise<Flash | undefined> {
+    const flash = (await this.current(request))?.data.flash;
+    if (flash) await this.update(request, ({ flash: _taken, ...rest }) => rest);
+    return flash;
+  }
+
+  private async start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    accountId: string | undefined,
+  ): Promise<Session> {
+    const session = await this.store.create(accountId);
+    this.loaded.set(request, session);
+    setCookie(reply, SESSION_COOKIE, session.id, { secure: request.protocol === 'https' });
+    return session;
+  }
+}

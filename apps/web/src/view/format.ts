@@ -1,0 +1,64 @@
+import type { HookState, MaskedAuth, RecordedOutcome } from '@hookline/core';
+import { html, type SafeHtml } from './html';
+
+/** UTC text on the server; the script turns it into the visitor's local time. */
+export function time(iso: string): SafeHtml {
+  const text = iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') + ' UTC';
+  return html`<time datetime="${iso}" data-local>${text}</time>`;
+}
+
+export function ago(iso: string, now: Date): string {
+  const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 36) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+export function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+}
+
+type Tone = 'ok' | 'bad' | 'warn' | 'neutral';
+const OUTCOMES: Record<RecordedOutcome, [string, Tone]> = {
+  delivered: ['Delivered', 'ok'],
+  failed: ['Failed', 'bad'],
+  timed_out: ['Timed out', 'bad'],
+  error: ['Connection error', 'bad'],
+  blocked: ['Blocked', 'bad'],
+  unknown: ['Unknown', 'warn'],
+  expired: ['Expired', 'warn'],
+  discarded: ['Discarded', 'neutral'],
+};
+
+function badge(label: string, tone: Tone): SafeHtml {
+  return html`<span class="badge ${tone === 'neutral' ? '' : `badge-${tone}`}">${label}</span>`;
+}
+
+export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
+  const [label, tone] = OUTCOMES[outcome] ?? [outcome, 'neutral'];
+  return badge(label, tone);
+}
+
+export function stateBadge(state: HookState): SafeHtml {
+  return state === 'active' ? badge('Active', 'ok') : badge('Suspended', 'bad');
+}
+
+export function authSummary(auth: MaskedAuth): string {
+  switch (auth.scheme) {
+    case 'none':
+      return 'No authentication';
+    case 'bearer':
+      return `Bearer token ••••${auth.token_last4}`;
+    case 'basic':
+      return `Basic: ${auth.username} / ••••${auth.password_last4}`;
+  }
+}
+
+export const formatLabel = (format: string) => (format === 'json' ? 'JSON' : 'Form (x-www-form-urlencoded)');
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

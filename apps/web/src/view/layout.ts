@@ -1,0 +1,88 @@
+import type { AccountView } from '@hookline/store';
+import { ASSETS } from '../assets/assets';
+import { LOGO_SVG } from '../assets/logo';
+import { CSRF_FIELD } from '../session/csrf';
+import type { Flash } from '../session/session-store';
+import { html, trusted, type Renderable, type SafeHtml } from './html';
+
+export type Section = 'hooks' | 'activity' | 'account';
+
+export interface Viewer {
+  readonly account: AccountView;
+  readonly csrf: string;
+  readonly flash?: Flash;
+}
+
+/** The hidden field every state-changing form carries. */
+export const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}" />`;
+
+export function flashMessage(flash: Flash | undefined): SafeHtml {
+  if (!flash) return html``;
+  const role = flash.kind === 'error' ? 'alert' : 'status';
+  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}</p></div>`;
+}
+
+function document(title: string, bodyClass: string, content: Renderable): SafeHtml {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · hookline</title>
+        <link rel="icon" href="${ASSETS.icon.path}" type="image/svg+xml" />
+        <link rel="stylesheet" href="${ASSETS.css.path}" />
+        <script src="${ASSETS.js.path}" defer></script>
+      </head>
+      <body class="${bodyClass}">
+        ${content}
+      </body>
+    </html>`;
+}
+
+const brand = html`<a class="brand" href="/">${trusted(LOGO_SVG)}<span>hookline</span></a>`;
+
+function navLink(href: string, label: string, section: Section, active: Section | undefined): SafeHtml {
+  return html`<a href="${href}" ${active === section ? trusted('aria-current="page"') : ''}>${label}</a>`;
+}
+
+/** A signed-in page: top bar with the product, sections and the account; then the page content. */
+export function layout(
+  title: string,
+  viewer: Viewer,
+  active: Section | undefined,
+  content: Renderable,
+): SafeHtml {
+  return document(
+    title,
+    'app',
+    html`<a class="skip-link" href="#main">Skip to content</a>
+      <header class="topbar">
+        <div class="topbar-inner">
+          ${brand}
+          <nav class="nav" aria-label="Main">
+            ${navLink('/', 'Hooks', 'hooks', active)} ${navLink('/activity', 'Activity', 'activity', active)}
+            ${navLink('/account', 'Account', 'account', active)}
+          </nav>
+          <div class="who">
+            <span class="account-name" title="${viewer.account.email ?? ''}">${viewer.account.name}</span>
+            <form method="post" action="/logout">
+              ${csrfField(viewer.csrf)}
+              <button class="btn btn-ghost" type="submit">Sign out</button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="main" tabindex="-1">${flashMessage(viewer.flash)} ${content}</main>`,
+  );
+}
+
+/** A page without the app chrome: sign-in, and errors shown to visitors who are not signed in. */
+export function bareLayout(title: string, content: Renderable): SafeHtml {
+  return document(
+    title,
+    'bare',
+    html`<main class="auth-shell" id="main">
+      <div class="auth-card">${brand} ${content}</div>
+    </main>`,
+  );
+}

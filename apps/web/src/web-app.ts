@@ -1,0 +1,90 @@
+import fastifyFormbody from '@fastify/formbody';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { HooklineError } from '@hookline/core';
+import { registerAssets } from './assets/assets';
+import type { WebDeps } from './deps';
+import { CSRF_REFUSED, errorPage, NOT_FOUND, SERVER_ERROR, UNAVAILABLE } from './pages/error-page';
+import { accountRoutes } from './routes/account-routes';
+import { authRoutes } from './routes/auth-routes';
+import { hookPageRoutes } from './routes/hook-page-routes';
+import { hookRoutes } from './routes/hook-routes';
+import { setSecurityHeaders } from './security-headers';
+import { verifyCsrf } from './session/csrf';
+import { WebContext } from './web-context';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function errorHandler(ctx: WebContext) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HooklineError && error.code === 'NOT_FOUND') return ctx.notFound(request, reply);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500)
+      return ctx.page(
+        reply,
+        errorPage(undefined, { status, title: 'This request could not be handled', message: error.message }),
+        status,
+      );
+    if (ctx.deps.redis.status !== 'ready') {
+      request.log.warn({ err: error }, 'redis unavailable');
+      return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE), 503);
+    }
+    request.log.error({ err: error }, 'web request failed');
+    return ctx.page(reply, errorPage(undefined, SERVER_ERROR(request.id)), 500);
+  };
+}
+
+/**
+ * The customer website as a Fastify plugin: mount it at `/` beside the API (it owns `/`, `/login`, `/logout`,
+ * `/hooks/…`, `/activity`, `/account`, `/assets/…`). Its form parser stays inside the plugin.
+ */
+export function webPlugin(deps: WebDeps): FastifyPluginAsync {
+  return async (app) => {
+    const ctx = new WebContext(deps);
+    await app.register(fastifyFormbody);
+    app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply));
+    app.addHook('preHandler', async (request, reply) => {
+      if (SAFE_METHODS.has(request.method)) return;
+      const verdict = verifyCsrf(request, await ctx.sessions.current(request));
+      if (verdict.ok) return;
+      request.log.warn(
+        { reason: verdict.reason, url: request.url },
+        'refused a request without a valid CSRF token',
+      );
+      const who = await ctx.signedIn(request);
+      const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
+      return ctx.page(reply, errorPage(viewer, CSRF_REFUSED), 403);
+    });
+    app.setErrorHandler(errorHandler(ctx));
+    registerAssets(app);
+    authRoutes(app, ctx);
+    hookRoutes(app, ctx);
+    hookPageRoutes(app, ctx);
+    accountRoutes(app, ctx);
+  };
+}
+
+/** A 404 handler for the host app: a page for browsers, the API's error shape for everyone else. */
+export function webNotFound(deps: WebDeps) {
+  const ctx = new WebContext(deps);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(request.headers.accept ?? '').includes('text/html'))
+      return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
+    setSecurityHeaders(reply);
+    return ctx.page(reply, errorPage(undefined, NOT_FOUND), 404);
+  };
+}
+
+/** The website alone, built without listening (tests listen on port 0; main.ts on PORT). */
+export async function buildWebApp(deps: WebDeps): Promise<FastifyInstance> {
+  // pino's Logger and Fastify's base logger type differ only in generics; the instance is the same.
+  const app = Fastify({ loggerInstance: deps.logger }) as unknown as FastifyInstance;
+  await app.register(webPlugin(deps));
+  app.setNotFoundHandler(webNotFound(deps));
+  return app;
+}

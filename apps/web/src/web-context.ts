@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountView } from '@hookline/store';
+import type { WebDeps } from './deps';
+import { errorPage, NOT_FOUND } from './pages/error-page';
+import { LoginLimiter } from './session/login-limiter';
+import { SessionStore, type Session } from './session/session-store';
+import { Sessions } from './session/sessions';
+import type { SafeHtml } from './view/html';
+import type { Viewer } from './view/layout';
+
+export interface SignedIn {
+  readonly account: AccountView;
+  readonly session: Session;
+  /** The actor recorded in the activity feed for this visitor's changes. */
+  readonly actor: string;
+}
+
+/** What every route shares: the deps, sessions, the login limiter and a few reply helpers. */
+export class WebContext {
+  readonly sessions: Sessions;
+  readonly limiter: LoginLimiter;
+
+  constructor(readonly deps: WebDeps) {
+    this.sessions = new Sessions(new SessionStore(deps.redis, deps.keys));
+    this.limiter = new LoginLimiter(deps.redis, deps.keys);
+  }
+
+  now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
+
+  /** The signed-in account, or undefined (no session, signed out, or the account is gone). */
+  async signedIn(request: FastifyRequest): Promise<SignedIn | undefined> {
+    const session = await this.sessions.current(request);
+    const accountId = session?.data.accountId;
+    const account = accountId ? await this.deps.store.accounts.get(accountId) : undefined;
+    if (!session || !account) return undefined;
+    return { account, session, actor: `customer:${account.id}` };
+  }
+
+  /** For pages and actions: the signed-in account, or a redirect to the sign-in page (then back here). */
+  async require(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
+    const who = await this.signedIn(request);
+    if (!who) {
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      await reply.redirect(`/login${next}`, 303);
+    }
+    return who;
+  }
+
+  /** What the layout needs; takes the pending one-time message, so call it only when rendering a page. */
+  async viewer(request: FastifyRequest, who: SignedIn): Promise<Viewer> {
+    const flash = await this.sessions.takeFlash(request);
+    return { account: who.account, csrf: who.session.data.csrf, ...(flash ? { flash } : {}) };
+  }
+
+  page(reply: FastifyReply, body: SafeHtml, status = 200): FastifyReply {
+    return reply.code(status).type('text/html; charset=utf-8').send(body.value);
+  }
+
+  /** Another account's hook answers exactly like a hook that does not exist. */
+  async notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const who = await this.signedIn(request).catch(() => undefined);
+    const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
+    return this.page(reply, errorPage(viewer, NOT_FOUND), 404);
+  }
+}

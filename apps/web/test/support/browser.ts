@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+// Debian's Chromium, driven by playwright-core (which downloads no browser of its own).
+const CHROMIUM = '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 800 };
+
+// Git-ignored; CI keeps them as artifacts for a person to look at.
+export const SCREENSHOTS = resolve(__dirname, '../../../../artifacts/screenshots');
+
+/** One Debian Chromium per test file; a fresh context (cookies, storage) per test. */
+export function useBrowser() {
+  const b = { browser: undefined as unknown as Browser, contexts: [] as BrowserContext[] };
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+    b.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
+      timeout: 30000,
+    });
+  }, 60000);
+  afterEach(async () => {
+    for (const context of b.contexts.splice(0)) await context.close();
+  });
+  afterAll(async () => {
+    await b.browser?.close();
+  });
+  return {
+    async page(viewport = DESKTOP): Promise<Page> {
+      const context = await b.browser.newContext({ viewport });
+      context.setDefaultTimeout(15000);
+      b.contexts.push(context);
+      return context.newPage();
+    },
+  };
+}
+
+/** Full-page screenshots at 1280 px and 375 px wide. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const original = page.viewportSize() ?? DESKTOP;
+  for (const [label, size] of [
+    ['1280', DESKTOP],
+    ['375', PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(original);
+}
+
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Hooks', level: 1 }).waitFor();
+}
+
+/** Every visible form control has a label a screen reader announces. */
+export async function expectEveryControlLabelled(page: Page): Promise<void> {
+  const unlabelled = await page.$$eval('input:not([type="hidden"]), textarea, select', (controls) =>
+    controls
+      .filter(
+        (c) =>
+          !(c as unknown as { labels?: { length: number } | null }).labels?.length &&
+          !c.getAttribute('aria-label'),
+      )
+      .map((c) => c.outerHTML),
+  );
+  expect(unlabelled).toEqual([]);
+}

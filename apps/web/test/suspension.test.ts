@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import { waitUntil } from '@hookline/testing';
+import { screenshot, signIn, useBrowser } from './support/browser';
+import { PASSWORD, useWebsite } from './support/website';
+
+jest.setTimeout(60000);
+
+const CALL = {
+  call_id: 'c-1',
+  direction: 'outbound',
+  from: 'jonas1',
+  from_cnam: 'Jonas 1',
+  to: '78791245',
+  rate: '0.0',
+};
+
+describe('a suspended hook (browser)', () => {
+  const w = useWebsite();
+  const browser = useBrowser();
+
+  /** A hook that failed 4 times in a row and was suspended, with 3 events held since. */
+  async function suspendedHook() {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, {
+      url: 'https://crm.example.com/hook',
+      description: 'CRM call log',
+    });
+    await w.suspend(hook.id, 4);
+    for (const call_id of ['held-1', 'held-2', 'held-3'])
+      await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id } });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    return { account, hook, page };
+  }
+
+  async function expectBanner(page: Page) {
+    const banner = page.locator('[data-suspension-banner]');
+    await banner.getByRole('heading', { name: 'Deliveries to this hook are suspended' }).waitFor();
+    const text = (await banner.textContent()) ?? '';
+    expect(text).toContain('4 deliveries in a row failed over 10 minutes');
+    expect(text).toContain('3 held events are waiting.');
+    await expect(banner.locator('.failures li').count()).resolves.toBe(4);
+    await expect(banner.locator('.failures li').first().textContent()).resolves.toContain('HTTP 503');
+  }
+
+  it('is flagged on the list and shows a banner with the failures; re-enable delivers the held events', async () => {
+    const { hook, page } = await suspendedHook();
+    await page.locator(`[data-hook-id="${hook.id}"]`).getByText('Suspended', { exact: true }).waitFor();
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('1 hook is suspended.');
+    await screenshot(page, 'hooks-list-suspended');
+
+    await page.getByRole('link', { name: 'CRM call log' }).click();
+    await expectBanner(page);
+    await screenshot(page, 'hook-suspended');
+
+    await page.getByRole('button', { name: 'Re-enable and deliver the 3 held events' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'Hook re-enabled. The 3 held events are being delivered in order.',
+    );
+    await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Active');
+    await expect(page.locator('[data-suspension-banner]').count()).resolves.toBe(0);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
+    // No worker runs in this test, so the three events wait, unpaused, for one.
+    await expect(w.hookQueues.waitingCount(hook.id)).resolves.toBe(3);
+
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const enabled = page.locator('[data-kind="hook.enabled"]');
+    await expect(enabled.textContent()).resolves.toContain('re-enabled; 3 held events delivered');
+    await expect(enabled.textContent()).resolves.toContain('by you');
+    await expect(page.locator('[data-kind="hook.suspended"]').textContent()).resolves.toContain(
+      'by hookline, automatically',
+    );
+    await screenshot(page, 'activity');
+  });
+
+  it('re-enable discarding the held events, after confirming: they are logged as discarded and never sent', async () => {
+    const { hook, page } = await suspendedHook();
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await expectBanner(page);
+
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Re-enable and discard them' }).click();
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
+
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Discard 3 held events? They will never be delivered.');
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Re-enable and discard them' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'Hook re-enabled. The 3 held events were discarded.',
+    );
+    await expect(page.locator('#delivery-log tr[data-outcome="discarded"]').count()).resolves.toBe(3);
+    await expect(w.hookQueues.waitingCount(hook.id)).resolves.toBe(0);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
+  });
+
+  it('notices by itself when the hook it shows is suspended meanwhile', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Active');
+
+    await w.suspend(hook.id, 4);
+    await page.locator('[data-suspension-banner]').waitFor({ timeout: 20000 });
+    await waitUntil(
+      async () => (await page.locator('[data-hook-state]').textContent())?.includes('Suspended'),
+      'badge',
+    );
+  });
+});

@@ -1,0 +1,68 @@
+import type { HookView } from '@hookline/core';
+
+// The admin's way into Bull Board: find the queues of one account, one hook, or the suspended hooks, and open
+// them on the board (which registers them). Plain server-rendered HTML; every value is escaped.
+
+export interface AdminPageModel {
+  /** Where Bull Board is mounted, e.g. /admin/queues. */
+  readonly boardPath: string;
+  readonly query: { readonly account?: string; readonly name?: string };
+  /** Hooks of the account searched for, when there was a search. */
+  readonly found?: readonly HookView[];
+  readonly suspended: readonly HookView[];
+  readonly message?: string;
+}
+
+export function renderAdminPage(m: AdminPageModel): string {
+  const board = m.boardPath;
+  const account = m.query.account ?? '';
+  const name = m.query.name ?? '';
+  const openAll = m.found?.length
+    ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">Open these ${m.found.length} queues in Bull Board</a></p>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>hookline admin</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left}
+.suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem}form{margin:1rem 0}
+</style></head><body>
+<h1>hookline admin</h1>
+<p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).</p>
+<form method="get" action="">
+<label>Account id <input name="account" value="${attr(account)}" placeholder="acct_…" required></label>
+<label>Hook name contains <input name="name" value="${attr(name)}" placeholder="optional"></label>
+<button type="submit">Find hooks</button>
+</form>
+<form method="get" action="${attr(board)}">
+<label>Hook id <input name="hook" placeholder="hk_…" required></label>
+<button type="submit">Open in Bull Board</button>
+</form>
+${m.message ? `<p role="status">${text(m.message)}</p>` : ''}
+${m.found ? `<h2>Hooks found</h2>${hookTable(m.found, board)}${openAll}` : ''}
+<h2>Suspended hooks</h2>
+${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
+</body></html>`;
+}
+
+function hookTable(hooks: readonly HookView[], board: string): string {
+  const rows = hooks
+    .map((hook) => {
+      const link = `${board}/queue/${encodeURIComponent(`hook-{${hook.id}}`)}`;
+      const state =
+        hook.state === 'suspended'
+          ? `<span class="suspended">suspended</span> ${text(hook.suspended_reason ?? '')}`
+          : 'active';
+      return `<tr><td><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td>${text(hook.account_id)}</td><td>${text(new URL(hook.url).host)}</td><td>${state}</td></tr>`;
+    })
+    .join('\n');
+  return `<table><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function text(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function attr(value: string): string {
+  return text(value).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { useRedis } from '@hookline/testing';
+import { createHoldCap } from './hold-cap';
+import { HookQueues } from './hook-queues';
+import type { DeliverJobData } from './jobs';
+import { Producer } from './producer';
+import { pauseOnce } from './suspension';
+
+const ctx = useRedis('hold-cap');
+let keys: RedisKeys;
+let hookQueues: HookQueues;
+let store: Store;
+let hook: HookView;
+
+const SAMPLE = {
+  call_id: 'c-0',
+  direction: 'outbound',
+  from: 'jonas1',
+  from_cnam: 'Jonas 1',
+  to: '78791245',
+  rate: '0.0',
+};
+
+beforeEach(async () => {
+  keys = redisKeys(ctx.prefix);
+  hookQueues = new HookQueues(ctx.redis, keys);
+  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
+  const account = await store.accounts.create({ name: 'Acme' });
+  hook = await store.hooks.create(
+    account.id,
+    { url: 'https://example.com/hook', format: 'json', auth: { scheme: 'none' } },
+    'operator',
+  );
+});
+
+function producerWithCap(holdMax: number): Producer {
+  const cap = createHoldCap({ redis: ctx.redis, keys, deliveryLog: store.deliveryLog });
+  return ctx.closeLater(
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      onHeld: (hookIds) => Promise.all(hookIds.map((id) => cap(id, holdMax))),
+    }),
+  );
+}
+
+async function publish(producer: Producer, callIds: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const call_id of callIds)
+    ids.push(
+      (await producer.publish(hook.account_id, { type: 'call_created', data: { ...SAMPLE, call_id } })).id,
+    );
+  return ids;
+}
+
+async function heldCallIds(): Promise<string[]> {
+  const queue = ctx.closeLater(hookQueues.open(hook.id));
+  // Oldest first: the order the hook receives them in.
+  const jobs = await queue.getWaiting();
+  return jobs.map((job) => (job.data as DeliverJobData).event.fields.call_id!);
+}
+
+describe('hold cap', () => {
+  it('keeps the newest HOOKLINE_HOLD_MAX events of a suspended hook and records the oldest as expired', async () => {
+    await pauseOnce(ctx.redis, keys, hook.id);
+    const producer = producerWithCap(3);
+    const eventIds = await publish(producer, ['c1', 'c2', 'c3', 'c4', 'c5']);
+
+    expect(await heldCallIds()).toEqual(['c3', 'c4', 'c5']);
+    const log = await store.deliveryLog.list(hook.id, 10);
+    expect(log.map((r) => [r.event_id, r.outcome])).toEqual([
+      [eventIds[1], 'expired'],
+      [eventIds[0], 'expired'],
+    ]);
+    expect(log[0]).toMatchObject({ event_type: 'call_created', duration_ms: 0 });
+    // The dropped jobs are gone from Redis, not only from the list.
+    expect(await ctx.redis.exists(keys.hookQueueKey(hook.id, eventIds[0]!))).toBe(0);
+  });
+
+  it('drops nothing from an active hook, however many events wait', async () => {
+    const producer = producerWithCap(2);
+    await publish(producer, ['c1', 'c2', 'c3', 'c4']);
+    const cap = createHoldCap({ redis: ctx.redis, keys, deliveryLog: store.deliveryLog });
+    expect(await cap(hook.id, 2)).toBe(0);
+    expect(await heldCallIds()).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+  });
+
+  it('records each dropped event once when several producers enforce the cap at the same time', async () => {
+    await publish(producerWithCap(100), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8']);
+    await pauseOnce(ctx.redis, keys, hook.id);
+    const cap = createHoldCap({ redis: ctx.redis, keys, deliveryLog: store.deliveryLog });
+    const dropped = await Promise.all([cap(hook.id, 2), cap(hook.id, 2), cap(hook.id, 2)]);
+
+    expect(dropped.reduce((a, b) => a + b, 0)).toBe(6);
+    expect(await heldCallIds()).toEqual(['c7', 'c8']);
+    const log = await store.deliveryLog.list(hook.id, 20);
+    expect(log).toHaveLength(6);
+    expect(new Set(log.map((r) => r.event_id)).size).toBe(6);
+  });
+});
