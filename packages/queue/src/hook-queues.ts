@@ -81,6 +81,17 @@ export class HookQueues {
     return paused === 0 && waiting > 0;
   }
 
+  /** Events waiting to be delivered in each of these hooks' queues, in one round trip. */
+  async waitingMany(hookIds: readonly string[]): Promise<number[]> {
+    if (hookIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of hookIds) pipeline.llen(this.keys.hookQueueKey(id, 'wait'));
+    return ((await pipeline.exec()) ?? []).map(([error, count]) => {
+      if (error) throw error;
+      return count as number;
+    });
+  }
+
   /** Removes the queue and every job in it; used when a hook is deleted. */
   async remove(hookId: string): Promise<void> {
     await this.with(hookId, (q) => q.obliterate({ force: true }));

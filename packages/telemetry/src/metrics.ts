@@ -32,7 +32,7 @@ export function createMetrics() {
     }),
     queueDepth: new Gauge({
       name: 'hookline_queue_depth',
-      help: 'Events waiting in hook queues (hooks with work signalled or attached)',
+      help: 'Events waiting in the hook queues this worker process is attached to (sum over processes for the fleet)',
       labelNames: ['state'] as const,
       registers: [registry],
     }),

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@hookline/config';
+import { createServices, type Services } from '@hookline/queue';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { startReceiver, TEST_REDIS_URL, useRedis, waitUntil, type Receiver } from '@hookline/testing';
+import { startWorker } from '@hookline/worker';
+import { buildHttpServer } from '../src/http-server';
+
+// The HTTP tier as deployed (API + website + Bull Board on one port) with a real worker behind it: an admin
+// pauses and resumes a hook in Bull Board, and the API and the deliveries follow.
+describe('the composed HTTP server', () => {
+  const ctx = useRedis('http');
+  const API_KEY = 'k'.repeat(32);
+  const ADMIN = `Basic ${Buffer.from('ops:admin-password-1').toString('base64')}`;
+  let base: string;
+  let services: Services;
+  let receiver: Receiver;
+
+  beforeEach(async () => {
+    const config = loadConfig(
+      {
+        HOOKLINE_API_KEY: API_KEY,
+        HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+        HOOKLINE_ADMIN_USER: 'ops',
+        HOOKLINE_ADMIN_PASSWORD: 'admin-password-1',
+        HOOKLINE_WORKER_IDLE_MS: '200',
+        REDIS_URL: TEST_REDIS_URL,
+      },
+      'all-in-one',
+    );
+    const logger = createLogger('silent', 'test');
+    const metrics = createMetrics();
+    services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
+    ctx.onCleanup(() => services.close());
+    const app: FastifyInstance = await buildHttpServer({
+      config,
+      redis: ctx.redis,
+      services,
+      logger,
+      metrics,
+    });
+    ctx.onCleanup(() => app.close());
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const worker = startWorker({
+      config,
+      redis: ctx.redis,
+      keys: services.keys,
+      store: services.store,
+      metrics,
+      logger,
+    });
+    ctx.onCleanup(() => worker.close());
+    receiver = ctx.closeLater(await startReceiver());
+  });
+
+  async function api(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${API_KEY}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+  const board = (method: string, path: string) =>
+    fetch(`${base}/admin/queues/api/queues/${path}`, { method, headers: { authorization: ADMIN } });
+
+  it('pause and resume in Bull Board suspend and re-enable the hook; held events are delivered in order', async () => {
+    const account = await api('POST', '/v1/accounts', { name: 'Acme' });
+    const hook = await api('POST', `/v1/accounts/${String(account.body.id)}/hooks`, {
+      url: receiver.url(),
+      format: 'form',
+    });
+    const hookPath = `/v1/accounts/${String(account.body.id)}/hooks/${String(hook.body.id)}`;
+    const queue = encodeURIComponent(services.keys.hookQueueName(String(hook.body.id)));
+
+    expect((await board('PUT', `${queue}/pause`)).status).toBe(200);
+    expect((await api('GET', hookPath)).body).toMatchObject({
+      state: 'suspended',
+      suspended_reason: 'paused by admin',
+    });
+    for (const call_id of ['h1', 'h2', 'h3']) {
+      const published = await api('POST', `/v1/accounts/${String(account.body.id)}/events`, {
+        type: 'call_created',
+        data: { call_id, direction: 'outbound', from: 'a', from_cnam: 'A', to: 'b', rate: '0.0' },
+      });
+      expect(published.status).toBe(202);
+    }
+    // Held, not sent: give a worker every chance to (wrongly) deliver before resuming.
+    await waitUntil(
+      async () => (await services.hookQueues.waitingCount(String(hook.body.id))) === 3,
+      'three held events',
+    );
+    expect(receiver.requests).toHaveLength(0);
+
+    expect((await board('PUT', `${queue}/resume`)).status).toBe(200);
+    expect((await api('GET', hookPath)).body).toMatchObject({ state: 'active' });
+    await receiver.waitFor(3);
+    expect(receiver.requests.map((r) => new URLSearchParams(r.body.toString()).get('call_id'))).toEqual([
+      'h1',
+      'h2',
+      'h3',
+    ]);
+    const activity = await api('GET', `/v1/accounts/${String(account.body.id)}/activity?limit=5`);
+    expect((activity.body.data as { kind: string; actor: string }[])[0]).toMatchObject({
+      kind: 'hook.enabled',
+      actor: 'admin:ops',
+    });
+  }, 30000);
+});
