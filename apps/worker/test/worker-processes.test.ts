@@ -1,4 +1,4 @@
-import { spawnEntry, startReceiver, TEST_REDIS_URL, type SpawnedProcess } from '@hookline/testing';
+import { spawnEntry, startReceiver, TEST_REDIS_URL, waitUntil, type SpawnedProcess } from '@hookline/testing';
 import { useHookline } from './harness';
 
 // The production entry point, three times, against one Redis: the one-in-flight rule and the order hold
@@ -69,7 +69,11 @@ describe('a fleet of worker processes', () => {
       receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id),
     ).toEqual(published);
     expect(await fleet[0]!.exited).toEqual({ code: 0, signal: null });
-    const log = await h.deliveries(hook.id);
+    // The last outcome is recorded just after the receiver answers.
+    const log = await waitUntil(async () => {
+      const l = await h.deliveries(hook.id);
+      return l.length >= 80 ? l : undefined;
+    }, 'all 80 outcomes');
     expect(log).toHaveLength(80);
     expect(log.every((r) => r.outcome === 'delivered')).toBe(true);
   }, 90000);
