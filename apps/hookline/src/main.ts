@@ -9,7 +9,7 @@ import {
   redisAnswers,
   startEmbeddedRedis,
 } from '@hookline/queue';
-import { createLogger, createMetrics } from '@hookline/telemetry';
+import { createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
@@ -68,8 +68,8 @@ async function main(): Promise<void> {
   // Requests fail fast when Redis is away (503); background parts wait for it to come back.
   const requestRedis = createFailFastRedis(config.REDIS_URL);
   const backgroundRedis = createRedis(config.REDIS_URL);
-  requestRedis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
-  backgroundRedis.on('error', (error: Error) => logger.debug({ err: error }, 'redis connection error'));
+  logRedisErrors(requestRedis, logger);
+  logRedisErrors(backgroundRedis, logger);
 
   await waitUntilReady(requestRedis);
   const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
@@ -119,11 +119,7 @@ async function main(): Promise<void> {
   );
   print('');
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    print('stopping: finishing deliveries in flight…');
+  stopOnSignals(logger, async () => {
     await app.close();
     await worker.close();
     await monitor.close();
@@ -133,10 +129,7 @@ async function main(): Promise<void> {
     requestRedis.disconnect();
     backgroundRedis.disconnect();
     await embedded?.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  });
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,13 @@ import { decodeSecretKey, loadConfig } from '@hookline/config';
 import { redisKeys } from '@hookline/core';
 import { createRedis, HookQueues } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
-import { createLogger, createMetrics, serveMetrics } from '@hookline/telemetry';
+import {
+  createLogger,
+  createMetrics,
+  logRedisErrors,
+  serveMetrics,
+  stopOnSignals,
+} from '@hookline/telemetry';
 import { startMonitor } from './start-monitor';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
@@ -12,6 +18,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, 'hookline-monitor');
   const metrics = createMetrics();
   const redis = createRedis(config.REDIS_URL);
+  logRedisErrors(redis, logger);
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a
   // throwaway key that can decrypt nothing.
@@ -22,19 +29,11 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing the batch in hand');
+  stopOnSignals(logger, async () => {
     await monitor.close();
     await metricsServer.close();
     redis.disconnect();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,13 @@ import { decodeSecretKey, loadConfig } from '@hookline/config';
 import { redisKeys } from '@hookline/core';
 import { createRedis, HookQueues } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
-import { createLogger, createMetrics, serveMetrics } from '@hookline/telemetry';
+import {
+  createLogger,
+  createMetrics,
+  logRedisErrors,
+  serveMetrics,
+  stopOnSignals,
+} from '@hookline/telemetry';
 import { startWorker } from './start-worker';
 
 /**
@@ -18,6 +24,7 @@ export async function runWorkerProcess(
   const logger = createLogger(config.LOG_LEVEL, 'hookline-worker');
   const metrics = createMetrics();
   const redis = createRedis(config.REDIS_URL);
+  logRedisErrors(redis, logger);
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const secretBox = SecretBox.fromKey(decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!);
   const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
@@ -29,17 +36,9 @@ export async function runWorkerProcess(
     'worker started',
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing the attempt in flight');
+  stopOnSignals(logger, async () => {
     await worker.close();
     await metricsServer.close();
     redis.disconnect();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
