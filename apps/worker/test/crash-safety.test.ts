@@ -42,7 +42,10 @@ describe('crash safety', () => {
     await survivor.waitForOutput('worker started');
     await receiver.waitFor(2, 30000);
     expect(callIdsOf(receiver.requests)).toEqual(['first', 'second']);
-    const log = await h.deliveries(hook.id);
+    const log = await waitUntil(async () => {
+      const l = await h.deliveries(hook.id);
+      return l.length === 2 ? l : undefined;
+    }, 'both outcomes');
     expect(log.map((r) => r.outcome)).toEqual(['delivered', 'delivered']);
   }, 60000);
 
