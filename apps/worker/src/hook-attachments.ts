@@ -18,6 +18,7 @@ export const DEFAULT_TIMINGS = { leaseMs: 10_000, lockDurationMs: 10_000, stalle
 
 interface Attached {
   readonly worker: Worker<DeliverJobData>;
+  readonly attachedAt: number;
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
   detaching?: Promise<void>;
@@ -98,7 +99,8 @@ export class HookAttachments {
           if (first) await ready.signal([first]);
           return;
         }
-        const claimed = await ready.claim(first ? [first] : [], room, options.leaseMs);
+        if (!first) continue; // the set stayed empty for a second: nothing to claim
+        const claimed = await ready.claim([first], room, options.leaseMs);
         for (const hookId of claimed) this.attach(hookId);
       } catch (error) {
         if (!this.running) return;
@@ -106,6 +108,25 @@ export class HookAttachments {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
+  }
+
+  /**
+   * Fairness when every slot is taken: a hook that stays busy would otherwise keep its slot for ever while
+   * other hooks wait in the ready set. The longest-attached hooks give their slots up (they re-signal
+   * themselves, so they queue behind the hooks already waiting).
+   */
+  private async rotate(): Promise<void> {
+    const { options } = this.deps;
+    if (this.attached.size < options.maxHooks) return;
+    const waitingHooks = await this.deps.ready.size();
+    if (waitingHooks === 0) return;
+    const minTenure = Math.max(10_000, options.idleMs * 5);
+    const now = Date.now();
+    const longest = [...this.attached.entries()]
+      .filter(([, entry]) => now - entry.attachedAt >= minTenure && !entry.detaching)
+      .sort(([, a], [, b]) => a.attachedAt - b.attachedAt)
+      .slice(0, Math.min(waitingHooks, Math.ceil(options.maxHooks / 10)));
+    await Promise.all(longest.map(([hookId]) => this.detach(hookId)));
   }
 
   private attach(hookId: string): void {
@@ -121,7 +142,7 @@ export class HookAttachments {
       maxStalledCount: 10,
       autorun: true,
     });
-    const entry: Attached = { worker, busy: false };
+    const entry: Attached = { worker, busy: false, attachedAt: Date.now() };
     this.attached.set(hookId, entry);
     this.deps.metrics.attachedHooks.set(this.attached.size);
     worker.on('active', () => {
@@ -138,10 +159,16 @@ export class HookAttachments {
     this.armIdle(hookId, entry);
   }
 
+  // Let go only of a queue that is really idle: when hundreds of hooks attach at once, a Worker may not have
+  // fetched its first job by the time the timer fires, and detaching it then would only churn.
   private armIdle(hookId: string, entry: Attached): void {
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(() => {
-      if (!entry.busy) void this.detach(hookId);
+      if (entry.busy || entry.detaching) return;
+      this.deps.hookQueues.hasDeliverableWork(hookId).then(
+        (hasWork) => (hasWork ? this.armIdle(hookId, entry) : void this.detach(hookId)),
+        () => this.armIdle(hookId, entry),
+      );
     }, this.deps.options.idleMs);
   }
 

@@ -36,7 +36,6 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
       ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
     };
-    await this.deps.deliveryLog.append(hookId, entry);
     const fields = outcomeToFields({
       hookId,
       accountId,
@@ -46,14 +45,11 @@ export class OutcomeRecorder {
       ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     });
-    await this.deps.redis.xadd(
-      this.deps.keys.outcomes(),
-      'MAXLEN',
-      '~',
-      OUTCOME_STREAM_MAXLEN,
-      '*',
-      ...fields,
-    );
+    // Two independent writes, sent together: one round trip.
+    await Promise.all([
+      this.deps.deliveryLog.append(hookId, entry),
+      this.deps.redis.xadd(this.deps.keys.outcomes(), 'MAXLEN', '~', OUTCOME_STREAM_MAXLEN, '*', ...fields),
+    ]);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);

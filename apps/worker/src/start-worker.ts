@@ -56,8 +56,11 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     userAgent: USER_AGENT,
     now,
   });
+  // BullMQ loads its scripts onto the connection its Workers use, and every multi()/pipeline() on that
+  // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own.
+  const bullConnection = redis.duplicate();
   const attachments = new HookAttachments({
-    connection: redis,
+    connection: bullConnection,
     blocking: redis.duplicate(),
     keys,
     ready: new ReadySet(redis, keys, now),
@@ -77,6 +80,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     async close() {
       await attachments.close();
       await deliverer.close();
+      bullConnection.disconnect();
     },
     attachedCount: () => attachments.count,
   };

@@ -73,6 +73,11 @@ export class ReadySet {
     )) as string[];
   }
 
+  /** How many hooks are waiting for a process to attach. */
+  async size(): Promise<number> {
+    return this.redis.zcard(this.keys.readyHooks());
+  }
+
   async renew(hookIds: readonly string[], leaseMs: number): Promise<void> {
     if (hookIds.length === 0) return;
     const expiry = this.now() + leaseMs;
