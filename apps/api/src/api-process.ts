@@ -38,7 +38,7 @@ export function createApiDeps(
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env, 'api');
   const logger = createLogger(config.LOG_LEVEL, 'hookline-api');
-  const redis = createFailFastRedis(config.REDIS_URL);
+  const redis = createFailFastRedis(config);
   logRedisErrors(redis, logger);
   const deps = createApiDeps(config, redis, logger, createMetrics());
   const app = buildApp(deps);

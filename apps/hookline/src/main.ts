@@ -52,7 +52,8 @@ async function main(): Promise<void> {
 
   let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (!(await redisAnswers(wantedRedis))) {
+  // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
+  if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
     if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${env.REDIS_URL}`);
     embedded = await startEmbeddedRedis(dataDir);
     env.REDIS_URL = embedded.url;
@@ -66,8 +67,8 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const secretKey = decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!;
   // Requests fail fast when Redis is away (503); background parts wait for it to come back.
-  const requestRedis = createFailFastRedis(config.REDIS_URL);
-  const backgroundRedis = createRedis(config.REDIS_URL);
+  const requestRedis = createFailFastRedis(config);
+  const backgroundRedis = createRedis(config);
   logRedisErrors(requestRedis, logger);
   logRedisErrors(backgroundRedis, logger);
 

@@ -8,7 +8,7 @@ import { buildHttpServer } from './http-server';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, 'api');
   const logger = createLogger(config.LOG_LEVEL, 'hookline-http');
-  const redis = createFailFastRedis(config.REDIS_URL);
+  const redis = createFailFastRedis(config);
   logRedisErrors(redis, logger);
   const services = createServices({
     redis,

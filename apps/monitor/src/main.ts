@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, 'monitor');
   const logger = createLogger(config.LOG_LEVEL, 'hookline-monitor');
   const metrics = createMetrics();
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config);
   logRedisErrors(redis, logger);
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a

@@ -2,7 +2,15 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/core';
-import { HookQueues, MONITOR_GROUP, Streaks, type SuspensionStore } from '@hookline/queue';
+import {
+  createHoldCap,
+  HookQueues,
+  INBOX_GRACE_MS,
+  InboxRecovery,
+  MONITOR_GROUP,
+  Streaks,
+  type SuspensionStore,
+} from '@hookline/queue';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { OutcomeConsumer } from './outcome-consumer';
 import { Suspender } from './suspender';
@@ -17,6 +25,8 @@ export interface MonitorDeps {
   readonly config: {
     readonly HOOKLINE_SUSPEND_AFTER_FAILURES: number;
     readonly HOOKLINE_SUSPEND_AFTER_MS: number;
+    /** For events a recovered fan-out adds to suspended hooks (default 10000). */
+    readonly HOOKLINE_HOLD_MAX?: number;
   };
   readonly clock?: () => Date;
   /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
@@ -27,6 +37,8 @@ export interface MonitorDeps {
   readonly blockMs?: number;
   /** How often due streaks are re-checked and the gauge refreshed. */
   readonly tickMs?: number;
+  /** How old an unfinished fan-out must be before the monitor completes it (default 10 s). */
+  readonly inboxGraceMs?: number;
 }
 
 export interface RunningMonitor {
@@ -35,11 +47,13 @@ export interface RunningMonitor {
 }
 
 const INDEX_RECONCILE_MS = 30_000;
+const DEFAULT_HOLD_MAX = 10_000;
 
 /**
  * The suspension monitor: consumes every delivery outcome once across all monitor processes, keeps each
  * hook's failure streak and suspends the hook (pauses its queue) when the streak is long and old enough.
- * Run one or several; a restart loses nothing.
+ * It also completes fan-outs that a crashed publisher left half-done. Run one or several; a restart loses
+ * nothing.
  */
 export function startMonitor(deps: MonitorDeps): RunningMonitor {
   const { redis, keys, logger } = deps;
@@ -79,12 +93,23 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     onError: (error) => log.error({ err: error }, 'outcome stream: retrying'),
   });
   consumer.start();
+  const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
+  const holdCap = createHoldCap({ redis, keys, deliveryLog: deps.store.deliveryLog });
+  // Fan-outs interrupted by a crash of the publishing process are completed here.
+  const recovery = new InboxRecovery({
+    redis,
+    keys,
+    graceMs: deps.inboxGraceMs ?? INBOX_GRACE_MS,
+    onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, holdMax))),
+    log,
+  });
 
   // Often enough that a due streak is acted on within a small part of the window.
   const tickMs = deps.tickMs ?? Math.min(1000, Math.max(50, Math.floor(windowMs / 4)));
   let lastReconcile = 0;
   let ticking: Promise<void> | undefined;
   const tick = async () => {
+    await recovery.run();
     await suspender.checkDue();
     if (Date.now() - lastReconcile >= INDEX_RECONCILE_MS) {
       lastReconcile = Date.now();
@@ -109,6 +134,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       clearInterval(timer);
       await consumer.stop();
       await ticking;
+      await recovery.close();
     },
   };
 }

@@ -11,7 +11,7 @@ import { buildWebApp } from './web-app';
 export async function runWebProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env, 'api');
   const logger = createLogger(config.LOG_LEVEL, 'hookline-web');
-  const redis = createFailFastRedis(config.REDIS_URL);
+  const redis = createFailFastRedis(config);
   logRedisErrors(redis, logger);
   const services = createServices({
     redis,

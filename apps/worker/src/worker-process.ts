@@ -23,7 +23,7 @@ export async function runWorkerProcess(
   const config = loadConfig(env, 'worker');
   const logger = createLogger(config.LOG_LEVEL, 'hookline-worker');
   const metrics = createMetrics();
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config);
   logRedisErrors(redis, logger);
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const secretBox = SecretBox.fromKey(decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!);

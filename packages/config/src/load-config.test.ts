@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(config.HOOKLINE_ALLOW_NETWORKS).toEqual([]);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(config.redisUrlGiven).toBe(false);
+    expect(config.REDIS_CLUSTER_NODES).toEqual([]);
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -21,7 +22,12 @@ describe('loadConfig', () => {
     let error: unknown;
     try {
       loadConfig(
-        { PORT: 'eighty', HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8, nonsense', HOOKLINE_QUEUE_PREFIX: '{x}' },
+        {
+          PORT: 'eighty',
+          HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8, nonsense',
+          HOOKLINE_QUEUE_PREFIX: '{x}',
+          REDIS_CLUSTER_NODES: '10.0.0.5:7000,no-port',
+        },
         'api',
       );
     } catch (e) {
@@ -33,6 +39,7 @@ describe('loadConfig', () => {
       'PORT',
       'HOOKLINE_ALLOW_NETWORKS',
       'HOOKLINE_QUEUE_PREFIX',
+      'REDIS_CLUSTER_NODES',
       'HOOKLINE_API_KEY',
       'HOOKLINE_SECRET_KEY',
     ])
@@ -45,5 +52,24 @@ describe('loadConfig', () => {
       'worker',
     );
     expect(config.HOOKLINE_ALLOW_NETWORKS).toEqual(['127.0.0.0/8', '::1/128']);
+  });
+
+  it('parses the seeds of a Redis Cluster', () => {
+    const config = loadConfig(
+      { HOOKLINE_SECRET_KEY: KEY, REDIS_CLUSTER_NODES: ' redis-a:7000, 10.0.0.6:7001,[::1]:7002' },
+      'worker',
+    );
+    expect(config.REDIS_CLUSTER_NODES).toEqual([
+      { host: 'redis-a', port: 7000 },
+      { host: '10.0.0.6', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+  });
+
+  it('refuses a seed that is not host:port', () => {
+    for (const seed of ['redis-a', 'redis-a:0', 'redis-a:70000', 'redis://a:7000'])
+      expect(() => loadConfig({ HOOKLINE_SECRET_KEY: KEY, REDIS_CLUSTER_NODES: seed }, 'worker')).toThrow(
+        /REDIS_CLUSTER_NODES/,
+      );
   });
 });

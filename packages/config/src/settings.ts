@@ -12,6 +12,17 @@ const cidr = z
     'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
   );
 
+// `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address.
+const clusterNode = z.string().transform((value, ctx) => {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65535) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port (e.g. 10.0.0.5:6379)` });
+    return z.NEVER;
+  }
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+});
+
 export const settingsSchema = z.object({
   PORT: int(8080, 0, 65535),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -19,6 +30,17 @@ export const settingsSchema = z.object({
     .string()
     .default('redis://127.0.0.1:6379')
     .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+  // Seeds of a Redis Cluster; when given, hookline runs in cluster mode and REDIS_URL is not used.
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(clusterNode)),
   HOOKLINE_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   HOOKLINE_SECRET_KEY: z
     .string()

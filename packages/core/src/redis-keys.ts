@@ -3,7 +3,8 @@
 // Keys that belong to one hook carry the hook id as a Redis Cluster hash tag ({hk_…}), and the hook's BullMQ
 // queue name carries the same tag, so a hook's queue, log and settings live on one shard and can be touched
 // by one script. Account keys are tagged by account id. The few global keys (ready set, leases, indexes)
-// stay small.
+// stay small, and no script or transaction mixes keys of two hash tags, so everything runs unchanged on a
+// Redis Cluster.
 export type RedisKeys = ReturnType<typeof redisKeys>;
 
 export function redisKeys(prefix: string) {
@@ -34,9 +35,17 @@ export function redisKeys(prefix: string) {
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,
     accountIdempotency: (accountId: string, key: string) => `${account(accountId)}:idem:${key}`,
+    /**
+     * Events accepted for the account and not yet in every hook's queue: a stream of entries (event, hook ids),
+     * each deleted once its fan-out is complete. Accepting is one write in the account's slot; the fan-out
+     * to the hooks' queues (other slots) then follows, and is repeated from here if it was interrupted.
+     */
+    accountInbox: (accountId: string) => `${account(accountId)}:inbox`,
 
     accountByEmail: () => `${prefix}:accounts:by-email`,
     allHooks: () => `${prefix}:hooks`,
+    /** Accounts that accepted events lately: ZSET accountId -> last acceptance (ms); where recovery looks. */
+    inboxAccounts: () => `${prefix}:inbox-accounts`,
     // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
     /** Hooks that have (or may have) waiting events and no process attached: ZSET hookId -> signal time. */
     readyHooks: () => `${prefix}:{scheduler}:ready`,

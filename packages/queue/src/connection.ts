@@ -1,17 +1,34 @@
-import IORedis, { type Redis, type RedisOptions } from 'ioredis';
+import IORedis, { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
+
+/** Where Redis is: a URL, or the settings (a Redis Cluster when REDIS_CLUSTER_NODES has seeds). */
+export type RedisTarget =
+  | string
+  | {
+      readonly REDIS_URL: string;
+      readonly REDIS_CLUSTER_NODES: readonly { readonly host: string; readonly port: number }[];
+    };
+
+// The Cluster client is handed around typed as Redis: it answers every command hookline sends the same way
+// (every script and transaction keeps to one hash tag), `duplicate()` exists on both, and BullMQ takes either.
+function connect(target: RedisTarget, node: RedisOptions, cluster: ClusterOptions = {}): Redis {
+  if (typeof target === 'string') return new IORedis(target, node);
+  if (target.REDIS_CLUSTER_NODES.length === 0) return new IORedis(target.REDIS_URL, node);
+  const seeds = target.REDIS_CLUSTER_NODES.map(({ host, port }) => ({ host, port }));
+  return new Cluster(seeds, { ...cluster, redisOptions: node }) as unknown as Redis;
+}
 
 // BullMQ requires maxRetriesPerRequest: null on connections it blocks on; we use it everywhere so that a
 // Redis restart makes commands wait for the reconnect instead of failing half-way through a delivery.
-export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+export function createRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
+  return connect(target, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
 }
 
 /** For request paths (the API): fail fast so a Redis outage becomes a 503, not a hung request. */
-export function createFailFastRedis(url: string, options: RedisOptions = {}): Redis {
-  return new IORedis(url, {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: 2000,
-    ...options,
-  });
+export function createFailFastRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
+  return connect(
+    target,
+    { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, ...options },
+    // A cluster client queues commands while it (re)discovers the shards; the API must answer 503 instead.
+    { enableOfflineQueue: false },
+  );
 }

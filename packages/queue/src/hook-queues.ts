@@ -43,16 +43,15 @@ export class HookQueues {
     return (await this.redis.hget(this.keys.hookQueueMeta(hookId), 'paused')) !== null;
   }
 
-  /** Paused flags of many hooks in one round trip. */
+  /**
+   * Paused flags of many hooks. One command per hook, all sent at once (one round trip's wait): on a Redis
+   * Cluster the hooks live on different shards, and a pipeline may not span shards.
+   */
   async pausedMany(hookIds: readonly string[]): Promise<boolean[]> {
-    if (hookIds.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of hookIds) pipeline.hget(this.keys.hookQueueMeta(id), 'paused');
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, value]) => {
-      if (error) throw error;
-      return value !== null;
-    });
+    const flags = await Promise.all(
+      hookIds.map((id) => this.redis.hexists(this.keys.hookQueueMeta(id), 'paused')),
+    );
+    return flags.map((flag) => flag === 1);
   }
 
   async pause(hookId: string): Promise<void> {
@@ -70,7 +69,8 @@ export class HookQueues {
 
   /**
    * True when the hook has events a worker could take now: not paused, and jobs waiting. Read straight from
-   * BullMQ's keys in one round trip because the scheduler asks this every time it lets go of a queue.
+   * BullMQ's keys in one round trip because the scheduler asks this every time it lets go of a queue (both
+   * keys carry the hook's hash tag, so the pipeline stays on one shard).
    */
   async hasDeliverableWork(hookId: string): Promise<boolean> {
     const [[, paused], [, waiting]] = ((await this.redis
@@ -81,15 +81,9 @@ export class HookQueues {
     return paused === 0 && waiting > 0;
   }
 
-  /** Events waiting to be delivered in each of these hooks' queues, in one round trip. */
+  /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */
   async waitingMany(hookIds: readonly string[]): Promise<number[]> {
-    if (hookIds.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const id of hookIds) pipeline.llen(this.keys.hookQueueKey(id, 'wait'));
-    return ((await pipeline.exec()) ?? []).map(([error, count]) => {
-      if (error) throw error;
-      return count as number;
-    });
+    return Promise.all(hookIds.map((id) => this.redis.llen(this.keys.hookQueueKey(id, 'wait'))));
   }
 
   /** Removes the queue and every job in it; used when a hook is deleted. */

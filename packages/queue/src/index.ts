@@ -1,6 +1,6 @@
-export { createFailFastRedis, createRedis } from './connection';
+export { createFailFastRedis, createRedis, type RedisTarget } from './connection';
 export { HookQueues } from './hook-queues';
-export { DELIVER_JOB, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from './jobs';
+export { DEDUPE_TTL_MS, DELIVER_JOB, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from './jobs';
 export {
   MONITOR_GROUP,
   OUTCOME_STREAM_MAXLEN,
@@ -9,6 +9,7 @@ export {
   type OutcomeEvent,
 } from './outcome-stream';
 export { Producer, type ProducerDeps, type PublishResult } from './producer';
+export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
 export { ReadySet } from './scheduler/ready-set';
 export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from './hold-cap';
 export { HookControl, type HeldChoice, type HookControlDeps } from './hook-control';

@@ -15,3 +15,10 @@ export interface DeliverJobData {
 // BullMQ keeps a few finished jobs for Bull Board; the delivery log is the record customers read.
 export const KEEP_COMPLETED = { count: 20 } as const;
 export const KEEP_FAILED = { count: 100 } as const;
+
+/**
+ * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key), after the job
+ * itself is gone: repeating an interrupted fan-out within this time never delivers an event twice. A day,
+ * like the producers' idempotency keys.
+ */
+export const DEDUPE_TTL_MS = 24 * 3600 * 1000;

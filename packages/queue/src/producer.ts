@@ -1,4 +1,3 @@
-import { FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   type DeliverableEvent,
@@ -8,8 +7,10 @@ import {
   HooklineError,
   newId,
 } from '@hookline/core';
-import { DELIVER_JOB, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from './jobs';
-import { ReadySet } from './scheduler/ready-set';
+import { AccountInbox, type InboxEntry } from './inbox/account-inbox';
+import { FanOut } from './inbox/fan-out';
+import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
+import type { LogSink } from './suspension';
 
 export interface PublishResult {
   readonly id: string;
@@ -25,47 +26,47 @@ export interface ProducerDeps {
   idempotencyTtlSeconds?: number;
   /** Called with the hooks that were paused when the event arrived, so the hold cap can drop the oldest. */
   onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
+  /** How old an unfinished fan-out must be before a publish for the same account completes it. */
+  recoveryGraceMs?: number;
+  log?: LogSink;
 }
 
-const PENDING = 'pending';
 const DAY_SECONDS = 24 * 3600;
+// A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
+// the rest.
+const MAX_ABANDONED_PER_PUBLISH = 10;
 
 /**
- * Accepts events and fans each one out to every hook of its account, all or none: the jobs for every hook
- * are added in one Redis transaction (FlowProducer.addBulk), so either every hook's queue has the event or
- * none does. The job id is the event id, so a hook never holds the same event twice.
+ * Accepts events and fans each one out to every hook of its account, all or none, on one Redis or a Redis
+ * Cluster alike. Accepting is a single write in the account's slot (the event and the snapshot of the
+ * account's hooks go into the account's inbox, with the idempotency key); the fan-out then adds the event to
+ * each hook's queue idempotently and deletes the inbox entry. The answer comes once every hook's queue has
+ * the event. If the fan-out is interrupted (the process dies, Redis fails half-way), the entry stays and is
+ * completed later, by the next publish for the account or by the monitor: an accepted event always reaches
+ * every hook of its snapshot, exactly once each.
  */
 export class Producer {
-  private readonly flows: FlowProducer;
-  private readonly ready: ReadySet;
+  private readonly inbox: AccountInbox;
+  private readonly fanOut: FanOut;
   private readonly clock: () => Date;
   private readonly ttl: number;
+  private readonly graceMs: number;
 
   constructor(private readonly deps: ProducerDeps) {
-    this.flows = new FlowProducer({ connection: deps.redis, prefix: deps.keys.prefix });
-    this.ready = new ReadySet(deps.redis, deps.keys);
+    this.inbox = new AccountInbox(deps.redis, deps.keys);
+    this.fanOut = new FanOut({
+      redis: deps.redis,
+      keys: deps.keys,
+      inbox: this.inbox,
+      ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
+    });
     this.clock = deps.clock ?? (() => new Date());
     this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
+    this.graceMs = deps.recoveryGraceMs ?? INBOX_GRACE_MS;
   }
 
   async publish(accountId: string, input: PublishEventInput): Promise<PublishResult> {
-    if (input.id === undefined) return this.fanOut(accountId, input, await this.hookIdsOf(accountId));
-    const idemKey = this.deps.keys.accountIdempotency(accountId, input.id);
-    const earlier = await this.claimIdempotencyKey(idemKey);
-    if (earlier) return { ...earlier, duplicate: true };
-    try {
-      const result = await this.fanOut(accountId, input, await this.hookIdsOf(accountId));
-      await this.deps.redis.set(
-        idemKey,
-        JSON.stringify({ id: result.id, hooks: result.hooks }),
-        'EX',
-        this.ttl,
-      );
-      return result;
-    } catch (error) {
-      await this.deps.redis.del(idemKey).catch(() => undefined);
-      throw error;
-    }
+    return this.accept(accountId, input, input.id);
   }
 
   /** A sample call_created to one hook, in sequence with its other events. */
@@ -81,61 +82,65 @@ export class Producer {
         rate: '0.0',
       },
     };
-    const { id } = await this.fanOut(accountId, sample, [hookId]);
+    const { id } = await this.accept(accountId, sample, undefined, [hookId]);
     return { id };
   }
 
   async close(): Promise<void> {
-    await this.flows.close();
+    await this.fanOut.close();
   }
 
-  private async hookIdsOf(accountId: string): Promise<string[]> {
-    return (await this.deps.redis.smembers(this.deps.keys.accountHooks(accountId))).sort();
-  }
-
-  // SET NX marks the key as being accepted; a concurrent request with the same key waits for the first one's
-  // answer instead of enqueuing the event a second time.
-  private async claimIdempotencyKey(key: string): Promise<{ id: string; hooks: string[] } | undefined> {
-    for (let waited = 0; ; waited += 50) {
-      const claimed = await this.deps.redis.set(key, PENDING, 'EX', 60, 'NX');
-      if (claimed === 'OK') return undefined;
-      const value = await this.deps.redis.get(key);
-      if (value && value !== PENDING) return JSON.parse(value) as { id: string; hooks: string[] };
-      if (waited >= 5000)
-        throw new HooklineError('CONFLICT', 'An event with this id is still being accepted; retry');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  private async fanOut(
+  private async accept(
     accountId: string,
     input: PublishEventInput,
-    hookIds: string[],
+    idempotencyKey: string | undefined,
+    hooks?: readonly string[],
   ): Promise<PublishResult> {
     const now = this.clock();
     const event = toDeliverable(newId('evt', now.getTime()), input, now);
-    if (hookIds.length === 0) return { id: event.id, hooks: [], duplicate: false };
-    // Signal before adding: a worker that wakes early finds the queue empty and waits for the jobs; a
-    // signal sent after the add could be lost if this process died in between.
-    await this.ready.signal(hookIds);
-    await this.flows.addBulk(
-      hookIds.map((hookId) => ({
-        name: DELIVER_JOB,
-        queueName: this.deps.keys.hookQueueName(hookId),
-        data: { accountId, hookId, event, acceptedAt: now.getTime() } satisfies DeliverJobData,
-        opts: { jobId: event.id, attempts: 1, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
-      })),
-    );
-    if (this.deps.onHeld) await this.notifyHeld(hookIds);
-    return { id: event.id, hooks: hookIds, duplicate: false };
+    // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
+    await this.inbox.markActive(accountId);
+    const acceptance = await this.inbox.accept({
+      accountId,
+      event,
+      acceptedAt: now.getTime(),
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      idempotencyTtlSeconds: this.ttl,
+      ...(hooks ? { hooks } : {}),
+      graceMs: this.graceMs,
+      maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
+    });
+    // Earlier events first: a hook then still gets its events in acceptance order after a crash.
+    const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
+    if (acceptance.kind === 'duplicate') {
+      if (!acceptance.answer)
+        throw new HooklineError('CONFLICT', 'An event with this id is still being accepted; retry');
+      // The first request may still be fanning out, or may have died doing so: the answer waits until
+      // every hook's queue has the event, whoever completes it.
+      const { pending } = acceptance;
+      if (pending && !completed.has(pending.id)) await this.fanOut.deliver(accountId, pending);
+      return { ...acceptance.answer, duplicate: true };
+    }
+    if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
+    return { ...acceptance.answer, duplicate: false };
   }
 
-  private async notifyHeld(hookIds: readonly string[]): Promise<void> {
-    const pipeline = this.deps.redis.pipeline();
-    for (const id of hookIds) pipeline.hexists(this.deps.keys.hookQueueMeta(id), 'paused');
-    const flags = (await pipeline.exec()) ?? [];
-    const held = hookIds.filter((_, i) => flags[i]?.[1] === 1);
-    if (held.length > 0) await this.deps.onHeld?.(held);
+  private async completeAbandoned(accountId: string, entries: readonly InboxEntry[]): Promise<Set<string>> {
+    const completed = new Set<string>();
+    for (const entry of entries) {
+      try {
+        await this.fanOut.deliver(accountId, entry, true);
+        completed.add(entry.id);
+      } catch (error) {
+        // Not this request's event: it stays in the inbox for the monitor, and this event goes ahead.
+        this.deps.log?.warn(
+          { accountId, eventId: entry.event.id, err: error },
+          'completing an interrupted fan-out failed; the monitor will retry',
+        );
+        break;
+      }
+    }
+    return completed;
   }
 }
 

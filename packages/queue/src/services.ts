@@ -51,6 +51,7 @@ export function createServices(deps: {
     redis,
     keys,
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
     // Past HOOKLINE_HOLD_MAX held events, a suspended hook drops its oldest (recorded `expired`).
     onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, settings.HOOKLINE_HOLD_MAX))),
   });

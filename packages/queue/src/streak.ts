@@ -1,4 +1,4 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RecordedOutcome, RedisKeys } from '@hookline/core';
 
 // A hook's streak of non-delivered outcomes, kept so that it is right whatever order outcomes arrive in and
@@ -126,17 +126,17 @@ export class Streaks {
     if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 4, lua: STREAK });
   }
 
-  /** Applies outcomes in one round trip, in the given order; one verdict per input. */
+  /**
+   * Applies outcomes, one verdict per input. The calls are sent together rather than in a pipeline (on a Redis
+   * Cluster the hooks live on different shards); each shard runs them in the order given, so one hook's
+   * outcomes keep their order.
+   */
   async applyMany(inputs: readonly StreakInput[], now: number): Promise<StreakVerdict[]> {
-    if (inputs.length === 0) return [];
-    const pipeline = this.redis.pipeline() as ChainableCommander & StreakCommand<ChainableCommander>;
-    for (const i of inputs)
-      pipeline[COMMAND](...this.args(i.hookId, i.step, i.at, i.eventId, i.accountId, now));
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, reply]) => {
-      if (error) throw error;
-      return toVerdict(reply);
-    });
+    const redis = this.redis as Redis & StreakCommand<Promise<unknown>>;
+    const replies = await Promise.all(
+      inputs.map((i) => redis[COMMAND](...this.args(i.hookId, i.step, i.at, i.eventId, i.accountId, now))),
+    );
+    return replies.map(toVerdict);
   }
 
   /** Re-evaluates a streak without an outcome: the time condition may have been met since the last one. */
@@ -160,8 +160,10 @@ export class Streaks {
       .del(this.keys.hookStreak(hookId), this.keys.hookStreakFailures(hookId))
       .hset(this.keys.hookStreak(hookId), 'reset_at', now, 'count', 0)
       .pexpire(this.keys.hookStreak(hookId), IDLE_TTL_MS)
-      .zrem(this.keys.suspensionDue(), hookId)
       .exec();
+    // A global index, so not in the hook's transaction (another shard). Left behind, it is harmless: the due
+    // check finds a streak that no longer qualifies and drops the entry.
+    await this.redis.zrem(this.keys.suspensionDue(), hookId);
   }
 
   /** The streak as it stands, for tests and the admin page. */

@@ -7,16 +7,6 @@ import type { AccountView, Accounts, CreateAccountInput } from './contracts';
 import { isIdOf } from './id-guard';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from './passwords';
 
-// Claims the email and writes the record in one step, so two sign-ups with one email cannot both succeed
-// and a failed claim leaves no record behind.
-// KEYS[1] email index, KEYS[2] account record; ARGV[1] email ('' for none), ARGV[2] account id,
-// ARGV[3..] field/value pairs of the record. Returns 0 when the email is taken.
-const CREATE_ACCOUNT = `
-if ARGV[1] ~= '' and redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], unpack(ARGV, 3))
-return 1
-`;
-
 /** Well-formed, so reading it costs a real lookup, and never issued: newId draws 20 random hex digits. */
 const NO_ACCOUNT_ID = 'acct_00000000000000000000';
 
@@ -35,16 +25,22 @@ export class RedisAccounts implements Accounts {
     const record: Record<string, string> = { id, name: valid.name, created_at: this.clock().toISOString() };
     if (valid.email !== undefined) record.email = valid.email;
     if (valid.password !== undefined) record.password_hash = await hashPassword(valid.password);
-    const created = await this.redis.eval(
-      CREATE_ACCOUNT,
-      2,
-      this.keys.accountByEmail(),
-      this.keys.accountRecord(id),
-      valid.email ?? '',
-      id,
-      ...Object.entries(record).flat(),
-    );
-    if (created === 0) throw new HooklineError('CONFLICT', 'An account with this email already exists');
+    // The record first, then the email: the email index is a global key (another shard of a Redis Cluster),
+    // so the two cannot be one step. Whoever claims the email first wins; a loser takes its record back. A
+    // crash in between leaves a record that no email and no answer lead to.
+    await this.redis.hset(this.keys.accountRecord(id), record);
+    if (valid.email !== undefined) {
+      const claimed = await this.redis
+        .hsetnx(this.keys.accountByEmail(), valid.email, id)
+        .catch(async (error: unknown) => {
+          await this.redis.del(this.keys.accountRecord(id)).catch(() => undefined);
+          throw error;
+        });
+      if (claimed === 0) {
+        await this.redis.del(this.keys.accountRecord(id));
+        throw new HooklineError('CONFLICT', 'An account with this email already exists');
+      }
+    }
     return toView(record);
   }
 

@@ -10,7 +10,7 @@ import {
   type RedisKeys,
   type UpdateHookInput,
 } from '@hookline/core';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
 import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo } from './contracts';
@@ -76,20 +76,22 @@ export class RedisHooks implements Hooks {
       updated_at: now,
       version: '1',
     };
-    // The queue first: once the hook is in the indexes, producers enqueue to it, and its events must never
-    // run without the concurrency-1 limit. If writing the hook then fails, everything is taken back.
+    // The queue first: once the hook is in the account's index, producers enqueue to it, and its events must
+    // never run without the concurrency-1 limit. The hook's keys, the global index and the account's keys
+    // live on different shards of a Redis Cluster, so they are written in steps, the account's index last:
+    // that step makes the hook visible. If a step fails, everything is taken back; a crash between steps
+    // leaves a record that nothing lists and no answer named.
     await hookQueues.setUp(id);
     try {
-      const tx = redis
-        .multi()
-        .hset(keys.hookRecord(id), record)
-        .sadd(keys.accountHooks(accountId), id)
-        .sadd(keys.allHooks(), id);
+      await redis.hset(keys.hookRecord(id), record);
+      await redis.sadd(keys.allHooks(), id);
+      const tx = redis.multi().sadd(keys.accountHooks(accountId), id);
       activity.appendInto(tx, accountId, { kind: 'hook.created', at: now, hook_id: id, actor });
       await execOrThrow(tx);
     } catch (error) {
       // EXEC does not roll back: one failed command (a key of the wrong type) leaves the others applied.
       await this.unindex(accountId, id).catch(() => undefined);
+      await this.dropHookKeys(id).catch(() => undefined);
       await hookQueues.remove(id).catch(() => undefined);
       throw error;
     }
@@ -106,9 +108,8 @@ export class RedisHooks implements Hooks {
   async list(accountId: string): Promise<HookView[]> {
     const ids = await this.listIds(accountId);
     if (ids.length === 0) return [];
-    const pipeline = this.deps.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.deps.keys.hookRecord(id));
-    const raws = (await execOrThrow(pipeline)) as Record<string, string>[];
+    // Sent together, not pipelined: the hooks may live on different shards of a Redis Cluster.
+    const raws = await Promise.all(ids.map((id) => this.deps.redis.hgetall(this.deps.keys.hookRecord(id))));
     const hooks = ids
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
@@ -151,14 +152,18 @@ export class RedisHooks implements Hooks {
 
   async remove(accountId: string, hookId: string, actor: string): Promise<boolean> {
     if (!(await this.readOwned(accountId, hookId))) return false;
-    const { redis, keys, hookQueues, activity } = this.deps;
-    // Out of the indexes first, so producers stop fanning out to it; then the queue and its jobs.
-    const tx = this.unindexInto(redis.multi(), accountId, hookId);
+    const { hookQueues, activity } = this.deps;
+    // Out of the account's index first (with its feed entry: both in the account's slot), so producers stop
+    // fanning out to it; then the global index, the queue and its jobs, and the hook's own keys last. Each
+    // step is safe to repeat and the record goes last, so a delete interrupted half-way is finished by
+    // deleting again.
+    const tx = this.deps.redis.multi().srem(this.deps.keys.accountHooks(accountId), hookId);
     activity.appendInto(tx, accountId, { kind: 'hook.deleted', at: this.now(), hook_id: hookId, actor });
     await execOrThrow(tx);
+    await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
     await hookQueues.remove(hookId);
-    // A delivery that was on the wire during the delete may have logged since; that line goes too.
-    await redis.del(keys.hookDeliveries(hookId));
+    // After the queue: a delivery that was on the wire during the delete may have logged since.
+    await this.dropHookKeys(hookId);
     return true;
   }
 
@@ -189,17 +194,20 @@ export class RedisHooks implements Hooks {
     return this.deps.clock().toISOString();
   }
 
-  /** The hook's record and hook-scoped data, and its place in both indexes. */
-  private unindexInto(tx: ChainableCommander, accountId: string, hookId: string): ChainableCommander {
+  /** The hook's record and hook-scoped data: one command, as they share the hook's slot. */
+  private async dropHookKeys(hookId: string): Promise<void> {
     const { keys } = this.deps;
-    return tx
-      .del(keys.hookRecord(hookId), keys.hookDeliveries(hookId), keys.hookStreak(hookId))
-      .srem(keys.accountHooks(accountId), hookId)
-      .srem(keys.allHooks(), hookId);
+    await this.deps.redis.del(keys.hookRecord(hookId), keys.hookDeliveries(hookId), keys.hookStreak(hookId));
   }
 
+  /** Takes the hook out of both indexes (each in its own slot). */
   private async unindex(accountId: string, hookId: string): Promise<void> {
-    await this.unindexInto(this.deps.redis.pipeline(), accountId, hookId).exec();
+    const { redis, keys } = this.deps;
+    const results = await Promise.allSettled([
+      redis.srem(keys.accountHooks(accountId), hookId),
+      redis.srem(keys.allHooks(), hookId),
+    ]);
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
   }
 
   private async change(

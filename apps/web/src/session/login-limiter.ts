@@ -25,12 +25,10 @@ export class LoginLimiter {
 
   async check(email: string, ip: string): Promise<LoginGate> {
     const subjects = this.subjects(email, ip);
-    const pipeline = this.redis.pipeline();
-    for (const [key] of subjects) pipeline.get(key).ttl(key);
-    const replies = ((await pipeline.exec()) ?? []).map(([error, value]) => {
-      if (error) throw error;
-      return value;
-    });
+    // Sent together rather than pipelined: on a Redis Cluster the two keys may live on different shards.
+    const replies = await Promise.all(
+      subjects.flatMap(([key]) => [this.redis.get(key), this.redis.ttl(key)] as Promise<unknown>[]),
+    );
     let retryAfterSeconds = 0;
     subjects.forEach(([, max], i) => {
       const count = Number(replies[i * 2] ?? 0);
@@ -42,9 +40,12 @@ export class LoginLimiter {
 
   /** The window starts at the first failure, so a steady trickle of guesses stays capped. */
   async recordFailure(email: string, ip: string): Promise<void> {
-    const pipeline = this.redis.pipeline();
-    for (const [key] of this.subjects(email, ip)) pipeline.incr(key).expire(key, WINDOW_SECONDS, 'NX');
-    await pipeline.exec();
+    // One transaction per key (each in its own slot), so a counter never lives on without its expiry.
+    await Promise.all(
+      this.subjects(email, ip).map(([key]) =>
+        this.redis.multi().incr(key).expire(key, WINDOW_SECONDS, 'NX').exec(),
+      ),
+    );
   }
 
   /** A correct password clears the account's count; the address keeps its count. */

@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseOptions } from './options';
+import { formatReport } from './report';
+import { REPO_ROOT } from './repo-root';
+import { runBench } from './run-bench';
+
+// `pnpm bench`: progress on stderr; the table, then the JSON, on stdout; the JSON also in artifacts/bench.
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  if (typeof options === 'string') {
+    process.stderr.write(`${options}\n`);
+    return 2;
+  }
+  let cleanup: (() => Promise<void>) | undefined;
+  const interrupt = () => {
+    process.stderr.write('interrupted: stopping workers and removing keys\n');
+    void (cleanup?.() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const results = await runBench(
+    options,
+    (line) => process.stderr.write(`${line}\n`),
+    (fn) => (cleanup = fn),
+  );
+  const json = JSON.stringify(results, null, 2);
+  const outFile = resolve(REPO_ROOT, options.outFile);
+  await mkdir(dirname(outFile), { recursive: true });
+  await writeFile(outFile, `${json}\n`);
+  process.stdout.write(`${formatReport(results)}\n\n${json}\n`);
+  process.stderr.write(`results written to ${outFile}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,105 @@
+import type { WorkerMode } from './system/worker-entry';
+
+export interface BenchOptions {
+  readonly quick: boolean;
+  readonly profile: boolean;
+  readonly workerMode: WorkerMode;
+  readonly redisUrl: string;
+  readonly outFile: string;
+  readonly workers: number;
+  readonly receiverServers: number;
+  /** Hooks that get events; each alone on its account, so one event is one delivery. */
+  readonly activeHooks: number;
+  /** All hooks configured in the large case; the ones beyond `activeHooks` never get an event. */
+  readonly configuredHooks: number;
+  readonly idleHooksPerAccount: number;
+  readonly hangingShare: number;
+  /** HOOKLINE_DELIVERY_TIMEOUT_MS: short, so hanging hooks cost seconds, not minutes. */
+  readonly deadlineMs: number;
+  readonly workerIdleMs: number;
+  /** Events per second of the open-loop (latency) phases. */
+  readonly openRate: number;
+  /** Events kept outstanding per hook in the closed-loop (throughput) phases. */
+  readonly singleHookWindow: number;
+  readonly manyHooksWindow: number;
+  readonly warmupMs: number;
+  readonly measureMs: number;
+  readonly ceilingMs: number;
+  readonly idleMs: number;
+  readonly createConcurrency: number;
+  readonly drainTimeoutMs: number;
+}
+
+const FULL = {
+  activeHooks: 1000,
+  configuredHooks: 100_000,
+  idleHooksPerAccount: 1000,
+  openRate: 1000,
+  warmupMs: 3000,
+  measureMs: 8000,
+  ceilingMs: 4000,
+  idleMs: 10_000,
+};
+
+const QUICK: typeof FULL = {
+  activeHooks: 100,
+  configuredHooks: 5000,
+  idleHooksPerAccount: 500,
+  openRate: 500,
+  warmupMs: 1000,
+  measureMs: 3000,
+  ceilingMs: 2000,
+  idleMs: 3000,
+};
+
+export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dist|source] [--out=FILE]
+  --quick     smaller sizes and shorter phases (about a minute)
+  --profile   run the workers under --cpu-prof and print where their CPU went
+  --worker    the built worker (dist), its sources through tsx (source), or as the bench runs (auto)
+Environment: REDIS_URL (default redis://127.0.0.1:6379)`;
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | string {
+  const flags = new Map<string, string | undefined>(
+    // `pnpm bench -- --quick` hands the script a bare `--` first.
+    argv
+      .filter((a) => a !== '--')
+      .map((a) => {
+        const [name, ...value] = a.replace(/^--/, '').split('=');
+        return [name!, value.length > 0 ? value.join('=') : undefined];
+      }),
+  );
+  const known = new Set(['quick', 'profile', 'worker', 'out', 'help']);
+  const unknown = [...flags.keys()].filter((f) => !known.has(f));
+  if (flags.has('help') || unknown.length > 0) return USAGE;
+  const workerMode = (flags.get('worker') ?? 'auto') as WorkerMode;
+  if (!['auto', 'dist', 'source'].includes(workerMode)) return USAGE;
+  const quick = flags.has('quick');
+  const sizes = quick ? QUICK : FULL;
+  const workers = 2;
+  return {
+    quick,
+    profile: flags.has('profile'),
+    workerMode,
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    outFile: flags.get('out') ?? 'artifacts/bench/results.json',
+    workers,
+    receiverServers: 4,
+    ...sizes,
+    hangingShare: 0.1,
+    deadlineMs: 1000,
+    workerIdleMs: 2000,
+    singleHookWindow: 64,
+    manyHooksWindow: 4,
+    createConcurrency: 50,
+    drainTimeoutMs: 20_000,
+  };
+}
+
+/**
+ * Attach slots per process: every active hook must fit in the fleet at once, or the hooks left over wait
+ * until a busy one goes idle, which under steady load never happens. 20% headroom covers an uneven split of
+ * claims between processes. Each slot holds one blocking Redis connection while attached.
+ */
+export function maxHooksPerWorker(options: BenchOptions): number {
+  return Math.ceil((options.activeHooks * 1.2) / options.workers);
+}

@@ -1,0 +1,147 @@
+import { sleep } from './clock';
+import { ClosedLoop, OpenLoop, type BenchHook } from './load/hookline-load';
+import { measureWindow, type WindowTiming } from './load/measure';
+import type { BenchOptions } from './options';
+import type { Receivers } from './receivers/receivers';
+import type { IdleResult, LoadCase, PhaseResult } from './results';
+import type { BenchWorld } from './setup';
+import { findStrandedHooks } from './stranded';
+import { watchClients } from './system/redis-activity';
+import { usageProbe } from './system/usage-probe';
+import type { WorkerFleet } from './system/worker-fleet';
+
+export interface PhaseContext {
+  readonly options: BenchOptions;
+  readonly world: BenchWorld;
+  readonly receivers: Receivers;
+  readonly fleet: WorkerFleet;
+  readonly progress: (line: string) => void;
+}
+
+export const timingOf = (options: BenchOptions): WindowTiming => ({
+  warmupMs: options.warmupMs,
+  measureMs: options.measureMs,
+});
+
+/** One hookline phase: load, a measured window, then a drain so the next phase starts from empty queues. */
+export async function hooklinePhase(
+  ctx: PhaseContext,
+  label: string,
+  start: () => ClosedLoop | OpenLoop,
+  hooks: readonly BenchHook[],
+  beforeDrain?: () => Promise<void>,
+  timing = timingOf(ctx.options),
+): Promise<PhaseResult> {
+  ctx.progress(label);
+  const load = start();
+  const window = await measureWindow(ctx.receivers, timing, usageProbe(ctx.world.redis, ctx.fleet));
+  await beforeDrain?.();
+  const tally = await load.finish(ctx.options.drainTimeoutMs);
+  const stranded = tally.undelivered > 0 ? await findStrandedHooks(ctx.world, hooks) : undefined;
+  ctx.progress(
+    `  ${window.perSecond}/s, p50 ${window.latency?.p50Ms ?? '-'} ms, p99 ${window.latency?.p99Ms ?? '-'} ms` +
+      (tally.undelivered > 0 ? `, ${tally.undelivered} undelivered after drain` : '') +
+      (tally.publishErrors > 0 ? `, ${tally.publishErrors} publish errors (${tally.firstError})` : ''),
+  );
+  if (stranded)
+    ctx.progress(
+      `  ${stranded.withEvents} hooks still hold events, ${stranded.unclaimed} with no lease and no signal` +
+        (stranded.examples.length > 0 ? `: ${stranded.examples.join(', ')}` : ''),
+    );
+  return { ...window, tally, ...(stranded ? { stranded } : {}) };
+}
+
+/** Throughput (closed loop) and latency at the fixed rate (open loop) over the same active hooks. */
+export async function loadCase(
+  ctx: PhaseContext,
+  label: string,
+  hooks: readonly BenchHook[],
+  configuredHooks: number,
+  hang?: { hooks: readonly number[] },
+): Promise<LoadCase> {
+  const { producer } = ctx.world;
+  const { options, receivers } = ctx;
+  const unhang = async () => {
+    if (hang) await receivers.setHanging([]);
+  };
+  const withHang = async () => {
+    if (hang) await receivers.setHanging(hang.hooks);
+  };
+  // Throughput first: the open loop then starts with the hooks attached, as in steady operation, whichever
+  // case it belongs to (the cold start is measured on its own, see coldStart).
+  await withHang();
+  const throughput = await hooklinePhase(
+    ctx,
+    `${label}: closed loop, ${options.manyHooksWindow} outstanding per hook`,
+    () => new ClosedLoop(producer, receivers, hooks, options.manyHooksWindow),
+    hooks,
+    unhang,
+  );
+  await withHang();
+  const atRate = await hooklinePhase(
+    ctx,
+    `${label}: open loop at ${options.openRate}/s`,
+    () => new OpenLoop(producer, receivers, hooks, options.openRate),
+    hooks,
+    unhang,
+  );
+  return { activeHooks: hooks.length, configuredHooks, throughput, atRate };
+}
+
+/**
+ * The open loop from the first event on, with no warm-up excluded: every hook starts detached, as when a
+ * burst of traffic reaches many quiet hooks at once.
+ */
+export async function coldStart(ctx: PhaseContext, hooks: readonly BenchHook[]): Promise<PhaseResult> {
+  const { options, receivers, world } = ctx;
+  return hooklinePhase(
+    ctx,
+    `${hooks.length} hooks from cold: open loop at ${options.openRate}/s, first ${options.measureMs / 1000} s`,
+    () => new OpenLoop(world.producer, receivers, hooks, options.openRate),
+    hooks,
+    undefined,
+    { warmupMs: 0, measureMs: options.measureMs },
+  );
+}
+
+/** Waits until no worker is attached to any hook (they let go after HOOKLINE_WORKER_IDLE_MS). */
+export async function waitForDetach(fleet: WorkerFleet, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await fleet.sample()).every((w) => w.attachedHooks === 0)) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+/** Connections, commands/s and memory of each worker while nothing is published. */
+export async function measureIdle(ctx: PhaseContext, configuredHooks: number): Promise<IdleResult> {
+  ctx.progress(
+    `idle: ${configuredHooks} hooks configured, watching Redis for ${ctx.options.idleMs / 1000} s`,
+  );
+  const { fleet, options } = ctx;
+  const commands = await watchClients(
+    options.redisUrl,
+    () => fleet.redisClients(),
+    fleet.pids,
+    options.idleMs,
+  );
+  const samples = await fleet.sample();
+  const result: IdleResult = {
+    configuredHooks,
+    seconds: options.idleMs / 1000,
+    workers: samples.map((s, i) => ({
+      pid: s.pid,
+      attachedHooks: s.attachedHooks,
+      redisConnections: s.redisConnections,
+      commandsPerSecond: commands[i]?.perSecond ?? 0,
+      byCommand: commands[i]?.byCommand ?? {},
+      rssMb: s.rssMb,
+    })),
+  };
+  for (const w of result.workers)
+    ctx.progress(
+      `  worker ${w.pid}: ${w.redisConnections} connections, ${w.commandsPerSecond} commands/s, ${w.rssMb} MB`,
+    );
+  return result;
+}

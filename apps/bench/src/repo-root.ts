@@ -1,0 +1,4 @@
+import { resolve } from 'node:path';
+
+/** The workspace root, from src/ (tsx) or dist/ (built) alike. */
+export const REPO_ROOT = resolve(__dirname, '../../..');

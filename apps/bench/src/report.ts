@@ -1,0 +1,205 @@
+import type { BenchResults, IdleResult, LoadCase, PhaseResult } from './results';
+import { ratio } from './stats';
+import { formatTable, num } from './table';
+
+const cpuOf = (p: PhaseResult) => {
+  const u = p.usage;
+  if (!u) return ['-', '-'];
+  return [
+    [u.cpuPercent.bench, u.cpuPercent.redis, ...u.workers.map((w) => w.cpuPercent)]
+      .map((v) => num(v))
+      .join('/'),
+    num(u.cpuPercent.others),
+  ];
+};
+
+const costOf = (p: PhaseResult) => {
+  const c = p.usage?.cpuMicrosPerDelivery;
+  return c && p.perSecond > 0 ? `${c.bench}/${c.redis}/${c.workers}` : '-';
+};
+
+/** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure. */
+function row(label: string, p: PhaseResult, ceiling: PhaseResult, latencyCeiling = ceiling): string[] {
+  return [
+    label,
+    num(p.perSecond),
+    num(ratio(p.perSecond, ceiling.perSecond), 3),
+    num(p.latency?.p50Ms, 2),
+    num(p.latency?.p99Ms, 2),
+    num(ratio(p.latency?.p99Ms, latencyCeiling.latency?.p99Ms), 1),
+    ...cpuOf(p),
+    costOf(p),
+    p.tally ? num(p.tally.undelivered) : '',
+  ];
+}
+
+function caseRows(tag: string, c: LoadCase, r: BenchResults, suffix = ''): string[][] {
+  const name = `${tag} ${c.activeHooks} active / ${c.configuredHooks} hooks${suffix}`;
+  return [
+    row(`${name}, max`, c.throughput, r.ceiling.manyStreams),
+    row(`${name}, at ${r.meta.openRate}/s`, c.atRate, r.ceiling.atRate),
+  ];
+}
+
+function idleRows(label: string, idle: IdleResult): string[][] {
+  return idle.workers.map((w, i) => [
+    `${label} (${idle.configuredHooks} hooks), worker ${i + 1}`,
+    num(w.redisConnections),
+    num(w.commandsPerSecond, 1),
+    num(w.rssMb, 1),
+    num(w.attachedHooks),
+    Object.entries(w.byCommand)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([c, n]) => `${c} ${num(n / idle.seconds, 1)}/s`)
+      .join(', '),
+  ]);
+}
+
+function redisRows(r: BenchResults): string[][] {
+  const phases: [string, PhaseResult][] = [
+    ['1 hook, max', r.hookline.oneHook],
+    [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
+    [
+      `${r.hookline.configured.activeHooks} active / ${r.hookline.configured.configuredHooks}, max`,
+      r.hookline.configured.throughput,
+    ],
+  ];
+  return phases.map(([label, p]) => {
+    const rd = p.usage?.redisPerDelivery;
+    return [
+      label,
+      num(rd?.calls, 1),
+      num(rd?.cpuMicros, 0),
+      (rd?.top ?? [])
+        .slice(0, 5)
+        .map((t) => `${t.command} ${t.calls}x ${t.cpuMicros}µs`)
+        .join(', '),
+    ];
+  });
+}
+
+function lostLines(r: BenchResults): string[] {
+  const phases: [string, PhaseResult][] = [
+    ['cold start', r.hookline.coldStart],
+    ...(
+      [
+        ['(b) all active', r.hookline.active],
+        ['(b) of all configured', r.hookline.configured],
+        ['(c) hanging', r.hanging],
+      ] as [string, LoadCase][]
+    ).flatMap(([label, c]): [string, PhaseResult][] => [
+      [`${label}, max`, c.throughput],
+      [`${label}, at rate`, c.atRate],
+    ]),
+  ];
+  return phases
+    .filter(([, p]) => p.stranded)
+    .map(
+      ([label, p]) =>
+        `  ${label}: ${p.tally?.undelivered} events missing; ${p.stranded!.withEvents} hooks still hold events, ` +
+        `${p.stranded!.unclaimed} of them with no lease and no ready signal (nothing will wake them)`,
+    );
+}
+
+export function formatReport(r: BenchResults): string {
+  const m = r.meta;
+  const out: string[] = [
+    `hookline bench${m.quick ? " (--quick: reduced sizes, not the issue's figures)" : ''}: ${m.workers} worker processes ` +
+      `(${m.worker}, ${m.maxHooksPerWorker} hooks each at most), node ${m.node}, Redis ${m.redisVersion}, ` +
+      `${m.cpus} CPUs, load average ${m.loadAverageAtStart} at start, deadline ${m.deadlineMs} ms, ${m.durationSeconds} s`,
+    '',
+    'Deliveries/s and publish->receipt latency; ratios are to the ceiling at the same concurrency',
+    '(1 stream for one hook, N streams for N active hooks, the same open-loop rate for the "at N/s" rows).',
+    'cpu% = bench (publisher + receivers) / redis / each worker, 100 = one core; others = the rest of the',
+    'machine (anything above a few % means the figures are low); µs/delivery = CPU per delivery, bench/redis/workers;',
+    `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
+    '',
+    formatTable(
+      ['figure', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'cpu%', 'others', 'µs/delivery', 'lost'],
+      [
+        row('(a) ceiling: undici, 1 stream', r.ceiling.oneStream, r.ceiling.oneStream),
+        row(
+          `(a) ceiling: undici, ${r.ceiling.manyStreams.streams} streams`,
+          r.ceiling.manyStreams,
+          r.ceiling.manyStreams,
+        ),
+        row(`(a) ceiling: undici at ${m.openRate}/s`, r.ceiling.atRate, r.ceiling.atRate),
+        row('(b) 1 hook, one event at a time', r.hookline.oneHookUnloaded, r.ceiling.oneStream),
+        row(`(b) 1 hook, ${m.windows.singleHook} outstanding`, r.hookline.oneHook, r.ceiling.oneStream),
+        row(
+          `(b) ${r.hookline.active.activeHooks} hooks from cold at ${m.openRate}/s (no warm-up)`,
+          r.hookline.coldStart,
+          r.ceiling.atRate,
+        ),
+        ...caseRows('(b)', r.hookline.active, r),
+        ...caseRows('(b)', r.hookline.configured, r),
+        ...caseRows('(c)', r.hanging, r, `, ${r.hanging.hangingHooks} hanging (healthy hooks' figures)`),
+      ],
+    ),
+    ...(lostLines(r).length > 0
+      ? [
+          '',
+          `Events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped:`,
+          ...lostLines(r),
+        ]
+      : []),
+    '',
+    `(d) Workers while idle (per process), and hook creation: ${num(r.hookline.idleHookCreation.perSecond)} hooks/s via store.hooks.create`,
+    formatTable(
+      ['when', 'redis conns', 'cmds/s', 'RSS MB', 'attached', 'commands'],
+      [
+        ...idleRows('before traffic', r.idle.beforeTraffic),
+        ...idleRows('after traffic', r.idle.afterTraffic),
+      ],
+    ),
+    '',
+    'Under load (end of each max phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
+    formatTable(
+      ['phase', 'worker 1', 'worker 2'],
+      [
+        ['1 hook, max', r.hookline.oneHook],
+        [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
+        [`${r.hanging.activeHooks} active, ${r.hanging.hangingHooks} hanging, max`, r.hanging.throughput],
+      ].map(([label, p]) => [
+        label as string,
+        ...((p as PhaseResult).usage?.workers ?? []).map(
+          (w) => `${w.attachedHooks} / ${w.redisConnections} / ${num(w.rssMb)} / ${w.deliveredPerSecond}`,
+        ),
+      ]),
+    ),
+    '',
+    'Redis per delivery (INFO commandstats over the window, whole server; script bodies counted inside evalsha)',
+    formatTable(['phase', 'calls', 'cpu µs', 'busiest commands (calls, cpu µs)'], redisRows(r)),
+    '',
+    'Targets (2-core machine; benchmark figures, not test assertions)',
+    formatTable(
+      ['target', 'figure', 'value', 'limit', 'value/limit', ''],
+      r.targets.map((t) => [
+        t.target,
+        t.figure,
+        num(t.value, 3),
+        num(t.limit, 1),
+        num(t.ratioToTarget, 2),
+        t.met ? 'met' : 'MISSED',
+      ]),
+    ),
+  ];
+  if (r.profile) {
+    out.push(
+      '',
+      `Worker CPU profile (both processes, whole run, ${num(r.profile.busyMs)} ms busy): self time by module`,
+      formatTable(
+        ['module', 'ms', '%'],
+        r.profile.modules.map((s) => [s.name, num(s.selfMs), num(s.percent, 1)]),
+      ),
+      '',
+      'Top functions by self time',
+      formatTable(
+        ['function', 'ms', '%'],
+        r.profile.functions.map((s) => [s.name, num(s.selfMs), num(s.percent, 1)]),
+      ),
+    );
+  }
+  return out.join('\n');
+}

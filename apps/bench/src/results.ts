@@ -1,0 +1,85 @@
+import type { LoadTally } from './load/hookline-load';
+import type { MeasuredWindow } from './load/measure';
+import type { PhaseUsage } from './system/usage-probe';
+import type { StrandedHooks } from './stranded';
+import type { ProfileSummary } from './system/profile-summary';
+
+export interface PhaseResult extends MeasuredWindow {
+  readonly usage?: PhaseUsage;
+  readonly tally?: LoadTally;
+  /** Only when events were still missing after the drain: where they are stuck. */
+  readonly stranded?: StrandedHooks;
+}
+
+export interface IdleWorker {
+  readonly pid: number;
+  readonly attachedHooks: number;
+  readonly redisConnections: number;
+  readonly commandsPerSecond: number;
+  readonly byCommand: Record<string, number>;
+  readonly rssMb: number;
+}
+
+export interface IdleResult {
+  readonly configuredHooks: number;
+  readonly seconds: number;
+  readonly workers: readonly IdleWorker[];
+}
+
+/** Closed loop for throughput, open loop at a fixed rate for latency, over one set of active hooks. */
+export interface LoadCase {
+  readonly activeHooks: number;
+  readonly configuredHooks: number;
+  readonly throughput: PhaseResult;
+  readonly atRate: PhaseResult;
+}
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly figure: string;
+  readonly value: number;
+  readonly limit: number;
+  /** value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. */
+  readonly ratioToTarget: number;
+  readonly met: boolean;
+}
+
+export interface BenchResults {
+  readonly meta: {
+    readonly startedAt: string;
+    readonly quick: boolean;
+    readonly node: string;
+    readonly cpus: number;
+    readonly redisVersion: string;
+    readonly worker: string;
+    readonly workers: number;
+    readonly maxHooksPerWorker: number;
+    readonly deadlineMs: number;
+    readonly drainTimeoutMs: number;
+    /** 1-minute load average when the run started: above ~0.5 something else was using the CPUs. */
+    readonly loadAverageAtStart: number;
+    readonly openRate: number;
+    readonly windows: { readonly singleHook: number; readonly manyHooks: number };
+    readonly timing: { readonly warmupMs: number; readonly measureMs: number; readonly ceilingMs: number };
+    readonly durationSeconds: number;
+  };
+  readonly ceiling: {
+    readonly oneStream: PhaseResult;
+    readonly manyStreams: PhaseResult & { readonly streams: number };
+    readonly atRate: PhaseResult;
+  };
+  readonly hookline: {
+    /** One event in flight at a time: the latency of a single delivery with no queue ahead of it. */
+    readonly oneHookUnloaded: PhaseResult;
+    readonly oneHook: PhaseResult;
+    /** Every active hook detached, then the open-loop rate from the first event, nothing excluded. */
+    readonly coldStart: PhaseResult;
+    readonly active: LoadCase;
+    readonly configured: LoadCase;
+    readonly idleHookCreation: { readonly created: number; readonly perSecond: number };
+  };
+  readonly hanging: LoadCase & { readonly hangingHooks: number };
+  readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
+  readonly targets: readonly TargetCheck[];
+  readonly profile?: ProfileSummary;
+}

@@ -1,0 +1,187 @@
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { deletePrefix } from './delete-prefix';
+import { closedLoopCeiling, openLoopCeiling } from './load/ceiling';
+import { ClosedLoop } from './load/hookline-load';
+import { maxHooksPerWorker, type BenchOptions } from './options';
+import {
+  coldStart,
+  hooklinePhase,
+  loadCase,
+  measureIdle,
+  timingOf,
+  waitForDetach,
+  type PhaseContext,
+} from './phases';
+import { Receivers } from './receivers/receivers';
+import { REPO_ROOT } from './repo-root';
+import type { BenchResults } from './results';
+import { createActiveHooks, createIdleHooks, createWorld } from './setup';
+import { readProfiles, summarizeProfiles } from './system/profile-summary';
+import { usageProbe } from './system/usage-probe';
+import { chooseWorkerEntry } from './system/worker-entry';
+import { WorkerFleet } from './system/worker-fleet';
+import { checkTargets } from './targets';
+
+/**
+ * The whole benchmark, in the order that keeps it short: the ceiling first (no workers running), then hookline
+ * with 1 and 1,000 active hooks, then 99,000 more hooks configured and the same again, with and without
+ * hanging hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
+ */
+export async function runBench(
+  options: BenchOptions,
+  progress: (line: string) => void,
+  onCleanup: (cleanup: () => Promise<void>) => void,
+): Promise<BenchResults> {
+  const began = Date.now();
+  const loadAverageAtStart = Math.round(loadavg()[0]! * 100) / 100;
+  const world = createWorld(options.redisUrl);
+  const receivers = await Receivers.start(options.receiverServers);
+  let fleet: WorkerFleet | undefined;
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      await fleet?.stop().catch(() => undefined);
+      await world.producer.close().catch(() => undefined);
+      await receivers.close().catch(() => undefined);
+      progress(`removing the keys under ${world.prefix}`);
+      await deletePrefix(world.redis, world.prefix).catch(() => undefined);
+      world.redis.disconnect();
+      world.producerRedis.disconnect();
+    })());
+  onCleanup(cleanup);
+  try {
+    const step = (line: string) => progress(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
+    step(`prefix ${world.prefix}: creating ${options.activeHooks} accounts with one hook each`);
+    const active = await createActiveHooks(world, receivers, options.activeHooks, options.createConcurrency);
+    const indices = active.map((h) => h.index);
+    const ceilingTiming = { warmupMs: 1000, measureMs: options.ceilingMs };
+    const probe = usageProbe(world.redis);
+
+    step('ceiling: undici, 1 stream');
+    const oneStream = await closedLoopCeiling(receivers, [0], ceilingTiming, probe);
+    step(`ceiling: undici, ${indices.length} streams`);
+    const manyStreams = {
+      ...(await closedLoopCeiling(receivers, indices, ceilingTiming, probe)),
+      streams: indices.length,
+    };
+    step(`ceiling: undici, open loop at ${options.openRate}/s`);
+    const ceilingAtRate = await openLoopCeiling(receivers, indices, options.openRate, ceilingTiming, probe);
+
+    const entry = chooseWorkerEntry(options.workerMode);
+    const maxHooks = maxHooksPerWorker(options);
+    const artifacts = join(REPO_ROOT, 'artifacts', 'bench');
+    await mkdir(artifacts, { recursive: true });
+    const profileDir = options.profile ? await mkdtemp(join(artifacts, 'profile-')) : undefined;
+    step(`starting ${options.workers} worker processes (${entry.why}), ${maxHooks} hooks each at most`);
+    fleet = await WorkerFleet.start(
+      entry,
+      options.workers,
+      {
+        REDIS_URL: options.redisUrl,
+        HOOKLINE_QUEUE_PREFIX: world.prefix,
+        HOOKLINE_SECRET_KEY: world.secretKeyHex,
+        HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+        HOOKLINE_METRICS_PORT: '0',
+        HOOKLINE_DELIVERY_TIMEOUT_MS: String(options.deadlineMs),
+        HOOKLINE_WORKER_MAX_HOOKS: String(maxHooks),
+        HOOKLINE_WORKER_IDLE_MS: String(options.workerIdleMs),
+        LOG_LEVEL: 'info',
+      },
+      new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379,
+      profileDir,
+    );
+    const ctx: PhaseContext = { options, world, receivers, fleet, progress: step };
+    const beforeTraffic = await measureIdle(ctx, options.activeHooks);
+
+    const { producer } = world;
+    const single = active.slice(0, 1);
+    const oneHookUnloaded = await hooklinePhase(
+      ctx,
+      'one hook, one event at a time',
+      () => new ClosedLoop(producer, receivers, single, 1),
+      single,
+    );
+    const oneHook = await hooklinePhase(
+      ctx,
+      `one hook, ${options.singleHookWindow} outstanding`,
+      () => new ClosedLoop(producer, receivers, single, options.singleHookWindow),
+      single,
+    );
+    if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
+    const coldStartResult = await coldStart(ctx, active);
+    const activeCase = await loadCase(
+      ctx,
+      `${options.activeHooks} of ${options.activeHooks}`,
+      active,
+      options.activeHooks,
+    );
+
+    const idleCount = options.configuredHooks - options.activeHooks;
+    step(`creating ${idleCount} more hooks (store.hooks.create, ${options.createConcurrency} at a time)`);
+    const idleHookCreation = await createIdleHooks(
+      world,
+      receivers,
+      idleCount,
+      options.idleHooksPerAccount,
+      options.createConcurrency,
+    );
+    step(`  ${idleHookCreation.perSecond} hooks/s`);
+    const configuredCase = await loadCase(
+      ctx,
+      `${options.activeHooks} of ${options.configuredHooks}`,
+      active,
+      options.configuredHooks,
+    );
+    const hangingHooks = indices.filter((i) => i % Math.round(1 / options.hangingShare) === 0);
+    const hangingCase = await loadCase(
+      ctx,
+      `${options.activeHooks} of ${options.configuredHooks}, ${hangingHooks.length} hanging`,
+      active,
+      options.configuredHooks,
+      { hooks: hangingHooks },
+    );
+    step('waiting for the workers to let go of every hook');
+    if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
+    const afterTraffic = await measureIdle(ctx, options.configuredHooks);
+
+    await fleet.stop();
+    const profile = profileDir ? summarizeProfiles(await readProfiles(profileDir)) : undefined;
+    if (profileDir) step(`CPU profiles of the workers: ${profileDir}`);
+
+    const figures: Omit<BenchResults, 'targets' | 'profile'> = {
+      meta: {
+        startedAt: new Date(began).toISOString(),
+        quick: options.quick,
+        node: process.version,
+        cpus: cpus().length,
+        redisVersion: /redis_version:(\S+)/.exec(await world.redis.info('server'))?.[1] ?? '?',
+        worker: entry.why,
+        workers: options.workers,
+        maxHooksPerWorker: maxHooks,
+        deadlineMs: options.deadlineMs,
+        drainTimeoutMs: options.drainTimeoutMs,
+        loadAverageAtStart,
+        openRate: options.openRate,
+        windows: { singleHook: options.singleHookWindow, manyHooks: options.manyHooksWindow },
+        timing: { ...timingOf(options), ceilingMs: options.ceilingMs },
+        durationSeconds: Math.round((Date.now() - began) / 1000),
+      },
+      ceiling: { oneStream, manyStreams, atRate: ceilingAtRate },
+      hookline: {
+        oneHookUnloaded,
+        coldStart: coldStartResult,
+        oneHook,
+        active: activeCase,
+        configured: configuredCase,
+        idleHookCreation,
+      },
+      hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
+      idle: { beforeTraffic, afterTraffic },
+    };
+    return { ...figures, targets: checkTargets(figures), ...(profile ? { profile } : {}) };
+  } finally {
+    await cleanup();
+  }
+}

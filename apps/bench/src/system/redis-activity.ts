@@ -1,0 +1,73 @@
+import IORedis, { type Redis } from 'ioredis';
+import { sleep } from '../clock';
+
+export type CommandStats = Map<string, { calls: number; usec: number }>;
+
+/** INFO commandstats: calls and CPU µs per command since Redis started (commands inside scripts included). */
+export async function commandStats(redis: Redis): Promise<CommandStats> {
+  const stats: CommandStats = new Map();
+  for (const m of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm))
+    stats.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
+  return stats;
+}
+
+export function commandStatsDelta(before: CommandStats, after: CommandStats): CommandStats {
+  const delta: CommandStats = new Map();
+  for (const [name, a] of after) {
+    const b = before.get(name) ?? { calls: 0, usec: 0 };
+    if (a.calls > b.calls) delta.set(name, { calls: a.calls - b.calls, usec: a.usec - b.usec });
+  }
+  return delta;
+}
+
+/** Redis's own CPU seconds (user + system, all its threads). */
+export async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const read = (field: string) => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return read('used_cpu_user') + read('used_cpu_sys');
+}
+
+export interface ClientCommands {
+  readonly pid: number;
+  /** Commands this process sent, per second (a script counts once: EVALSHA is one command). */
+  readonly perSecond: number;
+  readonly byCommand: Record<string, number>;
+}
+
+/**
+ * Counts, with MONITOR, the commands that each process sends for `ms`. INFO's counters are for the whole
+ * server, which other programs may be using too; MONITOR names the client of each command, and `clients`
+ * maps client addresses to process ids (re-read every second, so reconnections are followed).
+ */
+export async function watchClients(
+  redisUrl: string,
+  clients: () => Promise<Map<string, number>>,
+  pids: readonly number[],
+  ms: number,
+): Promise<ClientCommands[]> {
+  const watcher = new IORedis(redisUrl, { maxRetriesPerRequest: null });
+  const owner = await clients();
+  const counts = new Map(pids.map((pid) => [pid, { total: 0, byCommand: {} as Record<string, number> }]));
+  try {
+    const monitor = await watcher.monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const count = counts.get(owner.get(source) ?? -1);
+      if (!count) return;
+      const name = (args[0] ?? '?').toLowerCase();
+      count.byCommand[name] = (count.byCommand[name] ?? 0) + 1;
+      count.total += 1;
+    });
+    const refresh = setInterval(() => {
+      void clients().then((latest) => latest.forEach((pid, address) => owner.set(address, pid)));
+    }, 1000);
+    await sleep(ms);
+    clearInterval(refresh);
+    monitor.disconnect();
+  } finally {
+    watcher.disconnect();
+  }
+  return pids.map((pid) => {
+    const count = counts.get(pid)!;
+    return { pid, perSecond: Math.round((count.total / (ms / 1000)) * 10) / 10, byCommand: count.byCommand };
+  });
+}

@@ -1,0 +1,115 @@
+import type { Redis } from 'ioredis';
+import type { WindowProbe } from '../load/measure';
+import { machineBusySeconds } from './proc';
+import { commandStats, commandStatsDelta, redisCpuSeconds, type CommandStats } from './redis-activity';
+import type { WorkerFleet, WorkerSample } from './worker-fleet';
+
+export interface WorkerUsage {
+  readonly pid: number;
+  /** 100 = one core busy for the whole window. */
+  readonly cpuPercent: number;
+  readonly deliveredPerSecond: number;
+  readonly attachedHooks: number;
+  readonly redisConnections: number;
+  readonly rssMb: number;
+}
+
+export interface PhaseUsage {
+  /**
+   * `others` is the machine's busy time not spent by the bench, Redis or the workers: anything above a few
+   * percent means something else shared the CPUs and the figures of this window are low.
+   */
+  readonly cpuPercent: { readonly bench: number; readonly redis: number; readonly others: number };
+  readonly workers: readonly WorkerUsage[];
+  /**
+   * CPU µs spent per delivery timed in the window, by part. Unlike deliveries/s, this cost barely moves when
+   * other programs share the machine, so it is the figure to compare between runs and against a budget: on
+   * 2 cores, 5,000 deliveries/s leave 400 µs per delivery for everything together.
+   */
+  readonly cpuMicrosPerDelivery: { readonly bench: number; readonly redis: number; readonly workers: number };
+  /** Server-wide INFO commandstats over the window, divided by the deliveries timed in it. */
+  readonly redisPerDelivery: {
+    readonly calls: number;
+    readonly cpuMicros: number;
+    readonly top: readonly { command: string; calls: number; cpuMicros: number }[];
+  };
+}
+
+interface Mark {
+  readonly bench: NodeJS.CpuUsage;
+  readonly redisCpu: number;
+  readonly machine: number;
+  readonly stats: CommandStats;
+  readonly workers: readonly WorkerSample[];
+}
+
+const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** CPU of every process involved and Redis's work per delivery, over one measured window. */
+export function usageProbe(redis: Redis, fleet?: WorkerFleet): WindowProbe<PhaseUsage> {
+  return {
+    async begin(): Promise<Mark> {
+      return {
+        bench: process.cpuUsage(),
+        redisCpu: await redisCpuSeconds(redis),
+        machine: await machineBusySeconds(),
+        stats: await commandStats(redis),
+        workers: fleet ? await fleet.sample() : [],
+      };
+    },
+    async end(mark, deliveries, seconds): Promise<PhaseUsage> {
+      const begun = mark as Mark;
+      const bench = process.cpuUsage(begun.bench);
+      const [machine, redisCpu, stats, workers] = await Promise.all([
+        machineBusySeconds(),
+        redisCpuSeconds(redis),
+        commandStats(redis),
+        fleet ? fleet.sample() : Promise.resolve([]),
+      ]);
+      const delta = [...commandStatsDelta(begun.stats, stats)].filter(([name]) => name !== 'info');
+      const per = (v: number) => (deliveries > 0 ? v / deliveries : 0);
+      const benchCpu = (bench.user + bench.system) / 1e6;
+      const redisUsed = redisCpu - begun.redisCpu;
+      const workersUsed = workers.reduce(
+        (sum, w, i) => sum + w.cpuSeconds - (begun.workers[i]?.cpuSeconds ?? 0),
+        0,
+      );
+      const others = Math.max(0, machine - begun.machine - benchCpu - redisUsed - workersUsed);
+      return {
+        cpuPercent: {
+          bench: round((benchCpu / seconds) * 100),
+          redis: round((redisUsed / seconds) * 100),
+          others: round((others / seconds) * 100),
+        },
+        cpuMicrosPerDelivery: {
+          bench: Math.round(per(benchCpu * 1e6)),
+          redis: Math.round(per(redisUsed * 1e6)),
+          workers: Math.round(per(workersUsed * 1e6)),
+        },
+        workers: workers.map((w, i) => {
+          const before = begun.workers[i];
+          return {
+            pid: w.pid,
+            cpuPercent: round(((w.cpuSeconds - (before?.cpuSeconds ?? 0)) / seconds) * 100),
+            deliveredPerSecond: Math.round((w.delivered - (before?.delivered ?? 0)) / seconds),
+            attachedHooks: w.attachedHooks,
+            redisConnections: w.redisConnections,
+            rssMb: w.rssMb,
+          };
+        }),
+        redisPerDelivery: {
+          calls: round(per(delta.reduce((sum, [, s]) => sum + s.calls, 0))),
+          cpuMicros: round(per(delta.reduce((sum, [, s]) => sum + s.usec, 0))),
+          top: delta
+            .sort((a, b) => b[1].usec - a[1].usec)
+            .slice(0, 20)
+            .map(([command, s]) => ({
+              command,
+              calls: round(per(s.calls), 2),
+              cpuMicros: round(per(s.usec)),
+            })),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { REPO_ROOT } from '../repo-root';
+
+export type WorkerMode = 'auto' | 'dist' | 'source';
+
+export interface WorkerEntry {
+  readonly mode: 'dist' | 'source';
+  /** Node arguments before the script. */
+  readonly nodeArgs: readonly string[];
+  readonly script: string;
+  readonly why: string;
+}
+
+const SOURCE: WorkerEntry = {
+  mode: 'source',
+  nodeArgs: ['--require', 'tsx/cjs'],
+  script: 'apps/worker/src/main.ts',
+  why: 'worker sources through tsx',
+};
+
+const DIST: WorkerEntry = {
+  mode: 'dist',
+  nodeArgs: [],
+  script: 'apps/worker/dist/main.js',
+  why: 'built worker',
+};
+
+/**
+ * `auto` runs the workers the way the bench itself runs: built when the bench is built (`pnpm bench` builds
+ * the worker and its packages first, so the CPU figures are those of production JavaScript), from sources
+ * when the bench runs through tsx (development, so edits are measured without a build). tsx compiles once at
+ * start; after that the code runs at the same speed.
+ */
+export function chooseWorkerEntry(mode: WorkerMode): WorkerEntry {
+  const built = existsSync(join(REPO_ROOT, DIST.script));
+  if (mode === 'dist' && !built)
+    throw new Error(`--worker=dist: ${DIST.script} does not exist; build it first`);
+  if (mode === 'dist') return DIST;
+  if (mode === 'source') return SOURCE;
+  return extname(__filename) === '.js' && built ? DIST : SOURCE;
+}

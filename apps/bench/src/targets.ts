@@ -1,0 +1,68 @@
+import type { BenchResults, TargetCheck } from './results';
+
+type Figures = Omit<BenchResults, 'targets' | 'profile'>;
+
+function atLeast(target: string, figure: string, value: number | undefined, limit: number): TargetCheck[] {
+  if (value === undefined) return [];
+  return [{ target, figure, value, limit, ratioToTarget: round(value / limit), met: value >= limit }];
+}
+
+function atMost(target: string, figure: string, value: number | undefined, limit: number): TargetCheck[] {
+  if (value === undefined) return [];
+  return [{ target, figure, value, limit, ratioToTarget: round(value / limit), met: value <= limit }];
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/** The issue's targets (for a 2-core machine), each checked against the figure it is about. */
+export function checkTargets(r: Figures): TargetCheck[] {
+  const { hookline: h, hanging, idle } = r;
+  const single = r.ceiling.oneStream.perSecond;
+  const many = (c: { activeHooks: number; configuredHooks: number }) =>
+    `${c.activeHooks} active of ${c.configuredHooks} configured`;
+  const idleWorkers = idle.afterTraffic.workers;
+  return [
+    ...atLeast(
+      'one hook >= 40% of the single-stream ceiling',
+      'one hook: deliveries/s / ceiling (1 stream)',
+      single > 0 ? round(h.oneHook.perSecond / single) : undefined,
+      0.4,
+    ),
+    ...[h.active, h.configured].flatMap((c) =>
+      atLeast(
+        '1,000 active hooks >= 5,000 events/s',
+        `${many(c)}: deliveries/s`,
+        c.throughput.perSecond,
+        5000,
+      ),
+    ),
+    ...[h.active, h.configured].flatMap((c) =>
+      atMost(
+        `p99 <= 50 ms at ${r.meta.openRate} events/s`,
+        `${many(c)}: p99 ms`,
+        c.atRate.latency?.p99Ms,
+        50,
+      ),
+    ),
+    ...atMost(
+      'hanging hooks move healthy p99 by <= 1.5x',
+      `${Math.round(r.meta.openRate)}/s, ${hanging.hangingHooks} hanging: healthy p99 / p99 without`,
+      hanging.atRate.latency && h.configured.atRate.latency
+        ? round(hanging.atRate.latency.p99Ms / h.configured.atRate.latency.p99Ms)
+        : undefined,
+      1.5,
+    ),
+    ...atMost(
+      `${idle.afterTraffic.configuredHooks} idle hooks: <= 20 Redis connections per worker`,
+      'idle: most connections of one worker',
+      Math.max(...idleWorkers.map((w) => w.redisConnections)),
+      20,
+    ),
+    ...atMost(
+      `${idle.afterTraffic.configuredHooks} idle hooks: <= 50 commands/s per worker`,
+      'idle: most commands/s of one worker',
+      Math.max(...idleWorkers.map((w) => w.commandsPerSecond)),
+      50,
+    ),
+  ];
+}

@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '@hookline/core';
+import type { LogSink } from '../suspension';
+import { AccountInbox } from './account-inbox';
+import { FanOut } from './fan-out';
+
+export interface InboxRecoveryDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  /** Entries younger than this belong to a publish still in progress and are left to it. */
+  readonly graceMs: number;
+  readonly onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
+  readonly log?: LogSink;
+}
+
+/** Default grace: far longer than a fan-out takes, short enough that a crash delays events by seconds. */
+export const INBOX_GRACE_MS = 10_000;
+
+const ACCOUNTS_PER_RUN = 100;
+const ENTRIES_PER_READ = 100;
+
+/**
+ * Completes fan-outs that a process abandoned (it died between accepting an event and putting it into every
+ * hook's queue). The monitor runs it every few seconds; publishes do the same for their own account. An
+ * entry is fanned out again whole: the hooks that already have the event ignore it.
+ */
+export class InboxRecovery {
+  private readonly inbox: AccountInbox;
+  private readonly fanOut: FanOut;
+
+  constructor(private readonly deps: InboxRecoveryDeps) {
+    this.inbox = new AccountInbox(deps.redis, deps.keys);
+    this.fanOut = new FanOut({
+      redis: deps.redis,
+      keys: deps.keys,
+      inbox: this.inbox,
+      ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
+    });
+  }
+
+  /** One pass over the accounts that went quiet; returns how many events it put into hook queues. */
+  async run(): Promise<number> {
+    const { graceMs, log } = this.deps;
+    let recovered = 0;
+    for (const accountId of await this.inbox.quietAccounts(graceMs, ACCOUNTS_PER_RUN)) {
+      try {
+        recovered += await this.recoverAccount(accountId);
+        if (await this.inbox.isEmpty(accountId)) await this.inbox.forget(accountId, graceMs);
+      } catch (error) {
+        // One account's trouble (a corrupt queue key) must not hold up the others; it is tried again next run.
+        log?.warn({ accountId, err: error }, 'completing an interrupted fan-out failed; will retry');
+      }
+    }
+    return recovered;
+  }
+
+  async close(): Promise<void> {
+    await this.fanOut.close();
+  }
+
+  // In acceptance order, so that a hook gets the recovered events in the order they were accepted.
+  private async recoverAccount(accountId: string): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const entries = await this.inbox.olderThan(accountId, this.deps.graceMs, ENTRIES_PER_READ);
+      for (const entry of entries) {
+        await this.fanOut.deliver(accountId, entry, true);
+        this.deps.log?.info(
+          { accountId, eventId: entry.event.id, hooks: entry.hooks.length },
+          'completed an interrupted fan-out',
+        );
+        count += 1;
+      }
+      if (entries.length < ENTRIES_PER_READ) return count;
+    }
+  }
+}
