@@ -29,6 +29,14 @@ end
 return claimed
 `;
 
+const SIGNAL = `
+local now = tonumber(ARGV[1])
+for i = 2, #ARGV do
+  local held = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[i]))
+  if not held or held <= now then redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
+end
+`;
+
 // Moves hooks whose lease expired (their process died) back to the ready set.
 const RECLAIM = `
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -46,11 +54,14 @@ export class ReadySet {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Tells the fleet that a hook has (or may have) events to deliver. Cheap and idempotent. */
+  /**
+   * Tells the fleet that a hook has (or may have) events to deliver. A hook whose lease is live is skipped:
+   * its holder is attached and takes the events itself, and re-checks the queue after letting go (so the
+   * caller must have added its jobs first). Idempotent, one round trip.
+   */
   async signal(hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
-    const now = this.now();
-    await this.redis.zadd(this.keys.readyHooks(), 'NX', ...hookIds.flatMap((id) => [now, id]));
+    await this.redis.eval(SIGNAL, 2, this.keys.readyHooks(), this.keys.hookLeases(), this.now(), ...hookIds);
   }
 
   /** Blocks up to `timeoutSeconds` for one signalled hook; returns its id (already removed from the set). */
