@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
+import { LuaScript, type RedisKeys } from '@hookline/core';
 
 // BullMQ runs a job again when the process holding it died (stalled job). For a webhook that is the one
 // thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
@@ -10,13 +10,13 @@ import type { RedisKeys } from '@hookline/core';
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
 export type AttemptStart = 'send' | 'maybe_sent' | 'already_recorded';
 
-const BEGIN = `
+const BEGIN = new LuaScript(`
 local current = redis.call('GET', KEYS[1])
 if current == ARGV[1] then return 'maybe_sent' end
 if current == ARGV[1] .. ':done' then return 'already_recorded' end
 redis.call('SET', KEYS[1], ARGV[1])
 return 'send'
-`;
+`);
 
 export class AttemptGuard {
   constructor(
@@ -25,7 +25,7 @@ export class AttemptGuard {
   ) {}
 
   async begin(hookId: string, eventId: string): Promise<AttemptStart> {
-    return (await this.redis.eval(BEGIN, 1, this.keys.hookAttempt(hookId), eventId)) as AttemptStart;
+    return (await BEGIN.run(this.redis, [this.keys.hookAttempt(hookId)], [eventId])) as AttemptStart;
   }
 
   async finish(hookId: string, eventId: string): Promise<void> {

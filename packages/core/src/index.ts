@@ -12,3 +12,4 @@ export * from './publish-input';
 export * from './zod-problems';
 export * from './delivery-request';
 export * from './ip-address';
+export * from './lua-script';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { DeliverableEvent, RedisKeys } from '@hookline/core';
+import { LuaScript, type DeliverableEvent, type RedisKeys } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -17,7 +17,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 // KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
 // ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 // return, hook ids as a JSON array ('' = the account's hooks now).
-const ACCEPT = `
+const ACCEPT = new LuaScript(`
 ${NOW_MS}
 local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
 local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
@@ -49,13 +49,13 @@ if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
 local own = {}
 if entry ~= '' then own = redis.call('XRANGE', inbox, entry, entry) end
 return {'accepted', answer, own, abandoned}
-`;
+`);
 
 // KEYS: index. ARGV: account id. The score only grows, so recovery can tell a quiet account from a busy one.
-const MARK = `
+const MARK = new LuaScript(`
 ${NOW_MS}
 redis.call('ZADD', KEYS[1], 'GT', now, ARGV[1])
-`;
+`);
 
 // KEYS: index. ARGV: grace (ms), most accounts.
 const QUIET = `
@@ -133,7 +133,7 @@ export class AccountInbox {
 
   /** Indexes the account for recovery; must happen before its entry is written. */
   async markActive(accountId: string): Promise<void> {
-    await this.redis.eval(MARK, 1, this.keys.inboxAccounts(), accountId);
+    await MARK.run(this.redis, [this.keys.inboxAccounts()], [accountId]);
   }
 
   async accept(input: AcceptInput): Promise<Acceptance> {
@@ -141,19 +141,18 @@ export class AccountInbox {
     const idemKey = input.idempotencyKey
       ? [keys.accountIdempotency(input.accountId, input.idempotencyKey)]
       : [];
-    const reply = (await this.redis.eval(
-      ACCEPT,
-      2 + idemKey.length,
-      keys.accountInbox(input.accountId),
-      keys.accountHooks(input.accountId),
-      ...idemKey,
-      input.event.id,
-      JSON.stringify(input.event),
-      input.acceptedAt,
-      input.idempotencyTtlSeconds,
-      input.graceMs,
-      input.maxAbandoned,
-      input.hooks ? JSON.stringify(input.hooks) : '',
+    const reply = (await ACCEPT.run(
+      this.redis,
+      [keys.accountInbox(input.accountId), keys.accountHooks(input.accountId), ...idemKey],
+      [
+        input.event.id,
+        JSON.stringify(input.event),
+        input.acceptedAt,
+        input.idempotencyTtlSeconds,
+        input.graceMs,
+        input.maxAbandoned,
+        input.hooks ? JSON.stringify(input.hooks) : '',
+      ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, own, abandoned] = reply;
     const answer = parseAnswer(answerJson);

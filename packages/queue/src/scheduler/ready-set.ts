@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
+import { LuaScript, type RedisKeys } from '@hookline/core';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
 // Producers add the hook id (ZADD NX, so a busy hook is one entry however many events arrive); a process
@@ -10,7 +10,7 @@ import type { RedisKeys } from '@hookline/core';
 // Claims up to ARGV[3] hooks: first the ids the caller already popped (ARGV[4..]), then more from the set.
 // A hook whose lease is still live is skipped: its holder re-checks the queue before letting go, so the
 // signal is not lost.
-const CLAIM = `
+const CLAIM = new LuaScript(`
 local ready, leases = KEYS[1], KEYS[2]
 local now, expiry, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local claimed = {}
@@ -27,25 +27,25 @@ if room > 0 then
   for i = 1, #popped, 2 do take(popped[i]) end
 end
 return claimed
-`;
+`);
 
-const SIGNAL = `
+const SIGNAL = new LuaScript(`
 local now = tonumber(ARGV[1])
 for i = 2, #ARGV do
   local held = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[i]))
   if not held or held <= now then redis.call('ZADD', KEYS[1], 'NX', now, ARGV[i]) end
 end
-`;
+`);
 
 // Moves hooks whose lease expired (their process died) back to the ready set.
-const RECLAIM = `
+const RECLAIM = new LuaScript(`
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZADD', KEYS[1], 'NX', ARGV[1], id)
 end
 return expired
-`;
+`);
 
 export class ReadySet {
   constructor(
@@ -61,7 +61,7 @@ export class ReadySet {
    */
   async signal(hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
-    await this.redis.eval(SIGNAL, 2, this.keys.readyHooks(), this.keys.hookLeases(), this.now(), ...hookIds);
+    await SIGNAL.run(this.redis, [this.keys.readyHooks(), this.keys.hookLeases()], [this.now(), ...hookIds]);
   }
 
   /** Blocks up to `timeoutSeconds` for one signalled hook; returns its id (already removed from the set). */
@@ -72,15 +72,10 @@ export class ReadySet {
 
   async claim(alreadyPopped: readonly string[], want: number, leaseMs: number): Promise<string[]> {
     const now = this.now();
-    return (await this.redis.eval(
-      CLAIM,
-      2,
-      this.keys.readyHooks(),
-      this.keys.hookLeases(),
-      now,
-      now + leaseMs,
-      want,
-      ...alreadyPopped,
+    return (await CLAIM.run(
+      this.redis,
+      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [now, now + leaseMs, want, ...alreadyPopped],
     )) as string[];
   }
 
@@ -100,13 +95,10 @@ export class ReadySet {
   }
 
   async reclaimExpired(limit = 1000): Promise<string[]> {
-    return (await this.redis.eval(
-      RECLAIM,
-      2,
-      this.keys.readyHooks(),
-      this.keys.hookLeases(),
-      this.now(),
-      limit,
+    return (await RECLAIM.run(
+      this.redis,
+      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [this.now(), limit],
     )) as string[];
   }
 }
