@@ -1,26 +1,10 @@
-import { spawnEntry, startReceiver, TEST_REDIS_URL, waitUntil, type SpawnedProcess } from '@hookline/testing';
+import { startReceiver, waitUntil } from '@hookline/testing';
 import { useHookline } from './harness';
 
 // kill -9 of a worker in the middle of a delivery: never a second send, never a lost event, order kept, and
 // the hook carries on within 30 s (lease 10 s, lock 10 s, stalled check every 5 s).
 describe('crash safety', () => {
   const h = useHookline();
-
-  function spawnWorker(entry = 'apps/worker/src/main.ts'): SpawnedProcess {
-    const worker = spawnEntry(entry, {
-      REDIS_URL: TEST_REDIS_URL,
-      HOOKLINE_QUEUE_PREFIX: h.ctx.prefix,
-      HOOKLINE_SECRET_KEY: h.secretKeyHex,
-      HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
-      HOOKLINE_METRICS_PORT: '0',
-      HOOKLINE_WORKER_IDLE_MS: '200',
-    });
-    h.ctx.onCleanup(async () => {
-      worker.kill('SIGKILL');
-      await worker.exited;
-    });
-    return worker;
-  }
 
   const callIdsOf = (r: { body: Buffer }[]) =>
     r.map((x) => (JSON.parse(x.body.toString()) as { call_id: string }).call_id);
@@ -30,7 +14,7 @@ describe('crash safety', () => {
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url() });
-    const doomed = spawnWorker('apps/worker/test/fixtures/stalling-worker.ts');
+    const doomed = h.spawnWorker('apps/worker/test/fixtures/stalling-worker.ts');
     await doomed.waitForOutput('worker started');
     await h.publish(account.id, { call_id: 'first' });
     await h.publish(account.id, { call_id: 'second' });
@@ -38,7 +22,7 @@ describe('crash safety', () => {
     doomed.kill('SIGKILL');
     await doomed.exited;
 
-    const survivor = spawnWorker();
+    const survivor = h.spawnWorker();
     await survivor.waitForOutput('worker started');
     await receiver.waitFor(2, 30000);
     expect(callIdsOf(receiver.requests)).toEqual(['first', 'second']);
@@ -56,7 +40,7 @@ describe('crash safety', () => {
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url() });
-    const doomed = spawnWorker();
+    const doomed = h.spawnWorker();
     await doomed.waitForOutput('worker started');
     await h.publish(account.id, { call_id: 'in-flight' });
     await h.publish(account.id, { call_id: 'next' });
@@ -65,7 +49,7 @@ describe('crash safety', () => {
     await doomed.exited;
     const killedAt = Date.now();
 
-    const survivor = spawnWorker();
+    const survivor = h.spawnWorker();
     await survivor.waitForOutput('worker started');
     await receiver.waitFor(2, 30000);
     expect(Date.now() - killedAt).toBeLessThan(30000);
@@ -82,7 +66,7 @@ describe('crash safety', () => {
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url() });
-    const worker = spawnWorker();
+    const worker = h.spawnWorker();
     await worker.waitForOutput('worker started');
     await h.publish(account.id, { call_id: 'in-flight' });
     await h.publish(account.id, { call_id: 'later' });

@@ -3,7 +3,7 @@ import { redisKeys, type CreateHookInput, type RedisKeys } from '@hookline/core'
 import { HookQueues, Producer } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { useRedis } from '@hookline/testing';
+import { spawnEntry, TEST_REDIS_URL, useRedis, type SpawnedProcess } from '@hookline/testing';
 import { startWorker, type RunningWorker, type WorkerDeps } from '../src';
 
 export const SAMPLE = {
@@ -46,6 +46,22 @@ export function useHookline() {
         ...extra,
       });
       ctx.onCleanup(() => worker.close());
+      return worker;
+    },
+    /** A real worker process (the production entry point by default), killed after the test. */
+    spawnWorker(entry = 'apps/worker/src/main.ts'): SpawnedProcess {
+      const worker = spawnEntry(entry, {
+        REDIS_URL: TEST_REDIS_URL,
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        HOOKLINE_SECRET_KEY: h.secretKeyHex,
+        HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+        HOOKLINE_METRICS_PORT: '0',
+        HOOKLINE_WORKER_IDLE_MS: '200',
+      });
+      ctx.onCleanup(async () => {
+        worker.kill('SIGKILL');
+        await worker.exited;
+      });
       return worker;
     },
     async account(name = 'Acme Telecom') {

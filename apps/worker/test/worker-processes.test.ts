@@ -1,4 +1,4 @@
-import { spawnEntry, startReceiver, TEST_REDIS_URL, waitUntil, type SpawnedProcess } from '@hookline/testing';
+import { startReceiver, waitUntil } from '@hookline/testing';
 import { useHookline } from './harness';
 
 // The production entry point, three times, against one Redis: the one-in-flight rule and the order hold
@@ -6,29 +6,12 @@ import { useHookline } from './harness';
 describe('a fleet of worker processes', () => {
   const h = useHookline();
 
-  function spawnWorker(): SpawnedProcess {
-    const worker = spawnEntry('apps/worker/src/main.ts', {
-      REDIS_URL: TEST_REDIS_URL,
-      HOOKLINE_QUEUE_PREFIX: h.ctx.prefix,
-      HOOKLINE_SECRET_KEY: h.secretKeyHex,
-      HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
-      HOOKLINE_METRICS_PORT: '0',
-      HOOKLINE_WORKER_IDLE_MS: '200',
-      LOG_LEVEL: 'info',
-    });
-    h.ctx.onCleanup(async () => {
-      worker.kill('SIGKILL');
-      await worker.exited;
-    });
-    return worker;
-  }
-
   it('keeps one request in flight and publish order with three processes', async () => {
     const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 50 }));
     h.ctx.closeLater(receiver);
     const account = await h.account();
     await h.hook(account.id, { url: receiver.url() });
-    const workers = [spawnWorker(), spawnWorker(), spawnWorker()];
+    const workers = [h.spawnWorker(), h.spawnWorker(), h.spawnWorker()];
     await Promise.all(workers.map((w) => w.waitForOutput('worker started')));
     const published: string[] = [];
     for (let i = 0; i < 50; i++) {
@@ -47,14 +30,14 @@ describe('a fleet of worker processes', () => {
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url() });
-    const fleet = [spawnWorker()];
+    const fleet = [h.spawnWorker()];
     await fleet[0]!.waitForOutput('worker started');
     const published: string[] = [];
     // Membership changes at fixed points of the stream: two join, the first leaves, one more joins, another leaves.
     const changes: Record<number, () => void> = {
-      15: () => fleet.push(spawnWorker(), spawnWorker()),
+      15: () => fleet.push(h.spawnWorker(), h.spawnWorker()),
       35: () => fleet[0]!.kill('SIGTERM'),
-      50: () => fleet.push(spawnWorker()),
+      50: () => fleet.push(h.spawnWorker()),
       65: () => fleet[1]!.kill('SIGTERM'),
     };
     for (let i = 0; i < 80; i++) {
@@ -79,7 +62,7 @@ describe('a fleet of worker processes', () => {
   }, 90000);
 
   it('exits 0 on SIGTERM', async () => {
-    const worker = spawnWorker();
+    const worker = h.spawnWorker();
     await worker.waitForOutput('worker started');
     worker.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });

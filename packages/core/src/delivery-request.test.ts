@@ -1,21 +1,11 @@
 import { buildDeliveryRequest, previewDeliveryRequest } from './delivery-request';
 import type { DeliverableEvent } from './event-kinds';
+import { SAMPLE_CALL_CREATED } from './samples';
 
 // The example of product.md §3, field for field.
 const event = (overrides: Record<string, string> = {}): DeliverableEvent => ({
-  id: 'evt_1',
-  type: 'call_created',
-  fields: {
-    EventType: 'call_created',
-    call_id: '9309b4a2-d59f',
-    direction: 'outbound',
-    from: 'jonas1',
-    from_cnam: 'Jonas 1',
-    to: '78791245',
-    rate: '0.0',
-    date: '2016-03-01T08:31:55.0000000',
-    ...overrides,
-  },
+  ...SAMPLE_CALL_CREATED,
+  fields: { ...SAMPLE_CALL_CREATED.fields, ...overrides },
 });
 const options = { eventTypeHeader: 'X-Service-Event-Type', userAgent: 'hookline/0.1' };
 const url = 'https://www.example.com/webhook';

@@ -13,3 +13,4 @@ export * from './zod-problems';
 export * from './delivery-request';
 export * from './ip-address';
 export * from './lua-script';
+export * from './samples';

@@ -1,21 +1,13 @@
-import { previewDeliveryRequest, type DeliverableEvent, type HookView } from '@hookline/core';
+import {
+  previewDeliveryRequest,
+  SAMPLE_CALL_CREATED,
+  type DeliverableEvent,
+  type HookView,
+} from '@hookline/core';
 import { html, joinHtml, type SafeHtml } from '../view/html';
 
 // The seed's own example, so the preview matches the documentation byte for byte.
-export const SAMPLE_EVENT: DeliverableEvent = {
-  id: 'evt_preview',
-  type: 'call_created',
-  fields: {
-    EventType: 'call_created',
-    call_id: '9309b4a2-d59f',
-    direction: 'outbound',
-    from: 'jonas1',
-    from_cnam: 'Jonas 1',
-    to: '78791245',
-    rate: '0.0',
-    date: '2016-03-01T08:31:55.0000000',
-  },
-};
+export const SAMPLE_EVENT: DeliverableEvent = SAMPLE_CALL_CREATED;
 
 export interface PreviewOptions {
   readonly eventTypeHeader: string;
