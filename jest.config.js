@@ -30,4 +30,6 @@ const dirs = ['packages', 'apps'].flatMap((top) =>
         .filter((d) => fs.existsSync(`${d}/package.json`))
     : [],
 );
-module.exports = { projects: dirs.map(project), testTimeout: 30000 };
+// forceExit: a failing test can leave a server or a connection open, and CI must still end with its verdict
+// rather than wait for its time limit. Passing runs close everything themselves (afterEach in each fixture).
+module.exports = { projects: dirs.map(project), testTimeout: 30000, forceExit: true };

@@ -98,6 +98,11 @@ export class BoardRegistry {
     if (!entry) return;
     this.registered.delete(hookId);
     this.deps.board.removeQueue(entry.adapter);
-    await entry.queue.close();
+    // A view's Queue handle holds no work; its close has been seen to never settle (BullMQ waiting on a
+    // connection being torn down), and server shutdown must not wait on the admin board.
+    await Promise.race([
+      entry.queue.close().catch(() => undefined),
+      new Promise((r) => setTimeout(r, 2000).unref()),
+    ]);
   }
 }
