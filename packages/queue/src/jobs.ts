@@ -18,7 +18,8 @@ export const KEEP_FAILED = { count: 100 } as const;
 
 /**
  * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key), after the job
- * itself is gone: repeating an interrupted fan-out within this time never delivers an event twice. A day,
- * like the producers' idempotency keys.
+ * itself is gone: repeating an interrupted fan-out within this time never delivers an event twice. Recovery
+ * re-fans an interrupted entry after seconds (INBOX_GRACE_MS, then the monitor's next tick), so an hour is a
+ * wide margin; it is also what the key costs, one key per event per hook, so it is kept far below a day.
  */
-export const DEDUPE_TTL_MS = 24 * 3600 * 1000;
+export const DEDUPE_TTL_MS = 3600 * 1000;
