@@ -43,6 +43,18 @@ interface Mark {
   readonly workers: readonly WorkerSample[];
 }
 
+// With a thousand hooks attached, reading every worker's sockets from /proc can take longer than the
+// window itself on a busy 2-core machine; a sample that is late is reported as missing instead of stalling
+// the phase.
+const SAMPLE_WITHIN_MS = 3000;
+async function sampleWithin(fleet: WorkerFleet | undefined): Promise<WorkerSample[]> {
+  if (!fleet) return [];
+  const late = new Promise<WorkerSample[]>((resolve) =>
+    setTimeout(() => resolve([]), SAMPLE_WITHIN_MS).unref(),
+  );
+  return Promise.race([fleet.sample(), late]);
+}
+
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** CPU of every process involved and Redis's work per delivery, over one measured window. */
@@ -54,7 +66,7 @@ export function usageProbe(redis: Redis, fleet?: WorkerFleet): WindowProbe<Phase
         redisCpu: await redisCpuSeconds(redis),
         machine: await machineBusySeconds(),
         stats: await commandStats(redis),
-        workers: fleet ? await fleet.sample() : [],
+        workers: await sampleWithin(fleet),
       };
     },
     async end(mark, deliveries, seconds): Promise<PhaseUsage> {
@@ -64,7 +76,7 @@ export function usageProbe(redis: Redis, fleet?: WorkerFleet): WindowProbe<Phase
         machineBusySeconds(),
         redisCpuSeconds(redis),
         commandStats(redis),
-        fleet ? fleet.sample() : Promise.resolve([]),
+        sampleWithin(fleet),
       ]);
       const delta = [...commandStatsDelta(begun.stats, stats)].filter(([name]) => name !== 'info');
       const per = (v: number) => (deliveries > 0 ? v / deliveries : 0);
