@@ -197,7 +197,13 @@ export class RedisHooks implements Hooks {
   /** The hook's record and hook-scoped data: one command, as they share the hook's slot. */
   private async dropHookKeys(hookId: string): Promise<void> {
     const { keys } = this.deps;
-    await this.deps.redis.del(keys.hookRecord(hookId), keys.hookDeliveries(hookId), keys.hookStreak(hookId));
+    await this.deps.redis.del(
+      keys.hookRecord(hookId),
+      keys.hookDeliveries(hookId),
+      keys.hookStreak(hookId),
+      keys.hookStreakFailures(hookId),
+      keys.hookAttempt(hookId),
+    );
   }
 
   /** Takes the hook out of both indexes (each in its own slot). */
