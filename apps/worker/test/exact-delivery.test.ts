@@ -80,10 +80,14 @@ describe('what the endpoint receives', () => {
     const { hook } = await deliverOne({});
     await waitUntil(async () => (await h.deliveries(hook.id)).length > 0, 'the delivery to be recorded');
     expect(await h.store.hooks.remove(hook.account_id, hook.id, 'operator')).toBe(true);
-    const left = await waitUntil(async () => {
-      const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);
-      return keys.length === 0 ? 'none' : undefined;
-    }, 'every key of the deleted hook to be gone', 5000);
+    const left = await waitUntil(
+      async () => {
+        const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);
+        return keys.length === 0 ? 'none' : undefined;
+      },
+      'every key of the deleted hook to be gone',
+      5000,
+    );
     expect(left).toBe('none');
   });
 
