@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import type { HookView, RedisKeys } from '@hookline/core';
+import type { Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
 import { createHoldCap } from './hold-cap';
-import { HookQueues } from './hook-queues';
+import type { HookQueues } from './hook-queues';
 import type { DeliverJobData } from './jobs';
 import { Producer } from './producer';
 import { pauseOnce } from './suspension';
+import { servicesForTest } from './test-support/services-for-test';
 
 const ctx = useRedis('hold-cap');
 let keys: RedisKeys;
@@ -24,9 +24,7 @@ const SAMPLE = {
 };
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  hookQueues = new HookQueues(ctx.redis, keys);
-  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
+  ({ keys, hookQueues, store } = servicesForTest(ctx));
   const account = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(
     account.id,

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
-import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import type { HookView, RedisKeys } from '@hookline/core';
+import type { Store } from '@hookline/store';
 import { connectRedis, startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
-import { HookControl } from './hook-control';
-import { HookQueues } from './hook-queues';
+import type { HookControl } from './hook-control';
+import type { HookQueues } from './hook-queues';
 import type { DeliverJobData } from './jobs';
 import { Producer } from './producer';
-import { ReadySet } from './scheduler/ready-set';
+import { servicesForTest } from './test-support/services-for-test';
 
 // These tests deliver with a plain BullMQ Worker standing in for apps/worker: what is under test is which
 // jobs are left in the queue, in which order, and what is recorded. End-to-end runs with the real worker are
@@ -32,17 +31,7 @@ const SAMPLE = {
 };
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  hookQueues = new HookQueues(ctx.redis, keys);
-  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
-  const ready = new ReadySet(ctx.redis, keys);
-  control = new HookControl({
-    redis: ctx.redis,
-    keys,
-    hookQueues,
-    store,
-    signalReady: (hookId) => ready.signal([hookId]),
-  });
+  ({ keys, hookQueues, store, control } = servicesForTest(ctx));
   producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
   receiver = ctx.closeLater(await startReceiver());
   const account = await store.accounts.create({ name: 'Acme' });

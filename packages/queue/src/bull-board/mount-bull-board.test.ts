@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import type { HookView, RedisKeys } from '@hookline/core';
+import type { Store } from '@hookline/store';
 import { connectRedis, startReceiver, useRedis, type Receiver } from '@hookline/testing';
-import { HookControl } from '../hook-control';
-import { HookQueues } from '../hook-queues';
+import type { HookControl } from '../hook-control';
+import type { HookQueues } from '../hook-queues';
 import type { DeliverJobData } from '../jobs';
 import { Producer } from '../producer';
-import { ReadySet } from '../scheduler/ready-set';
 import { mountBullBoard } from './mount-bull-board';
+import { servicesForTest } from '../test-support/services-for-test';
 
 // Bull Board driven through its own HTTP routes, over real HTTP on 127.0.0.1 (fastify's inject() needs an
 // ESM-only package jest cannot load on Node 20), with a plain BullMQ Worker standing in for apps/worker to
@@ -28,17 +27,7 @@ let receiver: Receiver;
 let hook: HookView;
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  hookQueues = new HookQueues(ctx.redis, keys);
-  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
-  const ready = new ReadySet(ctx.redis, keys);
-  control = new HookControl({
-    redis: ctx.redis,
-    keys,
-    hookQueues,
-    store,
-    signalReady: (id) => ready.signal([id]),
-  });
+  ({ keys, hookQueues, store, control } = servicesForTest(ctx));
   receiver = ctx.closeLater(await startReceiver());
   const account = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(
