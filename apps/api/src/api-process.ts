@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { decodeSecretKey, loadConfig, type Config } from '@hookline/config';
+import { secretKeyOf, loadConfig, type Config } from '@hookline/config';
 import { createFailFastRedis, createServices, type HookControl, type Producer } from '@hookline/queue';
 import {
   createLogger,
@@ -24,7 +24,7 @@ export function createApiDeps(
   const services = createServices({
     redis,
     settings: config,
-    secretKey: decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!,
+    secretKey: secretKeyOf(config),
     log: logger,
   });
   const { store, producer, control } = services;

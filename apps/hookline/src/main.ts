@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { ConfigError, decodeSecretKey, loadConfig } from '@hookline/config';
+import { ConfigError, secretKeyOf, loadConfig } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import {
   createFailFastRedis,
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const config = loadConfig(env, 'all-in-one');
   const logger = createLogger(config.LOG_LEVEL, 'hookline');
   const metrics = createMetrics();
-  const secretKey = decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!;
+  const secretKey = secretKeyOf(config);
   // Requests fail fast when Redis is away (503); background parts wait for it to come back.
   const requestRedis = createFailFastRedis(config);
   const backgroundRedis = createRedis(config);

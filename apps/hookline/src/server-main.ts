@@ -1,4 +1,4 @@
-import { decodeSecretKey, loadConfig } from '@hookline/config';
+import { secretKeyOf, loadConfig } from '@hookline/config';
 import { createFailFastRedis, createServices } from '@hookline/queue';
 import { createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
 import { buildHttpServer } from './http-server';
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const services = createServices({
     redis,
     settings: config,
-    secretKey: decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!,
+    secretKey: secretKeyOf(config),
     log: logger,
   });
   const app = await buildHttpServer({ config, redis, services, logger, metrics: createMetrics() });

@@ -1,4 +1,4 @@
-import { decodeSecretKey, loadConfig } from '@hookline/config';
+import { secretKeyOf, loadConfig } from '@hookline/config';
 import { createFailFastRedis, createServices } from '@hookline/queue';
 import { createLogger, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
 import { buildWebApp } from './web-app';
@@ -16,7 +16,7 @@ export async function runWebProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const services = createServices({
     redis,
     settings: config,
-    secretKey: decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!,
+    secretKey: secretKeyOf(config),
     log: logger,
   });
   const { keys, store, producer, control, hookQueues } = services;

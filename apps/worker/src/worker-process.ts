@@ -1,4 +1,4 @@
-import { decodeSecretKey, loadConfig } from '@hookline/config';
+import { secretKeyOf, loadConfig } from '@hookline/config';
 import { redisKeys } from '@hookline/core';
 import { createRedis, HookQueues } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
@@ -26,7 +26,7 @@ export async function runWorkerProcess(
   const redis = createRedis(config);
   logRedisErrors(redis, logger);
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
-  const secretBox = SecretBox.fromKey(decodeSecretKey(config.HOOKLINE_SECRET_KEY!)!);
+  const secretBox = SecretBox.fromKey(secretKeyOf(config));
   const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
   const store = options.adaptStore ? options.adaptStore(baseStore) : baseStore;
   const worker = startWorker({ config, redis, keys, store, metrics, logger });

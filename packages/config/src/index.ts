@@ -1,2 +1,2 @@
-export { ConfigError, loadConfig, type Config, type Role } from './load-config';
+export { ConfigError, loadConfig, secretKeyOf, type Config, type Role } from './load-config';
 export { decodeSecretKey, settingsSchema, type Settings } from './settings';

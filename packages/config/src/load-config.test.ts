@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './load-config';
+import { ConfigError, loadConfig, secretKeyOf } from './load-config';
 
 const KEY = 'a'.repeat(64);
 
@@ -71,5 +71,10 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HOOKLINE_SECRET_KEY: KEY, REDIS_CLUSTER_NODES: seed }, 'worker')).toThrow(
         /REDIS_CLUSTER_NODES/,
       );
+  });
+
+  it('gives the credentials key as 32 bytes, or a config error that names the setting', () => {
+    expect(secretKeyOf({ HOOKLINE_SECRET_KEY: KEY })).toEqual(Buffer.from(KEY, 'hex'));
+    expect(() => secretKeyOf({})).toThrow(/HOOKLINE_SECRET_KEY/);
   });
 });

@@ -1,4 +1,4 @@
-import { settingsSchema, type Settings } from './settings';
+import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 
 export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
 
@@ -32,4 +32,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ro
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({ ...parsed.data, role, redisUrlGiven: present.REDIS_URL !== undefined });
+}
+
+/** The credentials key as bytes. Processes that store or read hook credentials call this once at start. */
+export function secretKeyOf(config: { readonly HOOKLINE_SECRET_KEY?: string | undefined }): Buffer {
+  const key = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
+  if (!key)
+    throw new ConfigError(['HOOKLINE_SECRET_KEY: is required (32 bytes as 64 hex characters or base64)']);
+  return key;
 }

@@ -7,8 +7,8 @@ import {
   HooklineError,
   newId,
 } from '@hookline/core';
-import { AccountInbox, type InboxEntry } from './inbox/account-inbox';
-import { FanOut } from './inbox/fan-out';
+import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
+import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
 import type { LogSink } from './suspension';
 
@@ -53,13 +53,11 @@ export class Producer {
   private readonly graceMs: number;
 
   constructor(private readonly deps: ProducerDeps) {
-    this.inbox = new AccountInbox(deps.redis, deps.keys);
-    this.fanOut = new FanOut({
+    ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
       redis: deps.redis,
       keys: deps.keys,
-      inbox: this.inbox,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
-    });
+    }));
     this.clock = deps.clock ?? (() => new Date());
     this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
     this.graceMs = deps.recoveryGraceMs ?? INBOX_GRACE_MS;

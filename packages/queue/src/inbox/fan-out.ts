@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/core';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '../scheduler/ready-set';
-import type { AccountInbox, InboxEntry } from './account-inbox';
+import { AccountInbox, type InboxEntry } from './account-inbox';
 
 export interface FanOutDeps {
   readonly redis: Redis;
@@ -19,6 +19,12 @@ export interface FanOutDeps {
  * event id, and the deduplication key outlives the job (it expires after a day), so repeating a fan-out that
  * was interrupted never gives a hook the event twice, even after the hook has delivered it.
  */
+/** The account inbox and the fan-out that empties it, wired together (the producer and recovery both need them). */
+export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: AccountInbox; fanOut: FanOut } {
+  const inbox = new AccountInbox(deps.redis, deps.keys);
+  return { inbox, fanOut: new FanOut({ ...deps, inbox }) };
+}
+
 export class FanOut {
   private readonly flows: FlowProducer;
   private readonly ready: ReadySet;

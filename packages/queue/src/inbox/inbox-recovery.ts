@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/core';
 import type { LogSink } from '../suspension';
-import { AccountInbox } from './account-inbox';
-import { FanOut } from './fan-out';
+import type { AccountInbox } from './account-inbox';
+import { createInboxFanOut, type FanOut } from './fan-out';
 
 export interface InboxRecoveryDeps {
   readonly redis: Redis;
@@ -29,13 +29,11 @@ export class InboxRecovery {
   private readonly fanOut: FanOut;
 
   constructor(private readonly deps: InboxRecoveryDeps) {
-    this.inbox = new AccountInbox(deps.redis, deps.keys);
-    this.fanOut = new FanOut({
+    ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
       redis: deps.redis,
       keys: deps.keys,
-      inbox: this.inbox,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
-    });
+    }));
   }
 
   /** One pass over the accounts that went quiet; returns how many events it put into hook queues. */
