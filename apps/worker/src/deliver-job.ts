@@ -1,13 +1,11 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { buildDeliveryRequest, type AttemptResult, type DeliveryRequest } from '@hookline/core';
 import type { DeliverJobData } from '@hookline/queue';
-import type { Hooks } from '@hookline/store';
-import type { AttemptGuard } from './attempt-guard';
+import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 
 export interface DeliverJobDeps {
-  hooks: Pick<Hooks, 'target'>;
-  guard: AttemptGuard;
+  attempts: Pick<AttemptLedger, 'begin'>;
   recorder: OutcomeRecorder;
   attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
   eventTypeHeader: string;
@@ -23,29 +21,28 @@ export interface DeliverJobDeps {
 export function createDeliverJob(deps: DeliverJobDeps) {
   return async function deliverJob(job: Job<DeliverJobData>): Promise<string> {
     const data = job.data;
-    const target = await deps.hooks.target(data.hookId);
-    if (!target) return 'hook_deleted'; // deleted after the event was accepted: nowhere to deliver
-    const request = buildDeliveryRequest(target, data.event, {
+    // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
+    const start = await deps.attempts.begin(data.hookId, data.event.id);
+    const startedAt = deps.now();
+    switch (start.kind) {
+      case 'hook_deleted':
+      case 'already_recorded':
+        return start.kind;
+      case 'maybe_sent':
+        await deps.recorder.record(data, {
+          outcome: 'unknown',
+          startedAt,
+          error:
+            'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again',
+        });
+        throw new UnrecoverableError('unknown: worker stopped mid-attempt');
+    }
+    const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,
     });
-    // The guard is taken as late as possible, right before the request can leave.
-    const start = await deps.guard.begin(data.hookId, data.event.id);
-    const startedAt = deps.now();
-    if (start === 'already_recorded') return 'already_recorded';
-    if (start === 'maybe_sent') {
-      await deps.recorder.record(data, {
-        outcome: 'unknown',
-        startedAt,
-        error:
-          'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again',
-      });
-      await deps.guard.finish(data.hookId, data.event.id);
-      throw new UnrecoverableError('unknown: worker stopped mid-attempt');
-    }
     const result = await deps.attempt(request);
     await deps.recorder.record(data, { ...result, startedAt });
-    await deps.guard.finish(data.hookId, data.event.id);
     if (result.outcome !== 'delivered')
       throw new UnrecoverableError(
         `${result.outcome}${result.statusCode ? ` ${result.statusCode}` : ''}${result.error ? `: ${result.error}` : ''}`,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AttemptResult, DeliveryRecord, RecordedOutcome, RedisKeys } from '@hookline/core';
 import { OUTCOME_STREAM_MAXLEN, outcomeToFields, type DeliverJobData } from '@hookline/queue';
-import type { DeliveryLog } from '@hookline/store';
+import type { AttemptLedger } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
@@ -10,15 +10,15 @@ export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>>
 }
 
 /**
- * Writes one outcome everywhere it is read: the hook's delivery log (customers), the outcome stream (the
- * suspension monitor), metrics and a log line (operators).
+ * Writes one outcome everywhere it is read: the hook's delivery log (customers; this also marks the attempt
+ * done), the outcome stream (the suspension monitor), metrics and a log line (operators).
  */
 export class OutcomeRecorder {
   constructor(
     private readonly deps: {
       redis: Redis;
       keys: RedisKeys;
-      deliveryLog: DeliveryLog;
+      attempts: Pick<AttemptLedger, 'finish'>;
       metrics: Metrics;
       logger: Logger;
     },
@@ -45,9 +45,10 @@ export class OutcomeRecorder {
       ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     });
-    // Two independent writes, sent together: one round trip.
+    // Two independent writes, sent together: one round trip. They live in different slots of a Redis Cluster
+    // (the hook's and the global stream's), so they cannot be one script.
     await Promise.all([
-      this.deps.deliveryLog.append(hookId, entry),
+      this.deps.attempts.finish(hookId, entry),
       this.deps.redis.xadd(this.deps.keys.outcomes(), 'MAXLEN', '~', OUTCOME_STREAM_MAXLEN, '*', ...fields),
     ]);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });

@@ -3,9 +3,8 @@ import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HookQueues, ReadySet } from '@hookline/queue';
-import type { DeliveryLog, Hooks } from '@hookline/store';
+import type { AttemptLedger } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { AttemptGuard } from './attempt-guard';
 import { createDeliverJob } from './deliver-job';
 import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -24,7 +23,7 @@ export interface WorkerDeps {
   /** A connection with maxRetriesPerRequest: null; the worker duplicates it for its blocking reads. */
   redis: Redis;
   keys: RedisKeys;
-  store: { hooks: Pick<Hooks, 'target'>; deliveryLog: DeliveryLog };
+  store: { attempts: AttemptLedger };
   metrics: Metrics;
   logger: Logger;
   now?: () => number;
@@ -48,9 +47,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   });
   const hookQueues = new HookQueues(redis, keys);
   const processor = createDeliverJob({
-    hooks: deps.store.hooks,
-    guard: new AttemptGuard(redis, keys),
-    recorder: new OutcomeRecorder({ redis, keys, deliveryLog: deps.store.deliveryLog, metrics, logger }),
+    attempts: deps.store.attempts,
+    recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, metrics, logger }),
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,

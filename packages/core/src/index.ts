@@ -14,3 +14,4 @@ export * from './delivery-request';
 export * from './ip-address';
 export * from './lua-script';
 export * from './samples';
+export * from './lru';

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/core';
+import { EVENTS_MAX_LEN } from './jobs';
 
 /**
  * Administration of hook queues: one BullMQ queue per hook, processed with global concurrency 1 so that
@@ -13,11 +14,16 @@ export class HookQueues {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** A short-lived Queue handle; BullMQ shares our connection, so this opens no socket. */
+  /**
+   * A Queue handle; BullMQ shares our connection, so this opens no socket. Every hook queue handle hookline
+   * makes comes from here: on opening, a handle writes its event stream length into the queue's meta, and
+   * they must all write the same one.
+   */
   open(hookId: string): Queue {
     const queue = new Queue(this.keys.hookQueueName(hookId), {
       connection: this.redis,
       prefix: this.keys.prefix,
+      streams: { events: { maxLen: EVENTS_MAX_LEN } },
     });
     // Connection errors reach the caller through the awaited command; without a listener BullMQ would also
     // print them as unhandled.

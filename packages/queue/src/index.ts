@@ -1,6 +1,13 @@
 export { createFailFastRedis, createRedis, type RedisTarget } from './connection';
 export { HookQueues } from './hook-queues';
-export { DEDUPE_TTL_MS, DELIVER_JOB, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from './jobs';
+export {
+  DEDUPE_TTL_MS,
+  DELIVER_JOB,
+  EVENTS_MAX_LEN,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  type DeliverJobData,
+} from './jobs';
 export {
   MONITOR_GROUP,
   OUTCOME_STREAM_MAXLEN,

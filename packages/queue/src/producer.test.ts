@@ -5,8 +5,8 @@ import { useRedis } from '@hookline/testing';
 import { dropHeldEvents } from './hold-cap';
 import { HookQueues } from './hook-queues';
 import { InboxRecovery } from './inbox/inbox-recovery';
-import type { DeliverJobData } from './jobs';
-import { Producer } from './producer';
+import { EVENTS_MAX_LEN, type DeliverJobData } from './jobs';
+import { Producer, type ProducerDeps } from './producer';
 import { pauseOnce } from './suspension';
 
 // The producer on one Redis: acceptance is one write in the account's slot, the fan-out to the hooks' queues
@@ -26,9 +26,14 @@ const event = (callId: string, id?: string): PublishEventInput => ({
   data: { call_id: callId, direction: 'outbound', from: 'a', from_cnam: 'A', to: 'b', rate: '0.0' },
 });
 
-function producer(recoveryGraceMs?: number): Producer {
+function producer(recoveryGraceMs?: number, more: Partial<ProducerDeps> = {}): Producer {
   return ctx.closeLater(
-    new Producer({ redis: ctx.redis, keys, ...(recoveryGraceMs !== undefined ? { recoveryGraceMs } : {}) }),
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      ...(recoveryGraceMs !== undefined ? { recoveryGraceMs } : {}),
+      ...more,
+    }),
   );
 }
 
@@ -95,6 +100,67 @@ describe('publishing', () => {
     await ctx.redis.del(keys.accountInbox(accountId));
     expect(await recovery().run()).toBe(0);
     for (const hookId of hookIds) expect(await queued(hookId)).toEqual([]);
+  });
+
+  it('tells onHeld which hooks were paused, once the inbox entry is done', async () => {
+    const [first, , last] = hookIds as [string, string, string];
+    await pauseOnce(ctx.redis, keys, first);
+    await pauseOnce(ctx.redis, keys, last);
+    const calls: { held: readonly string[]; inbox: number }[] = [];
+    const onHeld = async (held: readonly string[]) => calls.push({ held, inbox: await inboxLength() });
+    const p = producer(undefined, { onHeld });
+    await p.publish(accountId, event('c1'));
+    expect(calls).toEqual([{ held: [first, last], inbox: 0 }]);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+  });
+});
+
+describe("hook queues' event streams", () => {
+  const maxLenEvents = (hookId: string) => ctx.redis.hget(keys.hookQueueMeta(hookId), 'opts.maxLenEvents');
+
+  it('are kept short from set-up on, and publishing keeps them so', async () => {
+    for (const hookId of hookIds) expect(await maxLenEvents(hookId)).toBe(String(EVENTS_MAX_LEN));
+    const p = producer();
+    for (let i = 0; i < 3 * EVENTS_MAX_LEN; i += 1) await p.publish(accountId, event(`c${i}`));
+    for (const hookId of hookIds) {
+      expect(await maxLenEvents(hookId)).toBe(String(EVENTS_MAX_LEN));
+      // BullMQ trims approximately, a whole stream node (100 entries) at a time.
+      expect(await ctx.redis.xlen(keys.hookQueueKey(hookId, 'events'))).toBeLessThanOrEqual(
+        2 * EVENTS_MAX_LEN,
+      );
+    }
+  });
+
+  it('are shortened for a queue made before the limit, at its next publish', async () => {
+    const [first] = hookIds as [string];
+    await ctx.redis.hset(keys.hookQueueMeta(first), 'opts.maxLenEvents', 10_000);
+    await producer().publish(accountId, event('c1'));
+    expect(await maxLenEvents(first)).toBe(String(EVENTS_MAX_LEN));
+  });
+});
+
+describe('the recovery index', () => {
+  const score = () => ctx.redis.zscore(keys.inboxAccounts(), accountId);
+
+  it("is not written again while this process's own mark is younger than a quarter of the grace period", async () => {
+    const p = producer(60_000);
+    await p.publish(accountId, event('c1'));
+    expect(await score()).not.toBeNull();
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, accountId);
+    await p.publish(accountId, event('c2'));
+    expect(await score()).toBe('1');
+    // Another process has no mark of its own to go by.
+    await producer(60_000).publish(accountId, event('c3'));
+    expect(Number(await score())).toBeGreaterThan(1);
+  });
+
+  it('is written again once the mark is older than that', async () => {
+    const p = producer(40);
+    await p.publish(accountId, event('c1'));
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, accountId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await p.publish(accountId, event('c2'));
+    expect(Number(await score())).toBeGreaterThan(1);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type RedisKeys,
   formatEventTimestamp,
   HooklineError,
+  Lru,
   newId,
 } from '@hookline/core';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
@@ -35,6 +36,8 @@ const DAY_SECONDS = 24 * 3600;
 // A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
 // the rest.
 const MAX_ABANDONED_PER_PUBLISH = 10;
+// Accounts whose recent mark this process remembers; forgetting one only costs a mark on its next publish.
+const REMEMBERED_MARKS = 10_000;
 
 /**
  * Accepts events and fans each one out to every hook of its account, all or none, on one Redis or a Redis
@@ -51,6 +54,8 @@ export class Producer {
   private readonly clock: () => Date;
   private readonly ttl: number;
   private readonly graceMs: number;
+  /** accountId -> performance.now() when this process sent its latest mark for the account that succeeded. */
+  private readonly marks = new Lru<string, number>(REMEMBERED_MARKS);
 
   constructor(private readonly deps: ProducerDeps) {
     ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
@@ -97,7 +102,7 @@ export class Producer {
     const now = this.clock();
     const event = toDeliverable(newId('evt', now.getTime()), input, now);
     // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
-    await this.inbox.markActive(accountId);
+    await this.markActive(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
@@ -121,6 +126,25 @@ export class Producer {
     }
     if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
     return { ...acceptance.answer, duplicate: false };
+  }
+
+  /**
+   * Marks the account unless this process's own mark is younger than a quarter of the grace period, which
+   * saves a round trip on most publishes. Skipping is safe because recovery only drops an account from the
+   * index (FORGET) once its score, the Redis time of its latest mark, is older than the grace period on
+   * Redis's clock, and only touches inbox entries older than the grace period by their own stream ids. A mark
+   * sent less than grace/4 ago ran on Redis less than grace/4 ago (after it was sent), so recovery cannot drop
+   * the account for at least another 3/4 of the grace period: the entry written next is missed only if
+   * recovery stalls that long between finding the inbox empty and its FORGET (a fresh mark allowed the whole
+   * grace period). Ages count from when the mark was sent, not answered (a late answer says nothing of when
+   * Redis ran it), on the monotonic clock, so clock skew between this machine and Redis does not matter.
+   */
+  private async markActive(accountId: string): Promise<void> {
+    const sentAt = performance.now();
+    const lastSent = this.marks.get(accountId);
+    if (lastSent !== undefined && sentAt - lastSent < this.graceMs / 4) return;
+    await this.inbox.markActive(accountId);
+    this.marks.set(accountId, sentAt);
   }
 
   private async completeAbandoned(accountId: string, entries: readonly InboxEntry[]): Promise<Set<string>> {

@@ -106,6 +106,26 @@ export interface DeliveryLog {
   list(hookId: string, limit: number): Promise<DeliveryRecord[]>;
 }
 
+/**
+ * The worker's side of one delivery attempt, made crash-safe by the hook's attempt marker (see
+ * attempt-ledger.ts): `begin` reads the hook and marks the event as being attempted, `finish` writes the
+ * outcome to the delivery log and marks the attempt done, each in one step.
+ */
+export interface AttemptLedger {
+  begin(hookId: string, eventId: string): Promise<AttemptStart>;
+  finish(hookId: string, record: DeliveryRecord): Promise<void>;
+}
+
+export type AttemptStart =
+  /** Never attempted: send it to this target. */
+  | { readonly kind: 'send'; readonly target: HookTarget }
+  /** An earlier attempt may have reached the endpoint: record `unknown`, never send again. */
+  | { readonly kind: 'maybe_sent' }
+  /** The outcome is recorded already; only the job's completion was lost. */
+  | { readonly kind: 'already_recorded' }
+  /** Deleted after the event was accepted: nowhere to deliver. */
+  | { readonly kind: 'hook_deleted' };
+
 export interface ActivityFeed {
   append(accountId: string, entry: ActivityEntry): Promise<void>;
   /** Newest first. */

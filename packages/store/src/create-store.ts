@@ -2,7 +2,8 @@ import type { RedisKeys } from '@hookline/core';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
 import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';
-import type { Accounts, ActivityFeed, DeliveryLog, HookQueueAdmin, Hooks } from './contracts';
+import { RedisAttemptLedger } from './attempt-ledger';
+import type { Accounts, ActivityFeed, AttemptLedger, DeliveryLog, HookQueueAdmin, Hooks } from './contracts';
 import { DEFAULT_DELIVERY_LOG_MAX, RedisDeliveryLog } from './delivery-log';
 import { RedisHooks } from './hooks';
 import type { SecretBox } from './secret-box';
@@ -23,20 +24,19 @@ export interface Store {
   readonly hooks: Hooks;
   readonly deliveryLog: DeliveryLog;
   readonly activity: ActivityFeed;
+  readonly attempts: AttemptLedger;
 }
 
 export function createStore(deps: StoreDeps): Store {
   const clock = deps.clock ?? (() => new Date());
   const activity = new RedisActivityFeed(deps.redis, deps.keys, deps.activityMax ?? DEFAULT_ACTIVITY_MAX);
-  const deliveryLog = new RedisDeliveryLog(
-    deps.redis,
-    deps.keys,
-    deps.deliveryLogMax ?? DEFAULT_DELIVERY_LOG_MAX,
-  );
+  const logMax = deps.deliveryLogMax ?? DEFAULT_DELIVERY_LOG_MAX;
+  const deliveryLog = new RedisDeliveryLog(deps.redis, deps.keys, logMax);
   return {
     accounts: new RedisAccounts(deps.redis, deps.keys, activity, clock),
     hooks: new RedisHooks({ ...deps, activity, clock }),
     deliveryLog,
     activity,
+    attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox, logMax),
   };
 }

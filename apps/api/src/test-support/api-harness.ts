@@ -1,4 +1,3 @@
-import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -98,7 +97,7 @@ export function useApi() {
 
     /** The deliver jobs in a hook's BullMQ queue, oldest first, read with BullMQ itself. */
     async jobsOf(hookId: string): Promise<DeliverJobData[]> {
-      const queue = new Queue(h.keys.hookQueueName(hookId), { connection: ctx.redis, prefix: h.keys.prefix });
+      const queue = h.queues.open(hookId);
       try {
         const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'], 0, -1, true);
         return jobs.map((job) => job.data as DeliverJobData);

@@ -1,6 +1,7 @@
-import { FlowProducer } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
+import { Lru, type RedisKeys } from '@hookline/core';
+import { HookQueues } from '../hook-queues';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '../scheduler/ready-set';
 import { AccountInbox, type InboxEntry } from './account-inbox';
@@ -13,27 +14,30 @@ export interface FanOutDeps {
   readonly onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
 }
 
-/**
- * Puts one accepted event into the queue of every hook of its entry, then deletes the entry. Each add is a
- * transaction in that hook's own slot, and is idempotent: the job id and BullMQ's deduplication id are the
- * event id, and the deduplication key outlives the job (it expires after a day), so repeating a fan-out that
- * was interrupted never gives a hook the event twice, even after the hook has delivered it.
- */
+// Opening a BullMQ Queue handle costs two commands before its first add (INFO for the version check, and an
+// HMSET of the queue's meta), so handles are kept for the hooks that receive events; adding is then one
+// script per event. The handles share our connection: a thousand of them cost a few listeners each, no socket.
+const CACHED_QUEUES = 1000;
+
 /** The account inbox and the fan-out that empties it, wired together (the producer and recovery both need them). */
 export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: AccountInbox; fanOut: FanOut } {
   const inbox = new AccountInbox(deps.redis, deps.keys);
   return { inbox, fanOut: new FanOut({ ...deps, inbox }) };
 }
 
+/**
+ * Puts one accepted event into the queue of every hook of its entry, then deletes the entry. Each add is one
+ * script in that hook's own slot, and is idempotent: the job id and BullMQ's deduplication id are the
+ * event id, and the deduplication key outlives the job (it expires after DEDUPE_TTL_MS), so repeating a
+ * fan-out that was interrupted never gives a hook the event twice, even after the hook has delivered it.
+ */
 export class FanOut {
-  private readonly flows: FlowProducer;
+  private readonly hookQueues: HookQueues;
+  private readonly queues = new Lru<string, Queue>(CACHED_QUEUES, (queue) => release(queue));
   private readonly ready: ReadySet;
 
   constructor(private readonly deps: FanOutDeps) {
-    // A FlowProducer adds a single job in one MULTI on the job's queue (one slot), with one connection check
-    // for the process instead of one per Queue handle.
-    this.flows = new FlowProducer({ connection: deps.redis, prefix: deps.keys.prefix });
-    this.flows.on('error', () => undefined);
+    this.hookQueues = new HookQueues(deps.redis, deps.keys);
     this.ready = new ReadySet(deps.redis, deps.keys);
   }
 
@@ -45,31 +49,45 @@ export class FanOut {
     const hookIds = late ? await this.existing(entry.hooks) : entry.hooks;
     await Promise.all(hookIds.map((hookId) => this.add(accountId, hookId, entry)));
     // Signal only once the jobs are in: a process letting go of a hook re-checks its queue after releasing
-    // the lease, and a signal dropped because the lease was still held must find the job there. A crash
-    // before this line leaves the inbox entry open, and recovery fans it out (and signals) again.
-    await this.ready.signal(hookIds);
+    // the lease, and a signal dropped because the lease was still held must find the job there. The paused
+    // flags are read meanwhile (neither needs the other). A crash before `done` leaves the inbox entry open,
+    // and recovery fans it out (and signals) again.
+    const [, held] = await Promise.all([this.ready.signal(hookIds), this.paused(hookIds)]);
     await this.deps.inbox.done(accountId, entry.id);
-    if (this.deps.onHeld) await this.notifyHeld(hookIds);
+    if (held.length > 0) await this.deps.onHeld?.(held);
   }
 
   async close(): Promise<void> {
-    await this.flows.close();
+    await Promise.all(this.queues.drain().map((queue) => queue.close()));
   }
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
     const { event, acceptedAt } = entry;
-    await this.flows.add({
-      name: DELIVER_JOB,
-      queueName: this.deps.keys.hookQueueName(hookId),
-      data: { accountId, hookId, event, acceptedAt } satisfies DeliverJobData,
-      opts: {
+    const queue = this.queue(hookId);
+    try {
+      await queue.add(DELIVER_JOB, { accountId, hookId, event, acceptedAt } satisfies DeliverJobData, {
         jobId: event.id,
         deduplication: { id: event.id, ttl: DEDUPE_TTL_MS },
         attempts: 1,
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
-      },
-    });
+      });
+    } catch (error) {
+      // A handle whose opening failed (Redis unreachable at that moment) fails every add for good: drop it,
+      // so that the next attempt opens a fresh one.
+      if (this.queues.get(hookId) === queue) this.queues.delete(hookId);
+      release(queue);
+      throw error;
+    }
+  }
+
+  private queue(hookId: string): Queue {
+    let queue = this.queues.get(hookId);
+    if (!queue) {
+      queue = this.hookQueues.open(hookId);
+      this.queues.set(hookId, queue);
+    }
+    return queue;
   }
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).
@@ -79,10 +97,15 @@ export class FanOut {
     return hookIds.filter((_, i) => exists[i] === 1);
   }
 
-  private async notifyHeld(hookIds: readonly string[]): Promise<void> {
-    const { redis, keys } = this.deps;
-    const flags = await Promise.all(hookIds.map((id) => redis.hexists(keys.hookQueueMeta(id), 'paused')));
-    const held = hookIds.filter((_, i) => flags[i] === 1);
-    if (held.length > 0) await this.deps.onHeld?.(held);
+  /** The hooks that are paused, when someone is listening for them. */
+  private async paused(hookIds: readonly string[]): Promise<readonly string[]> {
+    if (!this.deps.onHeld) return [];
+    const flags = await this.hookQueues.pausedMany(hookIds);
+    return hookIds.filter((_, i) => flags[i]);
   }
+}
+
+// Closing a handle that shares our connection only detaches its listeners; adds still in flight on it finish.
+function release(queue: Queue): void {
+  void queue.close().catch(() => undefined);
 }
