@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountView } from '@hookline/store';
+import { LoginLimiter, type AccountView } from '@hookline/store';
 import type { WebDeps } from './deps';
 import { errorPage, NOT_FOUND } from './pages/error-page';
-import { LoginLimiter } from './session/login-limiter';
 import { SessionStore, type Session } from './session/session-store';
 import { Sessions } from './session/sessions';
 import type { SafeHtml } from './view/html';

@@ -113,6 +113,21 @@ describe('Bull Board for admins', () => {
     expect(await hookQueues.isPaused(hook.id)).toBe(false);
   });
 
+  it('after 20 wrong passwords from one address it answers 429 to that address, even with the right one', async () => {
+    await mount();
+    const wrong = { authorization: `Basic ${Buffer.from('ops:guess').toString('base64')}` };
+    // Requests without credentials (a browser before it prompts) are not failures.
+    for (let i = 0; i < 25; i += 1) expect((await call('GET', '/admin', {})).statusCode).toBe(401);
+    for (let i = 0; i < 20; i += 1) expect((await call('GET', '/admin', wrong)).statusCode).toBe(401);
+    const blocked = await call('GET', '/admin/queues');
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect(JSON.parse(blocked.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    // Nothing it asked for happened.
+    expect((await call('PUT', `${queuePath(hook.id)}/pause`)).statusCode).toBe(429);
+    expect(await hookQueues.isPaused(hook.id)).toBe(false);
+  });
+
   it('finds an account’s hooks by name on the admin page and registers only those on the board', async () => {
     await mount();
     const other = await store.hooks.create(

@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { HookView, RedisKeys } from '@hookline/core';
-import type { Hooks } from '@hookline/store';
+import { LoginLimiter, type Hooks } from '@hookline/store';
 import type { HookControl } from '../hook-control';
 import { HookQueues } from '../hook-queues';
 import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
@@ -50,6 +50,7 @@ export async function mountBullBoard(app: FastifyInstance, deps: BullBoardDeps):
       },
     },
   });
+  const limiter = new LoginLimiter(deps.redis, deps.keys);
   const registry = new BoardRegistry({
     board,
     hooks: deps.hooks,
@@ -66,11 +67,25 @@ export async function mountBullBoard(app: FastifyInstance, deps: BullBoardDeps):
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', async (request, reply) => {
-        if (!isAdmin(request.headers.authorization, deps.admin))
+        // Basic credentials come with every request, so every wrong pair counts, per address; a request
+        // without any (the browser's first, before it prompts) does not.
+        const gate = await limiter.check(undefined, request.ip);
+        if (!gate.allowed)
           return reply
-            .code(401)
-            .header('www-authenticate', BASIC_CHALLENGE)
-            .send({ error: { code: 'UNAUTHORIZED', message: 'Admin credentials required' } });
+            .code(429)
+            .header('retry-after', String(gate.retryAfterSeconds))
+            .send({
+              error: {
+                code: 'RATE_LIMITED',
+                message: `Too many failed admin sign-ins from this address; retry in ${gate.retryAfterSeconds} s`,
+              },
+            });
+        if (isAdmin(request.headers.authorization, deps.admin)) return;
+        if (request.headers.authorization) await limiter.recordFailure(undefined, request.ip);
+        return reply
+          .code(401)
+          .header('www-authenticate', BASIC_CHALLENGE)
+          .send({ error: { code: 'UNAUTHORIZED', message: 'Admin credentials required' } });
       });
       scope.addHook('preHandler', async (request, reply) => {
         const path = request.url.slice(boardPath.length).split('?')[0]!;

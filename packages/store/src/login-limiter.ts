@@ -5,7 +5,8 @@ export type LoginGate =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 // Per email it stops password guessing against one account; per address it stops spraying many accounts
-// from one client, with more room because offices share an address.
+// from one client, with more room because offices share an address. The admin area (HTTP Basic) counts per
+// address only: a per-user count would let anyone lock the one admin user out by failing on purpose.
 const WINDOW_SECONDS = 15 * 60;
 const MAX_FAILURES_PER_EMAIL = 5;
 const MAX_FAILURES_PER_IP = 20;
@@ -16,14 +17,17 @@ export class LoginLimiter {
     private readonly keys: RedisKeys,
   ) {}
 
-  private subjects(email: string, ip: string): [string, number][] {
+  /** `email` undefined: the address alone is counted (the admin area). */
+  private subjects(email: string | undefined, ip: string): [string, number][] {
+    const address: [string, number] = [this.keys.loginAttempts(`ip:${ip}`), MAX_FAILURES_PER_IP];
+    if (email === undefined) return [address];
     return [
       [this.keys.loginAttempts(`email:${email.trim().toLowerCase()}`), MAX_FAILURES_PER_EMAIL],
-      [this.keys.loginAttempts(`ip:${ip}`), MAX_FAILURES_PER_IP],
+      address,
     ];
   }
 
-  async check(email: string, ip: string): Promise<LoginGate> {
+  async check(email: string | undefined, ip: string): Promise<LoginGate> {
     const subjects = this.subjects(email, ip);
     // Sent together rather than pipelined: on a Redis Cluster the two keys may live on different shards.
     const replies = await Promise.all(
@@ -39,7 +43,7 @@ export class LoginLimiter {
   }
 
   /** The window starts at the first failure, so a steady trickle of guesses stays capped. */
-  async recordFailure(email: string, ip: string): Promise<void> {
+  async recordFailure(email: string | undefined, ip: string): Promise<void> {
     // One transaction per key (each in its own slot), so a counter never lives on without its expiry.
     await Promise.all(
       this.subjects(email, ip).map(([key]) =>

@@ -23,4 +23,13 @@ describe('login limiter', () => {
     await expect(limiter.check('fresh@acme.test', '192.0.2.7')).resolves.toMatchObject({ allowed: false });
     await expect(limiter.check('fresh@acme.test', '192.0.2.8')).resolves.toEqual({ allowed: true });
   });
+
+  it('counts the address alone when there is no email (the admin area)', async () => {
+    const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
+    for (let i = 0; i < 19; i += 1) await limiter.recordFailure(undefined, '192.0.2.9');
+    await expect(limiter.check(undefined, '192.0.2.9')).resolves.toEqual({ allowed: true });
+    await limiter.recordFailure(undefined, '192.0.2.9');
+    await expect(limiter.check(undefined, '192.0.2.9')).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.check(undefined, '192.0.2.10')).resolves.toEqual({ allowed: true });
+  });
 });
