@@ -17,8 +17,9 @@ import { SAMPLE, WORKER_CONFIG } from './harness';
 
 /**
  * hookline's real parts (store, producer, workers in this process and as separate processes) on a Redis
- * Cluster of three masters started for the test file. Each test gets its own key prefix; everything a test
- * starts is stopped after it, the cluster after the file.
+ * Cluster of three masters started for the test file, each requiring a password (given to hookline the way
+ * production does, in REDIS_URL). Each test gets its own key prefix; everything a test starts is stopped
+ * after it, the cluster after the file.
  */
 export function useClusterHookline() {
   let cluster: RedisClusterFixture;
@@ -32,6 +33,10 @@ export function useClusterHookline() {
     hookQueues: undefined as unknown as HookQueues,
     get nodes(): RedisClusterFixture['nodes'] {
       return cluster.nodes;
+    },
+    /** The settings hookline takes to reach the cluster. */
+    get target(): { REDIS_URL: string; REDIS_CLUSTER_NODES: RedisClusterFixture['nodes'] } {
+      return { REDIS_URL: cluster.redisUrl, REDIS_CLUSTER_NODES: cluster.nodes };
     },
     onCleanup(fn: () => Promise<unknown> | unknown): void {
       closers.push(fn);
@@ -54,6 +59,7 @@ export function useClusterHookline() {
     spawnWorker(): SpawnedProcess {
       const worker = spawnEntry('apps/worker/src/main.ts', {
         REDIS_CLUSTER_NODES: cluster.seeds,
+        REDIS_URL: cluster.redisUrl,
         HOOKLINE_QUEUE_PREFIX: h.keys.prefix,
         HOOKLINE_SECRET_KEY: secretKey.toString('hex'),
         HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
@@ -125,7 +131,7 @@ export function useClusterHookline() {
       const slot = Number(await h.redis.call('CLUSTER', 'KEYSLOT', key));
       const ranges = (await h.redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
       const [, , [host, port]] = ranges.find(([from, to]) => slot >= from && slot <= to)!;
-      const direct = new IORedis(port, host, { maxRetriesPerRequest: 1 });
+      const direct = new IORedis(port, host, { maxRetriesPerRequest: 1, password: cluster.password });
       try {
         if ((await direct.exists(key)) !== 1) throw new Error(`${key} is not on ${host}:${port}`);
       } finally {
@@ -136,8 +142,8 @@ export function useClusterHookline() {
   };
 
   beforeAll(async () => {
-    cluster = await startRedisCluster();
-    h.redis = createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes });
+    cluster = await startRedisCluster({ password: randomBytes(12).toString('hex') });
+    h.redis = createRedis(h.target);
     h.redis.on('error', () => undefined);
   }, 60_000);
 

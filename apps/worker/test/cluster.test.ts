@@ -119,7 +119,7 @@ describe('on a Redis Cluster', () => {
   }, 60_000);
 
   it("serves the request path's fail-fast client: accounts, hooks over several shards, publish, delete", async () => {
-    const redis = createFailFastRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: h.nodes });
+    const redis = createFailFastRedis(h.target);
     redis.on('error', () => undefined);
     h.onCleanup(() => redis.disconnect());
     await new Promise((resolve) => redis.once('ready', resolve));

@@ -30,7 +30,8 @@ export const settingsSchema = z.object({
     .string()
     .default('redis://127.0.0.1:6379')
     .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
-  // Seeds of a Redis Cluster; when given, hookline runs in cluster mode and REDIS_URL is not used.
+  // Seeds of a Redis Cluster; when given, hookline runs in cluster mode and takes only the user, password and
+  // TLS (rediss://) from REDIS_URL.
   REDIS_CLUSTER_NODES: z
     .string()
     .default('')

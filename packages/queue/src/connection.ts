@@ -14,7 +14,24 @@ function connect(target: RedisTarget, node: RedisOptions, cluster: ClusterOption
   if (typeof target === 'string') return new IORedis(target, node);
   if (target.REDIS_CLUSTER_NODES.length === 0) return new IORedis(target.REDIS_URL, node);
   const seeds = target.REDIS_CLUSTER_NODES.map(({ host, port }) => ({ host, port }));
-  return new Cluster(seeds, { ...cluster, redisOptions: node }) as unknown as Redis;
+  return new Cluster(seeds, {
+    ...cluster,
+    redisOptions: { ...clusterAccess(target.REDIS_URL), ...node },
+  }) as unknown as Redis;
+}
+
+/**
+ * In cluster mode the seeds come from REDIS_CLUSTER_NODES and everything else from REDIS_URL: its user and
+ * password, and TLS for `rediss://`, apply to every node (the nodes the cluster reports as well as the seeds).
+ */
+export function clusterAccess(redisUrl: string): RedisOptions {
+  if (!redisUrl) return {};
+  const url = new URL(redisUrl);
+  return {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
 }
 
 // BullMQ requires maxRetriesPerRequest: null on connections it blocks on; we use it everywhere so that a

@@ -1,4 +1,4 @@
-export { createFailFastRedis, createRedis, type RedisTarget } from './connection';
+export { clusterAccess, createFailFastRedis, createRedis, type RedisTarget } from './connection';
 export { HookQueues } from './hook-queues';
 export {
   DEDUPE_TTL_MS,

@@ -14,6 +14,10 @@ export interface RedisClusterFixture {
   readonly nodes: readonly RedisClusterNode[];
   /** The nodes as `REDIS_CLUSTER_NODES` takes them: `127.0.0.1:7001,127.0.0.1:7002,…`. */
   readonly seeds: string;
+  /** `REDIS_URL` for hookline in cluster mode: it carries the password (the host is not used). */
+  readonly redisUrl: string;
+  /** The password every node requires (`requirepass`), or undefined. */
+  readonly password?: string;
   /** A cluster client for the test itself (commands wait for reconnects, like hookline's own). */
   connect(): Cluster;
   /** Stops every redis-server and removes their directory. */
@@ -53,8 +57,13 @@ async function until<T>(what: string, check: () => Promise<T | undefined>): Prom
 }
 
 /** Runs a command on one node over a short-lived plain connection. */
-async function onNode<T>(node: RedisClusterNode, run: (redis: IORedis) => Promise<T>): Promise<T> {
+async function onNode<T>(
+  node: RedisClusterNode,
+  password: string | undefined,
+  run: (redis: IORedis) => Promise<T>,
+): Promise<T> {
   const redis = new IORedis(node.port, node.host, {
+    ...(password ? { password } : {}),
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
@@ -95,20 +104,22 @@ function stopProcess(child: ChildProcess): Promise<void> {
 /**
  * A throwaway Redis Cluster of `masters` redis-server processes (no replicas, no persistence) on free
  * loopback ports in a temporary directory, created with `redis-cli --cluster create` and returned once every
- * node reports `cluster_state:ok` with all 16384 slots assigned.
+ * node reports `cluster_state:ok` with all 16384 slots assigned. With `password`, every node requires it.
  */
-export async function startRedisCluster(options: { masters?: number } = {}): Promise<RedisClusterFixture> {
+export async function startRedisCluster(
+  options: { masters?: number; password?: string } = {},
+): Promise<RedisClusterFixture> {
   // A free port can be taken by someone else before redis-server binds it: then start again on new ports.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(options.masters ?? 3);
+      return await startOnce(options.masters ?? 3, options.password);
     } catch (error) {
       if (!(error instanceof ServerExited) || attempt === 3) throw error;
     }
   }
 }
 
-async function startOnce(masters: number): Promise<RedisClusterFixture> {
+async function startOnce(masters: number, password: string | undefined): Promise<RedisClusterFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-cluster-'));
   const children: ChildProcess[] = [];
   const nodes: RedisClusterNode[] = [];
@@ -128,6 +139,7 @@ async function startOnce(masters: number): Promise<RedisClusterFixture> {
           ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
           ...['--cluster-node-timeout', '5000', '--dir', dir, '--dbfilename', `dump-${port}.rdb`],
           ...['--appendonly', 'no', '--save', '', '--daemonize', 'no'],
+          ...(password ? ['--requirepass', password, '--masterauth', password] : []),
         ],
         { stdio: 'ignore' },
       );
@@ -139,9 +151,10 @@ async function startOnce(masters: number): Promise<RedisClusterFixture> {
       await until(`redis-server on port ${node.port}`, async () => {
         if (spawnError) throw new Error(`cannot run redis-server: ${spawnError.message}`);
         if (children[i]!.exitCode !== null) throw new ServerExited(`redis-server on ${node.port} exited`);
-        return onNode(node, async (r) => ((await r.ping()) === 'PONG' ? true : undefined));
+        return onNode(node, password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined));
       });
     await run('redis-cli', [
+      ...(password ? ['-a', password, '--no-auth-warning'] : []),
       '--cluster',
       'create',
       ...nodes.map((n) => `${n.host}:${n.port}`),
@@ -151,7 +164,7 @@ async function startOnce(masters: number): Promise<RedisClusterFixture> {
     ]);
     for (const node of nodes)
       await until(`cluster_state:ok on port ${node.port}`, () =>
-        onNode(node, async (r) => {
+        onNode(node, password, async (r) => {
           const info = String(await r.call('CLUSTER', 'INFO'));
           const known = /cluster_known_nodes:(\d+)/.exec(info)?.[1];
           return info.includes('cluster_state:ok') &&
@@ -169,10 +182,12 @@ async function startOnce(masters: number): Promise<RedisClusterFixture> {
   return {
     nodes,
     seeds,
+    redisUrl: password ? `redis://:${encodeURIComponent(password)}@cluster` : '',
+    ...(password ? { password } : {}),
     connect: () =>
       new Cluster(
         nodes.map((n) => ({ ...n })),
-        { redisOptions: { maxRetriesPerRequest: null } },
+        { redisOptions: { maxRetriesPerRequest: null, ...(password ? { password } : {}) } },
       ),
     stop,
   };
