@@ -18,15 +18,15 @@ const costOf = (p: PhaseResult) => {
   return c && p.perSecond > 0 ? `${c.bench}/${c.redis}/${c.workers}` : '-';
 };
 
-/** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure. */
-function row(label: string, p: PhaseResult, ceiling: PhaseResult, latencyCeiling = ceiling): string[] {
+/** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure (if there is one). */
+function row(label: string, p: PhaseResult, ceiling?: PhaseResult, latencyCeiling = ceiling): string[] {
   return [
     label,
     num(p.perSecond),
-    num(ratio(p.perSecond, ceiling.perSecond), 3),
+    num(ratio(p.perSecond, ceiling?.perSecond), 3),
     num(p.latency?.p50Ms, 2),
     num(p.latency?.p99Ms, 2),
-    num(ratio(p.latency?.p99Ms, latencyCeiling.latency?.p99Ms), 1),
+    num(ratio(p.latency?.p99Ms, latencyCeiling?.latency?.p99Ms), 1),
     ...cpuOf(p),
     costOf(p),
     p.tally ? num(p.tally.undelivered) : '',
@@ -56,8 +56,51 @@ function idleRows(label: string, idle: IdleResult): string[][] {
   ]);
 }
 
+function bullmqRows(r: BenchResults): string[][] {
+  const b = r.bullmq;
+  const bound: PhaseResult = { perSecond: b.oneHookBound.perSecond, hangingReceipts: 0, seconds: 0 };
+  return [
+    row(`(a') BullMQ alone: addBulk into 1 queue (${num(b.addBulk.jobs)} jobs)`, b.addBulk),
+    row(
+      `(a') BullMQ alone: 1 queue, 1 job at a time${b.oneQueue.ranDry ? ' (RAN DRY)' : ''}`,
+      b.oneQueue,
+      r.ceiling.oneStream,
+    ),
+    row("(a') bound for 1 hook: the row above + 1 stream, in series", bound, r.ceiling.oneStream),
+    row(
+      `(a') BullMQ alone: ${b.manyQueues.queues} queues, add + process, ${b.manyQueues.window} outstanding each`,
+      b.manyQueues,
+      r.ceiling.manyStreams,
+    ),
+  ];
+}
+
+const cpuPerDelivery = (p: PhaseResult) => {
+  const c = p.usage?.cpuMicrosPerDelivery;
+  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers : undefined;
+};
+
+/** How much of hookline's time (one hook) and CPU (many hooks) per delivery BullMQ alone takes per job. */
+function bullmqShareLines(r: BenchResults): string[] {
+  const { bullmq: b, hookline: h } = r;
+  const wall = (p: PhaseResult) => (p.perSecond > 0 ? 1e6 / p.perSecond : undefined);
+  const share = (part: number | undefined, whole: number | undefined) =>
+    part !== undefined && whole ? `${num((100 * part) / whole)}%` : '-';
+  const [bw, hw] = [wall(b.oneQueue), wall(h.oneHook)];
+  const [bc, hc] = [cpuPerDelivery(b.manyQueues), cpuPerDelivery(h.active.throughput)];
+  return [
+    `BullMQ's own share: 1 hook: ${num(bw)} µs per job (BullMQ alone, wall) of hookline's ${num(hw)} µs per ` +
+      `delivery (${r.meta.windows.singleHook} outstanding): ${share(bw, hw)};`,
+    `${h.active.activeHooks} hooks: ${num(bc)} µs CPU per job (BullMQ alone, bench + redis + host) of hookline's ` +
+      `${num(hc)} µs per delivery (closed loop): ${share(bc, hc)}.`,
+  ];
+}
+
 function redisRows(r: BenchResults): string[][] {
   const phases: [string, PhaseResult][] = [
+    ['BullMQ alone: addBulk, 1 queue', r.bullmq.addBulk],
+    ['BullMQ alone: 1 queue, process only', r.bullmq.oneQueue],
+    [`BullMQ alone: ${r.bullmq.manyQueues.queues} queues, add + process`, r.bullmq.manyQueues],
     ['1 hook, max', r.hookline.oneHook],
     [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
     [
@@ -114,6 +157,8 @@ export function formatReport(r: BenchResults): string {
     'cpu% = bench (publisher + receivers) / redis / each worker, 100 = one core; others = the rest of the',
     'machine (anything above a few % means the figures are low); µs/delivery = CPU per delivery, bench/redis/workers;',
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
+    "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
+    'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',
     '',
     formatTable(
       ['figure', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'cpu%', 'others', 'µs/delivery', 'lost'],
@@ -125,6 +170,7 @@ export function formatReport(r: BenchResults): string {
           r.ceiling.manyStreams,
         ),
         row(`(a) ceiling: undici at ${m.openRate}/s`, r.ceiling.atRate, r.ceiling.atRate),
+        ...bullmqRows(r),
         row('(b) 1 hook, one event at a time', r.hookline.oneHookUnloaded, r.ceiling.oneStream),
         row(`(b) 1 hook, ${m.windows.singleHook} outstanding`, r.hookline.oneHook, r.ceiling.oneStream),
         row(
@@ -137,6 +183,7 @@ export function formatReport(r: BenchResults): string {
         ...caseRows('(c)', r.hanging, r, `, ${r.hanging.hangingHooks} hanging (healthy hooks' figures)`),
       ],
     ),
+    ...bullmqShareLines(r),
     ...(lostLines(r).length > 0
       ? [
           '',
@@ -181,7 +228,7 @@ export function formatReport(r: BenchResults): string {
         num(t.value, 3),
         num(t.limit, 1),
         num(t.ratioToTarget, 2),
-        t.met ? 'met' : 'MISSED',
+        t.bound ? (t.met ? 'reachable' : 'OUT OF REACH') : t.met ? 'met' : 'MISSED',
       ]),
     ),
   ];

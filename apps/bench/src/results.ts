@@ -34,6 +34,16 @@ export interface LoadCase {
   readonly atRate: PhaseResult;
 }
 
+/** BullMQ alone (load/bullmq-alone.ts): hookline's queues, jobs and Worker options, a no-op processor. */
+export interface BullmqAlone {
+  /** Setting up the one-queue measurement: `Queue.addBulk`, 1,000 jobs per call. */
+  readonly addBulk: PhaseResult & { readonly jobs: number };
+  /** One Worker draining pre-added jobs, one at a time; `ranDry` if the queue emptied within the window. */
+  readonly oneQueue: PhaseResult & { readonly jobs: number; readonly ranDry: boolean };
+  /** `Queue.add` in a closed loop over `queues` queues, one Worker each. */
+  readonly manyQueues: PhaseResult & { readonly queues: number; readonly window: number };
+}
+
 export interface TargetCheck {
   readonly target: string;
   readonly figure: string;
@@ -42,6 +52,8 @@ export interface TargetCheck {
   /** value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. */
   readonly ratioToTarget: number;
   readonly met: boolean;
+  /** Not hookline's figure but the most it could reach (BullMQ alone): `met` then means "reachable". */
+  readonly bound?: boolean;
 }
 
 export interface BenchResults {
@@ -67,6 +79,13 @@ export interface BenchResults {
     readonly oneStream: PhaseResult;
     readonly manyStreams: PhaseResult & { readonly streams: number };
     readonly atRate: PhaseResult;
+  };
+  readonly bullmq: BullmqAlone & {
+    /**
+     * The most one hook could deliver if each job were followed by one request at the single-stream
+     * ceiling: 1 / (1 / ceiling + 1 / BullMQ's one-queue rate), and that as a share of the ceiling.
+     */
+    readonly oneHookBound: { readonly perSecond: number; readonly ratioToCeiling: number };
   };
   readonly hookline: {
     /** One event in flight at a time: the latency of a single delivery with no queue ahead of it. */

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { deletePrefix } from './delete-prefix';
+import { bullmqAlone } from './load/bullmq-alone';
 import { closedLoopCeiling, openLoopCeiling } from './load/ceiling';
 import { ClosedLoop } from './load/hookline-load';
 import { maxHooksPerWorker, type BenchOptions } from './options';
@@ -18,6 +19,8 @@ import { Receivers } from './receivers/receivers';
 import { REPO_ROOT } from './repo-root';
 import type { BenchResults } from './results';
 import { createActiveHooks, createIdleHooks, createWorld } from './setup';
+import { inSeries, ratio } from './stats';
+import { stopBullmqHosts } from './system/bullmq-host-process';
 import { readProfiles, summarizeProfiles } from './system/profile-summary';
 import { usageProbe } from './system/usage-probe';
 import { chooseWorkerEntry } from './system/worker-entry';
@@ -25,9 +28,9 @@ import { WorkerFleet } from './system/worker-fleet';
 import { checkTargets } from './targets';
 
 /**
- * The whole benchmark, in the order that keeps it short: the ceiling first (no workers running), then hookline
- * with 1 and 1,000 active hooks, then 99,000 more hooks configured and the same again, with and without
- * hanging hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
+ * The whole benchmark, in the order that keeps it short: the ceiling and BullMQ alone first (no workers
+ * running), then hookline with 1 and 1,000 active hooks, then 99,000 more hooks configured and the same
+ * again, with and without hanging hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
  */
 export async function runBench(
   options: BenchOptions,
@@ -43,6 +46,7 @@ export async function runBench(
   const cleanup = () =>
     (cleaned ??= (async () => {
       await fleet?.stop().catch(() => undefined);
+      await stopBullmqHosts().catch(() => undefined);
       await world.producer.close().catch(() => undefined);
       await receivers.close().catch(() => undefined);
       progress(`removing the keys under ${world.prefix}`);
@@ -69,6 +73,25 @@ export async function runBench(
     step(`ceiling: undici, open loop at ${options.openRate}/s`);
     const ceilingAtRate = await openLoopCeiling(receivers, indices, options.openRate, ceilingTiming, probe);
 
+    const redisPort = new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379;
+    const bullmq = await bullmqAlone({
+      redisUrl: options.redisUrl,
+      redisPort,
+      keys: world.keys,
+      redis: world.redis,
+      timing: timingOf(options),
+      queues: indices.length,
+      window: options.manyHooksWindow,
+      drainTimeoutMs: options.drainTimeoutMs,
+      progress: step,
+    });
+    const boundPerSecond = Math.round(inSeries(oneStream.perSecond, bullmq.oneQueue.perSecond));
+    const oneHookBound = {
+      perSecond: boundPerSecond,
+      ratioToCeiling: ratio(boundPerSecond, oneStream.perSecond) ?? 0,
+    };
+    step(`  bound for one hook: ${boundPerSecond}/s, ${oneHookBound.ratioToCeiling} of the ceiling`);
+
     const entry = chooseWorkerEntry(options.workerMode);
     const maxHooks = maxHooksPerWorker(options);
     const artifacts = join(REPO_ROOT, 'artifacts', 'bench');
@@ -89,7 +112,7 @@ export async function runBench(
         HOOKLINE_WORKER_IDLE_MS: String(options.workerIdleMs),
         LOG_LEVEL: 'info',
       },
-      new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379,
+      redisPort,
       profileDir,
     );
     const ctx: PhaseContext = { options, world, receivers, fleet, progress: step };
@@ -169,6 +192,7 @@ export async function runBench(
         durationSeconds: Math.round((Date.now() - began) / 1000),
       },
       ceiling: { oneStream, manyStreams, atRate: ceilingAtRate },
+      bullmq: { ...bullmq, oneHookBound },
       hookline: {
         oneHookUnloaded,
         coldStart: coldStartResult,

@@ -1,4 +1,4 @@
-import { ratio, summarizeLatencies } from './stats';
+import { inSeries, ratio, summarizeLatencies } from './stats';
 
 describe('latency summary', () => {
   it('uses nearest-rank percentiles in milliseconds', () => {
@@ -21,5 +21,10 @@ describe('latency summary', () => {
     expect(ratio(1, 4)).toBe(0.25);
     expect(ratio(undefined, 4)).toBeUndefined();
     expect(ratio(1, 0)).toBeUndefined();
+  });
+
+  it('adds the time of steps done in series', () => {
+    expect(inSeries(6000, 3000)).toBeCloseTo(2000, 6);
+    expect(inSeries(6000, 0)).toBe(0);
   });
 });

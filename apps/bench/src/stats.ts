@@ -30,3 +30,8 @@ export function ratio(value: number | undefined, reference: number | undefined):
   if (value === undefined || reference === undefined || reference === 0) return undefined;
   return Math.round((value / reference) * 1000) / 1000;
 }
+
+/** The rate of two steps done one after the other, each at its own rate: 1 / (1/a + 1/b). */
+export function inSeries(a: number, b: number): number {
+  return a > 0 && b > 0 ? 1 / (1 / a + 1 / b) : 0;
+}

@@ -12,11 +12,18 @@ function atMost(target: string, figure: string, value: number | undefined, limit
   return [{ target, figure, value, limit, ratioToTarget: round(value / limit), met: value <= limit }];
 }
 
+/** Not a target check: the most hookline could reach given BullMQ's own cost (BullMQ alone). */
+function bound(target: string, figure: string, value: number, limit: number): TargetCheck[] {
+  return [
+    { target, figure, value, limit, ratioToTarget: round(value / limit), met: value >= limit, bound: true },
+  ];
+}
+
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
 /** The issue's targets (for a 2-core machine), each checked against the figure it is about. */
 export function checkTargets(r: Figures): TargetCheck[] {
-  const { hookline: h, hanging, idle } = r;
+  const { hookline: h, hanging, idle, bullmq } = r;
   const single = r.ceiling.oneStream.perSecond;
   const many = (c: { activeHooks: number; configuredHooks: number }) =>
     `${c.activeHooks} active of ${c.configuredHooks} configured`;
@@ -28,6 +35,12 @@ export function checkTargets(r: Figures): TargetCheck[] {
       single > 0 ? round(h.oneHook.perSecond / single) : undefined,
       0.4,
     ),
+    ...bound(
+      'one hook >= 40% of the single-stream ceiling',
+      'bound: BullMQ alone (1 queue) in series with the 1-stream ceiling / ceiling',
+      bullmq.oneHookBound.ratioToCeiling,
+      0.4,
+    ),
     ...[h.active, h.configured].flatMap((c) =>
       atLeast(
         '1,000 active hooks >= 5,000 events/s',
@@ -35,6 +48,12 @@ export function checkTargets(r: Figures): TargetCheck[] {
         c.throughput.perSecond,
         5000,
       ),
+    ),
+    ...bound(
+      '1,000 active hooks >= 5,000 events/s',
+      `bound: BullMQ alone, ${bullmq.manyQueues.queues} queues, add + process: jobs/s`,
+      bullmq.manyQueues.perSecond,
+      5000,
     ),
     ...[h.active, h.configured].flatMap((c) =>
       atMost(

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { WindowProbe } from '../load/measure';
 import { machineBusySeconds } from './proc';
 import { commandStats, commandStatsDelta, redisCpuSeconds, type CommandStats } from './redis-activity';
-import type { WorkerFleet, WorkerSample } from './worker-fleet';
+import type { WorkerSample } from './worker-fleet';
 
 export interface WorkerUsage {
   readonly pid: number;
@@ -47,7 +47,13 @@ interface Mark {
 // window itself on a busy 2-core machine; a sample that is late is reported as missing instead of stalling
 // the phase.
 const SAMPLE_WITHIN_MS = 3000;
-async function sampleWithin(fleet: WorkerFleet | undefined): Promise<WorkerSample[]> {
+
+/** Processes whose CPU counts as the workers': hookline's WorkerFleet, or the BullMQ-alone host. */
+export interface SampledWorkers {
+  sample(): Promise<WorkerSample[]>;
+}
+
+async function sampleWithin(fleet: SampledWorkers | undefined): Promise<WorkerSample[]> {
   if (!fleet) return [];
   const late = new Promise<WorkerSample[]>((resolve) =>
     setTimeout(() => resolve([]), SAMPLE_WITHIN_MS).unref(),
@@ -58,7 +64,7 @@ async function sampleWithin(fleet: WorkerFleet | undefined): Promise<WorkerSampl
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** CPU of every process involved and Redis's work per delivery, over one measured window. */
-export function usageProbe(redis: Redis, fleet?: WorkerFleet): WindowProbe<PhaseUsage> {
+export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<PhaseUsage> {
   return {
     async begin(): Promise<Mark> {
       return {
