@@ -1,4 +1,10 @@
-import type { BenchResults, IdleResult, LoadCase, PhaseResult } from './results';
+import {
+  cpuPerDelivery,
+  type BenchResults,
+  type IdleResult,
+  type LoadCase,
+  type PhaseResult,
+} from './results';
 import { ratio } from './stats';
 import { formatTable, num } from './table';
 
@@ -74,11 +80,6 @@ function bullmqRows(r: BenchResults): string[][] {
     ),
   ];
 }
-
-const cpuPerDelivery = (p: PhaseResult) => {
-  const c = p.usage?.cpuMicrosPerDelivery;
-  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers : undefined;
-};
 
 /** How much of hookline's time (one hook) and CPU (many hooks) per delivery BullMQ alone takes per job. */
 function bullmqShareLines(r: BenchResults): string[] {

@@ -102,3 +102,9 @@ export interface BenchResults {
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;
 }
+
+/** CPU per delivery of a phase, every process together (bench + Redis + workers), in µs. */
+export function cpuPerDelivery(p: PhaseResult): number | undefined {
+  const c = p.usage?.cpuMicrosPerDelivery;
+  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers : undefined;
+}

@@ -1,4 +1,4 @@
-import type { BenchResults, TargetCheck } from './results';
+import { cpuPerDelivery, type BenchResults, type TargetCheck } from './results';
 
 type Figures = Omit<BenchResults, 'targets' | 'profile'>;
 
@@ -55,6 +55,7 @@ export function checkTargets(r: Figures): TargetCheck[] {
       bullmq.manyQueues.perSecond,
       5000,
     ),
+    ...cpuBound(r),
     ...[h.active, h.configured].flatMap((c) =>
       atMost(
         `p99 <= 50 ms at ${r.meta.openRate} events/s`,
@@ -84,4 +85,22 @@ export function checkTargets(r: Figures): TargetCheck[] {
       50,
     ),
   ];
+}
+
+/**
+ * The CPU bound: every delivery costs at least BullMQ's own CPU per job (BullMQ alone, many queues: bench +
+ * Redis + Workers) plus one HTTP request's CPU (the ceiling at the same concurrency: client + receivers), and
+ * the machine has `cpus` cores to spend, so no more than cpus / (both) deliveries per second fit, whatever
+ * hookline does around them.
+ */
+function cpuBound(r: Figures): TargetCheck[] {
+  const perJob = cpuPerDelivery(r.bullmq.manyQueues);
+  const perRequest = cpuPerDelivery(r.ceiling.manyStreams);
+  if (perJob === undefined || perRequest === undefined) return [];
+  return bound(
+    '1,000 active hooks >= 5,000 events/s',
+    `bound: ${r.meta.cpus} cores / (BullMQ CPU per job + HTTP CPU per request): deliveries/s`,
+    Math.round((r.meta.cpus * 1e6) / (perJob + perRequest)),
+    5000,
+  );
 }
