@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { redisKeys, type DeliveryRecord, type HookView, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import type { DeliveryRecord, HookView, RedisKeys } from '@hookline/core';
 import { useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
-import { createStore, type Store } from './create-store';
-import { SecretBox } from './secret-box';
+import type { Store } from './create-store';
+import { storeForTest } from './test-support/store-for-test';
 
 const ctx = useRedis('store-attempts');
 let keys: RedisKeys;
@@ -14,14 +12,7 @@ let hook: HookView;
 const BEARER = { scheme: 'bearer', token: 'sk_live_51HqLyjWDarjtT1zdp7dc' } as const;
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  store = createStore({
-    redis: ctx.redis,
-    keys,
-    secretBox: SecretBox.fromKey(randomBytes(32)),
-    hookQueues: new HookQueues(ctx.redis, keys),
-    deliveryLogMax: 3,
-  });
+  ({ store, keys } = storeForTest(ctx, { deliveryLogMax: 3 }));
   const account: AccountView = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(
     account.id,

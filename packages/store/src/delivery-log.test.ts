@@ -1,24 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { redisKeys, type DeliveryRecord, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import type { DeliveryRecord, RedisKeys } from '@hookline/core';
 import { useRedis } from '@hookline/testing';
-import { createStore, type Store } from './create-store';
-import { SecretBox } from './secret-box';
+import type { Store } from './create-store';
+import { storeForTest } from './test-support/store-for-test';
 
 const ctx = useRedis('store-log');
 let keys: RedisKeys;
 let store: Store;
 
 beforeEach(() => {
-  keys = redisKeys(ctx.prefix);
-  store = createStore({
-    redis: ctx.redis,
-    keys,
-    secretBox: SecretBox.fromKey(randomBytes(32)),
-    hookQueues: new HookQueues(ctx.redis, keys),
-    deliveryLogMax: 3,
-    activityMax: 2,
-  });
+  ({ store, keys } = storeForTest(ctx, { deliveryLogMax: 3, activityMax: 2 }));
 });
 
 const record = (n: number): DeliveryRecord => ({
