@@ -43,7 +43,8 @@ beforeEach(async () => {
 });
 
 async function mount(maxQueues?: number): Promise<FastifyInstance> {
-  app = Fastify();
+  // Closing must not wait for the keep-alive sockets of the test's own fetch pool.
+  app = Fastify({ forceCloseConnections: true });
   ctx.onCleanup(() => app.close());
   await mountBullBoard(app, {
     redis: ctx.redis,
