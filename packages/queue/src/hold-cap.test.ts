@@ -6,22 +6,13 @@ import type { HookQueues } from './hook-queues';
 import type { DeliverJobData } from './jobs';
 import { Producer } from './producer';
 import { pauseOnce } from './suspension';
-import { servicesForTest } from './test-support/services-for-test';
+import { SAMPLE_CALL_DATA, servicesForTest } from './test-support/services-for-test';
 
 const ctx = useRedis('hold-cap');
 let keys: RedisKeys;
 let hookQueues: HookQueues;
 let store: Store;
 let hook: HookView;
-
-const SAMPLE = {
-  call_id: 'c-0',
-  direction: 'outbound',
-  from: 'jonas1',
-  from_cnam: 'Jonas 1',
-  to: '78791245',
-  rate: '0.0',
-};
 
 beforeEach(async () => {
   ({ keys, hookQueues, store } = servicesForTest(ctx));
@@ -48,7 +39,12 @@ async function publish(producer: Producer, callIds: string[]): Promise<string[]>
   const ids: string[] = [];
   for (const call_id of callIds)
     ids.push(
-      (await producer.publish(hook.account_id, { type: 'call_created', data: { ...SAMPLE, call_id } })).id,
+      (
+        await producer.publish(hook.account_id, {
+          type: 'call_created',
+          data: { ...SAMPLE_CALL_DATA, call_id },
+        })
+      ).id,
     );
   return ids;
 }

@@ -6,7 +6,7 @@ import type { HookControl } from './hook-control';
 import type { HookQueues } from './hook-queues';
 import type { DeliverJobData } from './jobs';
 import { Producer } from './producer';
-import { servicesForTest } from './test-support/services-for-test';
+import { SAMPLE_CALL_DATA, servicesForTest } from './test-support/services-for-test';
 
 // These tests deliver with a plain BullMQ Worker standing in for apps/worker: what is under test is which
 // jobs are left in the queue, in which order, and what is recorded. End-to-end runs with the real worker are
@@ -20,15 +20,6 @@ let control: HookControl;
 let producer: Producer;
 let receiver: Receiver;
 let hook: HookView;
-
-const SAMPLE = {
-  call_id: 'c-0',
-  direction: 'outbound',
-  from: 'jonas1',
-  from_cnam: 'Jonas 1',
-  to: '78791245',
-  rate: '0.0',
-};
 
 beforeEach(async () => {
   ({ keys, hookQueues, store, control } = servicesForTest(ctx));
@@ -61,7 +52,12 @@ async function publish(...callIds: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const call_id of callIds)
     ids.push(
-      (await producer.publish(hook.account_id, { type: 'call_created', data: { ...SAMPLE, call_id } })).id,
+      (
+        await producer.publish(hook.account_id, {
+          type: 'call_created',
+          data: { ...SAMPLE_CALL_DATA, call_id },
+        })
+      ).id,
     );
   return ids;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HooklineError, redisKeys, type RedisKeys } from '@hookline/core';
 import { HookQueues } from '@hookline/queue';
-import { useRedis } from '@hookline/testing';
+import { keysMatching, useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
 import { createStore, type Store } from './create-store';
 import { SecretBox } from './secret-box';
@@ -25,17 +25,6 @@ beforeEach(async () => {
   owner = await store.accounts.create({ name: 'Owner' });
   stranger = await store.accounts.create({ name: 'Stranger' });
 });
-
-async function keysMatching(pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await ctx.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    found.push(...batch);
-  } while (cursor !== '0');
-  return found;
-}
 
 const bearerHook = (accountId = owner.id) =>
   store.hooks.create(
@@ -151,6 +140,6 @@ describe('creating a hook is all or none', () => {
     await ctx.redis.set(keys.allHooks(), 'not a set');
     await expect(bearerHook()).rejects.toThrow(/WRONGTYPE/);
     expect(await ctx.redis.smembers(keys.accountHooks(owner.id))).toEqual([]);
-    expect(await keysMatching(`${ctx.prefix}*hk_*`)).toEqual([]);
+    expect(await keysMatching(ctx.redis, `${ctx.prefix}*hk_*`)).toEqual([]);
   });
 });

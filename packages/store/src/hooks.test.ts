@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { redisKeys, type RedisKeys } from '@hookline/core';
 import { HookQueues } from '@hookline/queue';
-import { useRedis } from '@hookline/testing';
+import { keysMatching, useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
 import { createStore, type Store } from './create-store';
 import { SecretBox } from './secret-box';
@@ -28,17 +28,6 @@ beforeEach(async () => {
   });
   account = await store.accounts.create({ name: 'Acme' });
 });
-
-async function keysMatching(pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await ctx.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    found.push(...batch);
-  } while (cursor !== '0');
-  return found;
-}
 
 const BEARER = { scheme: 'bearer', token: 'sk_live_51HqLyjWDarjtT1zdp7dc' } as const;
 
@@ -215,7 +204,7 @@ describe('hooks', () => {
       attempted_at: '2024-05-01T10:00:00.000Z',
     });
 
-    expect((await keysMatching(`${ctx.prefix}*${hook.id}*`)).length).toBeGreaterThan(3);
+    expect((await keysMatching(ctx.redis, `${ctx.prefix}*${hook.id}*`)).length).toBeGreaterThan(3);
 
     await expect(store.hooks.remove(account.id, hook.id, 'operator')).resolves.toBe(true);
 
@@ -224,7 +213,7 @@ describe('hooks', () => {
     expect(await store.hooks.listIds(account.id)).toEqual([keep.id]);
     expect(await ctx.redis.sismember(keys.allHooks(), hook.id)).toBe(0);
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
-    expect(await keysMatching(`${ctx.prefix}*${hook.id}*`)).toEqual([]);
+    expect(await keysMatching(ctx.redis, `${ctx.prefix}*${hook.id}*`)).toEqual([]);
     expect(await ctx.redis.exists(keys.hookQueueMeta(keep.id))).toBe(1);
     await expect(store.hooks.remove(account.id, hook.id, 'operator')).resolves.toBe(false);
   });

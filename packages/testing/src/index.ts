@@ -1,4 +1,11 @@
-export { connectRedis, deletePrefix, TEST_REDIS_URL, uniquePrefix, useRedis } from './redis-fixture';
+export {
+  connectRedis,
+  deletePrefix,
+  keysMatching,
+  TEST_REDIS_URL,
+  uniquePrefix,
+  useRedis,
+} from './redis-fixture';
 export { startRedisCluster, type RedisClusterFixture, type RedisClusterNode } from './redis-cluster';
 export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
 export { waitUntil } from './wait-until';

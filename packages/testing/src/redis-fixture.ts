@@ -12,14 +12,22 @@ export function connectRedis(): Redis {
   return new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });
 }
 
-/** Deletes every key under a prefix (SCAN, never KEYS). */
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+/** Every key matching a glob pattern (SCAN, never KEYS). */
+export async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
     cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
+    found.push(...batch);
   } while (cursor !== '0');
+  return found;
+}
+
+/** Deletes every key under a prefix. */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  const keys = await keysMatching(redis, `${prefix}:*`);
+  for (let i = 0; i < keys.length; i += 1000) await redis.unlink(...keys.slice(i, i + 1000));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SAMPLE_CALL_CREATED } from '@hookline/core';
 import { callCreated, useApi } from '../test-support/api-harness';
 
 describe('POST /v1/accounts/{acct}/events', () => {
@@ -30,16 +31,7 @@ describe('POST /v1/accounts/{acct}/events', () => {
           event: {
             id: answer.id,
             type: 'call_created',
-            fields: {
-              EventType: 'call_created',
-              call_id: '9309b4a2-d59f',
-              direction: 'outbound',
-              from: 'jonas1',
-              from_cnam: 'Jonas 1',
-              to: '78791245',
-              rate: '0.0',
-              date: '2016-03-01T08:31:55.0000000',
-            },
+            fields: SAMPLE_CALL_CREATED.fields,
           },
         });
       }

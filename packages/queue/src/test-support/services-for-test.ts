@@ -20,3 +20,13 @@ export function servicesForTest(ctx: {
   ctx.onCleanup(() => services.close());
   return services;
 }
+
+/** call_created data as producers publish it (the spec's example without its date), for `publish` calls. */
+export const SAMPLE_CALL_DATA = {
+  call_id: 'c-0',
+  direction: 'outbound',
+  from: 'jonas1',
+  from_cnam: 'Jonas 1',
+  to: '78791245',
+  rate: '0.0',
+} as const;
