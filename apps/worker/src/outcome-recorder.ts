@@ -11,7 +11,8 @@ export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>>
 
 /**
  * Writes one outcome everywhere it is read: the hook's delivery log (customers; this also marks the attempt
- * done), the outcome stream (the suspension monitor), metrics and a log line (operators).
+ * done and, for a delivered outcome, ends the hook's failure streak), the outcome stream for any other outcome
+ * (the suspension monitor counts failures there), metrics and a log line (operators).
  */
 export class OutcomeRecorder {
   constructor(
@@ -36,21 +37,11 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
       ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
     };
-    const fields = outcomeToFields({
-      hookId,
-      accountId,
-      eventId: event.id,
-      outcome: attempt.outcome,
-      at: attempt.startedAt,
-      ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
-      ...(attempt.error !== undefined ? { error: attempt.error } : {}),
-    });
-    // Two independent writes, sent together: one round trip. They live in different slots of a Redis Cluster
-    // (the hook's and the global stream's), so they cannot be one script.
-    await Promise.all([
-      this.deps.attempts.finish(hookId, entry),
-      this.deps.redis.xadd(this.deps.keys.outcomes(), 'MAXLEN', '~', OUTCOME_STREAM_MAXLEN, '*', ...fields),
-    ]);
+    const finished = this.deps.attempts.finish(hookId, entry);
+    // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
+    // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
+    if (attempt.outcome === 'delivered') await finished;
+    else await Promise.all([finished, this.announce(job, attempt)]);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);
@@ -65,5 +56,27 @@ export class OutcomeRecorder {
     };
     if (attempt.outcome === 'delivered') this.deps.logger.debug(line, 'delivery');
     else this.deps.logger.info(line, 'delivery not accepted');
+  }
+
+  // Sent together with the finish script, one round trip for both: the stream is a global key, in another
+  // slot of a Redis Cluster than the hook's, so the two cannot be one script.
+  private announce(job: DeliverJobData, attempt: RecordedAttempt): Promise<unknown> {
+    const fields = outcomeToFields({
+      hookId: job.hookId,
+      accountId: job.accountId,
+      eventId: job.event.id,
+      outcome: attempt.outcome,
+      at: attempt.startedAt,
+      ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
+      ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+    });
+    return this.deps.redis.xadd(
+      this.deps.keys.outcomes(),
+      'MAXLEN',
+      '~',
+      OUTCOME_STREAM_MAXLEN,
+      '*',
+      ...fields,
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { outcomeFromFields } from '@hookline/queue';
 import type { Behaviour } from '@hookline/testing';
 import { startReceiver, waitUntil } from '@hookline/testing';
 import { useHookline } from './harness';
@@ -26,6 +27,11 @@ describe('outcomes: recorded, never resent, the next event follows', () => {
     // Newest first: the second event was delivered, and the first was sent exactly once.
     expect(log[0]!.outcome).toBe('delivered');
     expect(receiver.requests).toHaveLength(2);
+    // Only the failure goes to the suspension monitor's stream; the success ended the streak on the spot.
+    const announced = await h.ctx.redis.xrange(h.keys.outcomes(), '-', '+');
+    expect(announced.map(([, fields]) => outcomeFromFields(fields))).toEqual([
+      expect.objectContaining({ hookId: hook.id, eventId: log[1]!.event_id, outcome: log[1]!.outcome }),
+    ]);
     return { first: log[1]!, receiver };
   }
 

@@ -1,11 +1,14 @@
 import type { Redis } from 'ioredis';
-import type { RecordedOutcome, RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/core';
+import { APPLY_DELIVERED_LUA, STREAK_IDLE_TTL_MS, streakStep, type StreakStep } from '@hookline/store';
 
 // A hook's streak of non-delivered outcomes, kept so that it is right whatever order outcomes arrive in and
 // however often one arrives: several monitors take entries from the stream in parallel, and an entry whose
 // monitor died is delivered again. The failures are a set keyed by event id (a redelivered one counts once);
 // a delivered outcome removes every failure attempted before it and records its time, so a failure older
-// than the latest success is ignored wherever it turns up.
+// than the latest success is ignored wherever it turns up. Workers apply delivered outcomes themselves, when
+// they record them (packages/store streak-steps.ts); the monitor still applies any it finds in the stream
+// (written by workers of an earlier version during a rolling upgrade).
 //
 // The same script decides suspension, so that it happens once: when the streak qualifies it sets the queue's
 // paused flag with HSETNX (BullMQ's own pause, minus its event) and only the call that set it is told to
@@ -26,11 +29,9 @@ if redis.call('EXISTS', meta) == 0 then
   return {'gone'}
 end
 
-local resetAt = tonumber(redis.call('HGET', streak, 'reset_at') or '-1')
-if mode == 'delivered' and at > resetAt then
-  redis.call('ZREMRANGEBYSCORE', failures, '-inf', at)
-  redis.call('HSET', streak, 'reset_at', at, 'count', redis.call('ZCARD', failures))
-elseif mode == 'failure' and at > resetAt then
+if mode == 'delivered' then
+${APPLY_DELIVERED_LUA}
+elseif mode == 'failure' and at > tonumber(redis.call('HGET', streak, 'reset_at') or '-1') then
   if redis.call('ZADD', failures, 'NX', at, eventId) == 1 then
     redis.call('HINCRBY', streak, 'count', 1)
     -- Keep the first failure (the streak's start) and the latest ones; the count stays exact.
@@ -76,14 +77,7 @@ export type StreakVerdict =
       readonly startedAt: number;
     };
 
-export type StreakStep = 'failure' | 'delivered';
-
-/** Only attempts move a streak: held events dropped by the cap or by the customer are not failures. */
-export function streakStep(outcome: RecordedOutcome): StreakStep | undefined {
-  if (outcome === 'delivered') return 'delivered';
-  if (outcome === 'expired' || outcome === 'discarded') return undefined;
-  return 'failure';
-}
+export { streakStep, type StreakStep };
 
 export interface StreakRules {
   /** HOOKLINE_SUSPEND_AFTER_FAILURES */
@@ -104,8 +98,6 @@ export interface StreakInput {
 }
 
 const KEPT_FAILURES = 1000;
-// A streak nobody has touched for this long is forgotten: it bounds what a deleted hook leaves behind.
-const IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
 const COMMAND = 'hooklineStreak';
 
 type Args = (string | number)[];
@@ -159,7 +151,7 @@ export class Streaks {
       .multi()
       .del(this.keys.hookStreak(hookId), this.keys.hookStreakFailures(hookId))
       .hset(this.keys.hookStreak(hookId), 'reset_at', now, 'count', 0)
-      .pexpire(this.keys.hookStreak(hookId), IDLE_TTL_MS)
+      .pexpire(this.keys.hookStreak(hookId), STREAK_IDLE_TTL_MS)
       .exec();
     // A global index, so not in the hook's transaction (another shard). Left behind, it is harmless: the due
     // check finds a streak that no longer qualifies and drops the entry.
@@ -198,7 +190,7 @@ export class Streaks {
       rules.windowMs,
       this.leaseMs,
       KEPT_FAILURES,
-      IDLE_TTL_MS,
+      STREAK_IDLE_TTL_MS,
     ];
   }
 }

@@ -2,6 +2,7 @@ import { Lru, LuaScript, type DeliveryRecord, type RedisKeys } from '@hookline/c
 import type { Redis } from 'ioredis';
 import type { AttemptLedger, AttemptStart, HookTarget } from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
+import { APPLY_DELIVERED_LUA, STREAK_IDLE_TTL_MS, streakStep } from './streak-steps';
 import type { SecretBox } from './secret-box';
 
 // BullMQ runs a job again when the process holding it died (a stalled job). For a webhook that is the one
@@ -12,8 +13,14 @@ import type { SecretBox } from './secret-box';
 //   - this event's id: it may have left -> record `unknown`, do not send;
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
 //
-// Each step is one script in the hook's slot (record, log and attempt key share the `{hk_…}` tag), so a
-// delivery costs two round trips of hookline's own besides BullMQ's: one before the request, one after.
+// Each step is one script in the hook's slot (record, log, attempt and streak keys share the `{hk_…}` tag),
+// so a delivery costs two round trips of hookline's own besides BullMQ's: one before the request, one after.
+//
+// The finish script also moves the hook's failure streak (streak-steps.ts) for a delivered outcome, so a
+// healthy delivery writes nothing to the global outcome stream and costs the suspension monitor nothing:
+// only non-delivered outcomes go through the stream, where the monitor counts them. A failure creates the
+// streak hash here, before the next attempt can start, so the delivered outcome that follows always finds it
+// and records its reset, even when the monitor has not read the failure yet.
 
 // KEYS: attempt, hook record. ARGV: event id, version of the caller's cached target ('' = none).
 // Returns {state} or {'send', version, fields...} when the caller's copy of the hook is stale.
@@ -28,13 +35,22 @@ if version ~= '' and version == ARGV[2] then return {'send'} end
 return {'send', redis.call('HGETALL', KEYS[2])}
 `);
 
-// KEYS: delivery log, attempt, hook record. ARGV: record JSON, log bound, event id.
+// KEYS: delivery log, attempt, hook record, streak, streak failures.
+// ARGV: record JSON, log bound, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms.
 // A hook deleted while its request was in flight gets no log back (its keys are gone and stay gone).
 const FINISH = new LuaScript(`
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 redis.call('LPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
 redis.call('SET', KEYS[2], ARGV[3] .. ':done')
+local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
+if ARGV[4] == 'delivered' then
+  if redis.call('EXISTS', streak) == 1 then
+${APPLY_DELIVERED_LUA}
+  end
+elseif ARGV[4] == 'failure' then
+  if redis.call('HSETNX', streak, 'count', 0) == 1 then redis.call('PEXPIRE', streak, ARGV[6]) end
+end
 return 1
 `);
 
@@ -69,8 +85,21 @@ export class RedisAttemptLedger implements AttemptLedger {
     const { keys } = this;
     await FINISH.run(
       this.redis,
-      [keys.hookDeliveries(hookId), keys.hookAttempt(hookId), keys.hookRecord(hookId)],
-      [JSON.stringify(record), this.logMax, record.event_id],
+      [
+        keys.hookDeliveries(hookId),
+        keys.hookAttempt(hookId),
+        keys.hookRecord(hookId),
+        keys.hookStreak(hookId),
+        keys.hookStreakFailures(hookId),
+      ],
+      [
+        JSON.stringify(record),
+        this.logMax,
+        record.event_id,
+        streakStep(record.outcome) ?? '',
+        Date.parse(record.attempted_at),
+        STREAK_IDLE_TTL_MS,
+      ],
     );
   }
 
