@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { secretKeyOf, loadConfig, type Config } from '@hookline/config';
 import { createFailFastRedis, createServices, type HookControl, type Producer } from '@hookline/queue';
 import {
+  closeHttp,
   createLogger,
   createMetrics,
   logRedisErrors,
@@ -33,7 +34,8 @@ export function createApiDeps(
 
 /**
  * The API process: config, Redis, the app, and the SIGTERM path (stop taking requests, finish those in
- * flight, exit 0). Redis may be down at start: the API then answers 503 until it is back.
+ * flight within HOOKLINE_HTTP_DRAIN_MS, exit 0). Redis may be down at start: the API then answers 503 until
+ * it is back.
  */
 export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(env, 'api');
@@ -44,7 +46,7 @@ export async function runApiProcess(env: NodeJS.ProcessEnv): Promise<void> {
   const app = buildApp(deps);
   await app.listen({ port: config.PORT, host: config.HOST });
   stopOnSignals(logger, async () => {
-    await app.close();
+    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
     await deps.producer.close();
     redis.disconnect();
   });

@@ -9,7 +9,7 @@ import {
   redisAnswers,
   startEmbeddedRedis,
 } from '@hookline/queue';
-import { createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
+import { closeHttp, createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   print('');
 
   stopOnSignals(logger, async () => {
-    await app.close();
+    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
     await worker.close();
     await monitor.close();
     await demoParts?.close();

@@ -1,6 +1,6 @@
 import { secretKeyOf, loadConfig } from '@hookline/config';
 import { createFailFastRedis, createServices } from '@hookline/queue';
-import { createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
+import { closeHttp, createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
 import { buildHttpServer } from './http-server';
 
 // Production entry point of the HTTP tier: API, website and Bull Board on PORT. Run several behind a load
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const app = await buildHttpServer({ config, redis, services, logger, metrics: createMetrics() });
   await app.listen({ port: config.PORT, host: config.HOST });
   stopOnSignals(logger, async () => {
-    await app.close();
+    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
     await services.close();
     redis.disconnect();
   });

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
     expect(config.HOOKLINE_SUSPEND_AFTER_FAILURES).toBe(10);
     expect(config.HOOKLINE_SUSPEND_AFTER_MS).toBe(600000);
     expect(config.HOOKLINE_HOLD_MAX).toBe(10000);
+    expect(config.HOOKLINE_HTTP_DRAIN_MS).toBe(10000);
     expect(config.HOOKLINE_EVENT_TYPE_HEADER).toBe('X-Service-Event-Type');
     expect(config.HOOKLINE_QUEUE_PREFIX).toBe('hookline');
     expect(config.HOOKLINE_ALLOW_NETWORKS).toEqual([]);
@@ -44,6 +45,16 @@ describe('loadConfig', () => {
       'HOOKLINE_SECRET_KEY',
     ])
       expect(text).toContain(name);
+  });
+
+  it('takes the HTTP drain as whole milliseconds from 0 to 120000, and names the setting otherwise', () => {
+    const drain = (value: string) =>
+      loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_HTTP_DRAIN_MS: value }, 'worker')
+        .HOOKLINE_HTTP_DRAIN_MS;
+    expect(drain('0')).toBe(0);
+    expect(drain('120000')).toBe(120000);
+    for (const value of ['-1', '120001', '2.5', 'ten'])
+      expect(() => drain(value)).toThrow(/HOOKLINE_HTTP_DRAIN_MS/);
   });
 
   it('parses the allow-list of networks', () => {

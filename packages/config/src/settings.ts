@@ -72,6 +72,9 @@ export const settingsSchema = z.object({
   HOOKLINE_DELIVERY_LOG_MAX: int(1000, 1, 100000),
   HOOKLINE_WORKER_MAX_HOOKS: int(256, 1, 100000),
   HOOKLINE_WORKER_IDLE_MS: int(2000, 10, 3600000),
+  // On SIGTERM, how long the HTTP tier lets requests in flight finish before it closes every connection left;
+  // with the rest of the shutdown it must fit the orchestrator's grace (Kubernetes: 30 s).
+  HOOKLINE_HTTP_DRAIN_MS: int(10000, 0, 120000),
   HOOKLINE_METRICS_PORT: int(9464, 0, 65535),
   HOOKLINE_ADMIN_USER: z.string().min(1).default('admin'),
   HOOKLINE_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),

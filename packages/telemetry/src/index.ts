@@ -1,4 +1,4 @@
 export { createLogger, type Logger } from './logger';
 export { createMetrics, type Metrics } from './metrics';
 export { serveMetrics } from './metrics-server';
-export { logRedisErrors, stopOnSignals } from './lifecycle';
+export { closeHttp, logRedisErrors, stopOnSignals, type ClosableHttpApp } from './lifecycle';

@@ -25,6 +25,27 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   process.on('SIGINT', onSignal);
 }
 
+/** What `closeHttp` needs of a Fastify app, typed structurally so that telemetry does not depend on fastify. */
+export interface ClosableHttpApp {
+  close(): Promise<unknown>;
+  readonly server: { closeAllConnections(): void };
+}
+
+/**
+ * Closes an HTTP app within a bound: no new connections, requests in flight get up to `drainMs` to finish,
+ * then every connection left is closed. Unbounded, a client that sent half a request (or a stuck handler)
+ * holds `close()` past an orchestrator's grace (Kubernetes: 30 s, then SIGKILL): headersTimeout and
+ * requestTimeout (60 s / 300 s) are no help, Node stops checking them once the server is closing.
+ */
+export async function closeHttp(app: ClosableHttpApp, drainMs: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), drainMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. */
 export function logRedisErrors(
   redis: {

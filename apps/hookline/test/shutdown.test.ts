@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { spawnEntry, TEST_REDIS_URL, useRedis, waitUntil } from '@hookline/testing';
+
+const API_KEY = 'k'.repeat(32);
+
+/** One request over `agent`, so that its connection stays open (keep-alive) once answered. */
+function call(agent: Agent, port: number, method: string, path: string, body: unknown) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+// The production HTTP tier on SIGTERM: requests in flight get HOOKLINE_HTTP_DRAIN_MS, then every connection
+// left is closed and the process exits 0. Without that bound, a client that sent half a request and went
+// quiet holds the process past an orchestrator's grace (Kubernetes: 30 s, then SIGKILL).
+describe('the HTTP tier on SIGTERM', () => {
+  const ctx = useRedis('shutdown');
+
+  it('exits 0 despite a half-sent request and an idle keep-alive connection; earlier requests were answered', async () => {
+    const server = spawnEntry('apps/hookline/src/server-main.ts', {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+      HOOKLINE_API_KEY: API_KEY,
+      HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
+      HOOKLINE_HTTP_DRAIN_MS: '1000',
+      LOG_LEVEL: 'info',
+    });
+    ctx.onCleanup(async () => {
+      server.kill('SIGKILL');
+      await server.exited;
+    });
+    await server.waitForOutput('Server listening at');
+    const port = Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())![1]);
+    // The request client fails fast (503) until it has connected to Redis.
+    await waitUntil(
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok,
+      'the HTTP tier to be ready',
+    );
+
+    // Headers begun, never finished. It is sent first: the server reads it no later than the request below,
+    // which needs a Redis round trip before its answer, so by then this one is being parsed (not idle).
+    const half = connect(port, '127.0.0.1');
+    ctx.onCleanup(() => half.destroy());
+    half.on('error', () => undefined);
+    await once(half, 'connect');
+    half.write('POST /v1/events HTTP/1.1\r\nHost: x\r\n');
+
+    const agent = new Agent({ keepAlive: true });
+    ctx.onCleanup(() => agent.destroy());
+    const created = await call(agent, port, 'POST', '/v1/accounts', { name: 'Before SIGTERM' });
+    expect(created.status).toBe(201);
+    expect(JSON.parse(created.body)).toMatchObject({ name: 'Before SIGTERM' });
+    await waitUntil(
+      () => Object.values(agent.freeSockets).flat().length === 1,
+      'the answered connection to stay open, idle',
+    );
+
+    server.kill('SIGTERM');
+    // Jest's time limit is the bound: without the drain bound, close() waits on the half-sent request.
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.output()).toContain('"msg":"stopped"');
+  }, 20000);
+});
