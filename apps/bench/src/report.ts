@@ -14,14 +14,15 @@ const cpuOf = (p: PhaseResult) => {
   return [
     [u.cpuPercent.bench, u.cpuPercent.redis, ...u.workers.map((w) => w.cpuPercent)]
       .map((v) => num(v))
-      .join('/'),
+      .join('/') + (u.cpuPercent.monitor !== undefined ? ` m${num(u.cpuPercent.monitor)}` : ''),
     num(u.cpuPercent.others),
   ];
 };
 
 const costOf = (p: PhaseResult) => {
   const c = p.usage?.cpuMicrosPerDelivery;
-  return c && p.perSecond > 0 ? `${c.bench}/${c.redis}/${c.workers}` : '-';
+  if (!c || p.perSecond <= 0) return '-';
+  return `${c.bench}/${c.redis}/${c.workers}` + (c.monitor !== undefined ? ` m${c.monitor}` : '');
 };
 
 /** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure (if there is one). */
@@ -155,8 +156,9 @@ export function formatReport(r: BenchResults): string {
     '',
     'Deliveries/s and publish->receipt latency; ratios are to the ceiling at the same concurrency',
     '(1 stream for one hook, N streams for N active hooks, the same open-loop rate for the "at N/s" rows).',
-    'cpu% = bench (publisher + receivers) / redis / each worker, 100 = one core; others = the rest of the',
-    'machine (anything above a few % means the figures are low); µs/delivery = CPU per delivery, bench/redis/workers;',
+    'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, 100 = one core;',
+    'others = the rest of the machine (anything above a few % means the figures are low);',
+    'µs/delivery = CPU per delivery, bench/redis/workers, m = monitor;',
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
     "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
     'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',

@@ -103,8 +103,8 @@ export interface BenchResults {
   readonly profile?: ProfileSummary;
 }
 
-/** CPU per delivery of a phase, every process together (bench + Redis + workers), in µs. */
+/** CPU per delivery of a phase, every process together (bench + Redis + workers + monitor), in µs. */
 export function cpuPerDelivery(p: PhaseResult): number | undefined {
   const c = p.usage?.cpuMicrosPerDelivery;
-  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers : undefined;
+  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers + (c.monitor ?? 0) : undefined;
 }

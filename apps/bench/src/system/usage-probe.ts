@@ -19,14 +19,25 @@ export interface PhaseUsage {
    * `others` is the machine's busy time not spent by the bench, Redis or the workers: anything above a few
    * percent means something else shared the CPUs and the figures of this window are low.
    */
-  readonly cpuPercent: { readonly bench: number; readonly redis: number; readonly others: number };
+  readonly cpuPercent: {
+    readonly bench: number;
+    readonly redis: number;
+    /** The suspension monitor; absent where none runs (the BullMQ-alone rows). */
+    readonly monitor?: number;
+    readonly others: number;
+  };
   readonly workers: readonly WorkerUsage[];
   /**
    * CPU µs spent per delivery timed in the window, by part. Unlike deliveries/s, this cost barely moves when
    * other programs share the machine, so it is the figure to compare between runs and against a budget: on
    * 2 cores, 5,000 deliveries/s leave 400 µs per delivery for everything together.
    */
-  readonly cpuMicrosPerDelivery: { readonly bench: number; readonly redis: number; readonly workers: number };
+  readonly cpuMicrosPerDelivery: {
+    readonly bench: number;
+    readonly redis: number;
+    readonly workers: number;
+    readonly monitor?: number;
+  };
   /** Server-wide INFO commandstats over the window, divided by the deliveries timed in it. */
   readonly redisPerDelivery: {
     readonly calls: number;
@@ -41,6 +52,7 @@ interface Mark {
   readonly machine: number;
   readonly stats: CommandStats;
   readonly workers: readonly WorkerSample[];
+  readonly monitor?: number;
 }
 
 // With a thousand hooks attached, reading every worker's sockets from /proc can take longer than the
@@ -51,6 +63,8 @@ const SAMPLE_WITHIN_MS = 3000;
 /** Processes whose CPU counts as the workers': hookline's WorkerFleet, or the BullMQ-alone host. */
 export interface SampledWorkers {
   sample(): Promise<WorkerSample[]>;
+  /** CPU seconds of the suspension monitor, where one runs. */
+  monitorCpuSeconds?(): Promise<number>;
 }
 
 async function sampleWithin(fleet: SampledWorkers | undefined): Promise<WorkerSample[]> {
@@ -73,16 +87,18 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
         machine: await machineBusySeconds(),
         stats: await commandStats(redis),
         workers: await sampleWithin(fleet),
+        ...(fleet?.monitorCpuSeconds ? { monitor: await fleet.monitorCpuSeconds() } : {}),
       };
     },
     async end(mark, deliveries, seconds): Promise<PhaseUsage> {
       const begun = mark as Mark;
       const bench = process.cpuUsage(begun.bench);
-      const [machine, redisCpu, stats, workers] = await Promise.all([
+      const [machine, redisCpu, stats, workers, monitorCpu] = await Promise.all([
         machineBusySeconds(),
         redisCpuSeconds(redis),
         commandStats(redis),
         sampleWithin(fleet),
+        begun.monitor !== undefined ? fleet?.monitorCpuSeconds?.() : undefined,
       ]);
       const delta = [...commandStatsDelta(begun.stats, stats)].filter(([name]) => name !== 'info');
       const per = (v: number) => (deliveries > 0 ? v / deliveries : 0);
@@ -92,17 +108,23 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
         (sum, w, i) => sum + w.cpuSeconds - (begun.workers[i]?.cpuSeconds ?? 0),
         0,
       );
-      const others = Math.max(0, machine - begun.machine - benchCpu - redisUsed - workersUsed);
+      const monitorUsed = monitorCpu !== undefined ? monitorCpu - (begun.monitor ?? 0) : undefined;
+      const others = Math.max(
+        0,
+        machine - begun.machine - benchCpu - redisUsed - workersUsed - (monitorUsed ?? 0),
+      );
       return {
         cpuPercent: {
           bench: round((benchCpu / seconds) * 100),
           redis: round((redisUsed / seconds) * 100),
+          ...(monitorUsed !== undefined ? { monitor: round((monitorUsed / seconds) * 100) } : {}),
           others: round((others / seconds) * 100),
         },
         cpuMicrosPerDelivery: {
           bench: Math.round(per(benchCpu * 1e6)),
           redis: Math.round(per(redisUsed * 1e6)),
           workers: Math.round(per(workersUsed * 1e6)),
+          ...(monitorUsed !== undefined ? { monitor: Math.round(per(monitorUsed * 1e6)) } : {}),
         },
         workers: workers.map((w, i) => {
           const before = begun.workers[i];

@@ -9,6 +9,8 @@ export interface WorkerEntry {
   /** Node arguments before the script. */
   readonly nodeArgs: readonly string[];
   readonly script: string;
+  /** The suspension monitor, run the same way: production runs one beside the workers. */
+  readonly monitorScript: string;
   readonly why: string;
 }
 
@@ -16,6 +18,7 @@ const SOURCE: WorkerEntry = {
   mode: 'source',
   nodeArgs: ['--require', 'tsx/cjs'],
   script: 'apps/worker/src/main.ts',
+  monitorScript: 'apps/monitor/src/main.ts',
   why: 'worker sources through tsx',
 };
 
@@ -23,6 +26,7 @@ const DIST: WorkerEntry = {
   mode: 'dist',
   nodeArgs: [],
   script: 'apps/worker/dist/main.js',
+  monitorScript: 'apps/monitor/dist/main.js',
   why: 'built worker',
 };
 
@@ -33,9 +37,9 @@ const DIST: WorkerEntry = {
  * start; after that the code runs at the same speed.
  */
 export function chooseWorkerEntry(mode: WorkerMode): WorkerEntry {
-  const built = existsSync(join(REPO_ROOT, DIST.script));
-  if (mode === 'dist' && !built)
-    throw new Error(`--worker=dist: ${DIST.script} does not exist; build it first`);
+  const missing = [DIST.script, DIST.monitorScript].find((script) => !existsSync(join(REPO_ROOT, script)));
+  const built = missing === undefined;
+  if (mode === 'dist' && !built) throw new Error(`--worker=dist: ${missing} does not exist; build it first`);
   if (mode === 'dist') return DIST;
   if (mode === 'source') return SOURCE;
   return extname(__filename) === '.js' && built ? DIST : SOURCE;

@@ -29,10 +29,41 @@ function metric(text: string, pattern: RegExp): number {
   return total;
 }
 
-/** Real worker processes, as production runs them, plus what the bench reads about each. */
+function spawnService(
+  nodeArgs: readonly string[],
+  script: string,
+  env: Record<string, string>,
+): RunningWorker {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const service: RunningWorker = {
+    child,
+    pid: child.pid!,
+    metricsPort: 0,
+    tail: '',
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  };
+  const onData = (chunk: Buffer) => {
+    service.tail = (service.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
+    const port = /"metricsPort":(\d+)/.exec(service.tail)?.[1];
+    if (!service.metricsPort && port) service.metricsPort = Number(port);
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  return service;
+}
+
+/**
+ * Real worker processes, as production runs them, plus what the bench reads about each; and the suspension
+ * monitor that production runs beside them (its CPU is reported on its own, not as a worker's).
+ */
 export class WorkerFleet {
   private constructor(
     private readonly workers: readonly RunningWorker[],
+    private readonly monitor: RunningWorker,
     private readonly redisPort: number,
   ) {}
 
@@ -44,31 +75,18 @@ export class WorkerFleet {
     profileDir?: string,
   ): Promise<WorkerFleet> {
     const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const workers = Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, [...profiling, ...entry.nodeArgs, entry.script], {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const worker: RunningWorker = {
-        child,
-        pid: child.pid!,
-        metricsPort: 0,
-        tail: '',
-        exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-      };
-      const onData = (chunk: Buffer) => {
-        worker.tail = (worker.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
-        const port = /"metricsPort":(\d+)/.exec(worker.tail)?.[1];
-        if (!worker.metricsPort && port) worker.metricsPort = Number(port);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      return worker;
-    });
-    const fleet = new WorkerFleet(workers, redisPort);
-    await Promise.all(workers.map((w) => fleet.started(w)));
+    const workers = Array.from({ length: count }, () =>
+      spawnService([...profiling, ...entry.nodeArgs], entry.script, env),
+    );
+    const monitor = spawnService(entry.nodeArgs, entry.monitorScript, env);
+    const fleet = new WorkerFleet(workers, monitor, redisPort);
+    await Promise.all([...workers, monitor].map((w) => fleet.started(w)));
     return fleet;
+  }
+
+  /** CPU seconds the monitor has used so far. */
+  monitorCpuSeconds(): Promise<number> {
+    return cpuSeconds(this.monitor.pid);
   }
 
   get pids(): number[] {
@@ -102,9 +120,10 @@ export class WorkerFleet {
 
   /** SIGTERM (the graceful path, which also writes CPU profiles), then SIGKILL for any that hang. */
   async stop(graceMs = 20_000): Promise<void> {
-    for (const w of this.workers) if (w.child.exitCode === null) w.child.kill('SIGTERM');
+    const all = [...this.workers, this.monitor];
+    for (const w of all) if (w.child.exitCode === null) w.child.kill('SIGTERM');
     await Promise.all(
-      this.workers.map(async (w) => {
+      all.map(async (w) => {
         const timer = setTimeout(() => w.child.kill('SIGKILL'), graceMs);
         await w.exited;
         clearTimeout(timer);
@@ -116,7 +135,7 @@ export class WorkerFleet {
     const deadline = Date.now() + 60_000;
     while (!w.metricsPort) {
       if (w.child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`worker ${w.pid} did not start; it printed:\n${w.tail}`);
+        throw new Error(`process ${w.pid} did not start; it printed:\n${w.tail}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
