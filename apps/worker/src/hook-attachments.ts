@@ -63,6 +63,7 @@ export class HookAttachments {
       this.deps.ready.renew([...this.attached.keys()], options.leaseMs),
     );
     this.every(Math.floor(options.leaseMs / 2), () => this.deps.ready.reclaimExpired());
+    this.every(options.idleMs, () => this.rotate());
   }
 
   /** Stops claiming, lets every in-flight delivery finish, gives every lease back. */
@@ -112,15 +113,16 @@ export class HookAttachments {
 
   /**
    * Fairness when every slot is taken: a hook that stays busy would otherwise keep its slot for ever while
-   * other hooks wait in the ready set. The longest-attached hooks give their slots up (they re-signal
-   * themselves, so they queue behind the hooks already waiting).
+   * other hooks wait in the ready set. Checked every `idleMs`; hooks attached for at least five idle periods
+   * (10 s by default, 1 s at least), the longest-attached first, give their slots up, at most a tenth of them
+   * per check (they re-signal themselves, so they queue behind the hooks already waiting).
    */
   private async rotate(): Promise<void> {
     const { options } = this.deps;
-    if (this.attached.size < options.maxHooks) return;
+    if (!this.running || this.attached.size < options.maxHooks) return;
     const waitingHooks = await this.deps.ready.size();
     if (waitingHooks === 0) return;
-    const minTenure = Math.max(10_000, options.idleMs * 5);
+    const minTenure = Math.max(1_000, options.idleMs * 5);
     const now = Date.now();
     const longest = [...this.attached.entries()]
       .filter(([, entry]) => now - entry.attachedAt >= minTenure && !entry.detaching)
