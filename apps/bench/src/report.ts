@@ -22,7 +22,7 @@ const cpuOf = (p: PhaseResult) => {
 const costOf = (p: PhaseResult) => {
   const c = p.usage?.cpuMicrosPerDelivery;
   if (!c || p.perSecond <= 0) return '-';
-  return `${c.bench}/${c.redis}/${c.workers}` + (c.monitor !== undefined ? ` m${c.monitor}` : '');
+  return `${c.bench}/${c.redis}/${c.workers ?? '-'}` + (c.monitor !== undefined ? ` m${c.monitor}` : '');
 };
 
 /** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure (if there is one). */

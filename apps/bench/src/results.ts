@@ -106,5 +106,7 @@ export interface BenchResults {
 /** CPU per delivery of a phase, every process together (bench + Redis + workers + monitor), in µs. */
 export function cpuPerDelivery(p: PhaseResult): number | undefined {
   const c = p.usage?.cpuMicrosPerDelivery;
-  return c && p.perSecond > 0 ? c.bench + c.redis + c.workers + (c.monitor ?? 0) : undefined;
+  return c?.workers !== undefined && p.perSecond > 0
+    ? c.bench + c.redis + c.workers + (c.monitor ?? 0)
+    : undefined;
 }

@@ -24,7 +24,8 @@ export interface PhaseUsage {
     readonly redis: number;
     /** The suspension monitor; absent where none runs (the BullMQ-alone rows). */
     readonly monitor?: number;
-    readonly others: number;
+    /** Absent when the workers' CPU could not be read in time (it would count as others'). */
+    readonly others?: number;
   };
   readonly workers: readonly WorkerUsage[];
   /**
@@ -35,7 +36,8 @@ export interface PhaseUsage {
   readonly cpuMicrosPerDelivery: {
     readonly bench: number;
     readonly redis: number;
-    readonly workers: number;
+    /** Absent when a worker sample came too late: unknown, not zero. */
+    readonly workers?: number;
     readonly monitor?: number;
   };
   /** Server-wide INFO commandstats over the window, divided by the deliveries timed in it. */
@@ -109,6 +111,7 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
         0,
       );
       const monitorUsed = monitorCpu !== undefined ? monitorCpu - (begun.monitor ?? 0) : undefined;
+      const workersRead = !fleet || (workers.length > 0 && begun.workers.length === workers.length);
       const others = Math.max(
         0,
         machine - begun.machine - benchCpu - redisUsed - workersUsed - (monitorUsed ?? 0),
@@ -118,12 +121,12 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           bench: round((benchCpu / seconds) * 100),
           redis: round((redisUsed / seconds) * 100),
           ...(monitorUsed !== undefined ? { monitor: round((monitorUsed / seconds) * 100) } : {}),
-          others: round((others / seconds) * 100),
+          ...(workersRead ? { others: round((others / seconds) * 100) } : {}),
         },
         cpuMicrosPerDelivery: {
           bench: Math.round(per(benchCpu * 1e6)),
           redis: Math.round(per(redisUsed * 1e6)),
-          workers: Math.round(per(workersUsed * 1e6)),
+          ...(workersRead ? { workers: Math.round(per(workersUsed * 1e6)) } : {}),
           ...(monitorUsed !== undefined ? { monitor: Math.round(per(monitorUsed * 1e6)) } : {}),
         },
         workers: workers.map((w, i) => {
