@@ -8,6 +8,7 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 import { createDeliverJob } from './deliver-job';
 import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
 import { OutcomeRecorder } from './outcome-recorder';
+import { shareScriptsWithDuplicates } from './shared-scripts';
 
 export const USER_AGENT = 'hookline/0.1';
 
@@ -55,8 +56,9 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     now,
   });
   // BullMQ loads its scripts onto the connection its Workers use, and every multi()/pipeline() on that
-  // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own.
-  const bullConnection = redis.duplicate();
+  // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own,
+  // whose duplicates (one blocking connection per attached hook) reuse its scripts.
+  const bullConnection = shareScriptsWithDuplicates(redis.duplicate());
   const attachments = new HookAttachments({
     connection: bullConnection,
     blocking: redis.duplicate(),
