@@ -133,7 +133,7 @@ export async function measureIdle(ctx: PhaseContext, configuredHooks: number): P
     workers: samples.map((s, i) => ({
       pid: s.pid,
       attachedHooks: s.attachedHooks,
-      redisConnections: s.redisConnections,
+      redisConnections: s.redisConnections ?? 0,
       commandsPerSecond: commands[i]?.perSecond ?? 0,
       byCommand: commands[i]?.byCommand ?? {},
       rssMb: s.rssMb,

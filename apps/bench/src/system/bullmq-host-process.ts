@@ -82,13 +82,13 @@ export class BullmqHost {
   }
 
   /** The host as the usage probe samples a worker process: `delivered` counts completed jobs. */
-  async sample(): Promise<WorkerSample[]> {
+  async sample(sockets = true): Promise<WorkerSample[]> {
     return [
       {
         pid: this.pid,
         attachedHooks: this.queues,
         delivered: this.completedJobs,
-        redisConnections: (await redisConnectionsOf(this.pid, this.redisPort)).length,
+        ...(sockets ? { redisConnections: (await redisConnectionsOf(this.pid, this.redisPort)).length } : {}),
         rssMb: await rssMb(this.pid),
         cpuSeconds: await cpuSeconds(this.pid),
       },

@@ -6,8 +6,8 @@ import type { WorkerSample } from './worker-fleet';
 
 export interface WorkerUsage {
   readonly pid: number;
-  /** 100 = one core busy for the whole window. */
-  readonly cpuPercent: number;
+  /** 100 = one core busy for the whole window; absent when the window's first sample came too late. */
+  readonly cpuPercent?: number;
   readonly deliveredPerSecond: number;
   readonly attachedHooks: number;
   readonly redisConnections: number;
@@ -64,17 +64,18 @@ const SAMPLE_WITHIN_MS = 3000;
 
 /** Processes whose CPU counts as the workers': hookline's WorkerFleet, or the BullMQ-alone host. */
 export interface SampledWorkers {
-  sample(): Promise<WorkerSample[]>;
+  /** `sockets: false`: cheap enough to take inside a measured window (see WorkerFleet.sample). */
+  sample(sockets?: boolean): Promise<WorkerSample[]>;
   /** CPU seconds of the suspension monitor, where one runs. */
   monitorCpuSeconds?(): Promise<number>;
 }
 
-async function sampleWithin(fleet: SampledWorkers | undefined): Promise<WorkerSample[]> {
+async function sampleWithin(fleet: SampledWorkers | undefined, sockets: boolean): Promise<WorkerSample[]> {
   if (!fleet) return [];
   const late = new Promise<WorkerSample[]>((resolve) =>
     setTimeout(() => resolve([]), SAMPLE_WITHIN_MS).unref(),
   );
-  return Promise.race([fleet.sample(), late]);
+  return Promise.race([fleet.sample(sockets), late]);
 }
 
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -88,7 +89,8 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
         redisCpu: await redisCpuSeconds(redis),
         machine: await machineBusySeconds(),
         stats: await commandStats(redis),
-        workers: await sampleWithin(fleet),
+        // The window is open: no socket count here, it would stall the publisher (see WorkerFleet.sample).
+        workers: await sampleWithin(fleet, false),
         ...(fleet?.monitorCpuSeconds ? { monitor: await fleet.monitorCpuSeconds() } : {}),
       };
     },
@@ -99,7 +101,7 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
         machineBusySeconds(),
         redisCpuSeconds(redis),
         commandStats(redis),
-        sampleWithin(fleet),
+        sampleWithin(fleet, true),
         begun.monitor !== undefined ? fleet?.monitorCpuSeconds?.() : undefined,
       ]);
       const delta = [...commandStatsDelta(begun.stats, stats)].filter(([name]) => name !== 'info');
@@ -133,10 +135,10 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           const before = begun.workers[i];
           return {
             pid: w.pid,
-            cpuPercent: round(((w.cpuSeconds - (before?.cpuSeconds ?? 0)) / seconds) * 100),
+            ...(before ? { cpuPercent: round(((w.cpuSeconds - before.cpuSeconds) / seconds) * 100) } : {}),
             deliveredPerSecond: Math.round((w.delivered - (before?.delivered ?? 0)) / seconds),
             attachedHooks: w.attachedHooks,
-            redisConnections: w.redisConnections,
+            redisConnections: w.redisConnections ?? 0,
             rssMb: w.rssMb,
           };
         }),
