@@ -132,7 +132,7 @@ export async function measureIdle(ctx: PhaseContext, configuredHooks: number): P
     seconds: options.idleMs / 1000,
     workers: samples.map((s, i) => ({
       pid: s.pid,
-      attachedHooks: s.attachedHooks,
+      attachedHooks: s.attachedHooks ?? 0,
       redisConnections: s.redisConnections ?? 0,
       commandsPerSecond: commands[i]?.perSecond ?? 0,
       byCommand: commands[i]?.byCommand ?? {},

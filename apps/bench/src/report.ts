@@ -214,7 +214,8 @@ export function formatReport(r: BenchResults): string {
       ].map(([label, p]) => [
         label as string,
         ...((p as PhaseResult).usage?.workers ?? []).map(
-          (w) => `${w.attachedHooks} / ${w.redisConnections} / ${num(w.rssMb)} / ${w.deliveredPerSecond}`,
+          (w) =>
+            `${num(w.attachedHooks)} / ${w.redisConnections} / ${num(w.rssMb)} / ${num(w.deliveredPerSecond)}`,
         ),
       ]),
     ),

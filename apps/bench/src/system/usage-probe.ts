@@ -8,8 +8,9 @@ export interface WorkerUsage {
   readonly pid: number;
   /** 100 = one core busy for the whole window; absent when the window's first sample came too late. */
   readonly cpuPercent?: number;
-  readonly deliveredPerSecond: number;
-  readonly attachedHooks: number;
+  /** Absent when a /metrics answer was missing (see WorkerSample). */
+  readonly deliveredPerSecond?: number;
+  readonly attachedHooks?: number;
   readonly redisConnections: number;
   readonly rssMb: number;
 }
@@ -136,8 +137,10 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           return {
             pid: w.pid,
             ...(before ? { cpuPercent: round(((w.cpuSeconds - before.cpuSeconds) / seconds) * 100) } : {}),
-            deliveredPerSecond: Math.round((w.delivered - (before?.delivered ?? 0)) / seconds),
-            attachedHooks: w.attachedHooks,
+            ...(w.delivered !== undefined && before?.delivered !== undefined
+              ? { deliveredPerSecond: Math.round((w.delivered - before.delivered) / seconds) }
+              : {}),
+            ...(w.attachedHooks !== undefined ? { attachedHooks: w.attachedHooks } : {}),
             redisConnections: w.redisConnections ?? 0,
             rssMb: w.rssMb,
           };

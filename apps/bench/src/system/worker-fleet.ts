@@ -6,8 +6,9 @@ import type { WorkerEntry } from './worker-entry';
 
 export interface WorkerSample {
   readonly pid: number;
-  readonly attachedHooks: number;
-  readonly delivered: number;
+  /** From the worker's /metrics; absent when it did not answer in time (its event loop was saturated). */
+  readonly attachedHooks?: number;
+  readonly delivered?: number;
   /** Absent when the sample was taken without reading the sockets. */
   readonly redisConnections?: number;
   readonly rssMb: number;
@@ -23,6 +24,8 @@ interface RunningWorker {
 }
 
 const TAIL_CHARS = 16_384;
+// A worker whose event loop is saturated answers /metrics late; the sample goes on without those figures.
+const METRICS_WITHIN_MS = 1_500;
 
 function metric(text: string, pattern: RegExp): number {
   let total = 0;
@@ -102,15 +105,28 @@ export class WorkerFleet {
   async sample(sockets = true): Promise<WorkerSample[]> {
     return Promise.all(
       this.workers.map(async (w) => {
-        const res = await request(`http://127.0.0.1:${w.metricsPort}/metrics`);
-        const text = await res.body.text();
+        // CPU first, from /proc: it is what the window's figures need, and it does not wait on the worker.
+        const cpu = await cpuSeconds(w.pid);
+        const text = await request(`http://127.0.0.1:${w.metricsPort}/metrics`, {
+          signal: AbortSignal.timeout(METRICS_WITHIN_MS),
+        }).then(
+          (res) => res.body.text(),
+          () => undefined,
+        );
         return {
           pid: w.pid,
-          attachedHooks: metric(text, /^hookline_worker_attached_hooks(?:\{[^}]*\})? (\d+)/gm),
-          delivered: metric(text, /^hookline_deliveries_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm),
+          ...(text !== undefined
+            ? {
+                attachedHooks: metric(text, /^hookline_worker_attached_hooks(?:\{[^}]*\})? (\d+)/gm),
+                delivered: metric(
+                  text,
+                  /^hookline_deliveries_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm,
+                ),
+              }
+            : {}),
           ...(sockets ? { redisConnections: (await redisConnectionsOf(w.pid, this.redisPort)).length } : {}),
           rssMb: await rssMb(w.pid),
-          cpuSeconds: await cpuSeconds(w.pid),
+          cpuSeconds: cpu,
         };
       }),
     );
