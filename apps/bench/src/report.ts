@@ -215,7 +215,7 @@ export function formatReport(r: BenchResults): string {
         label as string,
         ...((p as PhaseResult).usage?.workers ?? []).map(
           (w) =>
-            `${num(w.attachedHooks)} / ${w.redisConnections} / ${num(w.rssMb)} / ${num(w.deliveredPerSecond)}`,
+            `${num(w.attachedHooks)} / ${num(w.redisConnections)} / ${num(w.rssMb)} / ${num(w.deliveredPerSecond)}`,
         ),
       ]),
     ),

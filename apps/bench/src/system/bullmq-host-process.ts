@@ -63,6 +63,10 @@ export class BullmqHost {
     return host;
   }
 
+  get pids(): number[] {
+    return [this.pid];
+  }
+
   get pid(): number {
     return this.child.pid!;
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 
 // Linux /proc readers: CPU time and resident memory of a process, and which of its sockets go to Redis.
@@ -67,6 +68,18 @@ export async function machineBusySeconds(): Promise<number> {
 
 export async function cpuSeconds(pid: number): Promise<number> {
   return parseCpuSeconds(await readFile(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * The same, read synchronously: a few µs, and independent of how busy the event loop is, so that a measured
+ * window's first and last readings are taken at its edges. Undefined once the process has gone.
+ */
+export function cpuSecondsNow(pid: number): number | undefined {
+  try {
+    return parseCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 export async function rssMb(pid: number): Promise<number> {

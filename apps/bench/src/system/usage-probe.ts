@@ -1,18 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { WindowProbe } from '../load/measure';
-import { machineBusySeconds } from './proc';
+import { cpuSecondsNow, machineBusySeconds } from './proc';
 import { commandStats, commandStatsDelta, redisCpuSeconds, type CommandStats } from './redis-activity';
 import type { WorkerSample } from './worker-fleet';
 
 export interface WorkerUsage {
   readonly pid: number;
-  /** 100 = one core busy for the whole window; absent when the window's first sample came too late. */
+  /** 100 = one core busy for the whole window (read from /proc at its edges; absent if the process had gone). */
   readonly cpuPercent?: number;
   /** Absent when a /metrics answer was missing (see WorkerSample). */
   readonly deliveredPerSecond?: number;
   readonly attachedHooks?: number;
-  readonly redisConnections: number;
-  readonly rssMb: number;
+  readonly redisConnections?: number;
+  readonly rssMb?: number;
 }
 
 export interface PhaseUsage {
@@ -54,8 +54,10 @@ interface Mark {
   readonly redisCpu: number;
   readonly machine: number;
   readonly stats: CommandStats;
+  /** CPU seconds of each worker (by `pids`) and of the monitor, read at the window's edge. */
+  readonly workerCpu: readonly (number | undefined)[];
+  readonly monitorCpu?: number | undefined;
   readonly workers: readonly WorkerSample[];
-  readonly monitor?: number;
 }
 
 // With a thousand hooks attached, reading every worker's sockets from /proc can take longer than the
@@ -65,10 +67,11 @@ const SAMPLE_WITHIN_MS = 3000;
 
 /** Processes whose CPU counts as the workers': hookline's WorkerFleet, or the BullMQ-alone host. */
 export interface SampledWorkers {
+  readonly pids: readonly number[];
+  /** The suspension monitor, where one runs. */
+  readonly monitorPid?: number;
   /** `sockets: false`: cheap enough to take inside a measured window (see WorkerFleet.sample). */
   sample(sockets?: boolean): Promise<WorkerSample[]>;
-  /** CPU seconds of the suspension monitor, where one runs. */
-  monitorCpuSeconds?(): Promise<number>;
 }
 
 async function sampleWithin(fleet: SampledWorkers | undefined, sockets: boolean): Promise<WorkerSample[]> {
@@ -86,35 +89,37 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
   return {
     async begin(): Promise<Mark> {
       return {
+        workerCpu: fleet?.pids.map(cpuSecondsNow) ?? [],
+        ...(fleet?.monitorPid !== undefined ? { monitorCpu: cpuSecondsNow(fleet.monitorPid) } : {}),
         bench: process.cpuUsage(),
         redisCpu: await redisCpuSeconds(redis),
         machine: await machineBusySeconds(),
         stats: await commandStats(redis),
         // The window is open: no socket count here, it would stall the publisher (see WorkerFleet.sample).
         workers: await sampleWithin(fleet, false),
-        ...(fleet?.monitorCpuSeconds ? { monitor: await fleet.monitorCpuSeconds() } : {}),
       };
     },
     async end(mark, deliveries, seconds): Promise<PhaseUsage> {
       const begun = mark as Mark;
+      const workerCpu = fleet?.pids.map(cpuSecondsNow) ?? [];
+      const monitorCpu = fleet?.monitorPid !== undefined ? cpuSecondsNow(fleet.monitorPid) : undefined;
       const bench = process.cpuUsage(begun.bench);
-      const [machine, redisCpu, stats, workers, monitorCpu] = await Promise.all([
+      const [machine, redisCpu, stats, workers] = await Promise.all([
         machineBusySeconds(),
         redisCpuSeconds(redis),
         commandStats(redis),
         sampleWithin(fleet, true),
-        begun.monitor !== undefined ? fleet?.monitorCpuSeconds?.() : undefined,
       ]);
       const delta = [...commandStatsDelta(begun.stats, stats)].filter(([name]) => name !== 'info');
       const per = (v: number) => (deliveries > 0 ? v / deliveries : 0);
       const benchCpu = (bench.user + bench.system) / 1e6;
       const redisUsed = redisCpu - begun.redisCpu;
-      const workersUsed = workers.reduce(
-        (sum, w, i) => sum + w.cpuSeconds - (begun.workers[i]?.cpuSeconds ?? 0),
-        0,
-      );
-      const monitorUsed = monitorCpu !== undefined ? monitorCpu - (begun.monitor ?? 0) : undefined;
-      const workersRead = !fleet || (workers.length > 0 && begun.workers.length === workers.length);
+      const used = (end: number | undefined, start: number | undefined) =>
+        end !== undefined && start !== undefined ? end - start : undefined;
+      const perWorker = workerCpu.map((end, i) => used(end, begun.workerCpu[i]));
+      const workersRead = perWorker.every((v) => v !== undefined);
+      const workersUsed = perWorker.reduce<number>((sum, v) => sum + (v ?? 0), 0);
+      const monitorUsed = used(monitorCpu, begun.monitorCpu);
       const others = Math.max(
         0,
         machine - begun.machine - benchCpu - redisUsed - workersUsed - (monitorUsed ?? 0),
@@ -132,17 +137,20 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           ...(workersRead ? { workers: Math.round(per(workersUsed * 1e6)) } : {}),
           ...(monitorUsed !== undefined ? { monitor: Math.round(per(monitorUsed * 1e6)) } : {}),
         },
-        workers: workers.map((w, i) => {
-          const before = begun.workers[i];
+        // Every process, whether or not its (slower) sample of hooks, sockets and memory came in time.
+        workers: (fleet?.pids ?? []).map((pid, i) => {
+          const w = workers.find((sample) => sample.pid === pid);
+          const before = begun.workers.find((sample) => sample.pid === pid);
+          const cpu = perWorker[i];
           return {
-            pid: w.pid,
-            ...(before ? { cpuPercent: round(((w.cpuSeconds - before.cpuSeconds) / seconds) * 100) } : {}),
-            ...(w.delivered !== undefined && before?.delivered !== undefined
+            pid,
+            ...(cpu !== undefined ? { cpuPercent: round((cpu / seconds) * 100) } : {}),
+            ...(w?.delivered !== undefined && before?.delivered !== undefined
               ? { deliveredPerSecond: Math.round((w.delivered - before.delivered) / seconds) }
               : {}),
-            ...(w.attachedHooks !== undefined ? { attachedHooks: w.attachedHooks } : {}),
-            redisConnections: w.redisConnections ?? 0,
-            rssMb: w.rssMb,
+            ...(w?.attachedHooks !== undefined ? { attachedHooks: w.attachedHooks } : {}),
+            ...(w?.redisConnections !== undefined ? { redisConnections: w.redisConnections } : {}),
+            ...(w ? { rssMb: w.rssMb } : {}),
           };
         }),
         redisPerDelivery: {

@@ -88,9 +88,8 @@ export class WorkerFleet {
     return fleet;
   }
 
-  /** CPU seconds the monitor has used so far. */
-  monitorCpuSeconds(): Promise<number> {
-    return cpuSeconds(this.monitor.pid);
+  get monitorPid(): number {
+    return this.monitor.pid;
   }
 
   get pids(): number[] {
