@@ -6,14 +6,13 @@ import { createRedis, HookQueues, MONITOR_GROUP, Producer, type DeliverJobData }
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
-  spawnEntry,
   startRedisCluster,
   uniquePrefix,
   type RedisClusterFixture,
   type SpawnedProcess,
 } from '@hookline/testing';
 import { startWorker, type RunningWorker } from '../src';
-import { SAMPLE, WORKER_CONFIG } from './harness';
+import { SAMPLE, spawnTestWorker, WORKER_CONFIG } from './harness';
 
 /**
  * hookline's real parts (store, producer, workers in this process and as separate processes) on a Redis
@@ -57,21 +56,16 @@ export function useClusterHookline() {
 
     /** The production worker entry point, pointed at the cluster by REDIS_CLUSTER_NODES. */
     spawnWorker(): SpawnedProcess {
-      const worker = spawnEntry('apps/worker/src/main.ts', {
-        REDIS_CLUSTER_NODES: cluster.seeds,
-        REDIS_URL: cluster.redisUrl,
-        HOOKLINE_QUEUE_PREFIX: h.keys.prefix,
-        HOOKLINE_SECRET_KEY: secretKey.toString('hex'),
-        HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
-        HOOKLINE_METRICS_PORT: '0',
-        HOOKLINE_WORKER_IDLE_MS: '200',
-        LOG_LEVEL: 'info',
-      });
-      h.onCleanup(async () => {
-        worker.kill('SIGKILL');
-        await worker.exited;
-      });
-      return worker;
+      return spawnTestWorker(
+        {
+          REDIS_CLUSTER_NODES: cluster.seeds,
+          REDIS_URL: cluster.redisUrl,
+          HOOKLINE_QUEUE_PREFIX: h.keys.prefix,
+          HOOKLINE_SECRET_KEY: secretKey.toString('hex'),
+          LOG_LEVEL: 'info',
+        },
+        h.onCleanup,
+      );
     },
 
     /** The real monitor; it completes interrupted fan-outs after `inboxGraceMs`. */

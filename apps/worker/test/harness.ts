@@ -1,20 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type CreateHookInput, type RedisKeys } from '@hookline/core';
+import { redisKeys, SAMPLE_CALL_DATA, type CreateHookInput, type RedisKeys } from '@hookline/core';
 import { HookQueues, Producer } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { spawnEntry, TEST_REDIS_URL, useRedis, type SpawnedProcess } from '@hookline/testing';
 import { startWorker, type RunningWorker, type WorkerDeps } from '../src';
 
-export const SAMPLE = {
-  call_id: '9309b4a2-d59f',
-  direction: 'outbound',
-  from: 'jonas1',
-  from_cnam: 'Jonas 1',
-  to: '78791245',
-  rate: '0.0',
-  date: '2016-03-01T08:31:55.0000000',
-};
+export const SAMPLE = SAMPLE_CALL_DATA;
 
 export const WORKER_CONFIG: WorkerDeps['config'] = {
   HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
@@ -23,6 +15,25 @@ export const WORKER_CONFIG: WorkerDeps['config'] = {
   HOOKLINE_WORKER_MAX_HOOKS: 64,
   HOOKLINE_WORKER_IDLE_MS: 500,
 };
+
+/** A real worker process with the tests' settings (loopback allowed, short idle), killed after the test. */
+export function spawnTestWorker(
+  env: Record<string, string>,
+  onCleanup: (close: () => Promise<unknown>) => void,
+  entry = 'apps/worker/src/main.ts',
+): SpawnedProcess {
+  const worker = spawnEntry(entry, {
+    HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+    HOOKLINE_METRICS_PORT: '0',
+    HOOKLINE_WORKER_IDLE_MS: '200',
+    ...env,
+  });
+  onCleanup(async () => {
+    worker.kill('SIGKILL');
+    await worker.exited;
+  });
+  return worker;
+}
 
 /** hookline's real parts (store, producer, worker) on a real Redis under a test-only prefix. */
 export function useHookline() {
@@ -50,19 +61,11 @@ export function useHookline() {
     },
     /** A real worker process (the production entry point by default), killed after the test. */
     spawnWorker(entry = 'apps/worker/src/main.ts'): SpawnedProcess {
-      const worker = spawnEntry(entry, {
-        REDIS_URL: TEST_REDIS_URL,
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        HOOKLINE_SECRET_KEY: h.secretKeyHex,
-        HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
-        HOOKLINE_METRICS_PORT: '0',
-        HOOKLINE_WORKER_IDLE_MS: '200',
-      });
-      ctx.onCleanup(async () => {
-        worker.kill('SIGKILL');
-        await worker.exited;
-      });
-      return worker;
+      return spawnTestWorker(
+        { REDIS_URL: TEST_REDIS_URL, HOOKLINE_QUEUE_PREFIX: ctx.prefix, HOOKLINE_SECRET_KEY: h.secretKeyHex },
+        ctx.onCleanup,
+        entry,
+      );
     },
     async account(name = 'Acme Telecom') {
       return h.store.accounts.create({ name });
@@ -74,7 +77,7 @@ export function useHookline() {
         'operator',
       );
     },
-    async publish(accountId: string, data: Partial<typeof SAMPLE> = {}, id?: string) {
+    async publish(accountId: string, data: Partial<Record<keyof typeof SAMPLE, string>> = {}, id?: string) {
       return h.producer.publish(accountId, {
         type: 'call_created',
         ...(id ? { id } : {}),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@hookline/config';
-import { redisKeys, type RedisKeys } from '@hookline/core';
+import { redisKeys, SAMPLE_CALL_DATA, type RedisKeys } from '@hookline/core';
 import { createFailFastRedis, HookQueues, type DeliverJobData } from '@hookline/queue';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
 import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
@@ -16,16 +16,7 @@ import { httpCall, type Answer } from './http-call';
 export const API_KEY = 'test-operator-key-0123456789abcdef';
 const SECRET_KEY = '5a'.repeat(32);
 
-export const callCreated = (data: Record<string, unknown> = {}) => ({
-  call_id: '9309b4a2-d59f',
-  direction: 'outbound',
-  from: 'jonas1',
-  from_cnam: 'Jonas 1',
-  to: '78791245',
-  rate: '0.0',
-  date: '2016-03-01T08:31:55.0000000',
-  ...data,
-});
+export const callCreated = (data: Record<string, unknown> = {}) => ({ ...SAMPLE_CALL_DATA, ...data });
 
 export interface CallOptions {
   /** The operator key to send; null sends no Authorization header. Default: the right key. */

@@ -11,11 +11,10 @@ import {
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { nowMicros, sleep } from '../clock';
-import { stampedCallId } from '../event-stamp';
 import type { BullmqAlone, PhaseResult } from '../results';
 import { BullmqHost } from '../system/bullmq-host-process';
 import { usageProbe } from '../system/usage-probe';
-import { BENCH_EVENT_DATA } from './bench-event';
+import { benchEventData } from './bench-event';
 import type { LoadTally } from './hookline-load';
 import type { WindowTiming } from './measure';
 
@@ -61,7 +60,7 @@ function deliverJob(q: BenchQueue) {
     event: {
       id,
       type: 'call_created',
-      fields: { EventType: 'call_created', call_id: stampedCallId(nowMicros()), ...BENCH_EVENT_DATA },
+      fields: { EventType: 'call_created', ...benchEventData(nowMicros()) },
     },
     acceptedAt,
   };

@@ -2,11 +2,10 @@ import { buildDeliveryRequest, type DeliverableEvent } from '@hookline/core';
 import { USER_AGENT } from '@hookline/worker';
 import { Agent, request } from 'undici';
 import { nowMicros } from '../clock';
-import { stampedCallId } from '../event-stamp';
 import type { Receivers } from '../receivers/receivers';
 import { measureWindow, type MeasuredWindow, type WindowProbe, type WindowTiming } from './measure';
 import { runOpenLoop } from './open-loop';
-import { BENCH_EVENT_DATA, EVENT_TYPE_HEADER } from './bench-event';
+import { benchEventData, EVENT_TYPE_HEADER } from './bench-event';
 
 // The ceiling: what undici alone does against the same receivers, with the same request (headers, body
 // bytes, one POST per event) and the same concurrency, but no queue, no Redis and no worker in between.
@@ -15,7 +14,7 @@ function post(agent: Agent, url: string, dueAt: number): Promise<void> {
   const event: DeliverableEvent = {
     id: 'evt_ceiling',
     type: 'call_created',
-    fields: { EventType: 'call_created', ...BENCH_EVENT_DATA, call_id: stampedCallId(dueAt) },
+    fields: { EventType: 'call_created', ...benchEventData(dueAt) },
   };
   const req = buildDeliveryRequest({ url, format: 'json', auth: { scheme: 'none' } }, event, {
     eventTypeHeader: EVENT_TYPE_HEADER,
