@@ -20,7 +20,9 @@ import type { SecretBox } from './secret-box';
 // healthy delivery writes nothing to the global outcome stream and costs the suspension monitor nothing:
 // only non-delivered outcomes go through the stream, where the monitor counts them. A failure creates the
 // streak hash here, before the next attempt can start, so the delivered outcome that follows always finds it
-// and records its reset, even when the monitor has not read the failure yet.
+// and records its reset, even when the monitor has not read the failure yet. (Workers from before this change
+// do not create it: during a rolling upgrade, one of their failures that the monitor reads after a newer
+// worker's success can count once too often for that hook.)
 
 // KEYS: attempt, hook record. ARGV: event id, version of the caller's cached target ('' = none).
 // Returns {state} or {'send', version, fields...} when the caller's copy of the hook is stale.
