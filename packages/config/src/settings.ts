@@ -23,6 +23,19 @@ const clusterNode = z.string().transform((value, ctx) => {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 });
 
+// A comma-separated list (empty by default), each entry checked by `item`.
+const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+
 export const settingsSchema = z.object({
   PORT: int(8080, 0, 65535),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -32,16 +45,7 @@ export const settingsSchema = z.object({
     .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
   // Seeds of a Redis Cluster; when given, hookline runs in cluster mode and takes only the user, password and
   // TLS (rediss://) from REDIS_URL.
-  REDIS_CLUSTER_NODES: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(clusterNode)),
+  REDIS_CLUSTER_NODES: commaList(clusterNode),
   HOOKLINE_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   HOOKLINE_SECRET_KEY: z
     .string()
@@ -59,16 +63,7 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a valid HTTP header name')
     .default('X-Service-Event-Type'),
-  HOOKLINE_ALLOW_NETWORKS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(cidr)),
+  HOOKLINE_ALLOW_NETWORKS: commaList(cidr),
   HOOKLINE_DELIVERY_LOG_MAX: int(1000, 1, 100000),
   HOOKLINE_WORKER_MAX_HOOKS: int(256, 1, 100000),
   HOOKLINE_WORKER_IDLE_MS: int(2000, 10, 3600000),
