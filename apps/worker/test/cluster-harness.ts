@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import IORedis, { type Redis } from 'ioredis';
-import { redisKeys, type RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/core';
 import { startMonitor, type RunningMonitor } from '@hookline/monitor';
-import { createRedis, HookQueues, MONITOR_GROUP, Producer, type DeliverJobData } from '@hookline/queue';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import {
+  createRedis,
+  MONITOR_GROUP,
+  type DeliverJobData,
+  type HookQueues,
+  type Producer,
+} from '@hookline/queue';
+import type { Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
   startRedisCluster,
@@ -12,7 +18,7 @@ import {
   type SpawnedProcess,
 } from '@hookline/testing';
 import { startWorker, type RunningWorker } from '../src';
-import { SAMPLE, spawnTestWorker, WORKER_CONFIG } from './harness';
+import { hooklineParts, SAMPLE, spawnTestWorker, WORKER_CONFIG } from './harness';
 
 /**
  * hookline's real parts (store, producer, workers in this process and as separate processes) on a Redis
@@ -147,15 +153,12 @@ export function useClusterHookline() {
   });
 
   beforeEach(() => {
-    h.keys = redisKeys(uniquePrefix('cluster'));
-    h.hookQueues = new HookQueues(h.redis, h.keys);
-    h.store = createStore({
-      redis: h.redis,
+    ({
       keys: h.keys,
-      secretBox: SecretBox.fromKey(secretKey),
       hookQueues: h.hookQueues,
-    });
-    h.producer = new Producer({ redis: h.redis, keys: h.keys });
+      store: h.store,
+      producer: h.producer,
+    } = hooklineParts(h.redis, uniquePrefix('cluster'), secretKey));
     h.onCleanup(() => h.producer.close());
   });
 

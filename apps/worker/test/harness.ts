@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { redisKeys, SAMPLE_CALL_DATA, type CreateHookInput, type RedisKeys } from '@hookline/core';
 import { HookQueues, Producer } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
@@ -15,6 +16,14 @@ export const WORKER_CONFIG: WorkerDeps['config'] = {
   HOOKLINE_WORKER_MAX_HOOKS: 64,
   HOOKLINE_WORKER_IDLE_MS: 500,
 };
+
+/** hookline's store, hook queues and producer on `redis` under `prefix`; the caller closes the producer. */
+export function hooklineParts(redis: Redis, prefix: string, secretKey: Buffer) {
+  const keys = redisKeys(prefix);
+  const hookQueues = new HookQueues(redis, keys);
+  const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(secretKey), hookQueues });
+  return { keys, hookQueues, store, producer: new Producer({ redis, keys }) };
+}
 
 /** A real worker process with the tests' settings (loopback allowed, short idle), killed after the test. */
 export function spawnTestWorker(
@@ -89,15 +98,13 @@ export function useHookline() {
     },
   };
   beforeEach(() => {
-    h.keys = redisKeys(ctx.prefix);
-    h.hookQueues = new HookQueues(ctx.redis, h.keys);
-    h.store = createStore({
-      redis: ctx.redis,
+    ({
       keys: h.keys,
-      secretBox: SecretBox.fromKey(secretKey),
       hookQueues: h.hookQueues,
-    });
-    h.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: h.keys }));
+      store: h.store,
+      producer: h.producer,
+    } = hooklineParts(ctx.redis, ctx.prefix, secretKey));
+    ctx.closeLater(h.producer);
   });
   return h;
 }
