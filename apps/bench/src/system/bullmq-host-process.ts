@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { extname, join } from 'node:path';
 import { REPO_ROOT } from '../repo-root';
 import type { FromHost, HostSettings, ToHost } from './bullmq-host-protocol';
-import { cpuSeconds, redisConnectionsOf, rssMb } from './proc';
+import { redisConnectionsOf, rssMb } from './proc';
 import type { WorkerSample } from './worker-fleet';
 
 // Hosts still running, so that the bench's cleanup (also on Ctrl-C) stops them before removing the keys.
@@ -94,7 +94,6 @@ export class BullmqHost {
         delivered: this.completedJobs,
         ...(sockets ? { redisConnections: (await redisConnectionsOf(this.pid, this.redisPort)).length } : {}),
         rssMb: await rssMb(this.pid),
-        cpuSeconds: await cpuSeconds(this.pid),
       },
     ];
   }

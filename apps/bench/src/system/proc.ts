@@ -66,13 +66,10 @@ export async function machineBusySeconds(): Promise<number> {
   return parseMachineBusySeconds(await readFile('/proc/stat', 'utf8'));
 }
 
-export async function cpuSeconds(pid: number): Promise<number> {
-  return parseCpuSeconds(await readFile(`/proc/${pid}/stat`, 'utf8'));
-}
-
 /**
- * The same, read synchronously: a few µs, and independent of how busy the event loop is, so that a measured
- * window's first and last readings are taken at its edges. Undefined once the process has gone.
+ * CPU seconds (user + system) of a process, read synchronously: a few µs, and independent of how busy the
+ * event loop is, so that a measured window's first and last readings are taken at its edges. Undefined once
+ * the process has gone.
  */
 export function cpuSecondsNow(pid: number): number | undefined {
   try {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 import { REPO_ROOT } from '../repo-root';
-import { cpuSeconds, redisConnectionsOf, rssMb } from './proc';
+import { redisConnectionsOf, rssMb } from './proc';
 import type { WorkerEntry } from './worker-entry';
 
 export interface WorkerSample {
@@ -12,7 +12,6 @@ export interface WorkerSample {
   /** Absent when the sample was taken without reading the sockets. */
   readonly redisConnections?: number;
   readonly rssMb: number;
-  readonly cpuSeconds: number;
 }
 
 interface RunningWorker {
@@ -104,8 +103,6 @@ export class WorkerFleet {
   async sample(sockets = true): Promise<WorkerSample[]> {
     return Promise.all(
       this.workers.map(async (w) => {
-        // CPU first, from /proc: it is what the window's figures need, and it does not wait on the worker.
-        const cpu = await cpuSeconds(w.pid);
         const text = await request(`http://127.0.0.1:${w.metricsPort}/metrics`, {
           signal: AbortSignal.timeout(METRICS_WITHIN_MS),
         }).then(
@@ -125,7 +122,6 @@ export class WorkerFleet {
             : {}),
           ...(sockets ? { redisConnections: (await redisConnectionsOf(w.pid, this.redisPort)).length } : {}),
           rssMb: await rssMb(w.pid),
-          cpuSeconds: cpu,
         };
       }),
     );
