@@ -10,4 +10,4 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app
 USER node
-CMD ["node", "apps/hookline/dist/server-main.js"]
+CMD ["node", "apps/hookline/dist/http-main.js"]

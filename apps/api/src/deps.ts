@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { HookView, PublishEventInput } from '@hookline/core';
+import type { HeldChoice, HookView, PublishEventInput } from '@hookline/core';
 import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
-
-export type HeldChoice = 'deliver' | 'discard';
 
 /**
  * Everything the API needs, passed in: main.ts wires the real parts, the all-in-one start shares its own, and

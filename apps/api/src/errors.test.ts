@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { createFailFastRedis } from '@hookline/queue';
+import { createFailFastRedis } from '@hookline/redis';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { createApiDeps } from './api-process';
+import { createApiDeps } from './test-support/api-deps';
 import { buildApp } from './app';
 import { API_KEY, callCreated, configFor, useApi } from './test-support/api-harness';
 import { httpCall } from './test-support/http-call';

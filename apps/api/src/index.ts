@@ -1,4 +1,4 @@
 export { apiPlugin, apiRoutes, buildApp } from './app';
-export { OPERATOR, type ApiDeps, type HeldChoice } from './deps';
+export { OPERATOR, type ApiDeps } from './deps';
 export { openApiDocument } from './openapi';
-export { createApiDeps, runApiProcess, type ProductionApiDeps } from './api-process';
+export { BODY_LIMIT } from './json-body';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type RedisKeys } from '@hookline/core';
-import { createRedis, HookQueues, Producer } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { createRedis, HookQueues } from '@hookline/redis';
+import { Producer } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import type { Redis } from 'ioredis';
 import type { BenchHook } from './load/hookline-load';

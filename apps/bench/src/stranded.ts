@@ -1,3 +1,4 @@
+import { hookQueueLayout } from '@hookline/redis';
 import type { BenchHook } from './load/hookline-load';
 import type { BenchWorld } from './setup';
 
@@ -21,8 +22,8 @@ export async function findStrandedHooks(
   const pipeline = redis.pipeline();
   for (const h of hooks)
     pipeline
-      .llen(keys.hookQueueKey(h.hookId, 'wait'))
-      .llen(keys.hookQueueKey(h.hookId, 'active'))
+      .llen(hookQueueLayout(keys, h.hookId).wait)
+      .llen(hookQueueLayout(keys, h.hookId).active)
       .zscore(keys.hookLeases(), h.hookId)
       .zscore(keys.readyHooks(), h.hookId);
   const replies = ((await pipeline.exec()) ?? []).map(([, value]) => value);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HooklineError } from '@hookline/core';
-import type { Services } from '@hookline/queue';
+import type { Services } from '@hookline/services';
 
 export const DEMO_EMAIL = 'demo@hookline.local';
 const DEMO_HOOK = 'Demo receiver (pnpm start --demo)';

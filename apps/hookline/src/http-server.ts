@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { apiPlugin } from '@hookline/api';
+import { apiPlugin, BODY_LIMIT } from '@hookline/api';
 import type { Config } from '@hookline/config';
-import { mountBullBoard, type Services } from '@hookline/queue';
+import { mountAdmin } from '@hookline/admin';
+import { type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { webNotFound, webPlugin, type WebDeps } from '@hookline/web';
-import { USER_AGENT } from '@hookline/worker';
 
 export interface HttpServerDeps {
   readonly config: Config;
@@ -16,8 +16,6 @@ export interface HttpServerDeps {
   readonly logger: Logger;
   readonly metrics: Metrics;
 }
-
-const BODY_LIMIT = 64 * 1024;
 
 /**
  * Everything hookline serves over HTTP on one port: the API under /v1 (with /healthz, /readyz, /metrics and
@@ -43,11 +41,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     control,
     hookQueues,
     logger,
-    userAgent: USER_AGENT,
   };
   await app.register(webPlugin(webDeps));
   if (config.HOOKLINE_ADMIN_PASSWORD)
-    await mountBullBoard(app, {
+    await mountAdmin(app, {
       redis,
       keys,
       hooks: store.hooks,

@@ -1,19 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { ConfigError, secretKeyOf, loadConfig } from '@hookline/config';
+import { secretKeyOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
-import {
-  createFailFastRedis,
-  createRedis,
-  createServices,
-  redisAnswers,
-  startEmbeddedRedis,
-} from '@hookline/queue';
-import { closeHttp, createLogger, createMetrics, logRedisErrors, stopOnSignals } from '@hookline/telemetry';
+import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
+import { createServices } from '@hookline/services';
+import { closeHttp } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
+import { runProcess } from './bootstrap';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
 import { loadOrCreateLocalSecrets } from './local-secrets';
+import { parseStartFlags, START_USAGE } from './start-flags';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -32,12 +29,23 @@ async function waitUntilReady(redis: {
   });
 }
 
-// `pnpm start`: the API, website, Bull Board, a worker and the monitor in one process, for trying hookline
+// `pnpm start`: the API, website, admin area, a worker and the monitor in one process, for trying hookline
 // out and for development. Production runs them as separate processes (see the README).
-async function main(): Promise<void> {
-  const demo = process.argv.includes('--demo');
-  const dataDir = resolve(process.env.HOOKLINE_DATA_DIR ?? '.data');
-  const secrets = loadOrCreateLocalSecrets(dataDir);
+const flags = parseStartFlags(process.argv.slice(2));
+if (flags.kind === 'help') {
+  print(START_USAGE);
+  process.exit(0);
+}
+if (flags.kind === 'invalid') {
+  process.stderr.write(`${flags.problem}\n\n${START_USAGE}\n`);
+  process.exit(2);
+}
+const demo = flags.demo;
+const dataDir = resolve(process.env.HOOKLINE_DATA_DIR ?? '.data');
+const secrets = loadOrCreateLocalSecrets(dataDir);
+let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
+
+async function localEnv(): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = {
     HOOKLINE_API_KEY: secrets.apiKey,
     HOOKLINE_SECRET_KEY: secrets.secretKey,
@@ -49,8 +57,6 @@ async function main(): Promise<void> {
     env.HOOKLINE_ALLOW_NETWORKS = [process.env.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32']
       .filter(Boolean)
       .join(',');
-
-  let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
   if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
@@ -61,16 +67,14 @@ async function main(): Promise<void> {
       `No Redis answered at ${wantedRedis}: started an embedded redis-server at ${embedded.url} (AOF in ${dataDir}/redis).`,
     );
   }
+  return env;
+}
 
-  const config = loadConfig(env, 'all-in-one');
-  const logger = createLogger(config.LOG_LEVEL, 'hookline');
-  const metrics = createMetrics();
+runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics, watch }) => {
   const secretKey = secretKeyOf(config);
   // Requests fail fast when Redis is away (503); background parts wait for it to come back.
-  const requestRedis = createFailFastRedis(config);
-  const backgroundRedis = createRedis(config);
-  logRedisErrors(requestRedis, logger);
-  logRedisErrors(backgroundRedis, logger);
+  const requestRedis = watch(createFailFastRedis(config));
+  const backgroundRedis = watch(createRedis(config));
 
   await waitUntilReady(requestRedis);
   const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
@@ -120,7 +124,7 @@ async function main(): Promise<void> {
   );
   print('');
 
-  stopOnSignals(logger, async () => {
+  return async () => {
     await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
     await worker.close();
     await monitor.close();
@@ -130,12 +134,5 @@ async function main(): Promise<void> {
     requestRedis.disconnect();
     backgroundRedis.disconnect();
     await embedded?.stop();
-  });
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+  };
 });

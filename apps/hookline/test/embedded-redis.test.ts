@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
-import { redisAnswers, startEmbeddedRedis } from '@hookline/queue';
+import { redisAnswers, startEmbeddedRedis } from '@hookline/redis';
 
 // The fallback `pnpm start` uses when no Redis answers: a private redis-server with AOF under .data.
 describe('embedded Redis', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@hookline/config';
-import { createServices, type Services } from '@hookline/queue';
+import { createServices, type Services } from '@hookline/services';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, TEST_REDIS_URL, useRedis, waitUntil, type Receiver } from '@hookline/testing';
 import { startWorker } from '@hookline/worker';

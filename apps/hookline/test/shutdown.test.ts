@@ -38,7 +38,7 @@ describe('the HTTP tier on SIGTERM', () => {
   const ctx = useRedis('shutdown');
 
   it('exits 0 despite a half-sent request and an idle keep-alive connection; earlier requests were answered', async () => {
-    const server = spawnEntry('apps/hookline/src/server-main.ts', {
+    const server = spawnEntry('apps/hookline/src/http-main.ts', {
       PORT: '0',
       HOST: '127.0.0.1',
       REDIS_URL: TEST_REDIS_URL,

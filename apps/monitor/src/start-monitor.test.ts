@@ -1,4 +1,5 @@
-import { MONITOR_GROUP, Streaks } from '@hookline/queue';
+import { MONITOR_GROUP } from '@hookline/queue';
+import { readStreak } from '@hookline/suspension';
 import { waitUntil } from '@hookline/testing';
 import { useMonitorHarness } from '../test/harness';
 
@@ -43,9 +44,7 @@ describe('suspension monitor', () => {
     h.start(rules(3, 10 * MINUTE));
     await h.failures(12);
     await h.consumed();
-    expect(
-      await new Streaks(h.ctx.redis, h.keys, { threshold: 3, windowMs: 0 }).read(h.hook.id),
-    ).toMatchObject({
+    expect(await readStreak(h.ctx.redis, h.keys, h.hook.id)).toMatchObject({
       count: 12,
     });
     expect(await h.isPaused()).toBe(false);

@@ -1,20 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
-import {
-  createHoldCap,
-  HookQueues,
-  INBOX_GRACE_MS,
-  InboxRecovery,
-  MONITOR_GROUP,
-  Streaks,
-  type SuspensionStore,
-} from '@hookline/queue';
+import type { RedisKeys } from '@hookline/redis';
+import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspension';
+import { HookQueues } from '@hookline/redis';
+import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { OutcomeConsumer } from './outcome-consumer';
-import { Suspender } from './suspender';
-import { SuspendedIndex } from './suspended-index';
+import { OutcomeConsumer } from '@hookline/queue';
+import { Suspender } from '@hookline/suspension';
+import { SuspendedIndex } from '@hookline/suspension';
 
 export interface MonitorDeps {
   readonly redis: Redis;
@@ -68,7 +62,8 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     // No longer than the claim delay: a claimed entry of a dead monitor can then record at once.
     leaseMs: claimIdleMs,
   });
-  const index = new SuspendedIndex(redis, keys, new HookQueues(redis, keys));
+  const hookQueues = new HookQueues(redis, keys);
+  const index = new SuspendedIndex(redis, keys, hookQueues);
   const refreshGauge = async () => deps.metrics?.suspendedHooks.set(await index.size());
   const suspender = new Suspender({
     redis,
@@ -94,7 +89,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   consumer.start();
   const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
-  const holdCap = createHoldCap({ redis, keys, deliveryLog: deps.store.deliveryLog });
+  const holdCap = createHoldCap({ hookQueues, deliveryLog: deps.store.deliveryLog });
   // Fan-outs interrupted by a crash of the publishing process are completed here.
   const recovery = new InboxRecovery({
     redis,

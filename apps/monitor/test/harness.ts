@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  redisKeys,
-  type DeliveryRecord,
-  type HookView,
-  type RecordedOutcome,
-  type RedisKeys,
-} from '@hookline/core';
-import { HookQueues, MONITOR_GROUP, outcomeToFields } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { type DeliveryRecord, type HookView, type RecordedOutcome } from '@hookline/core';
+import { HookQueues } from '@hookline/redis';
+import { MONITOR_GROUP, outcomeToFields } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
 import { useRedis, waitUntil } from '@hookline/testing';

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type HookView, type RedisKeys } from '@hookline/core';
-import { createHoldCap, HookControl, HookQueues, Producer, ReadySet } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { type HookView } from '@hookline/core';
+import { createHoldCap, HookControl } from '@hookline/suspension';
+import { HookQueues } from '@hookline/redis';
+import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
-import { startWorker } from '../../worker/src';
+import { startWorker } from '@hookline/worker';
 import { startMonitor } from '../src';
 
 // The whole path with the real worker: a failing hook is suspended by the monitor, the attempt in flight
@@ -33,7 +36,7 @@ beforeEach(async () => {
     store,
     signalReady: (id) => ready.signal([id]),
   });
-  const holdCap = createHoldCap({ redis: ctx.redis, keys, deliveryLog: store.deliveryLog });
+  const holdCap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
   producer = ctx.closeLater(
     new Producer({
       redis: ctx.redis,

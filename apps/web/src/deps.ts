@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { HookView, RedisKeys } from '@hookline/core';
+import type { HeldChoice, HookView } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
-
-export type HeldChoice = 'deliver' | 'discard';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
@@ -25,6 +24,4 @@ export interface WebDeps {
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
   readonly logger: Logger;
   readonly clock?: () => Date;
-  /** The User-Agent deliveries carry, shown in the request preview. */
-  readonly userAgent?: string;
 }

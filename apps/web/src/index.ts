@@ -1,2 +1,2 @@
 export { buildWebApp, webNotFound, webPlugin } from './web-app';
-export type { HeldChoice, WebDeps } from './deps';
+export type { WebDeps } from './deps';

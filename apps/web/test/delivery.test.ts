@@ -1,7 +1,8 @@
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver } from '@hookline/testing';
 // The real delivery worker (apps are not packages, so it is reached by path).
-import { startWorker, USER_AGENT } from '../../worker/src';
+import { USER_AGENT } from '@hookline/core';
+import { startWorker } from '@hookline/worker';
 import { screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 

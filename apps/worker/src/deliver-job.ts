@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { buildDeliveryRequest, type AttemptResult, type DeliveryRequest } from '@hookline/core';
-import type { DeliverJobData } from '@hookline/queue';
+import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 
@@ -20,7 +20,13 @@ export interface DeliverJobDeps {
  */
 export function createDeliverJob(deps: DeliverJobDeps) {
   return async function deliverJob(job: Job<DeliverJobData>): Promise<string> {
-    const data = job.data;
+    let data: DeliverJobData;
+    try {
+      data = parseDeliverJob(job.data);
+    } catch (error) {
+      // Nothing can be sent for data that is not a delivery; the job fails with the reason, once.
+      throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+    }
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     const start = await deps.attempts.begin(data.hookId, data.event.id);
     const startedAt = deps.now();

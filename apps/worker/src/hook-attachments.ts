@@ -1,7 +1,8 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
-import type { DeliverJobData, HookQueues, ReadySet } from '@hookline/queue';
+import type { RedisKeys } from '@hookline/redis';
+import type { DeliverJobData, ReadySet } from '@hookline/queue';
+import type { HookQueues } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 export interface AttachmentOptions {

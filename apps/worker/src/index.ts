@@ -1,2 +1,1 @@
-export { startWorker, USER_AGENT, type RunningWorker, type WorkerDeps } from './start-worker';
-export { runWorkerProcess } from './worker-process';
+export { startWorker, type RunningWorker, type WorkerDeps } from './start-worker';

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { AttemptResult, DeliveryRecord, RecordedOutcome, RedisKeys } from '@hookline/core';
+import type { AttemptResult, DeliveryRecord, RecordedOutcome } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import { OUTCOME_STREAM_MAXLEN, outcomeToFields, type DeliverJobData } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
+import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
@@ -37,7 +39,7 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
       ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
     };
-    const finished = this.deps.attempts.finish(hookId, entry);
+    const finished = this.deps.attempts.finish(hookId, entry, streakStep(attempt.outcome));
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
     if (attempt.outcome === 'delivered') await finished;

@@ -1,16 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import { USER_AGENT } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
-import { HookQueues, ReadySet } from '@hookline/queue';
+import { HookQueues } from '@hookline/redis';
+import { ReadySet } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { createDeliverJob } from './deliver-job';
 import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
 import { OutcomeRecorder } from './outcome-recorder';
 import { shareScriptsWithDuplicates } from './shared-scripts';
-
-export const USER_AGENT = 'hookline/0.1';
 
 export interface WorkerDeps {
   config: Pick<

@@ -24,6 +24,9 @@ export interface DeliveryTarget<A> {
   readonly auth: A;
 }
 
+/** The User-Agent of every delivery, and of the website's request preview. */
+export const USER_AGENT = 'hookline/0.1';
+
 const MASK = '••••';
 
 // The real request and the website's preview share one builder so the preview can never drift from what is

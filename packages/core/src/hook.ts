@@ -75,6 +75,9 @@ export type UpdateHookInput = z.infer<typeof updateHookInput>;
 
 export type HookState = 'active' | 'suspended';
 
+/** What happens to a suspended hook's held events when it is re-enabled. */
+export type HeldChoice = 'deliver' | 'discard';
+
 /** A hook as the API and the website show it: credentials masked, state read from the queue's paused flag. */
 export interface HookView {
   readonly id: string;

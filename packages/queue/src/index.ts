@@ -1,11 +1,9 @@
-export { clusterAccess, createFailFastRedis, createRedis, type RedisTarget } from './connection';
-export { HookQueues } from './hook-queues';
 export {
   DEDUPE_TTL_MS,
   DELIVER_JOB,
-  EVENTS_MAX_LEN,
   KEEP_COMPLETED,
   KEEP_FAILED,
+  parseDeliverJob,
   type DeliverJobData,
 } from './jobs';
 export {
@@ -14,32 +12,8 @@ export {
   outcomeFromFields,
   outcomeToFields,
   type OutcomeEvent,
-} from './outcome-stream';
+} from './outcome-stream/codec';
+export { OutcomeConsumer, type OutcomeConsumerOptions, type StreamEntry } from './outcome-stream/consumer';
 export { Producer, type ProducerDeps, type PublishResult } from './producer';
 export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
 export { ReadySet } from './scheduler/ready-set';
-export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from './hold-cap';
-export { HookControl, type HeldChoice, type HookControlDeps } from './hook-control';
-export {
-  Streaks,
-  streakStep,
-  type StreakInput,
-  type StreakRules,
-  type StreakStep,
-  type StreakVerdict,
-} from './streak';
-export {
-  pauseOnce,
-  recentFailures,
-  recordSuspension,
-  streakReason,
-  type LogSink,
-  type Suspension,
-  type SuspensionDeps,
-  type SuspensionStore,
-} from './suspension';
-export { mountBullBoard, type BullBoardDeps } from './bull-board/mount-bull-board';
-export type { AdminCredentials } from './bull-board/admin-auth';
-export type { BoardRegistry } from './bull-board/board-registry';
-export { createServices, type ServiceSettings, type Services } from './services';
-export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';

@@ -1,4 +1,5 @@
-import type { DeliverableEvent } from '@hookline/core';
+import { z } from 'zod';
+import { EVENT_TYPES, type DeliverableEvent } from '@hookline/core';
 
 // The job catalogue: one job kind today. The version in the name lets a later shape coexist with queued
 // jobs of this one during a rolling deploy.
@@ -12,19 +13,32 @@ export interface DeliverJobData {
   readonly acceptedAt: number;
 }
 
+const deliverJobSchema = z.object({
+  accountId: z.string().min(1),
+  hookId: z.string().min(1),
+  event: z.object({
+    id: z.string().min(1),
+    type: z.enum(EVENT_TYPES),
+    fields: z.record(z.string(), z.string()),
+  }),
+  acceptedAt: z.number(),
+});
+
+/**
+ * A job's data as a worker or the hold cap reads it back from Redis, checked rather than trusted: a job
+ * written by another version, or by hand in Bull Board, fails here with the problem named instead of
+ * somewhere inside a delivery.
+ */
+export function parseDeliverJob(data: unknown): DeliverJobData {
+  const parsed = deliverJobSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`);
+  throw new Error(`not a ${DELIVER_JOB} job: ${problems.join('; ')}`);
+}
+
 // BullMQ keeps a few finished jobs for Bull Board; the delivery log is the record customers read.
 export const KEEP_COMPLETED = { count: 20 } as const;
 export const KEEP_FAILED = { count: 100 } as const;
-
-/**
- * Length of each hook queue's BullMQ event stream (`streams.events.maxLen`, kept as `opts.maxLenEvents` in
- * the queue's meta). Nothing in hookline reads these streams (no QueueEvents; Bull Board does not use them),
- * and BullMQ's default of 10,000 entries per queue, times 100,000 hooks, is gigabytes of Redis memory.
- * Every Queue handle writes this value into its queue's meta when it opens, so every handle hookline makes
- * must pass it, or it would set the queue back to 10,000. BullMQ trims approximately (MAXLEN ~), so a
- * stream may briefly hold a few hundred entries.
- */
-export const EVENTS_MAX_LEN = 100;
 
 /**
  * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key), after the job

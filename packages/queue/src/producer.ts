@@ -2,16 +2,16 @@ import type { Redis } from 'ioredis';
 import {
   type DeliverableEvent,
   type PublishEventInput,
-  type RedisKeys,
   formatEventTimestamp,
   HooklineError,
   Lru,
   newId,
 } from '@hookline/core';
+import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
 import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
-import type { LogSink } from './suspension';
+import type { LogSink } from '@hookline/core';
 
 export interface PublishResult {
   readonly id: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { HooklineError, redisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import { HooklineError } from '@hookline/core';
+import { redisKeys } from '@hookline/redis';
+import { HookQueues } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { createStore, type Store } from './create-store';
 import { SecretBox } from './secret-box';

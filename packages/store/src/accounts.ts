@@ -1,4 +1,5 @@
-import { HooklineError, newId, validationError, type RedisKeys } from '@hookline/core';
+import { HooklineError, newId, validationError } from '@hookline/core';
+import { type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { normaliseEmail, passwordProblem, validateAccountInput } from './account-input';
 import type { RedisActivityFeed } from './activity-feed';

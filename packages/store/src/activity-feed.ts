@@ -1,4 +1,4 @@
-import type { RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import type { ChainableCommander, Redis } from 'ioredis';
 import { CappedJsonList } from './capped-list';
 import type { ActivityEntry, ActivityFeed } from './contracts';

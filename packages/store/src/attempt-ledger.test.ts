@@ -1,5 +1,5 @@
-import type { DeliveryRecord, HookView, RedisKeys } from '@hookline/core';
-import { Streaks } from '@hookline/queue';
+import type { DeliveryRecord, HookView } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
 import type { Store } from './create-store';
@@ -111,53 +111,5 @@ describe('attempt ledger', () => {
     await store.attempts.finish(hook.id, record('evt_1'));
     expect(await store.attempts.begin(hook.id, 'evt_2')).toEqual({ kind: 'hook_deleted' });
     expect(await ctx.redis.exists(keys.hookAttempt(hook.id), keys.hookDeliveries(hook.id))).toBe(0);
-  });
-});
-
-// The worker applies delivered outcomes to the streak itself; failures reach the monitor through the outcome
-// stream, possibly later. The two must agree whatever order they land in.
-describe('attempt ledger and the failure streak', () => {
-  const streaks = () => new Streaks(ctx.redis, keys, { threshold: 3, windowMs: 0 });
-  const finish = async (eventId: string, outcome: DeliveryRecord['outcome'], at: number) => {
-    await store.attempts.begin(hook.id, eventId);
-    await store.attempts.finish(hook.id, record(eventId, outcome, at));
-  };
-  const monitorCounts = (eventId: string, at: number) =>
-    streaks().applyMany(
-      [{ hookId: hook.id, accountId: hook.account_id, step: 'failure', eventId, at }],
-      at + 1000,
-    );
-
-  it('a hook that never failed gets no streak keys from its deliveries', async () => {
-    await finish('evt_1', 'delivered', T0);
-    expect(await ctx.redis.exists(keys.hookStreak(hook.id), keys.hookStreakFailures(hook.id))).toBe(0);
-  });
-
-  it('a success ends the streak even when the monitor counts the failure before it only afterwards', async () => {
-    await finish('evt_1', 'failed', T0);
-    expect(await ctx.redis.pttl(keys.hookStreak(hook.id))).toBeGreaterThan(0);
-    await finish('evt_2', 'delivered', T0 + 10);
-    const [late] = await monitorCounts('evt_1', T0);
-    expect(late).toMatchObject({ kind: 'counting', count: 0 });
-    expect(await streaks().read(hook.id)).toEqual({ count: 0 });
-    // A failure after the success starts a new streak.
-    await finish('evt_3', 'timed_out', T0 + 20);
-    await monitorCounts('evt_3', T0 + 20);
-    expect(await streaks().read(hook.id)).toEqual({ count: 1, startedAt: T0 + 20 });
-  });
-
-  it('a success clears the failures the monitor has already counted', async () => {
-    for (const [n, at] of [T0, T0 + 1].entries()) {
-      await finish(`evt_${n}`, 'error', at);
-      await monitorCounts(`evt_${n}`, at);
-    }
-    expect(await streaks().read(hook.id)).toEqual({ count: 2, startedAt: T0 });
-    await finish('evt_ok', 'delivered', T0 + 5);
-    expect(await streaks().read(hook.id)).toEqual({ count: 0 });
-  });
-
-  it('outcomes that are not attempts (expired, discarded) leave the streak alone', async () => {
-    await finish('evt_1', 'expired', T0);
-    expect(await ctx.redis.exists(keys.hookStreak(hook.id))).toBe(0);
   });
 });

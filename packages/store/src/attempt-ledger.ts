@@ -1,8 +1,8 @@
-import { Lru, LuaScript, type DeliveryRecord, type RedisKeys } from '@hookline/core';
+import { Lru, type DeliveryRecord } from '@hookline/core';
+import { SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
-import type { AttemptLedger, AttemptStart, HookTarget } from './contracts';
+import type { AttemptLedger, AttemptStart, HookTarget, StreakStep } from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
-import { APPLY_DELIVERED_LUA, STREAK_IDLE_TTL_MS, streakStep } from './streak-steps';
 import type { SecretBox } from './secret-box';
 
 // BullMQ runs a job again when the process holding it died (a stalled job). For a webhook that is the one
@@ -16,45 +16,13 @@ import type { SecretBox } from './secret-box';
 // Each step is one script in the hook's slot (record, log, attempt and streak keys share the `{hk_…}` tag),
 // so a delivery costs two round trips of hookline's own besides BullMQ's: one before the request, one after.
 //
-// The finish script also moves the hook's failure streak (streak-steps.ts) for a delivered outcome, so a
+// The finish script also moves the hook's failure streak (the rules are in packages/suspension) for a delivered outcome, so a
 // healthy delivery writes nothing to the global outcome stream and costs the suspension monitor nothing:
 // only non-delivered outcomes go through the stream, where the monitor counts them. A failure creates the
 // streak hash here, before the next attempt can start, so the delivered outcome that follows always finds it
 // and records its reset, even when the monitor has not read the failure yet. (Workers from before this change
 // do not create it: during a rolling upgrade, one of their failures that the monitor reads after a newer
 // worker's success can count once too often for that hook.)
-
-// KEYS: attempt, hook record. ARGV: event id, version of the caller's cached target ('' = none).
-// Returns {state} or {'send', version, fields...} when the caller's copy of the hook is stale.
-const BEGIN = new LuaScript(`
-if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted'} end
-local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then return {'maybe_sent'} end
-if current == ARGV[1] .. ':done' then return {'already_recorded'} end
-redis.call('SET', KEYS[1], ARGV[1])
-local version = redis.call('HGET', KEYS[2], 'version') or ''
-if version ~= '' and version == ARGV[2] then return {'send'} end
-return {'send', redis.call('HGETALL', KEYS[2])}
-`);
-
-// KEYS: delivery log, attempt, hook record, streak, streak failures.
-// ARGV: record JSON, log bound, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms.
-// A hook deleted while its request was in flight gets no log back (its keys are gone and stay gone).
-const FINISH = new LuaScript(`
-if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-redis.call('SET', KEYS[2], ARGV[3] .. ':done')
-local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
-if ARGV[4] == 'delivered' then
-  if redis.call('EXISTS', streak) == 1 then
-${APPLY_DELIVERED_LUA}
-  end
-elseif ARGV[4] == 'failure' then
-  if redis.call('HSETNX', streak, 'count', 0) == 1 then redis.call('PEXPIRE', streak, ARGV[6]) end
-end
-return 1
-`);
 
 // Decrypted targets of recently delivered hooks, by version: a busy hook's credentials are not decrypted,
 // nor its record shipped, for every event.
@@ -72,7 +40,7 @@ export class RedisAttemptLedger implements AttemptLedger {
 
   async begin(hookId: string, eventId: string): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
-    const [state, fields] = (await BEGIN.run(
+    const [state, fields] = (await SCRIPTS.attemptBegin.run(
       this.redis,
       [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId)],
       [eventId, cached ? String(cached.version) : ''],
@@ -83,9 +51,9 @@ export class RedisAttemptLedger implements AttemptLedger {
     return target ? { kind: 'send', target } : { kind: 'hook_deleted' };
   }
 
-  async finish(hookId: string, record: DeliveryRecord): Promise<void> {
+  async finish(hookId: string, record: DeliveryRecord, streakStep?: StreakStep): Promise<void> {
     const { keys } = this;
-    await FINISH.run(
+    await SCRIPTS.attemptFinish.run(
       this.redis,
       [
         keys.hookDeliveries(hookId),
@@ -98,7 +66,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         JSON.stringify(record),
         this.logMax,
         record.event_id,
-        streakStep(record.outcome) ?? '',
+        streakStep ?? '',
         Date.parse(record.attempted_at),
         STREAK_IDLE_TTL_MS,
       ],

@@ -113,7 +113,8 @@ export interface DeliveryLog {
  */
 export interface AttemptLedger {
   begin(hookId: string, eventId: string): Promise<AttemptStart>;
-  finish(hookId: string, record: DeliveryRecord): Promise<void>;
+  /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
+  finish(hookId: string, record: DeliveryRecord, streakStep?: StreakStep): Promise<void>;
 }
 
 export type AttemptStart =
@@ -131,3 +132,6 @@ export interface ActivityFeed {
   /** Newest first. */
   list(accountId: string, limit: number): Promise<ActivityEntry[]>;
 }
+
+/** How an outcome moves a hook's failure streak; none for events that were never attempted. */
+export type StreakStep = 'failure' | 'delivered';

@@ -1,4 +1,4 @@
-import type { RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
 import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';

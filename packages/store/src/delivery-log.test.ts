@@ -1,4 +1,5 @@
-import type { DeliveryRecord, RedisKeys } from '@hookline/core';
+import type { DeliveryRecord } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { Store } from './create-store';
 import { storeForTest } from './test-support/store-for-test';

@@ -1,4 +1,5 @@
-import type { DeliveryRecord, RedisKeys } from '@hookline/core';
+import type { DeliveryRecord } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 import type { ChainableCommander, Redis } from 'ioredis';
 import { CappedJsonList } from './capped-list';
 import type { DeliveryLog } from './contracts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { HooklineError, redisKeys, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import { HooklineError } from '@hookline/core';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { HookQueues } from '@hookline/redis';
 import { keysMatching, useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
 import { createStore, type Store } from './create-store';

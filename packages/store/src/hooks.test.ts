@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import { hookQueueLayout, redisKeys, type RedisKeys } from '@hookline/redis';
+import { HookQueues } from '@hookline/redis';
 import { keysMatching, useRedis } from '@hookline/testing';
 import type { AccountView } from './contracts';
 import { createStore, type Store } from './create-store';
@@ -77,7 +77,7 @@ describe('hooks', () => {
       { url: 'https://a.example.com/', format: 'json', auth: { scheme: 'none' } },
       'operator',
     );
-    expect(await ctx.redis.hget(keys.hookQueueMeta(hook.id), 'concurrency')).toBe('1');
+    expect(await ctx.redis.hget(hookQueueLayout(keys, hook.id).meta, 'concurrency')).toBe('1');
   });
 
   it('shows the state of the hook queue: paused means suspended', async () => {
@@ -214,7 +214,7 @@ describe('hooks', () => {
     expect(await ctx.redis.sismember(keys.allHooks(), hook.id)).toBe(0);
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
     expect(await keysMatching(ctx.redis, `${ctx.prefix}*${hook.id}*`)).toEqual([]);
-    expect(await ctx.redis.exists(keys.hookQueueMeta(keep.id))).toBe(1);
+    expect(await ctx.redis.exists(hookQueueLayout(keys, keep.id).meta)).toBe(1);
     await expect(store.hooks.remove(account.id, hook.id, 'operator')).resolves.toBe(false);
   });
 

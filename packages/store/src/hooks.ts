@@ -7,9 +7,9 @@ import {
   zodProblems,
   type CreateHookInput,
   type HookView,
-  type RedisKeys,
   type UpdateHookInput,
 } from '@hookline/core';
+import { SCRIPTS, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
@@ -26,22 +26,6 @@ import {
 } from './hook-record';
 import { isIdOf } from './id-guard';
 import type { SecretBox } from './secret-box';
-
-// Changes a hook's hash only if the hook still exists (and belongs to the account, when one is given), so
-// an update racing a delete cannot resurrect half a record.
-// KEYS[1] hook record. ARGV[1] owning account id ('' = any), ARGV[2] '1' to bump the version,
-// ARGV[3] how many fields to delete, then those fields, then field/value pairs to set.
-// Returns -1 when the hook is gone or not the account's, else the version.
-const CHANGE_HOOK = `
-if redis.call('HGET', KEYS[1], 'id') == false then return -1 end
-if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'account_id') ~= ARGV[1] then return -1 end
-local deletions = tonumber(ARGV[3])
-for i = 4, 3 + deletions do redis.call('HDEL', KEYS[1], ARGV[i]) end
-local first = 4 + deletions
-if #ARGV >= first then redis.call('HSET', KEYS[1], unpack(ARGV, first)) end
-if ARGV[2] == '1' then return redis.call('HINCRBY', KEYS[1], 'version', 1) end
-return tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-`;
 
 export interface HooksDeps {
   readonly redis: Redis;
@@ -223,15 +207,10 @@ export class RedisHooks implements Hooks {
     remove: readonly string[],
     set: Record<string, string>,
   ): Promise<number> {
-    const result = await this.deps.redis.eval(
-      CHANGE_HOOK,
-      1,
-      this.deps.keys.hookRecord(hookId),
-      accountId,
-      bumpVersion ? '1' : '0',
-      String(remove.length),
-      ...remove,
-      ...Object.entries(set).flat(),
+    const result = await SCRIPTS.hookChange.run(
+      this.deps.redis,
+      [this.deps.keys.hookRecord(hookId)],
+      [accountId, bumpVersion ? '1' : '0', String(remove.length), ...remove, ...Object.entries(set).flat()],
     );
     return Number(result);
   }

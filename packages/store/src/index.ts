@@ -5,4 +5,3 @@ export { hashPassword, verifyPasswordHash } from './passwords';
 export { PASSWORD_MIN, PASSWORD_MAX, NAME_MAX, EMAIL_MAX, normaliseEmail } from './account-input';
 export { hasInsecureCredentials } from './hook-record';
 export { LoginLimiter, type LoginGate } from './login-limiter';
-export { APPLY_DELIVERED_LUA, STREAK_IDLE_TTL_MS, streakStep, type StreakStep } from './streak-steps';

@@ -1,4 +1,4 @@
-import { redisKeys } from '@hookline/core';
+import { redisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { LoginLimiter } from './login-limiter';
 

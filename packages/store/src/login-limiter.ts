@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 
 export type LoginGate =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };

@@ -14,7 +14,7 @@ export interface SpawnedProcess {
 }
 
 /**
- * Runs one of hookline's real TypeScript entry points (e.g. apps/worker/src/main.ts) as a separate process,
+ * Runs one of hookline's real TypeScript entry points (e.g. apps/hookline/src/worker-main.ts) as a separate process,
  * straight from source, so tests exercise the production wiring, signals and crashes included.
  */
 export function spawnEntry(

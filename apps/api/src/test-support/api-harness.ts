@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@hookline/config';
-import { redisKeys, SAMPLE_CALL_DATA, type RedisKeys } from '@hookline/core';
-import { createFailFastRedis, HookQueues, type DeliverJobData } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { SAMPLE_CALL_DATA } from '@hookline/core';
+import { createFailFastRedis, HookQueues } from '@hookline/redis';
+import { type DeliverJobData } from '@hookline/queue';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
 import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
-import { createApiDeps, type ProductionApiDeps } from '../api-process';
+import { createApiDeps, type ProductionApiDeps } from './api-deps';
 import { buildApp } from '../app';
 import { httpCall, type Answer } from './http-call';
 

@@ -1,9 +1,10 @@
-import { newId, type RedisKeys } from '@hookline/core';
+import { newId } from '@hookline/core';
+import { type RedisKeys } from '@hookline/redis';
+import { createRedis } from '@hookline/redis';
+import { EVENTS_MAX_LEN } from '@hookline/redis';
 import {
-  createRedis,
   DEDUPE_TTL_MS,
   DELIVER_JOB,
-  EVENTS_MAX_LEN,
   KEEP_COMPLETED,
   KEEP_FAILED,
   type DeliverJobData,

@@ -1,5 +1,5 @@
 import { buildDeliveryRequest, type DeliverableEvent } from '@hookline/core';
-import { USER_AGENT } from '@hookline/worker';
+import { USER_AGENT } from '@hookline/core';
 import { Agent, request } from 'undici';
 import { nowMicros } from '../clock';
 import type { Receivers } from '../receivers/receivers';

@@ -1,4 +1,4 @@
-import { createRedis } from '@hookline/queue';
+import { createRedis } from '@hookline/redis';
 import { Worker } from 'bullmq';
 import type { FromHost, HostSettings, ToHost } from './bullmq-host-protocol';
 

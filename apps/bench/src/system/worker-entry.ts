@@ -17,16 +17,16 @@ export interface WorkerEntry {
 const SOURCE: WorkerEntry = {
   mode: 'source',
   nodeArgs: ['--require', 'tsx/cjs'],
-  script: 'apps/worker/src/main.ts',
-  monitorScript: 'apps/monitor/src/main.ts',
+  script: 'apps/hookline/src/worker-main.ts',
+  monitorScript: 'apps/hookline/src/monitor-main.ts',
   why: 'worker sources through tsx',
 };
 
 const DIST: WorkerEntry = {
   mode: 'dist',
   nodeArgs: [],
-  script: 'apps/worker/dist/main.js',
-  monitorScript: 'apps/monitor/dist/main.js',
+  script: 'apps/hookline/dist/worker-main.js',
+  monitorScript: 'apps/hookline/dist/monitor-main.js',
   why: 'built worker',
 };
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isSuccess, type DeliveryRecord, type HookView } from '@hookline/core';
+import { isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { hookPage } from '../pages/hook-page';
 import { plural } from '../view/format';
@@ -8,8 +8,6 @@ import type { WebContext } from '../web-context';
 type Params = { id: string };
 const LOG_LIMIT = 50;
 const BANNER_FAILURES = 10;
-// The worker's User-Agent (apps/worker USER_AGENT); the all-in-one passes the real one in deps.userAgent.
-export const DEFAULT_USER_AGENT = 'hookline/0.1';
 
 /** The latest unbroken run of failures, oldest first: what the banner shows when the store kept none. */
 export function recentFailures(newestFirst: readonly DeliveryRecord[]): DeliveryRecord[] {
@@ -44,7 +42,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const suspension = await suspensionOf(hook, deliveries);
     const preview = {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
-      userAgent: ctx.deps.userAgent ?? DEFAULT_USER_AGENT,
+      userAgent: USER_AGENT,
     };
     const viewer = await ctx.viewer(request, who);
     return ctx.page(

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
 
 export type FlashKind = 'success' | 'warning' | 'error';
 export interface Flash {

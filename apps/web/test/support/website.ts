@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { redisKeys, type CreateHookInput, type RedisKeys } from '@hookline/core';
-import { HookControl, HookQueues, Producer, ReadySet } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { type CreateHookInput } from '@hookline/core';
+import { HookControl } from '@hookline/suspension';
+import { HookQueues } from '@hookline/redis';
+import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { useRedis } from '@hookline/testing';

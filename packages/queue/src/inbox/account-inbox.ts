@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { LuaScript, type DeliverableEvent, type RedisKeys } from '@hookline/core';
+import { SCRIPTS, type RedisKeys } from '@hookline/redis';
+import { type DeliverableEvent } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -10,75 +11,6 @@ import { LuaScript, type DeliverableEvent, type RedisKeys } from '@hookline/core
 //
 // Ages are measured with the Redis server's clock (TIME), the one that stamps stream ids, so producers on
 // machines with skewed clocks agree on what is abandoned.
-
-const NOW_MS = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
-
-// KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
-// ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
-// return, hook ids as a JSON array ('' = the account's hooks now).
-const ACCEPT = new LuaScript(`
-${NOW_MS}
-local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
-local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
-  'COUNT', tonumber(ARGV[6]))
-if idemKey then
-  local earlier = redis.call('GET', idemKey)
-  if earlier then
-    local entry = string.match(earlier, '"entry":"([0-9-]+)"')
-    local pending = {}
-    if entry then pending = redis.call('XRANGE', inbox, entry, entry) end
-    return {'duplicate', earlier, pending, abandoned}
-  end
-end
-local hooks
-if ARGV[7] ~= '' then
-  hooks = cjson.decode(ARGV[7])
-else
-  hooks = redis.call('SMEMBERS', hooksKey)
-  table.sort(hooks)
-end
-local hooksJson = '[]'
-local entry = ''
-if #hooks > 0 then
-  hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
-  entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
-end
-local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '"}'
-if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
-local own = {}
-if entry ~= '' then own = redis.call('XRANGE', inbox, entry, entry) end
-return {'accepted', answer, own, abandoned}
-`);
-
-// KEYS: index. ARGV: account id. The score only grows, so recovery can tell a quiet account from a busy one.
-const MARK = new LuaScript(`
-${NOW_MS}
-redis.call('ZADD', KEYS[1], 'GT', now, ARGV[1])
-`);
-
-// KEYS: index. ARGV: grace (ms), most accounts.
-const QUIET = `
-${NOW_MS}
-return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now - tonumber(ARGV[1])),
-  'LIMIT', 0, tonumber(ARGV[2]))
-`;
-
-// Drops an account from the index unless it accepted an event within the grace period: a publish racing
-// this call has marked the account (fresh score) before writing its entry, so it stays indexed.
-// KEYS: index. ARGV: account id, grace (ms).
-const FORGET = `
-${NOW_MS}
-local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '-1')
-if score >= 0 and score <= now - tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 0
-`;
-
-// KEYS: inbox. ARGV: grace (ms), most entries.
-const OLDER_THAN = `
-${NOW_MS}
-return redis.call('XRANGE', KEYS[1], '-', string.format('%d', now - tonumber(ARGV[1])), 'COUNT', tonumber(ARGV[2]))
-`;
 
 export interface InboxEntry {
   /** The stream entry id. */
@@ -133,7 +65,7 @@ export class AccountInbox {
 
   /** Indexes the account for recovery; must happen before its entry is written. */
   async markActive(accountId: string): Promise<void> {
-    await MARK.run(this.redis, [this.keys.inboxAccounts()], [accountId]);
+    await SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], [accountId]);
   }
 
   async accept(input: AcceptInput): Promise<Acceptance> {
@@ -141,7 +73,7 @@ export class AccountInbox {
     const idemKey = input.idempotencyKey
       ? [keys.accountIdempotency(input.accountId, input.idempotencyKey)]
       : [];
-    const reply = (await ACCEPT.run(
+    const reply = (await SCRIPTS.inboxAccept.run(
       this.redis,
       [keys.accountInbox(input.accountId), keys.accountHooks(input.accountId), ...idemKey],
       [
@@ -174,17 +106,19 @@ export class AccountInbox {
 
   /** Accounts that accepted nothing within the grace period (and may have abandoned entries). */
   async quietAccounts(graceMs: number, limit: number): Promise<string[]> {
-    return (await this.redis.eval(QUIET, 1, this.keys.inboxAccounts(), graceMs, limit)) as string[];
+    return (await SCRIPTS.inboxQuietAccounts.run(
+      this.redis,
+      [this.keys.inboxAccounts()],
+      [graceMs, limit],
+    )) as string[];
   }
 
   /** The account's entries older than the grace period, oldest first. */
   async olderThan(accountId: string, graceMs: number, limit: number): Promise<InboxEntry[]> {
-    const raw = (await this.redis.eval(
-      OLDER_THAN,
-      1,
-      this.keys.accountInbox(accountId),
-      graceMs,
-      limit,
+    const raw = (await SCRIPTS.inboxOlderThan.run(
+      this.redis,
+      [this.keys.accountInbox(accountId)],
+      [graceMs, limit],
     )) as RawEntry[];
     return raw.map(toEntry);
   }
@@ -194,7 +128,7 @@ export class AccountInbox {
   }
 
   async forget(accountId: string, graceMs: number): Promise<void> {
-    await this.redis.eval(FORGET, 1, this.keys.inboxAccounts(), accountId, graceMs);
+    await SCRIPTS.inboxForget.run(this.redis, [this.keys.inboxAccounts()], [accountId, graceMs]);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Lru, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '../hook-queues';
+import { Lru } from '@hookline/core';
+import { type RedisKeys } from '@hookline/redis';
+import { HookQueues } from '@hookline/redis';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '../scheduler/ready-set';
 import { AccountInbox, type InboxEntry } from './account-inbox';
@@ -92,9 +93,7 @@ export class FanOut {
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).
   private async existing(hookIds: readonly string[]): Promise<string[]> {
-    const { redis, keys } = this.deps;
-    const exists = await Promise.all(hookIds.map((id) => redis.exists(keys.hookQueueMeta(id))));
-    return hookIds.filter((_, i) => exists[i] === 1);
+    return this.hookQueues.existing(hookIds);
   }
 
   /** The hooks that are paused, when someone is listening for them. */

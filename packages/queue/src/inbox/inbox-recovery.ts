@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/core';
-import type { LogSink } from '../suspension';
+import type { RedisKeys } from '@hookline/redis';
+import type { LogSink } from '@hookline/core';
 import type { AccountInbox } from './account-inbox';
 import { createInboxFanOut, type FanOut } from './fan-out';
 

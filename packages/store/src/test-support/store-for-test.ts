@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type RedisKeys } from '@hookline/core';
-import { HookQueues } from '@hookline/queue';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { HookQueues } from '@hookline/redis';
 import type { useRedis } from '@hookline/testing';
 import { createStore, type Store, type StoreDeps } from '../create-store';
 import { SecretBox } from '../secret-box';

@@ -1,0 +1,73 @@
+// The layering rule of the workspace, checked by `pnpm test` (`pnpm run layers`). Test files and test support
+// are included: a test-only import can tie two packages into a cycle as surely as a runtime one.
+//
+// Packages, bottom up (a package imports only from layers below it):
+//   core · config · telemetry · delivery · testing   pure domain, settings, logging, HTTP sending, fixtures
+//   redis                                            keys, Lua scripts, connections, BullMQ's internal layout
+//   store · queue                                    records; transport — never one another
+//   suspension                                       streaks, the suspender, control, hold cap
+//   services                                         the domain services wired for the front doors
+// Apps sit on top; only the composition root (apps/hookline) and the bench put apps together.
+const pkg = (name) => `^packages/${name}/`;
+const layer = (...names) => `^packages/(${names.join('|')})/`;
+
+const below = {
+  core: [],
+  config: ['core'],
+  telemetry: [],
+  delivery: ['core', 'testing'],
+  testing: ['core'],
+  redis: ['core', 'testing'],
+  store: ['core', 'config', 'redis', 'testing'],
+  queue: ['core', 'redis', 'testing'],
+  suspension: ['core', 'redis', 'store', 'queue', 'testing'],
+  services: ['core', 'redis', 'store', 'queue', 'suspension', 'testing'],
+};
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles (test support included) make the layers meaningless.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'packages-do-not-import-apps',
+      severity: 'error',
+      comment: 'Packages hold domain code; wiring lives in apps.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    ...Object.entries(below).map(([name, allowed]) => ({
+      name: `layers-${name}`,
+      severity: 'error',
+      comment: `packages/${name} may import only ${allowed.join(', ') || 'no other package'}`,
+      from: { path: pkg(name) },
+      to: {
+        path: '^packages/',
+        pathNot: [pkg(name), ...(allowed.length ? [layer(...allowed)] : [])],
+      },
+    })),
+    {
+      name: 'apps-do-not-import-apps',
+      severity: 'error',
+      comment:
+        'Only the composition root (apps/hookline) and the bench assemble apps; other apps stay independent ' +
+        '(their process-level tests live with the composition root).',
+      from: { path: '^apps/(api|web|admin|worker|monitor)/', pathNot: '\\.test\\.ts$|/test/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};

@@ -1,0 +1,35 @@
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import type { Queue } from 'bullmq';
+import type { HookControl } from '@hookline/suspension';
+
+export interface HookOnBoard {
+  readonly hookId: string;
+  readonly accountId: string;
+  readonly displayName: string;
+  readonly description: string;
+}
+
+/**
+ * A hook's queue on Bull Board. Pause and resume are hookline's suspension and re-enable, not BullMQ's bare
+ * flag flips, so the API, the website and the activity feed say what the admin did: pressing resume
+ * re-enables the hook and delivers what it held; pressing pause suspends it by an admin.
+ */
+export class HookQueueAdapter extends BullMQAdapter {
+  constructor(
+    queue: Queue,
+    readonly hook: HookOnBoard,
+    private readonly control: Pick<HookControl, 'enable' | 'suspend'>,
+    private readonly actor: string,
+  ) {
+    // Retrying a finished job would send its event a second time: never offered.
+    super(queue, { displayName: hook.displayName, description: hook.description, allowRetries: false });
+  }
+
+  override async pause(): Promise<void> {
+    await this.control.suspend(this.hook.hookId, 'paused by admin', this.actor);
+  }
+
+  override async resume(): Promise<void> {
+    await this.control.enable(this.hook.accountId, this.hook.hookId, 'deliver', this.actor);
+  }
+}

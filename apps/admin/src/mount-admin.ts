@@ -1,0 +1,149 @@
+import { createBullBoard } from '@bull-board/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { HookView } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import { LoginLimiter, type Hooks } from '@hookline/store';
+import type { HookControl } from '@hookline/suspension';
+import { HookQueues } from '@hookline/redis';
+import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
+import { renderAdminPage } from './admin-page';
+import { BoardRegistry } from './board-registry';
+import { FastifyBoardAdapter } from './fastify-board-adapter';
+
+export interface AdminDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly hooks: Pick<Hooks, 'get' | 'list' | 'target'>;
+  readonly control: Pick<HookControl, 'enable' | 'suspend'>;
+  readonly admin: AdminCredentials;
+  /** The admin area; Bull Board is at `${basePath}/queues`. */
+  readonly basePath?: string;
+  readonly maxQueues?: number;
+}
+
+// Board actions that would break hookline's guarantees (a second send of an event, jobs gone without a
+// record, a queue without its concurrency limit) are refused. Pause and resume go through HookControl.
+const ALLOWED_CHANGES = [/^\/api\/queues\/(pause|resume)$/, /^\/api\/queues\/[^/]+\/(pause|resume)$/];
+const SUSPENDED_LISTED = 50;
+
+/**
+ * Mounts the admin area on a Fastify app: a search page at `basePath` and Bull Board at `${basePath}/queues`,
+ * both behind HTTP Basic admin credentials. Hook queues are registered on demand: `?account=acct_…[&name=…]`
+ * or `?hook=hk_…` on the board's address, or any link to one queue.
+ */
+export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise<BoardRegistry> {
+  const base = (deps.basePath ?? '/admin').replace(/\/$/, '');
+  const boardPath = `${base}/queues`;
+  const maxQueues = deps.maxQueues ?? 200;
+  // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
+  const connection = deps.redis.duplicate();
+  connection.setMaxListeners(maxQueues * 4 + 16);
+  const serverAdapter = new FastifyBoardAdapter(boardPath);
+  const board = createBullBoard({
+    queues: [],
+    serverAdapter,
+    options: {
+      uiConfig: {
+        boardTitle: 'hookline',
+        miscLinks: [{ text: 'Find hooks', url: base }],
+        hideDocsLink: true,
+      },
+    },
+  });
+  const limiter = new LoginLimiter(deps.redis, deps.keys);
+  const registry = new BoardRegistry({
+    board,
+    hooks: deps.hooks,
+    hookQueues: new HookQueues(connection, deps.keys),
+    control: deps.control,
+    actor: `admin:${deps.admin.user}`,
+    maxQueues,
+  });
+  app.addHook('onClose', async () => {
+    await registry.close();
+    connection.disconnect();
+  });
+
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', async (request, reply) => {
+        // Basic credentials come with every request, so every wrong pair counts, per address; a request
+        // without any (the browser's first, before it prompts) does not.
+        const gate = await limiter.check(undefined, request.ip);
+        if (!gate.allowed)
+          return reply
+            .code(429)
+            .header('retry-after', String(gate.retryAfterSeconds))
+            .send({
+              error: {
+                code: 'RATE_LIMITED',
+                message: `Too many failed admin sign-ins from this address; retry in ${gate.retryAfterSeconds} s`,
+              },
+            });
+        if (isAdmin(request.headers.authorization, deps.admin)) return;
+        if (request.headers.authorization) await limiter.recordFailure(undefined, request.ip);
+        return reply
+          .code(401)
+          .header('www-authenticate', BASIC_CHALLENGE)
+          .send({ error: { code: 'UNAUTHORIZED', message: 'Admin credentials required' } });
+      });
+      scope.addHook('preHandler', async (request, reply) => {
+        const path = request.url.slice(boardPath.length).split('?')[0]!;
+        if (request.url.startsWith(boardPath) && !['GET', 'HEAD'].includes(request.method)) {
+          if (!ALLOWED_CHANGES.some((allowed) => allowed.test(path)))
+            return reply.code(403).send({
+              error: { code: 'FORBIDDEN', message: 'hookline does not allow this action on hook queues' },
+            });
+        }
+        await registerFor(request, registry, deps.keys);
+      });
+      scope.get('/', async (request, reply) => adminPage(request, reply, deps, registry, boardPath));
+      await scope.register(serverAdapter.plugin(), { prefix: '/queues' });
+    },
+    { prefix: base },
+  );
+  return registry;
+}
+
+/** Registers the queues a request asks for, so the board can show them. */
+async function registerFor(request: FastifyRequest, registry: BoardRegistry, keys: RedisKeys): Promise<void> {
+  const query = (request.query ?? {}) as Record<string, string | undefined>;
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  if (query.account) await registry.registerAccount(query.account, query.name);
+  if (query.hook) await registry.registerHook(query.hook.trim());
+  for (const queueName of [params.queueName, query.activeQueue]) {
+    const hookId = queueName ? keys.hookIdFromQueueName(decodeURIComponent(queueName)) : undefined;
+    if (hookId) await registry.registerHook(hookId);
+  }
+}
+
+async function adminPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AdminDeps,
+  registry: BoardRegistry,
+  boardPath: string,
+): Promise<FastifyReply> {
+  const query = request.query as { account?: string; name?: string };
+  const found = query.account ? await registry.registerAccount(query.account, query.name) : undefined;
+  const html = renderAdminPage({
+    boardPath,
+    query,
+    ...(found ? { found } : {}),
+    suspended: await suspendedHooks(deps),
+    ...(found?.length === 0 ? { message: 'No hooks found for that account and name.' } : {}),
+  });
+  return reply.type('text/html; charset=utf-8').send(html);
+}
+
+async function suspendedHooks(deps: AdminDeps): Promise<HookView[]> {
+  const [, ids] = await deps.redis.sscan(deps.keys.suspendedHooks(), '0', 'COUNT', SUSPENDED_LISTED);
+  const views: HookView[] = [];
+  for (const hookId of ids.slice(0, SUSPENDED_LISTED)) {
+    const target = await deps.hooks.target(hookId);
+    const view = target && (await deps.hooks.get(target.accountId, hookId));
+    if (view?.state === 'suspended') views.push(view);
+  }
+  return views;
+}

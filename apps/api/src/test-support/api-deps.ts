@@ -1,0 +1,23 @@
+import type { Redis } from 'ioredis';
+import { secretKeyOf, type Config } from '@hookline/config';
+import { createServices, type Services } from '@hookline/services';
+import type { Logger, Metrics } from '@hookline/telemetry';
+import type { ApiDeps } from '../deps';
+
+export type ProductionApiDeps = ApiDeps & Pick<Services, 'producer' | 'control'>;
+
+/** The production parts behind the API (createServices, as the HTTP tier wires them) on one Redis client. */
+export function createApiDeps(
+  config: Config,
+  redis: Redis,
+  logger: Logger,
+  metrics: Metrics,
+): ProductionApiDeps {
+  const { store, producer, control } = createServices({
+    redis,
+    settings: config,
+    secretKey: secretKeyOf(config),
+    log: logger,
+  });
+  return { config, redis, store, producer, control, metrics, logger };
+}

@@ -1,0 +1,47 @@
+import { loadConfig, type Config, type Role } from '@hookline/config';
+import {
+  createLogger,
+  createMetrics,
+  logRedisErrors,
+  stopOnSignals,
+  type Logger,
+  type Metrics,
+} from '@hookline/telemetry';
+
+/** What every hookline process starts from: its settings (validated once), a logger and a metrics registry. */
+export interface ProcessBase {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Logs a Redis client's connection errors once per change (ioredis repeats them on every retry). */
+  watch<T extends Parameters<typeof logRedisErrors>[0]>(redis: T): T;
+}
+
+/**
+ * The one start-up path of every process (HTTP tier, worker, monitor, all-in-one): config from the
+ * environment (or from `env()`, which may prepare it first), logger, metrics; then `start` wires the process and returns how to stop it, which runs once
+ * on SIGTERM or SIGINT (finish the work in hand, exit 0). Anything that fails before that exits 1 with the
+ * reason on stderr, which for a bad setting lists every problem.
+ */
+export function runProcess(
+  env: NodeJS.ProcessEnv | (() => Promise<NodeJS.ProcessEnv>),
+  role: Role,
+  name: string,
+  start: (base: ProcessBase) => Promise<() => Promise<void>>,
+): void {
+  const run = async () => {
+    const config = loadConfig(typeof env === 'function' ? await env() : env, role);
+    const logger = createLogger(config.LOG_LEVEL, name);
+    const metrics = createMetrics();
+    const watch: ProcessBase['watch'] = (redis) => {
+      logRedisErrors(redis, logger);
+      return redis;
+    };
+    const stop = await start({ config, logger, metrics, watch });
+    stopOnSignals(logger, stop);
+  };
+  run().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,27 @@
+export const START_USAGE = `Usage: pnpm start [-- --demo | --help]
+
+Runs hookline in one process: the API, the website, the admin area (Bull Board), a delivery worker and the
+suspension monitor. Settings come from HOOKLINE_* environment variables (see the README); secrets are
+generated on first start and kept in $HOOKLINE_DATA_DIR/secrets.json (default ./.data).
+
+  --demo   also start a sample receiver on 127.0.0.1 and a hook of the demo account that delivers to it
+  --help   print this and exit`;
+
+export type StartFlags =
+  | { readonly kind: 'run'; readonly demo: boolean }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'invalid'; readonly problem: string };
+
+/** The all-in-one start's command line: `--demo`, `--help`, nothing else. */
+export function parseStartFlags(args: readonly string[]): StartFlags {
+  // `pnpm start -- --demo` hands the script a bare `--` first.
+  const given = args.filter((arg) => arg !== '--');
+  if (given.includes('--help') || given.includes('-h')) return { kind: 'help' };
+  const unknown = given.filter((arg) => arg !== '--demo');
+  if (unknown.length > 0)
+    return {
+      kind: 'invalid',
+      problem: `Unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}`,
+    };
+  return { kind: 'run', demo: given.includes('--demo') };
+}

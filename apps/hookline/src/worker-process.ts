@@ -1,0 +1,33 @@
+import { secretKeyOf } from '@hookline/config';
+import { createRedis, HookQueues, redisKeys } from '@hookline/redis';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { serveMetrics } from '@hookline/telemetry';
+import { startWorker } from '@hookline/worker';
+import type { ProcessBase } from './bootstrap';
+
+/**
+ * A whole delivery process: Redis, store, worker, metrics endpoint; stopping takes no new attempts, lets the
+ * one in flight finish and gives every hook back. `adaptStore` lets crash tests slow one dependency down
+ * while keeping the production wiring.
+ */
+export async function startWorkerProcess(
+  { config, logger, metrics, watch }: ProcessBase,
+  options: { adaptStore?: (store: Store) => Store } = {},
+): Promise<() => Promise<void>> {
+  const redis = watch(createRedis(config));
+  const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
+  const secretBox = SecretBox.fromKey(secretKeyOf(config));
+  const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
+  const store = options.adaptStore ? options.adaptStore(baseStore) : baseStore;
+  const worker = startWorker({ config, redis, keys, store, metrics, logger });
+  const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
+  logger.info(
+    { metricsPort: metricsServer.port, maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS },
+    'worker started',
+  );
+  return async () => {
+    await worker.close();
+    await metricsServer.close();
+    redis.disconnect();
+  };
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { SAMPLE_CALL_DATA, type CreateHookInput } from '@hookline/core';
+import { HookQueues } from '@hookline/redis';
+import { Producer } from '@hookline/queue';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { spawnEntry, TEST_REDIS_URL, useRedis, type SpawnedProcess } from '@hookline/testing';
+import { startWorker, type RunningWorker, type WorkerDeps } from '@hookline/worker';
+
+export const SAMPLE = SAMPLE_CALL_DATA;
+
+export const WORKER_CONFIG: WorkerDeps['config'] = {
+  HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
+  HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+  HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+  HOOKLINE_WORKER_MAX_HOOKS: 64,
+  HOOKLINE_WORKER_IDLE_MS: 500,
+};
+
+/** hookline's store, hook queues and producer on `redis` under `prefix`; the caller closes the producer. */
+export function hooklineParts(redis: Redis, prefix: string, secretKey: Buffer) {
+  const keys = redisKeys(prefix);
+  const hookQueues = new HookQueues(redis, keys);
+  const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(secretKey), hookQueues });
+  return { keys, hookQueues, store, producer: new Producer({ redis, keys }) };
+}
+
+/** A real worker process with the tests' settings (loopback allowed, short idle), killed after the test. */
+export function spawnTestWorker(
+  env: Record<string, string>,
+  onCleanup: (close: () => Promise<unknown>) => void,
+  entry = 'apps/hookline/src/worker-main.ts',
+): SpawnedProcess {
+  const worker = spawnEntry(entry, {
+    HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+    HOOKLINE_METRICS_PORT: '0',
+    HOOKLINE_WORKER_IDLE_MS: '200',
+    ...env,
+  });
+  onCleanup(async () => {
+    worker.kill('SIGKILL');
+    await worker.exited;
+  });
+  return worker;
+}
+
+/** hookline's real parts (store, producer, worker) on a real Redis under a test-only prefix. */
+export function useHookline() {
+  const ctx = useRedis('hl');
+  const secretKey = randomBytes(32);
+  const h = {
+    ctx,
+    secretKeyHex: secretKey.toString('hex'),
+    keys: undefined as unknown as RedisKeys,
+    store: undefined as unknown as Store,
+    producer: undefined as unknown as Producer,
+    hookQueues: undefined as unknown as HookQueues,
+    startWorker(config: Partial<WorkerDeps['config']> = {}, extra: Partial<WorkerDeps> = {}): RunningWorker {
+      const worker = startWorker({
+        config: { ...WORKER_CONFIG, ...config },
+        redis: ctx.redis,
+        keys: h.keys,
+        store: h.store,
+        metrics: createMetrics(),
+        logger: createLogger('silent', 'test-worker'),
+        ...extra,
+      });
+      ctx.onCleanup(() => worker.close());
+      return worker;
+    },
+    /** A real worker process (the production entry point by default), killed after the test. */
+    spawnWorker(entry = 'apps/hookline/src/worker-main.ts'): SpawnedProcess {
+      return spawnTestWorker(
+        { REDIS_URL: TEST_REDIS_URL, HOOKLINE_QUEUE_PREFIX: ctx.prefix, HOOKLINE_SECRET_KEY: h.secretKeyHex },
+        ctx.onCleanup,
+        entry,
+      );
+    },
+    async account(name = 'Acme Telecom') {
+      return h.store.accounts.create({ name });
+    },
+    async hook(accountId: string, input: Partial<CreateHookInput> & { url: string }) {
+      return h.store.hooks.create(
+        accountId,
+        { format: 'json', auth: { scheme: 'none' }, ...input },
+        'operator',
+      );
+    },
+    async publish(accountId: string, data: Partial<Record<keyof typeof SAMPLE, string>> = {}, id?: string) {
+      return h.producer.publish(accountId, {
+        type: 'call_created',
+        ...(id ? { id } : {}),
+        data: { ...SAMPLE, ...data },
+      });
+    },
+    async deliveries(hookId: string) {
+      return h.store.deliveryLog.list(hookId, 1000);
+    },
+  };
+  beforeEach(() => {
+    ({
+      keys: h.keys,
+      hookQueues: h.hookQueues,
+      store: h.store,
+      producer: h.producer,
+    } = hooklineParts(ctx.redis, ctx.prefix, secretKey));
+    ctx.closeLater(h.producer);
+  });
+  return h;
+}

@@ -1,0 +1,157 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
+import type { RedisKeys } from './keys';
+import { SCRIPTS } from './scripts';
+
+/**
+ * Length of each hook queue's BullMQ event stream (`streams.events.maxLen`, kept as `opts.maxLenEvents` in
+ * the queue's meta). Nothing in hookline reads these streams (no QueueEvents; Bull Board does not use them),
+ * and BullMQ's default of 10,000 entries per queue, times 100,000 hooks, is gigabytes of Redis memory.
+ * Every Queue handle writes this value into its queue's meta when it opens, so every handle hookline makes
+ * must pass it, or it would set the queue back to 10,000. BullMQ trims approximately (MAXLEN ~), so a
+ * stream may briefly hold a few hundred entries.
+ */
+export const EVENTS_MAX_LEN = 100;
+
+/**
+ * Administration of hook queues: one BullMQ queue per hook, processed with global concurrency 1 so that
+ * exactly one event is in flight per hook across every worker process. The queue's paused flag is the
+ * hook's suspension state, so Bull Board, the API and the website always agree.
+ */
+export class HookQueues {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /**
+   * A Queue handle; BullMQ shares our connection, so this opens no socket. Every hook queue handle hookline
+   * makes comes from here: on opening, a handle writes its event stream length into the queue's meta, and
+   * they must all write the same one.
+   */
+  open(hookId: string): Queue {
+    const queue = new Queue(this.keys.hookQueueName(hookId), {
+      connection: this.redis,
+      prefix: this.keys.prefix,
+      streams: { events: { maxLen: EVENTS_MAX_LEN } },
+    });
+    // Connection errors reach the caller through the awaited command; without a listener BullMQ would also
+    // print them as unhandled.
+    queue.on('error', () => undefined);
+    return queue;
+  }
+
+  private async with<T>(hookId: string, fn: (queue: Queue) => Promise<T>): Promise<T> {
+    const queue = this.open(hookId);
+    try {
+      return await fn(queue);
+    } finally {
+      await queue.close();
+    }
+  }
+
+  /** Creates the queue's metadata: concurrency 1 cluster-wide. Idempotent. */
+  async setUp(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.setGlobalConcurrency(1));
+  }
+
+  async isPaused(hookId: string): Promise<boolean> {
+    return (await this.redis.hget(this.layout(hookId).meta, PAUSED_FIELD)) !== null;
+  }
+
+  /**
+   * Paused flags of many hooks. One command per hook, all sent at once (one round trip's wait): on a Redis
+   * Cluster the hooks live on different shards, and a pipeline may not span shards.
+   */
+  async pausedMany(hookIds: readonly string[]): Promise<boolean[]> {
+    const flags = await Promise.all(
+      hookIds.map((id) => this.redis.hexists(this.layout(id).meta, PAUSED_FIELD)),
+    );
+    return flags.map((flag) => flag === 1);
+  }
+
+  async pause(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.pause());
+  }
+
+  async resume(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.resume());
+  }
+
+  /** Events waiting (or held, while paused) for this hook. */
+  async waitingCount(hookId: string): Promise<number> {
+    return this.with(hookId, (q) => q.getWaitingCount());
+  }
+
+  /**
+   * True when the hook has events a worker could take now: not paused, and jobs waiting. Read straight from
+   * BullMQ's keys in one round trip because the scheduler asks this every time it lets go of a queue (both
+   * keys carry the hook's hash tag, so the pipeline stays on one shard).
+   */
+  async hasDeliverableWork(hookId: string): Promise<boolean> {
+    const { meta, wait } = this.layout(hookId);
+    const [[, paused], [, waiting]] = ((await this.redis
+      .pipeline()
+      .hexists(meta, PAUSED_FIELD)
+      .llen(wait)
+      .exec()) ?? []) as [[unknown, number], [unknown, number]];
+    return paused === 0 && waiting > 0;
+  }
+
+  /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */
+  async waitingMany(hookIds: readonly string[]): Promise<number[]> {
+    return Promise.all(hookIds.map((id) => this.redis.llen(this.layout(id).wait)));
+  }
+
+  /** Which of these hooks still have a queue (a deleted hook's queue is obliterated), sent at once. */
+  async existing(hookIds: readonly string[]): Promise<string[]> {
+    const exists = await Promise.all(hookIds.map((id) => this.redis.exists(this.layout(id).meta)));
+    return hookIds.filter((_, i) => exists[i] === 1);
+  }
+
+  /**
+   * Pauses the queue unless it is paused already or gone (BullMQ's pause minus its event, in one script);
+   * true only for the one caller that changed it from running to paused.
+   */
+  async pauseOnce(hookId: string): Promise<boolean> {
+    const { meta, marker } = this.layout(hookId);
+    return Number(await SCRIPTS.hookPauseOnce.run(this.redis, [meta, marker], [])) === 1;
+  }
+
+  /** Clears the paused flag; true when it was set. `resume` then wakes a waiting worker. */
+  async clearPaused(hookId: string): Promise<boolean> {
+    return (await this.redis.hdel(this.layout(hookId).meta, PAUSED_FIELD)) === 1;
+  }
+
+  /**
+   * Takes up to `most` of a paused queue's oldest held jobs beyond the newest `keep`, atomically, with their
+   * job hashes; returns [job id, job data JSON] pairs, oldest first. Nothing when the queue is not paused.
+   */
+  async dropOldestHeld(hookId: string, keep: number, most: number): Promise<[string, string][]> {
+    const { meta, wait, jobPrefix } = this.layout(hookId);
+    const flat = (await SCRIPTS.heldDropOldest.run(
+      this.redis,
+      [meta, wait],
+      [keep, most, jobPrefix],
+    )) as string[];
+    const pairs: [string, string][] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+    return pairs;
+  }
+
+  /** The keys the failure-streak script needs of the queue (it pauses the queue when the streak qualifies). */
+  streakScriptKeys(hookId: string): [meta: string, marker: string] {
+    const { meta, marker } = this.layout(hookId);
+    return [meta, marker];
+  }
+
+  private layout(hookId: string): HookQueueLayout {
+    return hookQueueLayout(this.keys, hookId);
+  }
+
+  /** Removes the queue and every job in it; used when a hook is deleted. */
+  async remove(hookId: string): Promise<void> {
+    await this.with(hookId, (q) => q.obliterate({ force: true }));
+  }
+}

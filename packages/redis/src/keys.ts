@@ -1,0 +1,63 @@
+// Every Redis key hookline uses is built here, and nowhere else.
+//
+// Keys that belong to one hook carry the hook id as a Redis Cluster hash tag ({hk_…}), and the hook's BullMQ
+// queue name carries the same tag, so a hook's queue, log and settings live on one shard and can be touched
+// by one script. Account keys are tagged by account id. The few global keys (ready set, leases, indexes)
+// stay small, and no script or transaction mixes keys of two hash tags, so everything runs unchanged on a
+// Redis Cluster.
+export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** A failure streak nobody has touched for this long is forgotten: it bounds what a deleted hook leaves behind. */
+export const STREAK_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+export function redisKeys(prefix: string) {
+  const hook = (hookId: string) => `${prefix}:{${hookId}}`;
+  const account = (accountId: string) => `${prefix}:{${accountId}}`;
+  return {
+    prefix,
+    /** BullMQ queue name of a hook (BullMQ adds `${prefix}:` in front of its own keys). */
+    hookQueueName: (hookId: string) => `hook-{${hookId}}`,
+    hookIdFromQueueName: (queueName: string) => /^hook-\{(hk_[0-9a-z]+)\}$/.exec(queueName)?.[1],
+
+    hookRecord: (hookId: string) => `${hook(hookId)}:hook`,
+    hookDeliveries: (hookId: string) => `${hook(hookId)}:deliveries`,
+    /**
+     * The event id of the hook's latest attempt, with `:done` once its outcome is recorded. One key per hook is
+     * enough because a hook has at most one attempt in flight; a job re-run after a crash reads it to decide
+     * between sending, recording `unknown` (it may have left) and doing nothing (already recorded).
+     */
+    hookAttempt: (hookId: string) => `${hook(hookId)}:attempt`,
+    hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
+    /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
+    hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
+
+    accountRecord: (accountId: string) => `${account(accountId)}:account`,
+    accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
+    accountActivity: (accountId: string) => `${account(accountId)}:activity`,
+    accountIdempotency: (accountId: string, key: string) => `${account(accountId)}:idem:${key}`,
+    /**
+     * Events accepted for the account and not yet in every hook's queue: a stream of entries (event, hook ids),
+     * each deleted once its fan-out is complete. Accepting is one write in the account's slot; the fan-out
+     * to the hooks' queues (other slots) then follows, and is repeated from here if it was interrupted.
+     */
+    accountInbox: (accountId: string) => `${account(accountId)}:inbox`,
+
+    accountByEmail: () => `${prefix}:accounts:by-email`,
+    allHooks: () => `${prefix}:hooks`,
+    /** Accounts that accepted events lately: ZSET accountId -> last acceptance (ms); where recovery looks. */
+    inboxAccounts: () => `${prefix}:inbox-accounts`,
+    // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
+    /** Hooks that have (or may have) waiting events and no process attached: ZSET hookId -> signal time. */
+    readyHooks: () => `${prefix}:{scheduler}:ready`,
+    /** Hooks attached by a worker process: ZSET hookId -> lease expiry (ms). */
+    hookLeases: () => `${prefix}:{scheduler}:leases`,
+    reconcileLock: () => `${prefix}:reconcile-lock`,
+    outcomes: () => `${prefix}:outcomes`,
+    /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */
+    suspensionDue: () => `${prefix}:suspension-due`,
+    /** Index of suspended hooks (the paused flag stays the truth): for the gauge and the admin page. */
+    suspendedHooks: () => `${prefix}:suspended`,
+    session: (sessionId: string) => `${prefix}:session:${sessionId}`,
+    loginAttempts: (subject: string) => `${prefix}:login-attempts:${subject}`,
+  };
+}

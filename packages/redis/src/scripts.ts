@@ -1,0 +1,27 @@
+import { loadScript } from './lua-script';
+
+/**
+ * Every Lua script hookline runs, by name; each file in scripts/ starts with its KEYS and ARGV. Scripts
+ * touch keys of one hash tag only (a hook, an account, or the scheduler), so they run on a Redis Cluster.
+ */
+export const SCRIPTS = {
+  /** Scheduler: claim signalled hooks with a lease, signal hooks with work, reclaim expired leases. */
+  readyClaim: loadScript('ready-claim'),
+  readySignal: loadScript('ready-signal'),
+  readyReclaim: loadScript('ready-reclaim'),
+  /** Account inbox: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
+  inboxAccept: loadScript('inbox-accept'),
+  inboxMark: loadScript('inbox-mark'),
+  inboxQuietAccounts: loadScript('inbox-quiet-accounts'),
+  inboxForget: loadScript('inbox-forget'),
+  inboxOlderThan: loadScript('inbox-older-than'),
+  /** Hook records. */
+  hookChange: loadScript('hook-change'),
+  /** The attempt ledger: mark an attempt before the request, record its outcome after. */
+  attemptBegin: loadScript('attempt-begin'),
+  attemptFinish: loadScript('attempt-finish'),
+  /** Suspension: one step of a failure streak, pausing a hook once, dropping its oldest held events. */
+  streakStep: loadScript('streak-step'),
+  hookPauseOnce: loadScript('hook-pause-once'),
+  heldDropOldest: loadScript('held-drop-oldest'),
+} as const;

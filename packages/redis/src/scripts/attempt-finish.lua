@@ -1,0 +1,16 @@
+-- KEYS: delivery log, attempt, hook record, streak, streak failures.
+-- ARGV: record JSON, log bound, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms.
+-- A hook deleted while its request was in flight gets no log back (its keys are gone and stay gone).
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+redis.call('SET', KEYS[2], ARGV[3] .. ':done')
+local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
+if ARGV[4] == 'delivered' then
+  if redis.call('EXISTS', streak) == 1 then
+--!include streak-apply-delivered.lua
+  end
+elseif ARGV[4] == 'failure' then
+  if redis.call('HSETNX', streak, 'count', 0) == 1 then redis.call('PEXPIRE', streak, ARGV[6]) end
+end
+return 1

@@ -1,0 +1,34 @@
+-- KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
+-- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
+-- return, hook ids as a JSON array ('' = the account's hooks now).
+--!include now-ms.lua
+local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
+local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
+  'COUNT', tonumber(ARGV[6]))
+if idemKey then
+  local earlier = redis.call('GET', idemKey)
+  if earlier then
+    local entry = string.match(earlier, '"entry":"([0-9-]+)"')
+    local pending = {}
+    if entry then pending = redis.call('XRANGE', inbox, entry, entry) end
+    return {'duplicate', earlier, pending, abandoned}
+  end
+end
+local hooks
+if ARGV[7] ~= '' then
+  hooks = cjson.decode(ARGV[7])
+else
+  hooks = redis.call('SMEMBERS', hooksKey)
+  table.sort(hooks)
+end
+local hooksJson = '[]'
+local entry = ''
+if #hooks > 0 then
+  hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
+  entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
+end
+local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '"}'
+if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
+local own = {}
+if entry ~= '' then own = redis.call('XRANGE', inbox, entry, entry) end
+return {'accepted', answer, own, abandoned}

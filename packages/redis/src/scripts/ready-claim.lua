@@ -1,0 +1,20 @@
+-- KEYS: ready set, leases. ARGV: now (ms), lease expiry (ms), most hooks to claim, ids already popped...
+-- Claims up to ARGV[3] hooks: first the ids the caller already popped (ARGV[4..]), then more from the set.
+-- A hook whose lease is still live is skipped: its holder re-checks the queue before letting go, so the
+-- signal is not lost.
+local ready, leases = KEYS[1], KEYS[2]
+local now, expiry, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local claimed = {}
+local function take(id)
+  local held = tonumber(redis.call('ZSCORE', leases, id))
+  if held and held > now then return end
+  redis.call('ZADD', leases, expiry, id)
+  claimed[#claimed + 1] = id
+end
+for i = 4, #ARGV do take(ARGV[i]) end
+local room = want - (#ARGV - 3)
+if room > 0 then
+  local popped = redis.call('ZPOPMIN', ready, room)
+  for i = 1, #popped, 2 do take(popped[i]) end
+end
+return claimed

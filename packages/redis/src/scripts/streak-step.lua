@@ -1,0 +1,60 @@
+-- A hook's streak of non-delivered outcomes, kept so that it is right whatever order outcomes arrive in and
+-- however often one arrives: several monitors take entries from the stream in parallel, and an entry whose
+-- monitor died is delivered again. The failures are a set keyed by event id (a redelivered one counts once);
+-- a delivered outcome removes every failure attempted before it and records its time, so a failure older
+-- than the latest success is ignored wherever it turns up. Workers apply delivered outcomes themselves, when
+-- they record them (attempt-finish.lua); the monitor still applies any it finds in the stream
+-- (written by workers of an earlier version during a rolling upgrade).
+--
+-- The same script decides suspension, so that it happens once: when the streak qualifies it sets the queue's
+-- paused flag with HSETNX (BullMQ's own pause, minus its event) and only the call that set it is told to
+-- record the suspension. A monitor that dies before recording leaves `unrecorded` behind with a lease; once
+-- the lease ends, the next call on that hook is told to record it instead.
+--
+-- KEYS: streak hash, failures zset, queue meta, queue marker.
+-- ARGV: mode (failure|delivered|check), attempt time, event id, account id, now, threshold, window ms,
+--       lease ms, failures kept, idle ttl ms.
+local streak, failures, meta, marker = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local mode, at, eventId, account = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local now, threshold, windowMs = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local leaseMs, kept, ttlMs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+
+if redis.call('EXISTS', meta) == 0 then
+  redis.call('DEL', streak, failures)
+  return {'gone'}
+end
+
+if mode == 'delivered' then
+--!include streak-apply-delivered.lua
+elseif mode == 'failure' and at > tonumber(redis.call('HGET', streak, 'reset_at') or '-1') then
+  if redis.call('ZADD', failures, 'NX', at, eventId) == 1 then
+    redis.call('HINCRBY', streak, 'count', 1)
+    -- Keep the first failure (the streak's start) and the latest ones; the count stays exact.
+    local size = redis.call('ZCARD', failures)
+    if size > kept then redis.call('ZREMRANGEBYRANK', failures, 1, size - kept) end
+  end
+end
+if mode ~= 'check' then
+  if account ~= '' then redis.call('HSET', streak, 'account', account) end
+  redis.call('PEXPIRE', streak, ttlMs)
+  redis.call('PEXPIRE', failures, ttlMs)
+end
+account = redis.call('HGET', streak, 'account') or ''
+
+local count = tonumber(redis.call('HGET', streak, 'count') or '0')
+local first = redis.call('ZRANGE', failures, 0, 0, 'WITHSCORES')
+if count < threshold or #first == 0 then return {'counting', count, account} end
+local startedAt = tonumber(first[2])
+if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs} end
+
+if redis.call('HSETNX', meta, 'paused', 1) == 1 then
+  redis.call('DEL', marker)
+  redis.call('HSET', streak, 'unrecorded', startedAt, 'lease_until', now + leaseMs)
+  return {'suspend', count, account, startedAt}
+end
+local unrecorded = redis.call('HGET', streak, 'unrecorded')
+if unrecorded and now >= tonumber(redis.call('HGET', streak, 'lease_until') or '0') then
+  redis.call('HSET', streak, 'lease_until', now + leaseMs)
+  return {'suspend', count, account, tonumber(unrecorded)}
+end
+return {'counting', count, account}

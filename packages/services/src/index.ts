@@ -1,0 +1,1 @@
+export { createServices, type ServiceSettings, type Services } from './services';

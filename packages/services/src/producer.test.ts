@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import type { PublishEventInput } from '@hookline/core';
+import { InboxRecovery, Producer, type DeliverJobData, type ProducerDeps } from '@hookline/queue';
+import { hookQueueLayout, EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { dropHeldEvents } from '@hookline/suspension';
+import { useRedis } from '@hookline/testing';
+
+// The producer on one Redis: acceptance is one write in the account's slot, the fan-out to the hooks' queues
+// follows, and an interrupted fan-out is completed later without giving any hook the event twice. The same
+// code runs on a Redis Cluster in apps/hookline/test/fleet/cluster.test.ts.
+
+const ctx = useRedis('producer');
+let keys: RedisKeys;
+let hookQueues: HookQueues;
+let store: Store;
+let accountId: string;
+let hookIds: string[];
+
+const event = (callId: string, id?: string): PublishEventInput => ({
+  type: 'call_created',
+  ...(id ? { id } : {}),
+  data: { call_id: callId, direction: 'outbound', from: 'a', from_cnam: 'A', to: 'b', rate: '0.0' },
+});
+
+function producer(recoveryGraceMs?: number, more: Partial<ProducerDeps> = {}): Producer {
+  return ctx.closeLater(
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      ...(recoveryGraceMs !== undefined ? { recoveryGraceMs } : {}),
+      ...more,
+    }),
+  );
+}
+
+function recovery(): InboxRecovery {
+  return ctx.closeLater(new InboxRecovery({ redis: ctx.redis, keys, graceMs: 0 }));
+}
+
+/** The call ids in a hook's queue, oldest first. */
+async function queued(hookId: string): Promise<string[]> {
+  const queue = hookQueues.open(hookId);
+  try {
+    const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'failed'], 0, -1, true);
+    return jobs.map((job) => String((job.data as DeliverJobData).event.fields.call_id));
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Makes adding any job to this hook's queue fail (its job counter is not a number). */
+const breakQueue = (hookId: string) =>
+  ctx.redis.set(hookQueueLayout(keys, hookId).jobCounter, 'not-a-number');
+const repairQueue = (hookId: string) => ctx.redis.del(hookQueueLayout(keys, hookId).jobCounter);
+const inboxLength = () => ctx.redis.xlen(keys.accountInbox(accountId));
+
+beforeEach(async () => {
+  keys = redisKeys(ctx.prefix);
+  hookQueues = new HookQueues(ctx.redis, keys);
+  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
+  accountId = (await store.accounts.create({ name: 'Acme' })).id;
+  hookIds = [];
+  for (const path of ['/a', '/b', '/c'])
+    hookIds.push(
+      (
+        await store.hooks.create(
+          accountId,
+          { url: `https://hooks.example.com${path}`, format: 'json', auth: { scheme: 'none' } },
+          'operator',
+        )
+      ).id,
+    );
+  hookIds.sort();
+});
+
+describe('publishing', () => {
+  it('puts the event into every hook queue and leaves nothing in the inbox', async () => {
+    const answer = await producer().publish(accountId, event('c1'));
+    expect(answer).toEqual({ id: expect.stringMatching(/^evt_/), hooks: hookIds, duplicate: false });
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+    expect(await inboxLength()).toBe(0);
+  });
+
+  it('answers a repeated idempotency key with the original answer and queues nothing more', async () => {
+    const p = producer();
+    const first = await p.publish(accountId, event('c1', 'pbx-1'));
+    const again = await p.publish(accountId, event('c2', 'pbx-1'));
+    expect(again).toEqual({ ...first, duplicate: true });
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+  });
+
+  it('accepts nothing when the acceptance itself fails', async () => {
+    await ctx.redis.set(keys.accountInbox(accountId), 'not a stream');
+    await expect(producer().publish(accountId, event('c1', 'pbx-1'))).rejects.toThrow(/WRONGTYPE/);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual([]);
+    expect(await ctx.redis.exists(keys.accountIdempotency(accountId, 'pbx-1'))).toBe(0);
+    await ctx.redis.del(keys.accountInbox(accountId));
+    expect(await recovery().run()).toBe(0);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual([]);
+  });
+
+  it('tells onHeld which hooks were paused, once the inbox entry is done', async () => {
+    const [first, , last] = hookIds as [string, string, string];
+    await hookQueues.pauseOnce(first);
+    await hookQueues.pauseOnce(last);
+    const calls: { held: readonly string[]; inbox: number }[] = [];
+    const onHeld = async (held: readonly string[]) => calls.push({ held, inbox: await inboxLength() });
+    const p = producer(undefined, { onHeld });
+    await p.publish(accountId, event('c1'));
+    expect(calls).toEqual([{ held: [first, last], inbox: 0 }]);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+  });
+});
+
+describe("hook queues' event streams", () => {
+  const maxLenEvents = (hookId: string) =>
+    ctx.redis.hget(hookQueueLayout(keys, hookId).meta, 'opts.maxLenEvents');
+
+  it('are kept short from set-up on, and publishing keeps them so', async () => {
+    for (const hookId of hookIds) expect(await maxLenEvents(hookId)).toBe(String(EVENTS_MAX_LEN));
+    const p = producer();
+    for (let i = 0; i < 3 * EVENTS_MAX_LEN; i += 1) await p.publish(accountId, event(`c${i}`));
+    for (const hookId of hookIds) {
+      expect(await maxLenEvents(hookId)).toBe(String(EVENTS_MAX_LEN));
+      // BullMQ trims approximately, a whole stream node (100 entries) at a time.
+      expect(await ctx.redis.xlen(hookQueueLayout(keys, hookId).events)).toBeLessThanOrEqual(
+        2 * EVENTS_MAX_LEN,
+      );
+    }
+  });
+
+  it('are shortened for a queue made before the limit, at its next publish', async () => {
+    const [first] = hookIds as [string];
+    await ctx.redis.hset(hookQueueLayout(keys, first).meta, 'opts.maxLenEvents', 10_000);
+    await producer().publish(accountId, event('c1'));
+    expect(await maxLenEvents(first)).toBe(String(EVENTS_MAX_LEN));
+  });
+});
+
+describe('the recovery index', () => {
+  const score = () => ctx.redis.zscore(keys.inboxAccounts(), accountId);
+
+  it("is not written again while this process's own mark is younger than a quarter of the grace period", async () => {
+    const p = producer(60_000);
+    await p.publish(accountId, event('c1'));
+    expect(await score()).not.toBeNull();
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, accountId);
+    await p.publish(accountId, event('c2'));
+    expect(await score()).toBe('1');
+    // Another process has no mark of its own to go by.
+    await producer(60_000).publish(accountId, event('c3'));
+    expect(Number(await score())).toBeGreaterThan(1);
+  });
+
+  it('is written again once the mark is older than that', async () => {
+    const p = producer(40);
+    await p.publish(accountId, event('c1'));
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, accountId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await p.publish(accountId, event('c2'));
+    expect(Number(await score())).toBeGreaterThan(1);
+  });
+});
+
+describe('a fan-out interrupted half-way', () => {
+  it('is completed by the recovery pass: every hook ends up with the event exactly once', async () => {
+    const [first, broken, last] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
+    expect(await queued(first)).toEqual(['c1']);
+    expect(await queued(broken)).toEqual([]);
+    expect(await queued(last)).toEqual(['c1']);
+    expect(await inboxLength()).toBe(1);
+
+    // Still broken: the pass fails for this account and keeps the entry for the next one.
+    expect(await recovery().run()).toBe(0);
+    await repairQueue(broken);
+    expect(await recovery().run()).toBe(1);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+    expect(await inboxLength()).toBe(0);
+  });
+
+  it('is completed by the next publish for the account, before its own event', async () => {
+    const [, broken] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(producer(0).publish(accountId, event('c1'))).rejects.toThrow();
+    await repairQueue(broken);
+    await producer(0).publish(accountId, event('c2'));
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1', 'c2']);
+    expect(await inboxLength()).toBe(0);
+  });
+
+  it('is left to its own publisher while younger than the grace period', async () => {
+    const [, broken] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
+    await repairQueue(broken);
+    await producer().publish(accountId, event('c2'));
+    expect(await queued(broken)).toEqual(['c2']);
+    expect(await inboxLength()).toBe(1);
+    // Recovery with the default grace leaves it too; the account stays indexed until the entry is done.
+    const patient = ctx.closeLater(new InboxRecovery({ redis: ctx.redis, keys, graceMs: 60_000 }));
+    expect(await patient.run()).toBe(0);
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), accountId)).not.toBeNull();
+    expect(await recovery().run()).toBe(1);
+    expect(await queued(broken)).toEqual(['c2', 'c1']);
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), accountId)).toBeNull();
+  });
+
+  it('is completed by a retry with the same idempotency key, which gets the original answer', async () => {
+    const [, broken] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    const p = producer();
+    await expect(p.publish(accountId, event('c1', 'pbx-7'))).rejects.toThrow();
+    await repairQueue(broken);
+    const retry = await p.publish(accountId, event('c1', 'pbx-7'));
+    expect(retry).toEqual({ id: expect.stringMatching(/^evt_/), hooks: hookIds, duplicate: true });
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+    expect(await inboxLength()).toBe(0);
+  });
+
+  it('never brings back an event a hook has already dropped', async () => {
+    const [first, broken] = hookIds as [string, string, string];
+    await hookQueues.pauseOnce(first);
+    await breakQueue(broken);
+    await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
+    // The suspended hook's held event is discarded (its job is gone) before the fan-out is completed.
+    const deps = { hookQueues, deliveryLog: store.deliveryLog };
+    expect(await dropHeldEvents(deps, first, 0, 'discarded', 'test')).toBe(1);
+    await repairQueue(broken);
+    expect(await recovery().run()).toBe(1);
+    expect(await queued(first)).toEqual([]);
+    expect(await queued(broken)).toEqual(['c1']);
+  });
+
+  it('skips a hook deleted since the event was accepted', async () => {
+    const [first, broken] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
+    await store.hooks.remove(accountId, broken, 'operator');
+    expect(await recovery().run()).toBe(1);
+    expect(await queued(first)).toEqual(['c1']);
+    expect(await ctx.redis.exists(hookQueueLayout(keys, broken).meta)).toBe(0);
+  });
+});

@@ -1,0 +1,104 @@
+import type { Redis } from 'ioredis';
+import type { DeliveryRecord, HeldChoice, HookView, LogSink } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import { dropHeldEvents } from './hold-cap';
+import type { HookQueues } from '@hookline/redis';
+import { resetStreak } from './streaks';
+import { recordSuspension, type SuspensionStore } from './recording';
+
+export interface HookControlDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly hookQueues: HookQueues;
+  readonly store: SuspensionStore;
+  /** Tells the worker fleet the hook has events again (the scheduler's ready set). */
+  readonly signalReady: (hookId: string) => Promise<void>;
+  readonly clock?: () => Date;
+  readonly log?: LogSink;
+}
+
+/**
+ * Manual suspension and re-enable of a hook, the same for the API, the website and Bull Board. The queue's
+ * paused flag is the state; each change flips it atomically first, so when two people (or an admin and the
+ * monitor) act at once only one change is recorded and the other call sees the result.
+ */
+export class HookControl {
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: HookControlDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /**
+   * Re-enables a suspended hook. Held events are delivered in order (`deliver`) or recorded `discarded` and
+   * dropped (`discard`). Enabling an active hook changes nothing. Undefined: not this account's hook.
+   */
+  async enable(
+    accountId: string,
+    hookId: string,
+    held: HeldChoice,
+    actor: string,
+  ): Promise<HookView | undefined> {
+    const { redis, keys, hookQueues, store } = this.deps;
+    const hook = await store.hooks.get(accountId, hookId);
+    if (!hook || hook.state === 'active') return hook;
+
+    // Discard while still paused, so no worker can take a held event in between.
+    const count =
+      held === 'discard'
+        ? await dropHeldEvents(
+            { hookQueues, deliveryLog: store.deliveryLog, clock: this.clock },
+            hookId,
+            0,
+            'discarded',
+            `discarded by ${actor} when the hook was re-enabled`,
+          )
+        : await hookQueues.waitingCount(hookId);
+    const now = this.clock();
+    // A fresh streak before the flag goes: the first failure after the enable must count.
+    await resetStreak(redis, keys, hookId, now.getTime());
+    const resumed = await hookQueues.clearPaused(hookId);
+    if (!resumed) return store.hooks.get(accountId, hookId);
+
+    // BullMQ's resume on an unpaused queue only adds the marker that wakes a waiting worker.
+    await hookQueues.resume(hookId);
+    await redis.srem(keys.suspendedHooks(), hookId);
+    await store.hooks.clearSuspension(hookId);
+    const detail =
+      held === 'deliver'
+        ? `re-enabled; ${count} held event${count === 1 ? '' : 's'} delivered`
+        : `re-enabled; ${count} held event${count === 1 ? '' : 's'} discarded`;
+    await store.activity.append(accountId, {
+      kind: 'hook.enabled',
+      at: now.toISOString(),
+      hook_id: hookId,
+      actor,
+      detail,
+    });
+    this.deps.log?.info({ hookId, accountId, actor, held, count }, 'hook re-enabled');
+    await this.deps.signalReady(hookId);
+    return store.hooks.get(accountId, hookId);
+  }
+
+  /** Suspends a hook by hand (Bull Board's pause). True if this call suspended it. */
+  async suspend(
+    hookId: string,
+    reason: string,
+    actor: string,
+    failures: readonly DeliveryRecord[] = [],
+  ): Promise<boolean> {
+    const { store } = this.deps;
+    const target = await store.hooks.target(hookId);
+    if (!target) return false;
+    if (!(await this.deps.hookQueues.pauseOnce(hookId))) return false;
+    await recordSuspension(this.deps, {
+      hookId,
+      accountId: target.accountId,
+      at: this.clock(),
+      reason,
+      actor,
+      failures,
+    });
+    return true;
+  }
+}

@@ -1,0 +1,98 @@
+import { hookQueueLayout } from '@hookline/redis';
+import { SAMPLE_CALL_DATA, type HookView } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import type { Store } from '@hookline/store';
+import { useRedis } from '@hookline/testing';
+import { createHoldCap } from './hold-cap';
+import type { HookQueues } from '@hookline/redis';
+import type { DeliverJobData } from '@hookline/queue';
+import { Producer } from '@hookline/queue';
+import { suspensionForTest } from './test-support/suspension-for-test';
+
+const ctx = useRedis('hold-cap');
+let keys: RedisKeys;
+let hookQueues: HookQueues;
+let store: Store;
+let hook: HookView;
+
+beforeEach(async () => {
+  ({ keys, hookQueues, store } = suspensionForTest(ctx));
+  const account = await store.accounts.create({ name: 'Acme' });
+  hook = await store.hooks.create(
+    account.id,
+    { url: 'https://example.com/hook', format: 'json', auth: { scheme: 'none' } },
+    'operator',
+  );
+});
+
+function producerWithCap(holdMax: number): Producer {
+  const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+  return ctx.closeLater(
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      onHeld: (hookIds) => Promise.all(hookIds.map((id) => cap(id, holdMax))),
+    }),
+  );
+}
+
+async function publish(producer: Producer, callIds: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const call_id of callIds)
+    ids.push(
+      (
+        await producer.publish(hook.account_id, {
+          type: 'call_created',
+          data: { ...SAMPLE_CALL_DATA, call_id },
+        })
+      ).id,
+    );
+  return ids;
+}
+
+async function heldCallIds(): Promise<string[]> {
+  const queue = ctx.closeLater(hookQueues.open(hook.id));
+  // Oldest first: the order the hook receives them in.
+  const jobs = await queue.getWaiting();
+  return jobs.map((job) => (job.data as DeliverJobData).event.fields.call_id!);
+}
+
+describe('hold cap', () => {
+  it('keeps the newest HOOKLINE_HOLD_MAX events of a suspended hook and records the oldest as expired', async () => {
+    await hookQueues.pauseOnce(hook.id);
+    const producer = producerWithCap(3);
+    const eventIds = await publish(producer, ['c1', 'c2', 'c3', 'c4', 'c5']);
+
+    expect(await heldCallIds()).toEqual(['c3', 'c4', 'c5']);
+    const log = await store.deliveryLog.list(hook.id, 10);
+    expect(log.map((r) => [r.event_id, r.outcome])).toEqual([
+      [eventIds[1], 'expired'],
+      [eventIds[0], 'expired'],
+    ]);
+    expect(log[0]).toMatchObject({ event_type: 'call_created', duration_ms: 0 });
+    // The dropped jobs are gone from Redis, not only from the list.
+    expect(await ctx.redis.exists(hookQueueLayout(keys, hook.id).jobPrefix + eventIds[0]!)).toBe(0);
+  });
+
+  it('drops nothing from an active hook, however many events wait', async () => {
+    const producer = producerWithCap(2);
+    await publish(producer, ['c1', 'c2', 'c3', 'c4']);
+    const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+    expect(await cap(hook.id, 2)).toBe(0);
+    expect(await heldCallIds()).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+  });
+
+  it('records each dropped event once when several producers enforce the cap at the same time', async () => {
+    await publish(producerWithCap(100), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8']);
+    await hookQueues.pauseOnce(hook.id);
+    const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+    const dropped = await Promise.all([cap(hook.id, 2), cap(hook.id, 2), cap(hook.id, 2)]);
+
+    expect(dropped.reduce((a, b) => a + b, 0)).toBe(6);
+    expect(await heldCallIds()).toEqual(['c7', 'c8']);
+    const log = await store.deliveryLog.list(hook.id, 20);
+    expect(log).toHaveLength(6);
+    expect(new Set(log.map((r) => r.event_id)).size).toBe(6);
+  });
+});

@@ -1,0 +1,81 @@
+import type { DeliveryRecord } from '@hookline/core';
+import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
+import type { HookQueues } from '@hookline/redis';
+import type { DeliveryLog } from '@hookline/store';
+
+// Takes the oldest held events off a paused hook's queue (one script, so that two callers, two producers over
+// the cap at once or a discard racing the cap, never drop or record the same event twice) and records each.
+
+// Bounds one script run (and so how long Redis is busy with it); callers loop.
+const BATCH = 500;
+
+export interface HoldDeps {
+  readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
+  readonly deliveryLog: DeliveryLog;
+  readonly clock?: () => Date;
+}
+
+export type DropOutcome = 'expired' | 'discarded';
+
+/**
+ * Drops held events of a paused hook beyond the newest `keep`, oldest first, and records each in the hook's
+ * delivery log with `outcome`. Does nothing when the hook is not paused. Returns how many were dropped.
+ * Nothing goes to the outcome stream: a dropped event was never attempted and must not extend a streak.
+ */
+export async function dropHeldEvents(
+  deps: HoldDeps,
+  hookId: string,
+  keep: number,
+  outcome: DropOutcome,
+  why: string,
+): Promise<number> {
+  const clock = deps.clock ?? (() => new Date());
+  let total = 0;
+  for (;;) {
+    const dropped = await deps.hookQueues.dropOldestHeld(hookId, keep, BATCH);
+    const at = clock().toISOString();
+    const records = dropped.map(([jobId, json]) => dropRecord(jobId, json, outcome, at, why));
+    // In order, so the log reads oldest to newest like the deliveries it stands in for.
+    for (const record of records) await deps.deliveryLog.append(hookId, record);
+    total += records.length;
+    if (records.length < BATCH) return total;
+  }
+}
+
+function dropRecord(
+  jobId: string,
+  json: string,
+  outcome: DropOutcome,
+  at: string,
+  why: string,
+): DeliveryRecord {
+  let data: Partial<DeliverJobData> = {};
+  try {
+    data = parseDeliverJob(JSON.parse(json));
+  } catch {
+    // A job without readable data is still recorded, under its job id (which is the event id).
+  }
+  return {
+    event_id: data.event?.id ?? jobId,
+    event_type: data.event?.type ?? 'unknown',
+    outcome,
+    duration_ms: 0,
+    attempted_at: at,
+    error: why,
+  };
+}
+
+/**
+ * The hold cap for the producer: after an event is added to a paused hook's queue, drops the oldest held
+ * events beyond `holdMax` (HOOKLINE_HOLD_MAX) and records them `expired`.
+ */
+export function createHoldCap(deps: HoldDeps): (hookId: string, holdMax: number) => Promise<number> {
+  return (hookId, holdMax) =>
+    dropHeldEvents(
+      deps,
+      hookId,
+      holdMax,
+      'expired',
+      `dropped while the hook was suspended: more than ${holdMax} events held`,
+    );
+}

@@ -1,0 +1,21 @@
+export { streakStep, type StreakStep } from './rules';
+export {
+  readStreak,
+  resetStreak,
+  Streaks,
+  type StreakInput,
+  type StreakRules,
+  type StreakVerdict,
+} from './streaks';
+export {
+  recentFailures,
+  recordSuspension,
+  streakReason,
+  type Suspension,
+  type SuspensionDeps,
+  type SuspensionStore,
+} from './recording';
+export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from './hold-cap';
+export { HookControl, type HookControlDeps } from './control';
+export { Suspender, type SuspenderDeps } from './suspender';
+export { SuspendedIndex } from './suspended-index';

@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import type { DeliveryRecord, LogSink } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import type { ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+
+// Recording a suspension is the same whoever suspended: the monitor (a failure streak) or an admin (Bull
+// Board's pause). The paused flag is set first and by exactly one caller; only that caller records.
+
+export interface SuspensionStore {
+  readonly hooks: Hooks;
+  readonly deliveryLog: DeliveryLog;
+  readonly activity: ActivityFeed;
+}
+
+export interface SuspensionDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly store: SuspensionStore;
+  readonly log?: LogSink;
+}
+
+export interface Suspension {
+  readonly hookId: string;
+  readonly accountId: string;
+  readonly at: Date;
+  readonly reason: string;
+  /** `monitor` or `admin:<user>`. */
+  readonly actor: string;
+  readonly failures: readonly DeliveryRecord[];
+}
+
+/** Writes why a hook was suspended everywhere it is read: the hook, the account's feed, the index, the log. */
+export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Promise<void> {
+  const at = s.at.toISOString();
+  await deps.store.hooks.recordSuspension(s.hookId, { at, reason: s.reason, failures: s.failures });
+  await deps.redis.sadd(deps.keys.suspendedHooks(), s.hookId);
+  await deps.store.activity.append(s.accountId, {
+    kind: 'hook.suspended',
+    at,
+    hook_id: s.hookId,
+    actor: s.actor,
+    detail: s.reason,
+  });
+  deps.log?.warn(
+    { hookId: s.hookId, accountId: s.accountId, actor: s.actor, reason: s.reason, at },
+    'hook suspended',
+  );
+}
+
+/**
+ * The failures that caused a suspension, oldest first (the banner's order): the newest run of non-delivered
+ * records in the delivery log, at most `limit`. Dropped events (expired, discarded) are skipped.
+ */
+export async function recentFailures(
+  deliveryLog: DeliveryLog,
+  hookId: string,
+  limit = 10,
+): Promise<DeliveryRecord[]> {
+  const newestFirst = await deliveryLog.list(hookId, limit * 3);
+  const failures: DeliveryRecord[] = [];
+  for (const record of newestFirst) {
+    if (record.outcome === 'delivered') break;
+    if (record.outcome === 'expired' || record.outcome === 'discarded') continue;
+    failures.push(record);
+    if (failures.length === limit) break;
+  }
+  return failures.reverse();
+}
+
+/** e.g. "10 consecutive failures since 2026-01-02T03:04:05.000Z: last 500". */
+export function streakReason(count: number, startedAt: number, last: DeliveryRecord | undefined): string {
+  const since = new Date(startedAt).toISOString();
+  const head = `${count} consecutive failure${count === 1 ? '' : 's'} since ${since}`;
+  return last ? `${head}: last ${describeFailure(last)}` : head;
+}
+
+function describeFailure(record: DeliveryRecord): string {
+  if (record.status_code !== undefined) return String(record.status_code);
+  return record.error ? `${record.outcome} (${record.error})` : record.outcome;
+}
