@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '@hookline/core';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -22,7 +23,7 @@ export interface MonitorDeps {
     /** For events a recovered fan-out adds to suspended hooks (default 10000). */
     readonly HOOKLINE_HOLD_MAX?: number;
   };
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
   /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
   readonly consumerName?: string;
   /** How long an outcome may stay pending with a silent monitor before another takes it (default 30 s). */
@@ -51,7 +52,7 @@ const DEFAULT_HOLD_MAX = 10_000;
  */
 export function startMonitor(deps: MonitorDeps): RunningMonitor {
   const { redis, keys, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   const claimIdleMs = deps.claimIdleMs ?? 30_000;
   const windowMs = deps.config.HOOKLINE_SUSPEND_AFTER_MS;
   const consumerName = deps.consumerName ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { HeldChoice, HookView } from '@hookline/core';
+import { type HeldChoice, type HookView, type Clock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
@@ -23,5 +23,5 @@ export interface WebDeps {
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
   readonly logger: Logger;
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
 }

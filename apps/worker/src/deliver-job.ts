@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { buildDeliveryRequest, type AttemptResult, type DeliveryRequest } from '@hookline/core';
+import { buildDeliveryRequest, type AttemptResult, type Clock, type DeliveryRequest } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
@@ -10,7 +10,7 @@ export interface DeliverJobDeps {
   attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
   eventTypeHeader: string;
   userAgent: string;
-  now: () => number;
+  clock: Clock;
 }
 
 /**
@@ -29,7 +29,7 @@ export function createDeliverJob(deps: DeliverJobDeps) {
     }
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     const start = await deps.attempts.begin(data.hookId, data.event.id);
-    const startedAt = deps.now();
+    const startedAt = deps.clock().getTime();
     switch (start.kind) {
       case 'hook_deleted':
       case 'already_recorded':

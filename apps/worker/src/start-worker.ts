@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
-import { USER_AGENT } from '@hookline/core';
+import { systemClock, USER_AGENT, type Clock } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HookQueues } from '@hookline/redis';
 import { ReadySet } from '@hookline/queue';
@@ -27,7 +27,7 @@ export interface WorkerDeps {
   store: { attempts: AttemptLedger };
   metrics: Metrics;
   logger: Logger;
-  now?: () => number;
+  clock?: Clock;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
   timings?: Partial<Pick<AttachmentOptions, 'leaseMs' | 'lockDurationMs' | 'stalledIntervalMs'>>;
 }
@@ -40,11 +40,10 @@ export interface RunningWorker {
 
 export function startWorker(deps: WorkerDeps): RunningWorker {
   const { config, redis, keys, logger, metrics } = deps;
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const deliverer = createDeliverer({
     timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
-    now,
   });
   const hookQueues = new HookQueues(redis, keys);
   const processor = createDeliverJob({
@@ -53,7 +52,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
-    now,
+    clock,
   });
   // BullMQ loads its scripts onto the connection its Workers use, and every multi()/pipeline() on that
   // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own,
@@ -63,7 +62,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     connection: bullConnection,
     blocking: redis.duplicate(),
     keys,
-    ready: new ReadySet(redis, keys, now),
+    ready: new ReadySet(redis, keys, clock),
     hookQueues,
     processor,
     logger,

@@ -14,3 +14,4 @@ export * from './ip-address';
 export * from './log-sink';
 export * from './samples';
 export * from './lru';
+export * from './clock';

@@ -14,7 +14,6 @@ export interface DelivererOptions {
   /** DNS, replaceable in tests; dns.lookup by default. Its answers still pass the network policy. */
   readonly lookup?: LookupFunction;
   /** Clock for durationMs, in milliseconds. */
-  readonly now?: () => number;
 }
 
 export interface Deliverer {
@@ -36,7 +35,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const { timeoutMs } = options;
   if (!(Number.isInteger(timeoutMs) && timeoutMs > 0))
     throw new Error(`timeoutMs must be > 0, got ${timeoutMs}`);
-  const now = options.now ?? (() => performance.now());
+  // A stopwatch, not a clock: durations must not jump when the wall clock is set.
+  const now = () => performance.now();
   const policy = createNetworkPolicy(options.allowNetworks);
   // Our own dispatcher, never the global one. Redirects are never followed: undici's request only does
   // that with a redirect interceptor, which this agent does not have. The connect and headers timeouts

@@ -6,6 +6,8 @@ import {
   HooklineError,
   Lru,
   newId,
+  type Clock,
+  systemClock,
 } from '@hookline/core';
 import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
@@ -23,7 +25,7 @@ export interface PublishResult {
 export interface ProducerDeps {
   redis: Redis;
   keys: RedisKeys;
-  clock?: () => Date;
+  clock?: Clock;
   idempotencyTtlSeconds?: number;
   /** Called with the hooks that were paused when the event arrived, so the hold cap can drop the oldest. */
   onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
@@ -51,7 +53,7 @@ const REMEMBERED_MARKS = 10_000;
 export class Producer {
   private readonly inbox: AccountInbox;
   private readonly fanOut: FanOut;
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
   private readonly ttl: number;
   private readonly graceMs: number;
   /** accountId -> performance.now() when this process sent its latest mark for the account that succeeded. */
@@ -63,7 +65,7 @@ export class Producer {
       keys: deps.keys,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
     }));
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
     this.graceMs = deps.recoveryGraceMs ?? INBOX_GRACE_MS;
   }

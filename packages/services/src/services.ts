@@ -5,7 +5,7 @@ import { createHoldCap } from '@hookline/suspension';
 import { HookControl } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
-import type { LogSink } from '@hookline/core';
+import { type LogSink, type Clock } from '@hookline/core';
 import { ReadySet } from '@hookline/queue';
 
 export interface ServiceSettings {
@@ -33,7 +33,7 @@ export function createServices(deps: {
   settings: ServiceSettings;
   secretKey: Buffer;
   log?: LogSink;
-  clock?: () => Date;
+  clock?: Clock;
 }): Services {
   const { redis, settings } = deps;
   const keys = redisKeys(settings.HOOKLINE_QUEUE_PREFIX);

@@ -1,4 +1,4 @@
-import { HooklineError, newId, validationError } from '@hookline/core';
+import { HooklineError, newId, validationError, type Clock } from '@hookline/core';
 import { type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { normaliseEmail, passwordProblem, validateAccountInput } from './account-input';
@@ -17,7 +17,7 @@ export class RedisAccounts implements Accounts {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly activity: RedisActivityFeed,
-    private readonly clock: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   async create(input: CreateAccountInput): Promise<AccountView> {

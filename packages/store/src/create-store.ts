@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
@@ -14,7 +15,7 @@ export interface StoreDeps {
   readonly secretBox: SecretBox;
   /** `HookQueues` from @hookline/queue. */
   readonly hookQueues: HookQueueAdmin;
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
   readonly deliveryLogMax?: number;
   readonly activityMax?: number;
 }
@@ -28,7 +29,7 @@ export interface Store {
 }
 
 export function createStore(deps: StoreDeps): Store {
-  const clock = deps.clock ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   const activity = new RedisActivityFeed(deps.redis, deps.keys, deps.activityMax ?? DEFAULT_ACTIVITY_MAX);
   const logMax = deps.deliveryLogMax ?? DEFAULT_DELIVERY_LOG_MAX;
   const deliveryLog = new RedisDeliveryLog(deps.redis, deps.keys, logMax);

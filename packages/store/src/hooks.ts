@@ -8,6 +8,7 @@ import {
   type CreateHookInput,
   type HookView,
   type UpdateHookInput,
+  type Clock,
 } from '@hookline/core';
 import { SCRIPTS, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
@@ -33,7 +34,7 @@ export interface HooksDeps {
   readonly secretBox: SecretBox;
   readonly hookQueues: HookQueueAdmin;
   readonly activity: RedisActivityFeed;
-  readonly clock: () => Date;
+  readonly clock: Clock;
 }
 
 /** Hooks in Redis: a hash per hook, indexed per account and globally; each hook owns one BullMQ queue. */

@@ -1,5 +1,12 @@
 import type { Redis } from 'ioredis';
-import type { DeliveryRecord, HeldChoice, HookView, LogSink } from '@hookline/core';
+import {
+  type DeliveryRecord,
+  type HeldChoice,
+  type HookView,
+  type LogSink,
+  type Clock,
+  systemClock,
+} from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { dropHeldEvents } from './hold-cap';
 import type { HookQueues } from '@hookline/redis';
@@ -13,7 +20,7 @@ export interface HookControlDeps {
   readonly store: SuspensionStore;
   /** Tells the worker fleet the hook has events again (the scheduler's ready set). */
   readonly signalReady: (hookId: string) => Promise<void>;
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
   readonly log?: LogSink;
 }
 
@@ -23,10 +30,10 @@ export interface HookControlDeps {
  * monitor) act at once only one change is recorded and the other call sees the result.
  */
 export class HookControl {
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly deps: HookControlDeps) {
-    this.clock = deps.clock ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from '@hookline/core';
+import { type DeliveryRecord, type Clock, systemClock } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { HookQueues } from '@hookline/redis';
 import type { DeliveryLog } from '@hookline/store';
@@ -12,7 +12,7 @@ const BATCH = 500;
 export interface HoldDeps {
   readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
   readonly deliveryLog: DeliveryLog;
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
 }
 
 export type DropOutcome = 'expired' | 'discarded';
@@ -29,7 +29,7 @@ export async function dropHeldEvents(
   outcome: DropOutcome,
   why: string,
 ): Promise<number> {
-  const clock = deps.clock ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   let total = 0;
   for (;;) {
     const dropped = await deps.hookQueues.dropOldestHeld(hookId, keep, BATCH);

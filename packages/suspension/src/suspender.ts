@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
-import type { LogSink } from '@hookline/core';
+import { type LogSink, type Clock } from '@hookline/core';
 import { outcomeFromFields, type StreamEntry } from '@hookline/queue';
 import { recentFailures, recordSuspension, streakReason, type SuspensionStore } from './recording';
 import { streakStep } from './rules';
@@ -12,7 +12,7 @@ export interface SuspenderDeps {
   readonly store: SuspensionStore;
   readonly streaks: Streaks;
   readonly log: LogSink;
-  readonly clock: () => Date;
+  readonly clock: Clock;
   /** How long a suspension this monitor is recording is left to it before another monitor may take over. */
   readonly leaseMs: number;
   readonly onSuspended: () => void;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { systemClock, type Clock } from '@hookline/core';
 import { SCRIPTS, type RedisKeys } from '@hookline/redis';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
@@ -11,7 +12,7 @@ export class ReadySet {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -24,7 +25,7 @@ export class ReadySet {
     await SCRIPTS.readySignal.run(
       this.redis,
       [this.keys.readyHooks(), this.keys.hookLeases()],
-      [this.now(), ...hookIds],
+      [this.clock().getTime(), ...hookIds],
     );
   }
 
@@ -35,7 +36,7 @@ export class ReadySet {
   }
 
   async claim(alreadyPopped: readonly string[], want: number, leaseMs: number): Promise<string[]> {
-    const now = this.now();
+    const now = this.clock().getTime();
     return (await SCRIPTS.readyClaim.run(
       this.redis,
       [this.keys.readyHooks(), this.keys.hookLeases()],
@@ -50,7 +51,7 @@ export class ReadySet {
 
   async renew(hookIds: readonly string[], leaseMs: number): Promise<void> {
     if (hookIds.length === 0) return;
-    const expiry = this.now() + leaseMs;
+    const expiry = this.clock().getTime() + leaseMs;
     await this.redis.zadd(this.keys.hookLeases(), 'XX', ...hookIds.flatMap((id) => [expiry, id]));
   }
 
@@ -62,7 +63,7 @@ export class ReadySet {
     return (await SCRIPTS.readyReclaim.run(
       this.redis,
       [this.keys.readyHooks(), this.keys.hookLeases()],
-      [this.now(), limit],
+      [this.clock().getTime(), limit],
     )) as string[];
   }
 }
