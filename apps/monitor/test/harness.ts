@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { redisKeys, type RedisKeys } from '@hookline/redis';
 import { type DeliveryRecord, type HookView, type RecordedOutcome } from '@hookline/core';
 import { HookQueues } from '@hookline/redis';
-import { MONITOR_GROUP, outcomeToFields } from '@hookline/queue';
+import { appendOutcome, MONITOR_GROUP } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
 import { useRedis, waitUntil } from '@hookline/testing';
@@ -47,7 +47,7 @@ export function useMonitorHarness() {
         ...(statusCode !== undefined ? { status_code: statusCode } : {}),
       };
       await h.store.deliveryLog.append(h.hook.id, record);
-      const fields = outcomeToFields({
+      const id = await appendOutcome(ctx.redis, h.keys, {
         hookId: h.hook.id,
         accountId: h.hook.account_id,
         eventId,
@@ -55,7 +55,7 @@ export function useMonitorHarness() {
         at,
         ...(statusCode !== undefined ? { statusCode } : {}),
       });
-      return (await ctx.redis.xadd(h.keys.outcomes(), '*', ...fields))!;
+      return id!;
     },
 
     async failures(count: number, at = Date.now()): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AttemptResult, DeliveryRecord, RecordedOutcome } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import { OUTCOME_STREAM_MAXLEN, outcomeToFields, type DeliverJobData } from '@hookline/queue';
+import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -63,7 +63,7 @@ export class OutcomeRecorder {
   // Sent together with the finish script, one round trip for both: the stream is a global key, in another
   // slot of a Redis Cluster than the hook's, so the two cannot be one script.
   private announce(job: DeliverJobData, attempt: RecordedAttempt): Promise<unknown> {
-    const fields = outcomeToFields({
+    return appendOutcome(this.deps.redis, this.deps.keys, {
       hookId: job.hookId,
       accountId: job.accountId,
       eventId: job.event.id,
@@ -72,13 +72,5 @@ export class OutcomeRecorder {
       ...(attempt.statusCode !== undefined ? { statusCode: attempt.statusCode } : {}),
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     });
-    return this.deps.redis.xadd(
-      this.deps.keys.outcomes(),
-      'MAXLEN',
-      '~',
-      OUTCOME_STREAM_MAXLEN,
-      '*',
-      ...fields,
-    );
   }
 }

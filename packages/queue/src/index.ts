@@ -6,13 +6,8 @@ export {
   parseDeliverJob,
   type DeliverJobData,
 } from './jobs';
-export {
-  MONITOR_GROUP,
-  OUTCOME_STREAM_MAXLEN,
-  outcomeFromFields,
-  outcomeToFields,
-  type OutcomeEvent,
-} from './outcome-stream/codec';
+export { MONITOR_GROUP, outcomeFromFields, type OutcomeEvent } from './outcome-stream/codec';
+export { appendOutcome } from './outcome-stream/append';
 export { OutcomeConsumer, type OutcomeConsumerOptions, type StreamEntry } from './outcome-stream/consumer';
 export { Producer, type ProducerDeps, type PublishResult } from './producer';
 export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
