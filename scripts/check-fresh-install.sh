@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs this checkout the two ways a newcomer installs pnpm, each from a clean clone with its own pnpm:
+#   1. `npm install -g pnpm` (today's release), then `pnpm install --frozen-lockfile`
+#   2. corepack (Node's bundled one, pinned by package.json's packageManager), then the same
+# and builds once, so a pnpm release that refuses the repo shows up here rather than on a newcomer's machine.
+# Reaches only the npm registry; about a minute with a warm pnpm store. Usage: scripts/check-fresh-install.sh
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d /tmp/hookline-fresh.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+base_path=/usr/local/bin:/usr/bin:/bin
+
+fresh_clone() { git clone -q "$repo" "$work/$1" && echo "$work/$1"; }
+
+echo "fresh install: npm install -g pnpm (latest)"
+npm install -g --prefix "$work/npm-pnpm" pnpm@latest >/dev/null 2>&1
+dir=$(fresh_clone npm)
+(cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" timeout 600 pnpm install --frozen-lockfile >"$work/npm.log" 2>&1) ||
+  { cat "$work/npm.log"; echo "FAILED: npm-installed pnpm $("$work/npm-pnpm/bin/pnpm" --version)"; exit 1; }
+(cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" timeout 600 pnpm build >"$work/build.log" 2>&1) ||
+  { tail -30 "$work/build.log"; echo "FAILED: pnpm build"; exit 1; }
+echo "  ok: pnpm $("$work/npm-pnpm/bin/pnpm" --version) installed and built the repo"
+
+echo "fresh install: corepack"
+mkdir -p "$work/corepack-bin"
+corepack enable --install-directory "$work/corepack-bin" pnpm
+dir=$(fresh_clone corepack)
+(cd "$dir" && PATH="$work/corepack-bin:$base_path" COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_HOME="$work/corepack-home" \
+  timeout 600 pnpm install --frozen-lockfile >"$work/corepack.log" 2>&1) ||
+  { cat "$work/corepack.log"; echo "FAILED: corepack $(corepack --version)"; exit 1; }
+echo "  ok: corepack $(corepack --version) ran pnpm $(cd "$dir" && PATH="$work/corepack-bin:$base_path" COREPACK_HOME="$work/corepack-home" pnpm --version)"
