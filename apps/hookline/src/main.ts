@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { secretKeyOf } from '@hookline/config';
+import { loadDataDir, secretKeyOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
@@ -41,11 +41,14 @@ if (flags.kind === 'invalid') {
   process.exit(2);
 }
 const demo = flags.demo;
-const dataDir = resolve(process.env.HOOKLINE_DATA_DIR ?? '.data');
-const secrets = loadOrCreateLocalSecrets(dataDir);
+// Set by localEnv, which runs first: a bad HOOKLINE_DATA_DIR is then reported like any other setting.
+let dataDir = '';
+let secrets: ReturnType<typeof loadOrCreateLocalSecrets>;
 let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
 
 async function localEnv(): Promise<NodeJS.ProcessEnv> {
+  dataDir = resolve(loadDataDir(process.env));
+  secrets = loadOrCreateLocalSecrets(dataDir);
   const env: NodeJS.ProcessEnv = {
     HOOKLINE_API_KEY: secrets.apiKey,
     HOOKLINE_SECRET_KEY: secrets.secretKey,

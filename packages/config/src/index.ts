@@ -1,2 +1,3 @@
-export { ConfigError, loadConfig, secretKeyOf, type Config, type Role } from './load-config';
+export { ConfigError, loadConfig, loadDataDir, secretKeyOf, type Config, type Role } from './load-config';
 export { decodeSecretKey, settingsSchema, type Settings } from './settings';
+export { renderSettingsTable, settingsReference, type SettingReference } from './settings-reference';

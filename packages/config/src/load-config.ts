@@ -41,3 +41,14 @@ export function secretKeyOf(config: { readonly HOOKLINE_SECRET_KEY?: string | un
     throw new ConfigError(['HOOKLINE_SECRET_KEY: is required (32 bytes as 64 hex characters or base64)']);
   return key;
 }
+
+/**
+ * HOOKLINE_DATA_DIR alone, for the all-in-one start, which needs it before the rest: the secrets it generates
+ * there are part of the environment the full configuration is then loaded from.
+ */
+export function loadDataDir(env: Readonly<Record<string, string | undefined>>): string {
+  const parsed = settingsSchema.shape.HOOKLINE_DATA_DIR.safeParse(env.HOOKLINE_DATA_DIR || undefined);
+  if (!parsed.success)
+    throw new ConfigError([`HOOKLINE_DATA_DIR: ${parsed.error.issues[0]?.message ?? 'invalid'}`]);
+  return parsed.data;
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  renderSettingsTable,
+  settingsReference,
+  SETTINGS_TABLE_END,
+  SETTINGS_TABLE_START,
+} from './settings-reference';
+
+const README = join(__dirname, '../../../README.md');
+
+describe('settings reference', () => {
+  it('documents every setting, with the default an unset variable gets', () => {
+    const byName = new Map(settingsReference().map((s) => [s.name, s]));
+    expect(byName.get('PORT')?.default).toBe('`8080`');
+    expect(byName.get('HOOKLINE_ALLOW_NETWORKS')?.default).toBe('empty');
+    expect(byName.get('HOOKLINE_DATA_DIR')?.default).toBe('`.data`');
+    expect(byName.get('HOOKLINE_API_KEY')?.default).toMatch(/^— \(required by the API/);
+    for (const s of byName.values()) expect(s.doc.length).toBeGreaterThan(10);
+  });
+
+  it("is the README's settings table, word for word", () => {
+    const readme = readFileSync(README, 'utf8');
+    const start = readme.indexOf(SETTINGS_TABLE_START);
+    const end = readme.indexOf(SETTINGS_TABLE_END);
+    const table = start >= 0 && end > start ? readme.slice(start, end + SETTINGS_TABLE_END.length) : '';
+    const expected = renderSettingsTable();
+    if (table !== expected)
+      throw new Error(
+        `README.md's settings table differs from packages/config/src/settings.ts; replace it with:\n\n${expected}\n`,
+      );
+  });
+});
