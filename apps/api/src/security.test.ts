@@ -1,8 +1,12 @@
 import { apiRoutes } from './app';
-import type { Route } from './route';
+import { pathParams, type Route } from './route';
 import { callCreated, expectAbsent, useApi, type ApiHarness } from './test-support/api-harness';
 
-// Driven by the route table, so a route added later is covered without touching this file.
+// Driven by the route table, so a route added later is covered without touching this file: every operator
+// route answers 401 without a valid key, every hook route 404 for another account's hook, every scoped route
+// 404 for an unknown account, and no answer shows credentials. The first test fails for a route the others
+// could not exercise properly (a public route nobody declared public, a body or path parameter the suite
+// cannot fill), so "covered for free" stays true.
 
 const TOKEN = 'sec-token-7c1d9e2f4a6b8c0d';
 const PASSWORD = 'sec-password-3e5f7a9b';
@@ -15,6 +19,12 @@ const validBody: Record<string, unknown> = {
   enableHook: { held: 'discard' },
   publishEvent: { type: 'call_created', data: callCreated() },
 };
+
+/** Routes anyone may call: liveness, readiness, metrics and the API document. Nothing else is public. */
+const PUBLIC = new Set(['health', 'ready', 'metrics', 'openApi']);
+
+/** Path parameters the suite knows how to fill. */
+const FILLED = new Set(['acct', 'hook']);
 
 const fill = (route: Route, acct: string, hook: string) =>
   route.path.replace('{acct}', acct).replace('{hook}', hook);
@@ -30,6 +40,23 @@ async function world(api: ApiHarness) {
 describe('security', () => {
   const api = useApi();
   const routes = () => apiRoutes(api.deps);
+
+  it('covers every route: public only where declared, a valid body and fillable path for every other', () => {
+    const problems = routes().flatMap((route) => [
+      ...(!route.auth && !PUBLIC.has(route.operationId)
+        ? [`${route.operationId}: has no operator key check and is not declared public here`]
+        : []),
+      ...(route.body && !(route.operationId in validBody)
+        ? [
+            `${route.operationId}: add a valid body to validBody, or its 401/404 checks could be a 400 in disguise`,
+          ]
+        : []),
+      ...pathParams(route.path)
+        .filter((param) => !FILLED.has(param))
+        .map((param) => `${route.operationId}: teach fill() the path parameter {${param}}`),
+    ]);
+    expect(problems).toEqual([]);
+  });
 
   it('answers 401 with WWW-Authenticate to every operator route without a valid key, changing nothing', async () => {
     const { acct, hook } = await world(api);
