@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { apiPlugin, BODY_LIMIT } from '@hookline/api';
@@ -26,6 +27,18 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT,
+    // Receive deadlines: Node's defaults (60 s for headers, 300 s for a request, checked every 30 s) let an
+    // anonymous client that trickles a body hold a connection for minutes. Checked every second instead.
+    requestTimeout: config.HOOKLINE_HTTP_REQUEST_TIMEOUT_MS,
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout: config.HOOKLINE_HTTP_HEADERS_TIMEOUT_MS,
+          requestTimeout: config.HOOKLINE_HTTP_REQUEST_TIMEOUT_MS,
+          connectionsCheckingInterval: 1000,
+        },
+        handler,
+      ),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
   }) as unknown as FastifyInstance;

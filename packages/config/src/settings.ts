@@ -136,6 +136,16 @@ export const settingsSchema = z.object({
     'on SIGTERM, how long the HTTP tier lets requests in flight finish before it closes every connection ' +
       'left (`0`–`120000`)',
   ),
+  HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: setting(
+    int(10000, 1000, 120000),
+    'the HTTP tier closes a connection whose request headers have not all arrived this long after it opened ' +
+      '(a slow or stalled client holds nothing for longer)',
+  ),
+  HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: setting(
+    int(30000, 1000, 600000),
+    'the HTTP tier answers `408` and closes the connection when a whole request (headers and body) has not ' +
+      'arrived this long after it started',
+  ),
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
     '`/metrics` port of worker and monitor processes (`0` = any free port)',

@@ -10,7 +10,19 @@ const field = (body: unknown, name: string) => {
 
 /** Only same-site paths: `//evil.example` or `/\evil` would send the visitor elsewhere after sign-in. */
 export function safeNext(next: string): string | undefined {
-  return /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : undefined;
+  // Browsers drop tabs and line breaks inside URLs (`/\t/evil.example` becomes `//evil.example`, another
+  // site), and a line break cannot go into a Location header: refuse any control character or space first,
+  // then let the URL parser decide where the path leads and keep it only if it stays on this site.
+  if (!next.startsWith('/') || /[\u0000-\u0020\u007f-\u009f\\]/.test(next)) return undefined;
+  const base = 'http://hookline.invalid';
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base || url.pathname.startsWith('/login')) return undefined;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 function minutes(seconds: number): string {
