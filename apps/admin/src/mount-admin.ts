@@ -68,9 +68,12 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', async (request, reply) => {
-        // Basic credentials come with every request, so every wrong pair counts, per address; a request
-        // without any (the browser's first, before it prompts) does not.
-        const gate = await limiter.check(undefined, request.ip);
+        // Basic credentials come with every request, so every pair is counted before it is checked, per
+        // address (a right one is given back); a request without any (the browser's first, before it
+        // prompts) counts nothing.
+        const credentials = request.headers.authorization;
+        const attempt = credentials ? await limiter.attempt(undefined, request.ip) : undefined;
+        const gate = attempt ?? (await limiter.check(undefined, request.ip));
         if (!gate.allowed)
           return reply
             .code(429)
@@ -81,8 +84,10 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
                 message: `Too many failed admin sign-ins from this address; retry in ${gate.retryAfterSeconds} s`,
               },
             });
-        if (isAdmin(request.headers.authorization, deps.admin)) return;
-        if (request.headers.authorization) await limiter.recordFailure(undefined, request.ip);
+        if (isAdmin(credentials, deps.admin)) {
+          if (attempt?.allowed) await attempt.succeeded();
+          return;
+        }
         return reply
           .code(401)
           .header('www-authenticate', BASIC_CHALLENGE)

@@ -27,34 +27,56 @@ export class LoginLimiter {
     ];
   }
 
+  /** Whether an attempt would be let through now, counting nothing (a request with no credentials at all). */
   async check(email: string | undefined, ip: string): Promise<LoginGate> {
     const subjects = this.subjects(email, ip);
     // Sent together rather than pipelined: on a Redis Cluster the two keys may live on different shards.
     const replies = await Promise.all(
       subjects.flatMap(([key]) => [this.redis.get(key), this.redis.ttl(key)] as Promise<unknown>[]),
     );
-    let retryAfterSeconds = 0;
-    subjects.forEach(([, max], i) => {
-      const count = Number(replies[i * 2] ?? 0);
-      const ttl = Number(replies[i * 2 + 1] ?? -1);
-      if (count >= max) retryAfterSeconds = Math.max(retryAfterSeconds, ttl > 0 ? ttl : WINDOW_SECONDS);
-    });
-    return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
+    return gate(subjects.map(([, max], i) => [Number(replies[i * 2] ?? 0) + 1, max, Number(replies[i * 2 + 1])]));
   }
 
-  /** The window starts at the first failure, so a steady trickle of guesses stays capped. */
-  async recordFailure(email: string | undefined, ip: string): Promise<void> {
+  /**
+   * Counts an attempt before the password is checked, so parallel guesses cannot all pass a check made
+   * before any of them is counted: of 30 at once, exactly the allowance gets through. A correct password
+   * then gives the attempt back (`succeeded`); a wrong one leaves it counted. The window starts at the first
+   * attempt, so a steady trickle of guesses stays capped.
+   */
+  async attempt(email: string | undefined, ip: string): Promise<LoginAttempt> {
+    const subjects = this.subjects(email, ip);
     // One transaction per key (each in its own slot), so a counter never lives on without its expiry.
-    await Promise.all(
-      this.subjects(email, ip).map(([key]) =>
-        this.redis.multi().incr(key).expire(key, WINDOW_SECONDS, 'NX').exec(),
-      ),
+    const replies = await Promise.all(
+      subjects.map(([key]) => this.redis.multi().incr(key).expire(key, WINDOW_SECONDS, 'NX').ttl(key).exec()),
     );
+    const counted = subjects.map(([, max], i): [number, number, number] => {
+      const reply = replies[i] ?? [];
+      return [Number(reply[0]?.[1] ?? 0), max, Number(reply[2]?.[1] ?? -1)];
+    });
+    const verdict = gate(counted);
+    if (!verdict.allowed) return verdict;
+    return { allowed: true, succeeded: () => this.giveBack(email, ip) };
   }
 
-  /** A correct password clears the account's count; the address keeps its count. */
-  async recordSuccess(email: string, ip: string): Promise<void> {
-    const [emailSubject] = this.subjects(email, ip);
-    if (emailSubject) await this.redis.del(emailSubject[0]);
+  /** A correct password clears the account's count and takes this attempt off the address's count. */
+  private async giveBack(email: string | undefined, ip: string): Promise<void> {
+    const [first, second] = this.subjects(email, ip);
+    const address = second ?? first;
+    await Promise.all([
+      ...(second && first ? [this.redis.del(first[0])] : []),
+      ...(address ? [this.redis.decr(address[0])] : []),
+    ]);
   }
+}
+
+export type LoginAttempt =
+  | { readonly allowed: true; succeeded(): Promise<void> }
+  | { readonly allowed: false; readonly retryAfterSeconds: number };
+
+/** Refused while any subject's count (this attempt included) is over its allowance. */
+function gate(subjects: readonly [count: number, max: number, ttl: number][]): LoginGate {
+  let retryAfterSeconds = 0;
+  for (const [count, max, ttl] of subjects)
+    if (count > max) retryAfterSeconds = Math.max(retryAfterSeconds, ttl > 0 ? ttl : WINDOW_SECONDS);
+  return retryAfterSeconds > 0 ? { allowed: false, retryAfterSeconds } : { allowed: true };
 }

@@ -49,7 +49,7 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
 
     // Guessing the current password from a stolen session counts against the same sign-in limit.
     const email = who.account.email ?? who.account.id;
-    const gate = await ctx.limiter.check(email, request.ip);
+    const gate = await ctx.limiter.attempt(email, request.ip);
     if (!gate.allowed)
       return again({ current_password: 'Too many wrong passwords. Try again in a few minutes.' }, 429);
     let changed: boolean;
@@ -60,10 +60,8 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
         return again({ new_password: `New password ${error.details?.[0]?.message ?? 'is not valid'}.` }, 400);
       throw error;
     }
-    if (!changed) {
-      await ctx.limiter.recordFailure(email, request.ip);
-      return again({ current_password: 'The current password is not correct.' }, 400);
-    }
+    if (!changed) return again({ current_password: 'The current password is not correct.' }, 400);
+    await gate.succeeded();
     // A new session id after a credential change; the old cookie is worthless from now on.
     await ctx.sessions.signIn(request, reply, who.account.id);
     await ctx.sessions.flash(request, { kind: 'success', message: 'Password changed.' });

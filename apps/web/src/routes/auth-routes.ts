@@ -56,7 +56,7 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
       );
 
     if (!email || !password) return again('Enter your email and password.', 400);
-    const gate = await ctx.limiter.check(email, request.ip);
+    const gate = await ctx.limiter.attempt(email, request.ip);
     if (!gate.allowed) {
       void reply.header('retry-after', String(gate.retryAfterSeconds));
       return again(
@@ -65,11 +65,8 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
       );
     }
     const account = await ctx.deps.store.accounts.verifyPassword(email, password);
-    if (!account) {
-      await ctx.limiter.recordFailure(email, request.ip);
-      return again('The email or password is not correct.', 401);
-    }
-    await ctx.limiter.recordSuccess(email, request.ip);
+    if (!account) return again('The email or password is not correct.', 401);
+    await gate.succeeded();
     await ctx.sessions.signIn(request, reply, account.id);
     return reply.redirect(next ?? '/', 303);
   });
