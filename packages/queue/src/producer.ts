@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   type DeliverableEvent,
@@ -109,7 +110,7 @@ export class Producer {
       accountId,
       event,
       acceptedAt: now.getTime(),
-      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...(idempotencyKey !== undefined ? { idempotencyKey, fingerprint: fingerprint(input) } : {}),
       idempotencyTtlSeconds: this.ttl,
       ...(hooks ? { hooks } : {}),
       graceMs: this.graceMs,
@@ -117,6 +118,11 @@ export class Producer {
     });
     // Earlier events first: a hook then still gets its events in acceptance order after a crash.
     const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
+    if (acceptance.kind === 'conflict')
+      throw new HooklineError(
+        'IDEMPOTENCY_CONFLICT',
+        'An event with this id was accepted with a different body; use a new id for a different event',
+      );
     if (acceptance.kind === 'duplicate') {
       if (!acceptance.answer)
         throw new HooklineError('CONFLICT', 'An event with this id is still being accepted; retry');
@@ -166,6 +172,17 @@ export class Producer {
     }
     return completed;
   }
+}
+
+/**
+ * What a publish asked for, as a hash: the kind and the data with keys sorted, so a retry of the same request
+ * matches whatever order its JSON keys came in.
+ */
+function fingerprint(input: PublishEventInput): string {
+  const sorted = Object.fromEntries(Object.entries(input.data).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return createHash('sha256')
+    .update(JSON.stringify([input.type, sorted]))
+    .digest('hex');
 }
 
 function toDeliverable(id: string, input: PublishEventInput, now: Date): DeliverableEvent {

@@ -85,8 +85,17 @@ describe('publishing', () => {
   it('answers a repeated idempotency key with the original answer and queues nothing more', async () => {
     const p = producer();
     const first = await p.publish(accountId, event('c1', 'pbx-1'));
-    const again = await p.publish(accountId, event('c2', 'pbx-1'));
+    const again = await p.publish(accountId, event('c1', 'pbx-1'));
     expect(again).toEqual({ ...first, duplicate: true });
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
+  });
+
+  it('refuses the same idempotency key for a different event, queueing nothing', async () => {
+    const p = producer();
+    await p.publish(accountId, event('c1', 'pbx-1'));
+    await expect(p.publish(accountId, event('c2', 'pbx-1'))).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+    });
     for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1']);
   });
 

@@ -78,21 +78,33 @@ describe('POST /v1/accounts/{acct}/events', () => {
   });
 
   describe('idempotency', () => {
-    it('answers the same id again with 200 and the original answer, queueing nothing more', async () => {
+    it('answers the same request again with 200 and the original answer, queueing nothing more', async () => {
       const { acct, hooks } = await accountWithHooks(2);
       const body = { type: 'call_created', id: 'pbx-call-4711', data: callCreated() };
       const first = await publish(acct, body);
       expect(first.statusCode).toBe(202);
-      const again = await publish(acct, { ...body, data: callCreated({ from: 'someone-else' }) });
+      // The same request, its data keys in another order (a retry from another client library).
+      const reordered = Object.fromEntries(Object.entries(body.data).reverse());
+      const again = await publish(acct, { ...body, data: reordered });
       expect(again.statusCode).toBe(200);
       expect(again.json()).toEqual(first.json());
+      for (const hookId of hooks) expect(await api.jobsOf(hookId)).toHaveLength(1);
+      const metrics = await api.call('GET', '/metrics', undefined, { key: null });
+      expect(metrics.body).toContain('hookline_events_accepted_total{type="call_created"} 1');
+    });
+
+    it('answers 409 IDEMPOTENCY_CONFLICT for the same id with a different body, queueing nothing', async () => {
+      const { acct, hooks } = await accountWithHooks(2);
+      const body = { type: 'call_created', id: 'pbx-call-4712', data: callCreated() };
+      expect((await publish(acct, body)).statusCode).toBe(202);
+      const other = await publish(acct, { ...body, data: callCreated({ from: 'someone-else' }) });
+      expect(other.statusCode).toBe(409);
+      expect(other.json().error.code).toBe('IDEMPOTENCY_CONFLICT');
       for (const hookId of hooks) {
         const jobs = await api.jobsOf(hookId);
         expect(jobs).toHaveLength(1);
         expect(jobs[0]?.event.fields.from).toBe('jonas1');
       }
-      const metrics = await api.call('GET', '/metrics', undefined, { key: null });
-      expect(metrics.body).toContain('hookline_events_accepted_total{type="call_created"} 1');
     });
 
     it('treats another id, or the same id for another account, as a new event', async () => {

@@ -39,7 +39,7 @@ export function eventRoutes(deps: ApiDeps): Route[] {
         },
         id: { schema: { description: 'Idempotency key: the same id within 24 h is accepted only once' } },
       },
-      otherErrors: ['CONFLICT'],
+      otherErrors: ['CONFLICT', 'IDEMPOTENCY_CONFLICT'],
       responses: {
         202: { description: 'The event is queued for every hook of the account', schema: acceptedEvent },
         200: {

@@ -119,8 +119,8 @@ describe('on a Redis Cluster', () => {
       'the inbox entry to be done',
     );
 
-    // The same idempotency key again: the original answer, nothing more queued.
-    const again = await h.publish(account.id, 'first again', 'pbx-1');
+    // The same request again: the original answer, nothing more queued.
+    const again = await h.publish(account.id, 'first', 'pbx-1');
     expect(again).toMatchObject({ hooks: [...hookIds].sort(), duplicate: true });
     await h.publish(account.id, 'second');
     for (const id of hookIds) expect(await h.queued(id)).toEqual(['first', 'second']);

@@ -34,6 +34,7 @@ export type Acceptance =
       readonly entry?: InboxEntry;
       readonly abandoned: InboxEntry[];
     }
+  | { readonly kind: 'conflict'; readonly abandoned: InboxEntry[] }
   | {
       readonly kind: 'duplicate';
       /** Undefined when the earlier answer cannot be read (it is being written by an older version). */
@@ -49,6 +50,8 @@ export interface AcceptInput {
   readonly acceptedAt: number;
   readonly idempotencyKey?: string;
   readonly idempotencyTtlSeconds: number;
+  /** What the request asked for (a hash): the same key with another one is a conflict. */
+  readonly fingerprint?: string;
   /** The hooks to deliver to; the account's current hooks when absent. */
   readonly hooks?: readonly string[];
   readonly graceMs: number;
@@ -84,9 +87,11 @@ export class AccountInbox {
         input.graceMs,
         input.maxAbandoned,
         input.hooks ? JSON.stringify(input.hooks) : '',
+        input.fingerprint ?? '',
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, own, abandoned] = reply;
+    if (kind === 'conflict') return { kind, abandoned: abandoned.map(toEntry) };
     const answer = parseAnswer(answerJson);
     const entry = own[0] && toEntry(own[0]);
     if (kind === 'accepted' && answer)

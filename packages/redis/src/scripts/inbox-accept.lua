@@ -1,6 +1,7 @@
 -- KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
--- return, hook ids as a JSON array ('' = the account's hooks now).
+-- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none).
+-- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 --!include now-ms.lua
 local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
 local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
@@ -8,6 +9,8 @@ local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - ton
 if idemKey then
   local earlier = redis.call('GET', idemKey)
   if earlier then
+    local fp = string.match(earlier, '"fp":"([0-9a-f]+)"')
+    if fp and ARGV[8] ~= '' and fp ~= ARGV[8] then return {'conflict', earlier, {}, abandoned} end
     local entry = string.match(earlier, '"entry":"([0-9-]+)"')
     local pending = {}
     if entry then pending = redis.call('XRANGE', inbox, entry, entry) end
@@ -27,7 +30,7 @@ if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
   entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
 end
-local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '"}'
+local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
 local own = {}
 if entry ~= '' then own = redis.call('XRANGE', inbox, entry, entry) end
