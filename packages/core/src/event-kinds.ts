@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isDecimalText } from './decimal';
+import { freeTextProblem } from './text';
 import { isEventTimestamp } from './timestamp';
 
 // The event catalogue is plain data: each kind lists its payload fields in wire order. Encoders and the
@@ -10,13 +11,15 @@ export interface EventKind {
   readonly fields: readonly { readonly name: string; readonly kind: FieldKind }[];
 }
 
-// Lone UTF-16 surrogates cannot be encoded as UTF-8: JSON would carry them as \\udXXX escapes many receivers
-// reject, and form encoding would silently replace them. They are refused at the door instead.
+// Event fields reach customers as given, so they are refused at the door when they could not be (text.ts).
 const text = (max: number) =>
   z
     .string()
     .max(max, `must be at most ${max} characters`)
-    .refine((v) => v.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
+    .superRefine((v, ctx) => {
+      const problem = freeTextProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 export const callCreatedData = z.strictObject({
   call_id: text(256).min(1, 'must not be empty'),

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
+import { freeTextProblem } from './text';
 
-// Header values must not smuggle CR/LF or other controls into the Authorization header.
+// Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
+// header) and no lone surrogates (Basic's UTF-8 bytes would silently differ from what was typed).
 const headerSafe = (field: string) =>
   z
     .string()
     .min(1, `${field} must not be empty`)
     .max(4096, `${field} must be at most 4096 characters`)
-    .refine(
-      (v) => /^[\x20-\x7e\u0080-\uffff]*$/.test(v) && !/[\r\n]/.test(v),
-      `${field} must not contain control characters`,
-    );
+    .superRefine((v, ctx) => {
+      const problem = freeTextProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
+    });
 
 export const hookAuthInput = z.discriminatedUnion(
   'scheme',
@@ -19,7 +21,11 @@ export const hookAuthInput = z.discriminatedUnion(
     z.strictObject({ scheme: z.literal('none') }),
     z.strictObject({
       scheme: z.literal('bearer'),
-      token: headerSafe('token').refine((v) => !/\s/.test(v), 'token must not contain spaces'),
+      // A bearer token goes into the header byte for byte: visible ASCII only (RFC 6750's token68 and more).
+      token: headerSafe('token').refine(
+        (v) => /^[\x21-\x7e]*$/.test(v),
+        'token must be visible ASCII characters (no spaces, no accented or other non-ASCII characters)',
+      ),
     }),
     z.strictObject({
       scheme: z.literal('basic'),
@@ -33,6 +39,8 @@ export const hookAuthInput = z.discriminatedUnion(
   { error: 'scheme must be one of none, bearer, basic' },
 );
 
+// Kept in its parsed form, so the URL shown is the URL called. The parser silently drops tabs and line breaks
+// and trims spaces: such input is refused rather than quietly changed.
 export const hookUrl = z
   .string({ error: 'url is required' })
   .max(2048, 'url must be at most 2048 characters')
@@ -44,15 +52,29 @@ export const hookUrl = z
       ctx.addIssue({ code: 'custom', message: 'url must be an absolute http:// or https:// URL' });
       return;
     }
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'url must not contain spaces, tabs, line breaks or control characters',
+      });
+      return;
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
     if (url.username || url.password)
       ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
     if (url.hash) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
-  });
+  })
+  .transform((value) => new URL(value).href);
 
 export const hookFormat = z.enum(['json', 'form'], { error: 'format must be "json" or "form"' });
-const description = z.string().max(500, 'description must be at most 500 characters');
+const description = z
+  .string()
+  .max(500, 'description must be at most 500 characters')
+  .superRefine((v, ctx) => {
+    const problem = freeTextProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: `description ${problem}` });
+  });
 
 export const createHookInput = z.strictObject({
   url: hookUrl,

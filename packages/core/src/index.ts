@@ -15,3 +15,4 @@ export * from './log-sink';
 export * from './samples';
 export * from './lru';
 export * from './clock';
+export * from './text';

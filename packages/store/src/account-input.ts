@@ -1,4 +1,4 @@
-import { validationError, type FieldProblem } from '@hookline/core';
+import { freeTextProblem, validationError, type FieldProblem } from '@hookline/core';
 import type { CreateAccountInput } from './contracts';
 
 // The API validates request shapes with zod first; these checks keep the store from storing garbage when it
@@ -24,6 +24,7 @@ export function validateAccountInput(input: CreateAccountInput): ValidAccountInp
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length < 1 || name.length > NAME_MAX)
     problems.push({ field: 'name', message: `must be 1 to ${NAME_MAX} characters` });
+  else if (freeTextProblem(name)) problems.push({ field: 'name', message: freeTextProblem(name)! });
   let email: string | undefined;
   if (input.email !== undefined) {
     email = typeof input.email === 'string' ? normaliseEmail(input.email) : '';

@@ -137,6 +137,12 @@ describe('POST /v1/accounts/{acct}/events', () => {
       ['no rate', { ...good(), data: callCreated({ rate: undefined }) }, ['data.rate']],
       ['a rate that is not a number', { ...good(), data: callCreated({ rate: 'free' }) }, ['data.rate']],
       ['a rate with an exponent', { ...good(), data: callCreated({ rate: '1e5' }) }, ['data.rate']],
+      ['NUL in a field', { ...good(), data: callCreated({ from_cnam: 'Jonas\u0000' }) }, ['data.from_cnam']],
+      [
+        'a control character in a field',
+        { ...good(), data: callCreated({ to: '123\u001b[2J' }) },
+        ['data.to'],
+      ],
       [
         'a date with a zone',
         { ...good(), data: callCreated({ date: '2016-03-01T08:31:55Z' }) },

@@ -97,6 +97,12 @@ describe('hooks', () => {
       ]);
     });
 
+    it('keeps the url in its parsed form, the one that is called', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct, { url: 'HTTPS://Hooks.Example.COM:443/in/../webhook?a=1' });
+      expect((hook as { url?: string }).url).toBe('https://hooks.example.com/webhook?a=1');
+    });
+
     it('defaults auth to none', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);
@@ -136,6 +142,22 @@ describe('hooks', () => {
       ['CR LF in the token', { ...x, auth: { scheme: 'bearer', token: 'a\r\nX-Evil: 1' } }, 'auth.token'],
       ['a url over 2048 characters', { ...x, url: `https://x.example.com/${'a'.repeat(2048)}` }, 'url'],
       ['a relative url', { ...x, url: '/webhook' }, 'url'],
+      // Values the parser or the header would silently change: what is shown must be what is used.
+      ['a tab in the url', { ...x, url: 'https://x.example.com/a\tb' }, 'url'],
+      ['a line feed in the url', { ...x, url: 'https://x.example.com/a\nb' }, 'url'],
+      ['spaces around the url', { ...x, url: ' https://x.example.com/in ' }, 'url'],
+      ['a non-ASCII bearer token', { ...x, auth: { scheme: 'bearer', token: 'tok€n' } }, 'auth.token'],
+      [
+        'a lone surrogate in the token',
+        { ...x, auth: { scheme: 'bearer', token: 'tok\ud800' } },
+        'auth.token',
+      ],
+      [
+        'a lone surrogate in a Basic password',
+        { ...x, auth: { scheme: 'basic', username: 'u', password: 'pass\udc00word' } },
+        'auth.password',
+      ],
+      ['NUL in the description', { ...x, description: 'CRM\u0000' }, 'description'],
     ])('rejects %s', async (_label, body, field) => {
       const acct = await api.createAccount();
       const res = await api.call('POST', hooksUrl(acct), body);
