@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HookView } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
+import { hookQueueLayout, type HookQueues, type RedisKeys } from '@hookline/redis';
 import type { Store } from '@hookline/store';
 import { createServices } from '@hookline/services';
 import { connectRedis, startReceiver, useRedis, type Receiver } from '@hookline/testing';
 import type { HookControl } from '@hookline/suspension';
-import type { HookQueues } from '@hookline/redis';
 import type { DeliverJobData } from '@hookline/queue';
 import { Producer } from '@hookline/queue';
 import { mountAdmin } from './mount-admin';
@@ -228,6 +227,28 @@ describe('Bull Board for admins', () => {
       expect([url, res.statusCode]).toEqual([url, 403]);
     }
     expect(await hookQueues.waitingCount(hook.id)).toBe(1);
+  });
+
+  it('refuses those actions however the path is spelled, and changes nothing', async () => {
+    await mount();
+    await publish('c1');
+    const spelled = (path: string) => path.replace('/admin/queues/', '/admin/%71ueues/');
+    for (const [method, url] of [
+      ['PUT', spelled(`${queuePath(hook.id)}/empty`)],
+      ['PUT', spelled(`${queuePath(hook.id)}/retry/completed`)],
+      ['PUT', spelled(`${queuePath(hook.id)}/concurrency`)],
+      ['PUT', `/admin/queues/api/queues/${encodeURIComponent(keys.hookQueueName(hook.id))}/%65mpty`],
+      ['PUT', spelled(`${queuePath(hook.id)}/clean/completed`)],
+    ] as const) {
+      const res = await fetch(`${origin}${url}`, {
+        method,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: '{"concurrency":4}',
+      });
+      expect([url, res.status]).toEqual([url, 403]);
+    }
+    expect(await hookQueues.waitingCount(hook.id)).toBe(1);
+    expect(await ctx.redis.hget(hookQueueLayout(keys, hook.id).meta, 'concurrency')).toBe('1');
   });
 
   it('keeps at most maxQueues on the board, dropping the least recently opened', async () => {

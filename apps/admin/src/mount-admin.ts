@@ -24,7 +24,15 @@ export interface AdminDeps {
 
 // Board actions that would break hookline's guarantees (a second send of an event, jobs gone without a
 // record, a queue without its concurrency limit) are refused. Pause and resume go through HookControl.
-const ALLOWED_CHANGES = [/^\/api\/queues\/(pause|resume)$/, /^\/api\/queues\/[^/]+\/(pause|resume)$/];
+// The only changes Bull Board may make to hook queues: pause (suspend) and resume (re-enable, held events
+// delivered). Retry, promote, clean, empty, add, remove and concurrency would break never-twice and
+// one-in-flight, so every other non-GET route of the board is refused.
+const ALLOWED_ROUTES = [
+  '/api/queues/pause',
+  '/api/queues/resume',
+  '/api/queues/:queueName/pause',
+  '/api/queues/:queueName/resume',
+];
 const SUSPENDED_LISTED = 50;
 
 /**
@@ -35,6 +43,7 @@ const SUSPENDED_LISTED = 50;
 export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise<BoardRegistry> {
   const base = (deps.basePath ?? '/admin').replace(/\/$/, '');
   const boardPath = `${base}/queues`;
+  const ALLOWED_CHANGES = new Set(ALLOWED_ROUTES.map((route) => `${boardPath}${route}`));
   const maxQueues = deps.maxQueues ?? 200;
   // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
   const connection = deps.redis.duplicate();
@@ -94,9 +103,10 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
           .send({ error: { code: 'UNAUTHORIZED', message: 'Admin credentials required' } });
       });
       scope.addHook('preHandler', async (request, reply) => {
-        const path = request.url.slice(boardPath.length).split('?')[0]!;
-        if (request.url.startsWith(boardPath) && !['GET', 'HEAD'].includes(request.method)) {
-          if (!ALLOWED_CHANGES.some((allowed) => allowed.test(path)))
+        // Judged by the route the router matched, never the raw URL: `/admin/%71ueues/…` reaches the same
+        // handler as `/admin/queues/…`, and a check of the raw text let retry, concurrency and empty through.
+        if (!['GET', 'HEAD'].includes(request.method)) {
+          if (!ALLOWED_CHANGES.has(request.routeOptions.url ?? ''))
             return reply.code(403).send({
               error: { code: 'FORBIDDEN', message: 'hookline does not allow this action on hook queues' },
             });
