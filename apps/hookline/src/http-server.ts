@@ -40,6 +40,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
         handler,
       ),
     genReqId: () => randomUUID(),
+    // X-Forwarded-For / -Proto are believed only from the proxies named; anyone else could claim any address.
+    trustProxy: config.HOOKLINE_TRUST_PROXY.length > 0 ? config.HOOKLINE_TRUST_PROXY.join(',') : false,
     requestIdHeader: false,
   }) as unknown as FastifyInstance;
   const { store, producer, control, hookQueues, keys } = services;

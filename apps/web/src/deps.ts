@@ -7,7 +7,7 @@ import type { Logger } from '@hookline/telemetry';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
-  readonly config: Pick<Config, 'HOOKLINE_EVENT_TYPE_HEADER'>;
+  readonly config: Pick<Config, 'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL'>;
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {

@@ -13,7 +13,9 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
-export function setSecurityHeaders(reply: FastifyReply): void {
+/** `https`: the site is served over https, so browsers are told to use nothing else for a year. */
+export function setSecurityHeaders(reply: FastifyReply, https: boolean): void {
+  if (https) reply.header('strict-transport-security', 'max-age=31536000');
   reply
     .header('content-security-policy', CSP)
     .header('x-content-type-options', 'nosniff')

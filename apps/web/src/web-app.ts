@@ -16,7 +16,7 @@ import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
 import { setSecurityHeaders } from './security-headers';
 import { verifyCsrf } from './session/csrf';
-import { WebContext } from './web-context';
+import { isHttps, WebContext } from './web-context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -47,7 +47,7 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
   return async (app) => {
     const ctx = new WebContext(deps);
     await app.register(fastifyFormbody);
-    app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply));
+    app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply, isHttps(deps.config)));
     app.addHook('preHandler', async (request, reply) => {
       if (SAFE_METHODS.has(request.method)) return;
       const verdict = verifyCsrf(request, await ctx.sessions.current(request));
@@ -75,7 +75,7 @@ export function webNotFound(deps: WebDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(request.headers.accept ?? '').includes('text/html'))
       return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
-    setSecurityHeaders(reply);
+    setSecurityHeaders(reply, isHttps(deps.config));
     return ctx.page(reply, errorPage(undefined, NOT_FOUND), 404);
   };
 }

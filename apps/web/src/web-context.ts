@@ -14,13 +14,17 @@ export interface SignedIn {
   readonly actor: string;
 }
 
+/** The site is served over https: secure cookies and HSTS. */
+export const isHttps = (config: WebDeps['config']): boolean =>
+  config.HOOKLINE_PUBLIC_URL?.startsWith('https://') === true;
+
 /** What every route shares: the deps, sessions, the login limiter and a few reply helpers. */
 export class WebContext {
   readonly sessions: Sessions;
   readonly limiter: LoginLimiter;
 
   constructor(readonly deps: WebDeps) {
-    this.sessions = new Sessions(new SessionStore(deps.redis, deps.keys));
+    this.sessions = new Sessions(new SessionStore(deps.redis, deps.keys), isHttps(deps.config));
     this.limiter = new LoginLimiter(deps.redis, deps.keys);
   }
 

@@ -70,6 +70,29 @@ export const settingsSchema = z.object({
       'hookline runs in cluster mode, and of `REDIS_URL` only the user, password and TLS (`rediss://`) are ' +
       'used, for every node: `REDIS_URL=rediss://hookline:s3cret@cluster`',
   ),
+  HOOKLINE_PUBLIC_URL: setting(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be an absolute http:// or https:// URL, e.g. https://hooks.example.com')
+      .transform((v) => new URL(v).origin)
+      .optional(),
+    'where people reach the website, as they type it (e.g. `https://hooks.example.com` behind a ' +
+      'TLS-terminating proxy). With `https://` the session cookie is `Secure` (named `__Host-hookline_session`) ' +
+      'and pages send `Strict-Transport-Security`',
+    '— (cookies without `Secure`: fine for `pnpm start` on localhost, not behind TLS)',
+  ),
+  HOOKLINE_TRUST_PROXY: setting(
+    commaList(cidr),
+    'comma-separated addresses or CIDRs of the proxies in front of the HTTP tier; only requests from them ' +
+      'may set the client address and protocol through `X-Forwarded-For` / `X-Forwarded-Proto` (the sign-in ' +
+      'limits count per client address)',
+  ),
   HOOKLINE_API_KEY: setting(
     z.string().min(16, 'must be at least 16 characters').optional(),
     'operator key, `Authorization: Bearer …`, at least 16 characters',

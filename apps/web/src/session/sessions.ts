@@ -3,18 +3,29 @@ import { readCookie, setCookie } from './cookies';
 import type { Flash, Session, SessionData, SessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'hookline_session';
+/** Over https the cookie is `Secure`, and the `__Host-` prefix makes browsers refuse it otherwise, or with a
+ * Domain: no plain-http page or sibling subdomain can set or overwrite it. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 /** Binds Redis sessions to requests through an HttpOnly, SameSite cookie. */
 export class Sessions {
   // Per-request cache, so a handler and its guards read Redis once.
   private readonly loaded = new WeakMap<FastifyRequest, Session | null>();
 
-  constructor(private readonly store: SessionStore) {}
+  private readonly cookie: string;
+
+  /** `secure`: the site is served over https (HOOKLINE_PUBLIC_URL), whatever protocol reaches this process. */
+  constructor(
+    private readonly store: SessionStore,
+    private readonly secure: boolean,
+  ) {
+    this.cookie = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  }
 
   async current(request: FastifyRequest): Promise<Session | undefined> {
     const cached = this.loaded.get(request);
     if (cached !== undefined) return cached ?? undefined;
-    const id = readCookie(request, SESSION_COOKIE);
+    const id = readCookie(request, this.cookie);
     const session = id ? await this.store.get(id) : undefined;
     this.loaded.set(request, session ?? null);
     return session;
@@ -38,7 +49,7 @@ export class Sessions {
     const session = await this.current(request);
     if (session) await this.store.destroy(session.id);
     this.loaded.set(request, null);
-    setCookie(reply, SESSION_COOKIE, '', { secure: request.protocol === 'https', maxAge: 0 });
+    setCookie(reply, this.cookie, '', { secure: this.secure, maxAge: 0 });
   }
 
   async update(request: FastifyRequest, change: (data: SessionData) => SessionData): Promise<void> {
@@ -67,7 +78,7 @@ export class Sessions {
   ): Promise<Session> {
     const session = await this.store.create(accountId);
     this.loaded.set(request, session);
-    setCookie(reply, SESSION_COOKIE, session.id, { secure: request.protocol === 'https' });
+    setCookie(reply, this.cookie, session.id, { secure: this.secure });
     return session;
   }
 }
