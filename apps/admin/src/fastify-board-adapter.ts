@@ -105,7 +105,12 @@ export class FastifyBoardAdapter implements IServerAdapter {
 
   private sendPage(entry: AppViewRoute, reply: FastifyReply): FastifyReply {
     const { name, params } = entry.handler({ basePath: this.basePath, uiConfig: this.uiConfig });
-    this.template ??= readFileSync(join(this.viewPath, name), 'utf8');
+    // Self-contained: the stylesheet links to other origins (Google Fonts) go, so an admin's browser calls
+    // nowhere else and the page works offline; the fonts fall back to the system's.
+    this.template ??= readFileSync(join(this.viewPath, name), 'utf8').replace(
+      /<link[^>]+href="https?:\/\/[^"]*"[^>]*>/g,
+      '',
+    );
     // The template uses only <%= value %> (escaped) and <%- value %> (already JSON-escaped by Bull Board).
     const html = this.template
       .replace(/<%=\s*(\w+)\s*%>/g, (_m, key: string) => escapeHtml(params[key] ?? ''))

@@ -215,6 +215,30 @@ describe('Bull Board for admins', () => {
     expect(page.body).toContain('paused by admin');
   });
 
+  it("sends the website's browser protections and a board page that loads nothing from other origins", async () => {
+    await mount();
+    for (const path of ['/admin', '/admin/queues']) {
+      const res = await call('GET', path);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z]/);
+    }
+    // The 401 challenge too: a page that cannot be shown must not be framed either.
+    expect((await call('GET', '/admin/queues', {})).headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it("opens the board's own address on the suspended hooks, ready to resume", async () => {
+    await mount();
+    await control.suspend(hook.id, 'paused by admin', 'admin:ops');
+    expect((await call('GET', '/admin/queues')).statusCode).toBe(200);
+    const listed = JSON.parse((await call('GET', '/admin/queues/api/queues')).body) as {
+      queues: { name: string }[];
+    };
+    expect(listed.queues.map((q) => q.name)).toEqual([keys.hookQueueName(hook.id)]);
+  });
+
   it('refuses board actions that would lose events or send one twice', async () => {
     await mount();
     await publish('c1');

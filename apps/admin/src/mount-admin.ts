@@ -6,6 +6,7 @@ import type { RedisKeys } from '@hookline/redis';
 import { LoginLimiter, type Hooks } from '@hookline/store';
 import type { HookControl } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
+import { setAdminSecurityHeaders } from './security-headers';
 import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
 import { renderAdminPage } from './admin-page';
 import { BoardRegistry } from './board-registry';
@@ -20,10 +21,10 @@ export interface AdminDeps {
   /** The admin area; Bull Board is at `${basePath}/queues`. */
   readonly basePath?: string;
   readonly maxQueues?: number;
+  /** Served over https (HOOKLINE_PUBLIC_URL): HSTS too. */
+  readonly https?: boolean;
 }
 
-// Board actions that would break hookline's guarantees (a second send of an event, jobs gone without a
-// record, a queue without its concurrency limit) are refused. Pause and resume go through HookControl.
 // The only changes Bull Board may make to hook queues: pause (suspend) and resume (re-enable, held events
 // delivered). Retry, promote, clean, empty, add, remove and concurrency would break never-twice and
 // one-in-flight, so every other non-GET route of the board is refused.
@@ -76,6 +77,7 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
 
   await app.register(
     async (scope) => {
+      scope.addHook('onSend', async (_request, reply) => setAdminSecurityHeaders(reply, deps.https ?? false));
       scope.addHook('onRequest', async (request, reply) => {
         // Basic credentials come with every request, so every pair is counted before it is checked, per
         // address (a right one is given back); a request without any (the browser's first, before it
@@ -112,6 +114,10 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
             });
         }
         await registerFor(request, registry, deps.keys);
+        // The board's own address (the README's way in) opens on the hooks that need an admin: the
+        // suspended ones, which resume from here. Others are found from the search page or by link.
+        if (request.routeOptions.url === boardPath)
+          for (const hook of await suspendedHooks(deps)) await registry.registerHook(hook.id);
       });
       scope.get('/', async (request, reply) => adminPage(request, reply, deps, registry, boardPath));
       await scope.register(serverAdapter.plugin(), { prefix: '/queues' });

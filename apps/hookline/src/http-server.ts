@@ -65,6 +65,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       hooks: store.hooks,
       control,
       admin: { user: config.HOOKLINE_ADMIN_USER, password: config.HOOKLINE_ADMIN_PASSWORD },
+      https: config.HOOKLINE_PUBLIC_URL?.startsWith('https://') === true,
     });
   app.setNotFoundHandler(webNotFound(webDeps));
   return app;
