@@ -34,6 +34,8 @@ export function redisKeys(prefix: string) {
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,
+    /** When the account's sessions were last ended (a password change): older sessions are signed out. */
+    accountSessionsAfter: (accountId: string) => `${account(accountId)}:sessions-after`,
     accountIdempotency: (accountId: string, key: string) => `${account(accountId)}:idem:${key}`,
     /**
      * Events accepted for the account and not yet in every hook's queue: a stream of entries (event, hook ids),

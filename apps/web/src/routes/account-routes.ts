@@ -62,7 +62,8 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     if (!changed) return again({ current_password: 'The current password is not correct.' }, 400);
     await gate.succeeded();
-    // A new session id after a credential change; the old cookie is worthless from now on.
+    // Every session of the account ends (a stolen cookie elsewhere included); this visitor gets a new one.
+    await ctx.sessions.endAllFor(who.account.id);
     await ctx.sessions.signIn(request, reply, who.account.id);
     await ctx.sessions.flash(request, { kind: 'success', message: 'Password changed.' });
     return reply.redirect('/account', 303);

@@ -13,6 +13,8 @@ export interface SessionData {
   readonly accountId?: string;
   readonly csrf: string;
   readonly flash?: Flash;
+  /** When the session was started (ms): a password change ends every session started before it. */
+  readonly issuedAt?: number;
 }
 
 export interface Session {
@@ -43,7 +45,7 @@ export class SessionStore {
 
   async create(accountId?: string): Promise<Session> {
     const id = newToken();
-    const data: SessionData = { csrf: newToken(), ...(accountId ? { accountId } : {}) };
+    const data: SessionData = { csrf: newToken(), issuedAt: Date.now(), ...(accountId ? { accountId } : {}) };
     await this.save(id, data);
     return { id, data };
   }
@@ -64,5 +66,19 @@ export class SessionStore {
 
   async destroy(id: string): Promise<void> {
     await this.redis.del(this.key(id));
+  }
+
+  /**
+   * Ends every session of the account started until now, wherever it is signed in (no index of sessions
+   * needed: each one is checked against this time when it is used).
+   */
+  async endAllFor(accountId: string): Promise<void> {
+    await this.redis.set(this.keys.accountSessionsAfter(accountId), Date.now());
+  }
+
+  /** False for a session of the account started before its sessions were last ended. */
+  async isCurrent(session: Session, accountId: string): Promise<boolean> {
+    const after = Number((await this.redis.get(this.keys.accountSessionsAfter(accountId))) ?? 0);
+    return (session.data.issuedAt ?? 0) >= after;
   }
 }

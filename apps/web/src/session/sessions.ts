@@ -26,7 +26,12 @@ export class Sessions {
     const cached = this.loaded.get(request);
     if (cached !== undefined) return cached ?? undefined;
     const id = readCookie(request, this.cookie);
-    const session = id ? await this.store.get(id) : undefined;
+    let session = id ? await this.store.get(id) : undefined;
+    // A session from before the account's password was changed is over, on every device.
+    if (session?.data.accountId && !(await this.store.isCurrent(session, session.data.accountId))) {
+      await this.store.destroy(session.id);
+      session = undefined;
+    }
     this.loaded.set(request, session ?? null);
     return session;
   }
@@ -43,6 +48,11 @@ export class Sessions {
     const old = await this.current(request);
     if (old) await this.store.destroy(old.id);
     return this.start(request, reply, accountId);
+  }
+
+  /** Ends every session of the account (a password change); the caller then signs this visitor in anew. */
+  async endAllFor(accountId: string): Promise<void> {
+    await this.store.endAllFor(accountId);
   }
 
   async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {
