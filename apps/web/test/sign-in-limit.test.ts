@@ -1,3 +1,4 @@
+import { csrfOf } from './support/http-session';
 import { useWebsite } from './support/website';
 
 // Password checks are slow on purpose (scrypt), so parallel guesses used to pass the limit's check before
@@ -9,7 +10,7 @@ describe('sign-in attempts sent at once', () => {
     await w.account('target@acme.test');
     const form = await fetch(`${w.baseUrl}/login`);
     const cookie = form.headers.get('set-cookie')!.split(';')[0]!;
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const csrf = csrfOf(await form.text());
     const body = new URLSearchParams({
       _csrf: csrf,
       email: 'target@acme.test',

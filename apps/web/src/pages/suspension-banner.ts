@@ -23,20 +23,24 @@ function failure(record: DeliveryRecord): SafeHtml {
   </li>`;
 }
 
+// The form carries what the page showed (which suspension, how many events held), so the server can refuse a
+// choice made on a page that has gone stale: events held since it loaded must not be delivered (or dropped)
+// by a button that did not mention them.
 function enableForm(
-  hookId: string,
-  csrf: string,
+  page: { hook: HookView; held: number; csrf: string },
   held: 'deliver' | 'discard',
   button: SafeHtml,
   confirm?: string,
 ) {
   return html`<form
     method="post"
-    action="/hooks/${hookId}/enable"
+    action="/hooks/${page.hook.id}/enable"
     ${confirm ? html`data-confirm="${confirm}"` : ''}
   >
-    ${csrfField(csrf)}
+    ${csrfField(page.csrf)}
     <input type="hidden" name="held" value="${held}" />
+    <input type="hidden" name="seen_suspended_at" value="${page.hook.suspended_at ?? ''}" />
+    <input type="hidden" name="seen_held" value="${String(page.held)}" />
     ${button}
   </form>`;
 }
@@ -44,23 +48,21 @@ function enableForm(
 /** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
 export function suspensionBanner({ hook, failures, held, csrf }: Suspension): SafeHtml {
   const heldText = plural(held, 'held event');
+  const page = { hook, held, csrf };
   const actions =
     held === 0
       ? enableForm(
-          hook.id,
-          csrf,
+          page,
           'deliver',
           html`<button class="btn btn-primary" type="submit">Re-enable deliveries</button>`,
         )
       : html`${enableForm(
-          hook.id,
-          csrf,
+          page,
           'deliver',
           html`<button class="btn btn-primary" type="submit">Re-enable and deliver the ${heldText}</button>`,
         )}
         ${enableForm(
-          hook.id,
-          csrf,
+          page,
           'discard',
           html`<button class="btn btn-danger-outline" type="submit">Re-enable and discard them</button>`,
           `Discard ${heldText}? They will never be delivered.`,

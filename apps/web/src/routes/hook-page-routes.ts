@@ -86,8 +86,21 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const held = (request.body as Record<string, unknown>).held === 'discard' ? 'discard' : 'deliver';
+    const form = request.body as Record<string, unknown>;
+    const held = form.held === 'discard' ? 'discard' : 'deliver';
     const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
+    // A choice made on a page that no longer shows the hook as it is (suspended again since, or events held
+    // since it loaded) is not carried out: the visitor sees the current state and chooses again.
+    const stale =
+      hook.state === 'suspended' &&
+      (form.seen_suspended_at !== (hook.suspended_at ?? '') || form.seen_held !== String(waiting));
+    if (stale) {
+      await ctx.sessions.flash(request, {
+        kind: 'warning',
+        message: `Nothing was changed: the hook changed since the page was loaded, and ${plural(waiting, 'event')} ${waiting === 1 ? 'is' : 'are'} held now. Choose again.`,
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
     const enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor);
     if (!enabled) return ctx.notFound(request, reply);
     const events = plural(waiting, 'held event');
