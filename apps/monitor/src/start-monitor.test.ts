@@ -1,5 +1,5 @@
 import { MONITOR_GROUP } from '@hookline/queue';
-import { readStreak } from '@hookline/suspension';
+import { HookControl, readStreak } from '@hookline/suspension';
 import { waitUntil } from '@hookline/testing';
 import { useMonitorHarness } from '../test/harness';
 
@@ -73,6 +73,27 @@ describe('suspension monitor', () => {
     expect(view.suspended_reason).toBe(
       `3 consecutive failures since ${new Date(t + 3).toISOString()}: last error`,
     );
+  });
+
+  it('lists only the failures of the current streak after a re-enable, not those of the suspension before', async () => {
+    h.start(rules(3, 0));
+    const t = Date.now();
+    await h.failures(3, t);
+    await h.suspended();
+    const control = new HookControl({
+      redis: h.ctx.redis,
+      keys: h.keys,
+      hookQueues: h.hookQueues,
+      store: h.store,
+      signalReady: async () => undefined,
+    });
+    await control.enable(h.hook.account_id, h.hook.id, 'deliver', 'customer:test');
+    // The endpoint is still down: three more failures, with no success in between in the log.
+    await h.failures(3, Date.now() + 10);
+    await h.suspended();
+    const info = await h.store.hooks.suspension(h.hook.account_id, h.hook.id);
+    expect(info?.failures).toHaveLength(3);
+    expect(info?.failures?.every((f) => Date.parse(f.attempted_at) >= t + 10)).toBe(true);
   });
 
   it('suspends once the window has passed, with no further outcome', async () => {

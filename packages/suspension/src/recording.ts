@@ -49,17 +49,19 @@ export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Pro
 
 /**
  * The failures that caused a suspension, oldest first (the banner's order): the newest run of non-delivered
- * records in the delivery log, at most `limit`. Dropped events (expired, discarded) are skipped.
+ * records in the delivery log attempted since the streak started (`sinceMs`: failures from before the last
+ * re-enable belong to an earlier suspension), at most `limit`. Dropped events (expired, discarded) are skipped.
  */
 export async function recentFailures(
   deliveryLog: DeliveryLog,
   hookId: string,
+  sinceMs: number,
   limit = 10,
 ): Promise<DeliveryRecord[]> {
   const newestFirst = await deliveryLog.list(hookId, limit * 3);
   const failures: DeliveryRecord[] = [];
   for (const record of newestFirst) {
-    if (record.outcome === 'delivered') break;
+    if (record.outcome === 'delivered' || Date.parse(record.attempted_at) < sinceMs) break;
     if (record.outcome === 'expired' || record.outcome === 'discarded') continue;
     failures.push(record);
     if (failures.length === limit) break;

@@ -92,7 +92,7 @@ export class Suspender {
     const at = clock();
     // If this process dies before the end, the due check finds the hook again once the lease has run out.
     await redis.zadd(keys.suspensionDue(), at.getTime() + leaseMs, hookId);
-    const failures = await recentFailures(store.deliveryLog, hookId);
+    const failures = await recentFailures(store.deliveryLog, hookId, verdict.startedAt);
     const reason = streakReason(verdict.count, verdict.startedAt, failures.at(-1));
     await recordSuspension(this.deps, {
       hookId,
