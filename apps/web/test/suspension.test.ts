@@ -55,7 +55,7 @@ describe('a suspended hook (browser)', () => {
 
     await page.getByRole('button', { name: 'Re-enable and deliver the 3 held events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      'Hook re-enabled. The 3 held events are being delivered in order.',
+      'Hook re-enabled. The 3 held events are queued for delivery, in order; their outcomes appear in the log below.',
     );
     await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Active');
     await expect(page.locator('[data-suspension-banner]').count()).resolves.toBe(0);
@@ -65,7 +65,9 @@ describe('a suspended hook (browser)', () => {
 
     await page.getByRole('link', { name: 'Activity' }).click();
     const enabled = page.locator('[data-kind="hook.enabled"]');
-    await expect(enabled.textContent()).resolves.toContain('re-enabled; 3 held events delivered');
+    await expect(enabled.textContent()).resolves.toContain(
+      're-enabled; 3 held events queued for delivery, in order',
+    );
     await expect(enabled.textContent()).resolves.toContain('by you');
     await expect(page.locator('[data-kind="hook.suspended"]').textContent()).resolves.toContain(
       'by hookline, automatically',

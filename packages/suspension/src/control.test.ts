@@ -105,7 +105,7 @@ describe('HookControl', () => {
       kind: 'hook.enabled',
       hook_id: hook.id,
       actor: `customer:${hook.account_id}`,
-      detail: 're-enabled; 3 held events delivered',
+      detail: 're-enabled; 3 held events queued for delivery, in order',
     });
     expect(await ctx.redis.zscore(keys.readyHooks(), hook.id)).not.toBeNull();
     expect(await ctx.redis.sismember(keys.suspendedHooks(), hook.id)).toBe(0);

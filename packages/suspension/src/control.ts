@@ -73,7 +73,7 @@ export class HookControl {
     await store.hooks.clearSuspension(hookId);
     const detail =
       held === 'deliver'
-        ? `re-enabled; ${count} held event${count === 1 ? '' : 's'} delivered`
+        ? `re-enabled; ${count} held event${count === 1 ? '' : 's'} queued for delivery, in order`
         : `re-enabled; ${count} held event${count === 1 ? '' : 's'} discarded`;
     await store.activity.append(accountId, {
       kind: 'hook.enabled',

@@ -110,7 +110,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
         : waiting === 0
           ? 'Hook re-enabled. New events are delivered again.'
           : held === 'deliver'
-            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} being delivered in order.`
+            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
             : `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`;
     await ctx.sessions.flash(request, { kind: 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
