@@ -7,7 +7,10 @@ import type { Logger } from '@hookline/telemetry';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
-  readonly config: Pick<Config, 'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL'>;
+  readonly config: Pick<
+    Config,
+    'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
+  >;
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {

@@ -1,3 +1,4 @@
+import { deadlineText } from '../view/format';
 import type { HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
@@ -6,6 +7,8 @@ import { csrfField, layout, type Viewer } from '../view/layout';
 export interface HookFormPageInput {
   readonly values: HookFormValues;
   readonly errors: FieldErrors;
+  /** HOOKLINE_DELIVERY_TIMEOUT_MS, as the help card tells it. */
+  readonly deadlineMs: number;
   /** Present when editing: what is stored now (masked credentials). */
   readonly hook?: HookView;
 }
@@ -96,28 +99,32 @@ function credentialFields(values: HookFormValues, errors: FieldErrors, hook?: Ho
 }
 
 // For someone who has never read the docs: what a hook does, next to the form that makes one.
-const HOW_IT_WORKS = html`<aside class="card help" aria-labelledby="help-title">
-  <div class="card-body">
-    <h2 id="help-title">How delivery works</h2>
-    <ul>
-      <li>Every event is sent as an HTTP <code>POST</code> to your URL, one at a time and in order.</li>
-      <li>
-        Answer with any <strong>2xx</strong> status within <strong>15 seconds</strong>. Redirects are not
-        followed.
-      </li>
-      <li>An event is sent <strong>once</strong>. A failed delivery is logged, never retried.</li>
-      <li>
-        If your endpoint keeps failing, the hook is <strong>suspended</strong>: new events are held until you
-        re-enable it, then delivered or discarded, your choice.
-      </li>
-      <li>After saving, use <strong>Send test event</strong> to check your endpoint.</li>
-    </ul>
-  </div>
-</aside>`;
+const howItWorks = (deadlineMs: number) =>
+  html`<aside class="card help" aria-labelledby="help-title">
+    <div class="card-body">
+      <h2 id="help-title">How delivery works</h2>
+      <ul>
+        <li>Every event is sent as an HTTP <code>POST</code> to your URL, one at a time and in order.</li>
+        <li>
+          Answer with any <strong>2xx</strong> status within <strong>${deadlineText(deadlineMs)}</strong>.
+          Redirects are not followed.
+        </li>
+        <li>An event is sent <strong>once</strong>. A failed delivery is logged, never retried.</li>
+        <li>
+          If your endpoint keeps failing, the hook is <strong>suspended</strong>: new events are held until
+          you re-enable it, then delivered or discarded, your choice.
+        </li>
+        <li>After saving, use <strong>Send test event</strong> to check your endpoint.</li>
+      </ul>
+    </div>
+  </aside>`;
 
 const insecure = (values: HookFormValues) => values.scheme !== 'none' && /^http:\/\//i.test(values.url);
 
-export function hookFormPage(viewer: Viewer, { values, errors, hook }: HookFormPageInput): SafeHtml {
+export function hookFormPage(
+  viewer: Viewer,
+  { values, errors, hook, deadlineMs }: HookFormPageInput,
+): SafeHtml {
   const editing = hook !== undefined;
   const title = editing ? 'Edit hook' : 'New hook';
   const action = editing ? `/hooks/${hook.id}/edit` : '/hooks';
@@ -216,7 +223,7 @@ export function hookFormPage(viewer: Viewer, { values, errors, hook }: HookFormP
             </div>
           </form>
         </div>
-        ${HOW_IT_WORKS}
+        ${howItWorks(deadlineMs)}
       </div>`,
   );
 }

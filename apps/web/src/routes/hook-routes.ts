@@ -28,9 +28,17 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     request: FastifyRequest,
     reply: FastifyReply,
     who: SignedIn,
-    input: Parameters<typeof hookFormPage>[1],
+    input: Omit<Parameters<typeof hookFormPage>[1], 'deadlineMs'>,
     status = 200,
-  ) => ctx.page(reply, hookFormPage(await ctx.viewer(request, who), input), status);
+  ) =>
+    ctx.page(
+      reply,
+      hookFormPage(await ctx.viewer(request, who), {
+        ...input,
+        deadlineMs: ctx.deps.config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+      }),
+      status,
+    );
 
   app.get('/', async (request, reply) => {
     const who = await ctx.require(request, reply);

@@ -21,6 +21,13 @@ export function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
 }
 
+/** A setting's time in words: "15 seconds", "1.5 seconds", "800 milliseconds". */
+export function deadlineText(ms: number): string {
+  if (ms < 1000) return `${ms} milliseconds`;
+  const seconds = Number((ms / 1000).toFixed(1));
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
 type Tone = 'ok' | 'bad' | 'warn' | 'neutral';
 const OUTCOMES: Record<RecordedOutcome, [string, Tone]> = {
   delivered: ['Delivered', 'ok'],

@@ -74,7 +74,7 @@ export function useWebsite() {
       signalReady: (hookId) => ready.signal([hookId]),
     });
     const app = await buildWebApp({
-      config: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type' },
+      config: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type', HOOKLINE_DELIVERY_TIMEOUT_MS: 2500 },
       redis: ctx.redis,
       keys: w.keys,
       store: w.store,
