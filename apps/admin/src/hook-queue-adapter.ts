@@ -25,6 +25,14 @@ export class HookQueueAdapter extends BullMQAdapter {
     super(queue, { displayName: hook.displayName, description: hook.description, allowRetries: false });
   }
 
+  /**
+   * Unknown, not "no workers": hookline's workers take a hook's queue only while it has events, so an idle
+   * queue without a worker is the normal state, and the board's "No workers" warning would read like an outage.
+   */
+  override async getWorkers(): Promise<null> {
+    return null;
+  }
+
   override async pause(): Promise<void> {
     await this.control.suspend(this.hook.hookId, 'paused by admin', this.actor);
   }

@@ -234,9 +234,11 @@ describe('Bull Board for admins', () => {
     await control.suspend(hook.id, 'paused by admin', 'admin:ops');
     expect((await call('GET', '/admin/queues')).statusCode).toBe(200);
     const listed = JSON.parse((await call('GET', '/admin/queues/api/queues')).body) as {
-      queues: { name: string }[];
+      queues: { name: string; hasWorkers: boolean | null }[];
     };
     expect(listed.queues.map((q) => q.name)).toEqual([keys.hookQueueName(hook.id)]);
+    // Workers attach only while a hook has events: the board must not warn "No workers" for an idle queue.
+    expect(listed.queues.map((q) => q.hasWorkers)).toEqual([null]);
   });
 
   it('refuses board actions that would lose events or send one twice', async () => {

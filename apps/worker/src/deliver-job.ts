@@ -25,7 +25,7 @@ export function createDeliverJob(deps: DeliverJobDeps) {
       data = parseDeliverJob(job.data);
     } catch (error) {
       // Nothing can be sent for data that is not a delivery; the job fails with the reason, once.
-      throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+      throw outcomeError(error instanceof Error ? error.message : String(error));
     }
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     const start = await deps.attempts.begin(data.hookId, data.event.id);
@@ -41,7 +41,7 @@ export function createDeliverJob(deps: DeliverJobDeps) {
           error:
             'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again',
         });
-        throw new UnrecoverableError('unknown: worker stopped mid-attempt');
+        throw outcomeError('unknown: worker stopped mid-attempt');
     }
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
@@ -50,9 +50,19 @@ export function createDeliverJob(deps: DeliverJobDeps) {
     const result = await deps.attempt(request);
     await deps.recorder.record(data, { ...result, startedAt });
     if (result.outcome !== 'delivered')
-      throw new UnrecoverableError(
+      throw outcomeError(
         `${result.outcome}${result.statusCode ? ` ${result.statusCode}` : ''}${result.error ? `: ${result.error}` : ''}`,
       );
     return 'delivered';
   };
+}
+
+/**
+ * Fails the job with the outcome as its reason, once (no retry). An outcome is not a bug: BullMQ would keep
+ * the error's stack for Bull Board to show, with the server's file paths, so it carries none.
+ */
+function outcomeError(reason: string): UnrecoverableError {
+  const error = new UnrecoverableError(reason);
+  error.stack = `${error.name}: ${reason}`;
+  return error;
 }

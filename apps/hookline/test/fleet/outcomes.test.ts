@@ -32,12 +32,18 @@ describe('outcomes: recorded, never resent, the next event follows', () => {
     expect(announced.map(([, fields]) => outcomeFromFields(fields))).toEqual([
       expect.objectContaining({ hookId: hook.id, eventId: log[1]!.event_id, outcome: log[1]!.outcome }),
     ]);
-    return { first: log[1]!, receiver };
+    return { first: log[1]!, receiver, hookId: hook.id };
   }
 
   it('records a 500 as failed', async () => {
-    const { first } = await run({ kind: 'status', status: 500, body: 'upstream broke' });
+    const { first, hookId } = await run({ kind: 'status', status: 500, body: 'upstream broke' });
     expect(first).toMatchObject({ outcome: 'failed', status_code: 500, response_excerpt: 'upstream broke' });
+    // What Bull Board shows for the failed job: the outcome, no stack trace with the server's file paths.
+    const queue = h.hookQueues.open(hookId);
+    const [job] = await queue.getFailed();
+    await queue.close();
+    expect(job?.failedReason).toBe('failed 500');
+    expect((job?.stacktrace ?? []).join('\n')).not.toMatch(/\/|\bat /);
   });
 
   it('records a 302 as failed and never follows the redirect', async () => {
