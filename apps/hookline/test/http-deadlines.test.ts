@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@hookline/config';
-import { createServices } from '@hookline/services';
-import { createLogger, createMetrics } from '@hookline/telemetry';
-import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
-import { buildHttpServer } from '../src/http-server';
+import { useRedis } from '@hookline/testing';
+import { startHttpTier } from './support/http-tier';
 
 // An anonymous client that trickles its request (one byte at a time, never finishing) must not hold a
 // connection of the HTTP tier past the receive deadlines.
@@ -14,28 +9,10 @@ describe('the HTTP tier bounds how long a request may take to arrive', () => {
   let port: number;
 
   beforeEach(async () => {
-    const config = loadConfig(
-      {
-        HOOKLINE_API_KEY: 'k'.repeat(32),
-        HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: '1000',
-        HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: '2000',
-        REDIS_URL: TEST_REDIS_URL,
-      },
-      'api',
-    );
-    const services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
-    ctx.onCleanup(() => services.close());
-    const app: FastifyInstance = await buildHttpServer({
-      config,
-      redis: ctx.redis,
-      services,
-      logger: createLogger('silent', 'test'),
-      metrics: createMetrics(),
+    const { app } = await startHttpTier(ctx, {
+      HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: '2000',
     });
-    ctx.onCleanup(() => app.close());
-    await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
   });
 

@@ -1,38 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { loadConfig } from '@hookline/config';
-import { createServices } from '@hookline/services';
-import { createLogger, createMetrics } from '@hookline/telemetry';
-import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
-import { buildHttpServer } from '../src/http-server';
+import { useRedis } from '@hookline/testing';
+import { startHttpTier } from './support/http-tier';
 
 // The documented production layout: a TLS-terminating proxy in front of the HTTP tier.
 describe('the HTTP tier behind a proxy', () => {
   const ctx = useRedis('http-proxy');
 
-  async function start(settings: Record<string, string>): Promise<string> {
-    const config = loadConfig(
-      {
-        HOOKLINE_API_KEY: 'k'.repeat(32),
-        HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        HOOKLINE_ADMIN_PASSWORD: 'admin-password-1',
-        REDIS_URL: TEST_REDIS_URL,
-        ...settings,
-      },
-      'api',
-    );
-    const services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
-    ctx.onCleanup(() => services.close());
-    const app = await buildHttpServer({
-      config,
-      redis: ctx.redis,
-      services,
-      logger: createLogger('silent', 'test'),
-      metrics: createMetrics(),
-    });
-    ctx.onCleanup(() => app.close());
-    return app.listen({ port: 0, host: '127.0.0.1' });
-  }
+  const start = async (settings: Record<string, string>) =>
+    (await startHttpTier(ctx, { HOOKLINE_ADMIN_PASSWORD: 'admin-password-1', ...settings })).base;
 
   it('with an https public URL: a Secure __Host- session cookie and HSTS, though the proxy speaks http', async () => {
     const base = await start({ HOOKLINE_PUBLIC_URL: 'https://hooks.example.com/' });

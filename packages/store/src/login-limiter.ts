@@ -34,7 +34,9 @@ export class LoginLimiter {
     const replies = await Promise.all(
       subjects.flatMap(([key]) => [this.redis.get(key), this.redis.ttl(key)] as Promise<unknown>[]),
     );
-    return gate(subjects.map(([, max], i) => [Number(replies[i * 2] ?? 0) + 1, max, Number(replies[i * 2 + 1])]));
+    return gate(
+      subjects.map(([, max], i) => [Number(replies[i * 2] ?? 0) + 1, max, Number(replies[i * 2 + 1])]),
+    );
   }
 
   /**

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '@hookline/config';
+import { createServices } from '@hookline/services';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { TEST_REDIS_URL, type useRedis } from '@hookline/testing';
+import { buildHttpServer } from '../../src/http-server';
+
+/** The HTTP tier as http-main wires it, on the test's Redis prefix, listening on 127.0.0.1:0. */
+export async function startHttpTier(
+  ctx: ReturnType<typeof useRedis>,
+  settings: Record<string, string>,
+): Promise<{ app: FastifyInstance; base: string }> {
+  const config = loadConfig(
+    {
+      HOOKLINE_API_KEY: 'k'.repeat(32),
+      HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
+      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+      REDIS_URL: TEST_REDIS_URL,
+      ...settings,
+    },
+    'api',
+  );
+  const services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
+  ctx.onCleanup(() => services.close());
+  const app = await buildHttpServer({
+    config,
+    redis: ctx.redis,
+    services,
+    logger: createLogger('silent', 'test'),
+    metrics: createMetrics(),
+  });
+  ctx.onCleanup(() => app.close());
+  return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) };
+}
