@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
+import { SCRIPTS } from '@hookline/redis';
 import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
 import { shareScriptsWithDuplicates } from './shared-scripts';
 
-interface WithEcho {
-  hooklineEcho(key: string, value: string): Promise<string>;
+interface WithMark {
+  hooklineMark(key: string, accountId: string): Promise<unknown>;
   scriptsSet: Record<string, unknown>;
 }
 
@@ -12,16 +13,13 @@ describe('scripts shared with duplicates', () => {
 
   it("a duplicate runs the parent's scripts over its own connection, and its pipelines copy none", async () => {
     const parent = shareScriptsWithDuplicates(new Redis(TEST_REDIS_URL, { lazyConnect: true }));
-    parent.defineCommand('hooklineEcho', {
-      numberOfKeys: 1,
-      lua: "redis.call('SET', KEYS[1], ARGV[1]); return redis.call('GET', KEYS[1])",
-    });
-    const copy = parent.duplicate() as Redis & WithEcho;
+    parent.defineCommand('hooklineMark', { numberOfKeys: 1, lua: SCRIPTS.inboxMark.source });
+    const copy = parent.duplicate() as Redis & WithMark;
     ctx.onCleanup(() => copy.disconnect());
     // The parent never connects: the script can only have run over the duplicate's connection.
     parent.disconnect();
-    expect(await copy.hooklineEcho(`${ctx.prefix}:k`, 'v1')).toBe('v1');
-    expect(await ctx.redis.get(`${ctx.prefix}:k`)).toBe('v1');
+    await copy.hooklineMark(`${ctx.prefix}:k`, 'acct_1');
+    expect(await ctx.redis.zscore(`${ctx.prefix}:k`, 'acct_1')).not.toBeNull();
     expect(copy.scriptsSet).toEqual({});
   });
 });
