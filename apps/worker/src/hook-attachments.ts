@@ -168,7 +168,7 @@ export class HookAttachments {
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(() => {
       if (entry.busy || entry.detaching) return;
-      this.deps.hookQueues.hasDeliverableWork(hookId).then(
+      this.deps.hookQueues.needsWorker(hookId).then(
         (hasWork) => (hasWork ? this.armIdle(hookId, entry) : void this.detach(hookId)),
         () => this.armIdle(hookId, entry),
       );
@@ -185,7 +185,7 @@ export class HookAttachments {
       this.deps.metrics.attachedHooks.set(this.attached.size);
       await this.deps.ready.release(hookId);
       // Re-check after letting go: an event that arrived while we held the lease had its signal dropped.
-      if (await this.deps.hookQueues.hasDeliverableWork(hookId)) await this.deps.ready.signal([hookId]);
+      if (await this.deps.hookQueues.needsWorker(hookId)) await this.deps.ready.signal([hookId]);
       this.slotFreed?.();
     })().catch((error: unknown) => this.deps.logger.warn({ err: error, hookId }, 'detaching a hook failed'));
     return entry.detaching;

@@ -85,18 +85,21 @@ export class HookQueues {
   }
 
   /**
-   * True when the hook has events a worker could take now: not paused, and jobs waiting. Read straight from
-   * BullMQ's keys in one round trip because the scheduler asks this every time it lets go of a queue (both
-   * keys carry the hook's hash tag, so the pipeline stays on one shard).
+   * True while the hook needs a worker attached: events it could take now (not paused, jobs waiting), or a
+   * job in progress. A job stays active after its process died (kill -9) until an attached Worker's stalled
+   * check finds its lock gone, which takes up to two check intervals; letting go of the queue before then
+   * would leave the hook's last event neither delivered nor `unknown` until another event arrived. Read
+   * straight from BullMQ's keys in one round trip (one hash tag, one shard).
    */
-  async hasDeliverableWork(hookId: string): Promise<boolean> {
-    const { meta, wait } = this.layout(hookId);
-    const [[, paused], [, waiting]] = ((await this.redis
+  async needsWorker(hookId: string): Promise<boolean> {
+    const { meta, wait, active } = this.layout(hookId);
+    const [[, paused], [, waiting], [, inProgress]] = ((await this.redis
       .pipeline()
       .hexists(meta, PAUSED_FIELD)
       .llen(wait)
-      .exec()) ?? []) as [[unknown, number], [unknown, number]];
-    return paused === 0 && waiting > 0;
+      .llen(active)
+      .exec()) ?? []) as [[unknown, number], [unknown, number], [unknown, number]];
+    return (paused === 0 && waiting > 0) || inProgress > 0;
   }
 
   /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */

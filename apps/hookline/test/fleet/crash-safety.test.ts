@@ -61,6 +61,33 @@ describe('crash safety', () => {
     expect(log.map((r) => r.outcome)).toEqual(['delivered', 'unknown']);
   }, 60000);
 
+  it("killed during the send of the hook's last event: recorded unknown with no further event", async () => {
+    const receiver = await startReceiver(() => ({ kind: 'hang' }));
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url() });
+    const doomed = h.spawnWorker();
+    await doomed.waitForOutput('worker started');
+    await h.publish(account.id, { call_id: 'last' });
+    await receiver.waitFor(1);
+    doomed.kill('SIGKILL');
+    await doomed.exited;
+
+    const survivor = h.spawnWorker();
+    await survivor.waitForOutput('worker started');
+    // Nothing else is published: the stalled job alone must bring a worker back to the hook.
+    const log = await waitUntil(
+      async () => {
+        const l = await h.deliveries(hook.id);
+        return l.length === 1 ? l : undefined;
+      },
+      'the interrupted attempt to be recorded',
+      30000,
+    );
+    expect(log.map((r) => r.outcome)).toEqual(['unknown']);
+    expect(receiver.requests).toHaveLength(1);
+  }, 60000);
+
   it('SIGTERM lets the request in flight finish, then exits 0 without starting the next', async () => {
     const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 1500 }));
     h.ctx.closeLater(receiver);
