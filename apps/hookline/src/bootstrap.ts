@@ -28,17 +28,16 @@ export function runProcess(
   role: Role,
   name: string,
   start: (base: ProcessBase) => Promise<() => Promise<void>>,
+  /** How long stopping may take before the process exits anyway, from the settings. */
+  stopBoundMs: (config: Config) => number = () => 30_000,
 ): void {
   const run = async () => {
     const config = loadConfig(typeof env === 'function' ? await env() : env, role);
     const logger = createLogger(config.LOG_LEVEL, name);
     const metrics = createMetrics();
-    const watch: ProcessBase['watch'] = (redis) => {
-      logRedisErrors(redis, logger);
-      return redis;
-    };
+    const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger);
     const stop = await start({ config, logger, metrics, watch });
-    stopOnSignals(logger, stop);
+    stopOnSignals(logger, stop, stopBoundMs(config));
   };
   run().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -7,14 +7,20 @@ import { buildHttpServer } from './http-server';
 
 // Production entry point of the HTTP tier: API, website and admin area (Bull Board) on PORT. Run several
 // behind a load balancer; workers and the monitor run as their own processes.
-runProcess(process.env, 'api', 'hookline-http', async ({ config, logger, metrics, watch }) => {
-  const redis = watch(createFailFastRedis(config));
-  const services = createServices({ redis, settings: config, secretKey: secretKeyOf(config), log: logger });
-  const app = await buildHttpServer({ config, redis, services, logger, metrics });
-  await app.listen({ port: config.PORT, host: config.HOST });
-  return async () => {
-    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
-    await services.close();
-    redis.disconnect();
-  };
-});
+runProcess(
+  process.env,
+  'api',
+  'hookline-http',
+  async ({ config, logger, metrics, watch }) => {
+    const redis = watch(createFailFastRedis(config));
+    const services = createServices({ redis, settings: config, secretKey: secretKeyOf(config), log: logger });
+    const app = await buildHttpServer({ config, redis, services, logger, metrics });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    return async () => {
+      await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
+      await services.close();
+      redis.disconnect();
+    };
+  },
+  (config) => config.HOOKLINE_HTTP_DRAIN_MS + 5_000,
+);

@@ -73,69 +73,75 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   return env;
 }
 
-runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics, watch }) => {
-  const secretKey = secretKeyOf(config);
-  // Requests fail fast when Redis is away (503); background parts wait for it to come back.
-  const requestRedis = watch(createFailFastRedis(config));
-  const backgroundRedis = watch(createRedis(config));
+runProcess(
+  localEnv,
+  'all-in-one',
+  'hookline',
+  async ({ config, logger, metrics, watch }) => {
+    const secretKey = secretKeyOf(config);
+    // Requests fail fast when Redis is away (503); background parts wait for it to come back.
+    const requestRedis = watch(createFailFastRedis(config));
+    const backgroundRedis = watch(createRedis(config));
 
-  await waitUntilReady(requestRedis);
-  const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
-  const background = createServices({ redis: backgroundRedis, settings: config, secretKey, log: logger });
-  const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const worker = startWorker({
-    config,
-    redis: backgroundRedis,
-    keys: background.keys,
-    store: background.store,
-    metrics,
-    logger,
-  });
-  const monitor = startMonitor({
-    config,
-    redis: backgroundRedis,
-    keys: background.keys,
-    store: background.store,
-    metrics,
-    logger,
-  });
+    await waitUntilReady(requestRedis);
+    const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
+    const background = createServices({ redis: backgroundRedis, settings: config, secretKey, log: logger });
+    const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const worker = startWorker({
+      config,
+      redis: backgroundRedis,
+      keys: background.keys,
+      store: background.store,
+      metrics,
+      logger,
+    });
+    const monitor = startMonitor({
+      config,
+      redis: backgroundRedis,
+      keys: background.keys,
+      store: background.store,
+      metrics,
+      logger,
+    });
 
-  const account = await ensureDemoAccount(services, secrets.demoPassword);
-  const demoParts = demo && account.id ? await startDemo(services, account.id, print) : undefined;
+    const account = await ensureDemoAccount(services, secrets.demoPassword);
+    const demoParts = demo && account.id ? await startDemo(services, account.id, print) : undefined;
 
-  const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
-  const signIn = account.passwordKnown
-    ? `sign in as ${DEMO_EMAIL} / ${secrets.demoPassword}`
-    : `sign in as ${DEMO_EMAIL} (your password)`;
-  print('');
-  print('hookline is running');
-  print(`  Website     ${base}/                ${signIn}`);
-  print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
-  print(`  API docs    ${base}/openapi.json`);
-  print(
-    `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`,
-  );
-  print(`  Metrics     ${base}/metrics`);
-  if (demoParts)
+    const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
+    const signIn = account.passwordKnown
+      ? `sign in as ${DEMO_EMAIL} / ${secrets.demoPassword}`
+      : `sign in as ${DEMO_EMAIL} (your password)`;
+    print('');
+    print('hookline is running');
+    print(`  Website     ${base}/                ${signIn}`);
+    print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
+    print(`  API docs    ${base}/openapi.json`);
     print(
-      `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; a test event is on its way`,
+      `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`,
     );
-  else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
-  print(
-    `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
-  );
-  print('');
+    print(`  Metrics     ${base}/metrics`);
+    if (demoParts)
+      print(
+        `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; a test event is on its way`,
+      );
+    else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
+    print(
+      `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
+    );
+    print('');
 
-  return async () => {
-    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
-    await worker.close();
-    await monitor.close();
-    await demoParts?.close();
-    await services.close();
-    await background.close();
-    requestRedis.disconnect();
-    backgroundRedis.disconnect();
-    await embedded?.stop();
-  };
-});
+    return async () => {
+      await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
+      await worker.close();
+      await monitor.close();
+      await demoParts?.close();
+      await services.close();
+      await background.close();
+      requestRedis.disconnect();
+      backgroundRedis.disconnect();
+      await embedded?.stop();
+    };
+  },
+  (config) => Math.max(config.HOOKLINE_HTTP_DRAIN_MS, config.HOOKLINE_DELIVERY_TIMEOUT_MS) + 5_000,
+);

@@ -6,7 +6,7 @@ import { createDeliverer } from '@hookline/delivery';
 import { HookQueues } from '@hookline/redis';
 import { ReadySet } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
-import type { Logger, Metrics } from '@hookline/telemetry';
+import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverJob } from './deliver-job';
 import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -57,10 +57,10 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // BullMQ loads its scripts onto the connection its Workers use, and every multi()/pipeline() on that
   // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own,
   // whose duplicates (one blocking connection per attached hook) reuse its scripts.
-  const bullConnection = shareScriptsWithDuplicates(redis.duplicate());
+  const bullConnection = shareScriptsWithDuplicates(logRedisErrors(redis.duplicate(), logger));
   const attachments = new HookAttachments({
     connection: bullConnection,
-    blocking: redis.duplicate(),
+    blocking: logRedisErrors(redis.duplicate(), logger),
     keys,
     ready: new ReadySet(redis, keys, clock),
     hookQueues,

@@ -2,14 +2,20 @@ import type { Logger } from 'pino';
 
 /**
  * The shutdown path every hookline process shares: on SIGTERM or SIGINT, run `stop` once (it finishes the
- * work in hand), then exit 0; a failing stop exits 1 with the reason logged.
+ * work in hand), then exit 0; a failing stop exits 1 with the reason logged. A stop still running after
+ * `boundMs` (a closing client waiting for a Redis that is down, say) is abandoned: the process exits 1, so an
+ * orchestrator's stop never waits on it for ever.
  */
-export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>, boundMs = 30_000): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing the work in hand');
+    setTimeout(() => {
+      logger.error({ boundMs }, 'stopping did not finish in time; exiting');
+      process.exit(1);
+    }, boundMs).unref();
     stop().then(
       () => {
         logger.info('stopped');
@@ -47,13 +53,12 @@ export async function closeHttp(app: ClosableHttpApp, drainMs: number): Promise<
 }
 
 /** ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. */
-export function logRedisErrors(
-  redis: {
+export function logRedisErrors<
+  T extends {
     on(event: 'error', cb: (error: Error) => void): unknown;
     on(event: 'ready', cb: () => void): unknown;
   },
-  logger: Logger,
-): void {
+>(redis: T, logger: Logger): T {
   let last = '';
   redis.on('error', (error: Error) => {
     if (error.message !== last) logger.warn({ err: error }, 'redis connection error');
@@ -63,4 +68,5 @@ export function logRedisErrors(
     if (last) logger.info('redis connection restored');
     last = '';
   });
+  return redis;
 }
