@@ -22,6 +22,10 @@ dir=$(fresh_clone npm)
 echo "  ok: pnpm $("$work/npm-pnpm/bin/pnpm" --version) installed and built the repo"
 
 echo "fresh install: corepack"
+if ! command -v corepack >/dev/null 2>&1; then
+  echo "  skipped: this Node.js ships no corepack (Node 25 and later); npm's pnpm was checked above"
+  exit 0
+fi
 mkdir -p "$work/corepack-bin"
 corepack enable --install-directory "$work/corepack-bin" pnpm
 dir=$(fresh_clone corepack)
