@@ -18,7 +18,8 @@ export function actorLabel(actor: string, accountId: string): string {
   if (actor === 'operator') return 'the operator (API)';
   if (actor === 'monitor') return 'hookline, automatically';
   if (actor.startsWith('admin:')) return `admin ${actor.slice('admin:'.length)}`;
-  return actor;
+  // Never an internal id in a sentence for customers.
+  return 'someone else';
 }
 
 function subject(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>): SafeHtml {

@@ -42,8 +42,6 @@ export function loginPage({ csrf, email, next, error, flash }: LoginPageInput): 
           </form>
         </div>
       </div>
-      <p class="muted center">
-        No account yet? Your operator creates one for you with <code>POST /v1/accounts</code>.
-      </p>`,
+      <p class="muted center">No account yet? Ask your phone system provider: they create it for you.</p>`,
   );
 }

@@ -1,0 +1,18 @@
+import { actorLabel } from './activity-page';
+import { loginPage } from './login-page';
+
+// Pages speak to customers: no internal ids, no API calls in their sentences.
+describe('customer-facing text', () => {
+  it('names who acted in words, never by an internal id', () => {
+    expect(actorLabel('customer:acct_1', 'acct_1')).toBe('you');
+    expect(actorLabel('customer:acct_2', 'acct_1')).toBe('someone else');
+    expect(actorLabel('monitor', 'acct_1')).toBe('hookline, automatically');
+    expect(actorLabel('admin:ops', 'acct_1')).toBe('admin ops');
+  });
+
+  it('the sign-in page tells a visitor without an account whom to ask, not which API call makes one', () => {
+    const page = String(loginPage({ csrf: 'token' }));
+    expect(page).toContain('Ask your phone system provider');
+    expect(page).not.toContain('/v1/accounts');
+  });
+});
