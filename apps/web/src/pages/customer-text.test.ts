@@ -1,3 +1,4 @@
+import { errorText } from '../view/format';
 import { actorLabel } from './activity-page';
 import { loginPage } from './login-page';
 
@@ -14,5 +15,18 @@ describe('customer-facing text', () => {
     const page = String(loginPage({ csrf: 'token' }));
     expect(page).toContain('Ask your phone system provider');
     expect(page).not.toContain('/v1/accounts');
+  });
+});
+
+describe('delivery errors on pages', () => {
+  it('are sentences, with the recorded text kept in the tooltip', () => {
+    expect(String(errorText('ECONNREFUSED'))).toBe(
+      '<span title="ECONNREFUSED">The endpoint refused the connection</span>',
+    );
+    expect(String(errorText('UND_ERR_SOCKET: other side closed'))).toContain(
+      'The connection was closed before an answer',
+    );
+    expect(String(errorText('ENOTFOUND'))).toContain('The host name could not be found');
+    expect(String(errorText('HTTP 503 Service Unavailable'))).toBe('HTTP 503 Service Unavailable');
   });
 });

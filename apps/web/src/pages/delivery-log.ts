@@ -1,6 +1,6 @@
 import type { DeliveryRecord } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { duration, outcomeBadge, time } from '../view/format';
+import { duration, errorText, outcomeBadge, time } from '../view/format';
 
 const EXCERPT_CHARS = 400;
 const dash = html`<span class="muted">—</span>`;
@@ -24,7 +24,7 @@ function row(record: DeliveryRecord): SafeHtml {
     <td data-label="Duration">
       ${record.outcome === 'discarded' || record.outcome === 'expired' ? dash : duration(record.duration_ms)}
     </td>
-    <td data-label="Error">${record.error ?? dash}</td>
+    <td data-label="Error">${record.error ? errorText(record.error) : dash}</td>
     <td data-label="Response" class="excerpt">${excerpt(record.response_excerpt)}</td>
   </tr>`;
 }

@@ -1,6 +1,6 @@
 import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { outcomeBadge, plural, time } from '../view/format';
+import { errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
 
 export interface Suspension {
@@ -19,7 +19,7 @@ function failure(record: DeliveryRecord): SafeHtml {
   return html`<li>
     ${time(record.attempted_at)} ${outcomeBadge(record.outcome)}
     ${record.status_code !== undefined ? html`<span>HTTP ${record.status_code}</span>` : ''}
-    ${record.error ? html`<span class="muted">${record.error}</span>` : ''}
+    ${record.error ? html`<span class="muted">${errorText(record.error)}</span>` : ''}
   </li>`;
 }
 
