@@ -3,8 +3,8 @@ import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
 
 // Settings a process cannot run without. The all-in-one start generates and persists the secrets itself
-// before calling loadConfig, so it requires them too.
-const REQUIRED: Record<Role, readonly (keyof Settings)[]> = {
+// before calling loadConfig, so it requires them too. Exported for the README's settings table.
+export const REQUIRED: Readonly<Record<Role, readonly (keyof Settings)[]>> = {
   api: ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
   worker: ['HOOKLINE_SECRET_KEY'],
   monitor: [],

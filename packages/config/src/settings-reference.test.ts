@@ -15,8 +15,18 @@ describe('settings reference', () => {
     expect(byName.get('PORT')?.default).toBe('`8080`');
     expect(byName.get('HOOKLINE_ALLOW_NETWORKS')?.default).toBe('empty');
     expect(byName.get('HOOKLINE_DATA_DIR')?.default).toBe('`.data`');
-    expect(byName.get('HOOKLINE_API_KEY')?.default).toMatch(/^— \(required by the API/);
+    expect(byName.get('HOOKLINE_API_KEY')?.default).toMatch(/^— \(`pnpm start` generates one/);
     for (const s of byName.values()) expect(s.doc.length).toBeGreaterThan(10);
+  });
+
+  it("names the processes that require a setting, from loadConfig's own list", () => {
+    const required = settingsReference().filter((s) => s.requiredBy.length > 0);
+    expect(required.map((s) => [s.name, s.requiredBy])).toEqual([
+      ['HOOKLINE_API_KEY', ['api', 'all-in-one']],
+      ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'all-in-one']],
+    ]);
+    expect(renderSettingsTable()).toContain('| `HOOKLINE_SECRET_KEY` | — (`pnpm start` generates one into');
+    expect(renderSettingsTable()).toContain('| HTTP tier, worker, `pnpm start` |');
   });
 
   it("is the README's settings table, word for word", () => {
@@ -27,7 +37,8 @@ describe('settings reference', () => {
     const expected = renderSettingsTable();
     if (table !== expected)
       throw new Error(
-        `README.md's settings table differs from packages/config/src/settings.ts; replace it with:\n\n${expected}\n`,
+        `README.md's settings table differs from packages/config/src/settings.ts (and loadConfig's REQUIRED); ` +
+          `replace everything from ${SETTINGS_TABLE_START} to ${SETTINGS_TABLE_END} in README.md with:\n\n${expected}\n`,
       );
   });
 });
