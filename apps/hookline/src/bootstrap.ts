@@ -36,8 +36,11 @@ export function runProcess(
     const logger = createLogger(config.LOG_LEVEL, name);
     const metrics = createMetrics();
     const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger);
-    const stop = await start({ config, logger, metrics, watch });
-    stopOnSignals(logger, stop, stopBoundMs(config));
+    // Handlers first: a signal that arrives while the process is starting (or just after it said it had
+    // started) then waits for the start and stops cleanly, instead of killing the process outright.
+    const started = start({ config, logger, metrics, watch });
+    stopOnSignals(logger, async () => (await started)(), stopBoundMs(config));
+    await started;
   };
   run().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

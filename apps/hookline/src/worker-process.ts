@@ -14,7 +14,9 @@ export async function startWorkerProcess(
   { config, logger, metrics, watch }: ProcessBase,
   options: { adaptStore?: (store: Store) => Store } = {},
 ): Promise<() => Promise<void>> {
-  const redis = watch(createRedis(config));
+  // Named, so an operator's CLIENT LIST shows which process each connection belongs to (the blocking one is
+  // a duplicate and carries the name too).
+  const redis = watch(createRedis(config, { connectionName: `hookline-worker-${process.pid}` }));
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const secretBox = SecretBox.fromKey(secretKeyOf(config));
   const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });

@@ -26,7 +26,6 @@ describe('the composed HTTP server', () => {
         HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
         HOOKLINE_ADMIN_USER: 'ops',
         HOOKLINE_ADMIN_PASSWORD: 'admin-password-1',
-        HOOKLINE_WORKER_IDLE_MS: '200',
         REDIS_URL: TEST_REDIS_URL,
       },
       'all-in-one',

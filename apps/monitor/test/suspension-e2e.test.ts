@@ -63,7 +63,6 @@ beforeEach(async () => {
       HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
       HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
       HOOKLINE_WORKER_MAX_HOOKS: 16,
-      HOOKLINE_WORKER_IDLE_MS: 200,
     },
     redis: ctx.redis,
     keys,

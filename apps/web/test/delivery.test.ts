@@ -20,7 +20,6 @@ describe('sending a test event (browser, real worker)', () => {
         HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
         HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
         HOOKLINE_WORKER_MAX_HOOKS: 16,
-        HOOKLINE_WORKER_IDLE_MS: 500,
       },
       redis: w.ctx.redis,
       keys: w.keys,

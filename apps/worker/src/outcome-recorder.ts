@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { AttemptResult, DeliveryRecord, RecordedOutcome } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { appendOutcome, type DeliverJobData } from '@hookline/queue';
-import type { AttemptLedger } from '@hookline/store';
+import type { AttemptFence, AttemptFinish, AttemptLedger } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
@@ -27,7 +27,8 @@ export class OutcomeRecorder {
     },
   ) {}
 
-  async record(job: DeliverJobData, attempt: RecordedAttempt): Promise<void> {
+  /** Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). */
+  async record(job: DeliverJobData, fence: AttemptFence, attempt: RecordedAttempt): Promise<AttemptFinish> {
     const { hookId, accountId, event } = job;
     const entry: DeliveryRecord = {
       event_id: event.id,
@@ -39,11 +40,17 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
       ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
     };
-    const finished = this.deps.attempts.finish(hookId, entry, streakStep(attempt.outcome));
+    const finished = await this.deps.attempts.finish(hookId, entry, fence, streakStep(attempt.outcome));
+    if (finished === 'fenced' || finished === 'not_this_attempt') {
+      this.deps.logger.warn(
+        { hookId, eventId: event.id, outcome: attempt.outcome, refused: finished },
+        'outcome not recorded: this process no longer holds the job',
+      );
+      return finished;
+    }
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
-    if (attempt.outcome === 'delivered') await finished;
-    else await Promise.all([finished, this.announce(job, attempt)]);
+    if (attempt.outcome !== 'delivered') await this.announce(job, attempt);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);
@@ -58,9 +65,10 @@ export class OutcomeRecorder {
     };
     if (attempt.outcome === 'delivered') this.deps.logger.debug(line, 'delivery');
     else this.deps.logger.info(line, 'delivery not accepted');
+    return finished;
   }
 
-  // Sent together with the finish script, one round trip for both: the stream is a global key, in another
+  // After the finish script, so only a recorded outcome is announced: the stream is a global key, in another
   // slot of a Redis Cluster than the hook's, so the two cannot be one script.
   private announce(job: DeliverJobData, attempt: RecordedAttempt): Promise<unknown> {
     return appendOutcome(this.deps.redis, this.deps.keys, {

@@ -1,16 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
 import { systemClock, USER_AGENT, type Clock } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
-import { HookQueues } from '@hookline/redis';
+import { HookJobs, HookQueues } from '@hookline/redis';
 import { ReadySet } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
-import { createDeliverJob } from './deliver-job';
-import { DEFAULT_TIMINGS, HookAttachments, type AttachmentOptions } from './hook-attachments';
+import { createDeliverEvent } from './deliver-event';
+import { DEFAULT_TIMINGS, HookConsumer, type ConsumerTimings } from './hook-consumer';
 import { OutcomeRecorder } from './outcome-recorder';
-import { shareScriptsWithDuplicates } from './shared-scripts';
+
+/**
+ * A job's lock outlasts the request deadline by this much: the margin covers marking the attempt before the
+ * request and recording it after, and a request starts only while the lock has at least the deadline plus
+ * SEND_MARGIN_MS left. A process that freezes holding a job keeps it from the others for the lock's length.
+ */
+export const LOCK_MARGIN_MS = 10_000;
+export const SEND_MARGIN_MS = 2_000;
 
 export interface WorkerDeps {
   config: Pick<
@@ -19,9 +27,12 @@ export interface WorkerDeps {
     | 'HOOKLINE_ALLOW_NETWORKS'
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_WORKER_MAX_HOOKS'
-    | 'HOOKLINE_WORKER_IDLE_MS'
   >;
-  /** A connection with maxRetriesPerRequest: null; the worker duplicates it for its blocking reads. */
+  /**
+   * A connection with maxRetriesPerRequest: null, for every command but the blocking wait on the ready set
+   * (the worker duplicates it once for that). The attempt ledger of `store` must use this same connection:
+   * the worker relies on Redis running its commands in the order they were sent.
+   */
   redis: Redis;
   keys: RedisKeys;
   store: { attempts: AttemptLedger };
@@ -29,11 +40,11 @@ export interface WorkerDeps {
   logger: Logger;
   clock?: Clock;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
-  timings?: Partial<Pick<AttachmentOptions, 'leaseMs' | 'lockDurationMs' | 'stalledIntervalMs'>>;
+  timings?: Partial<ConsumerTimings> & { lockMs?: number };
 }
 
 export interface RunningWorker {
-  /** SIGTERM path: takes no new events, lets the attempt in flight finish, releases every hook. */
+  /** SIGTERM path: takes no new events, lets the attempts in flight finish (up to a bound), gives hooks back. */
   close(): Promise<void>;
   attachedCount(): number;
 }
@@ -41,46 +52,37 @@ export interface RunningWorker {
 export function startWorker(deps: WorkerDeps): RunningWorker {
   const { config, redis, keys, logger, metrics } = deps;
   const clock = deps.clock ?? systemClock;
-  const deliverer = createDeliverer({
-    timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
-    allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
-  });
-  const hookQueues = new HookQueues(redis, keys);
-  const processor = createDeliverJob({
+  const deadlineMs = config.HOOKLINE_DELIVERY_TIMEOUT_MS;
+  const deliverer = createDeliverer({ timeoutMs: deadlineMs, allowNetworks: config.HOOKLINE_ALLOW_NETWORKS });
+  const jobs = new HookJobs(redis, keys, deps.timings?.lockMs ?? deadlineMs + LOCK_MARGIN_MS);
+  const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
     recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, metrics, logger }),
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
+    deadlineMs,
+    sendMarginMs: SEND_MARGIN_MS,
     clock,
   });
-  // BullMQ loads its scripts onto the connection its Workers use, and every multi()/pipeline() on that
-  // connection then copies them: our own commands stay on `redis`, the Workers get a connection of their own,
-  // whose duplicates (one blocking connection per attached hook) reuse its scripts.
-  const bullConnection = shareScriptsWithDuplicates(logRedisErrors(redis.duplicate(), logger));
-  const attachments = new HookAttachments({
-    connection: bullConnection,
+  const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),
-    keys,
     ready: new ReadySet(redis, keys, clock),
-    hookQueues,
-    processor,
+    jobs,
+    queues: new HookQueues(redis, keys),
+    deliver,
+    holderId: `w_${randomUUID()}`,
+    maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
+    timings: { ...DEFAULT_TIMINGS, ...deps.timings },
     logger,
     metrics,
-    options: {
-      ...DEFAULT_TIMINGS,
-      ...deps.timings,
-      maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
-      idleMs: config.HOOKLINE_WORKER_IDLE_MS,
-    },
   });
-  attachments.start();
+  consumer.start();
   return {
     async close() {
-      await attachments.close();
+      await consumer.close(deadlineMs + SEND_MARGIN_MS);
       await deliverer.close();
-      bullConnection.disconnect();
     },
-    attachedCount: () => attachments.count,
+    attachedCount: () => consumer.count,
   };
 }

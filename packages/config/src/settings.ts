@@ -147,14 +147,10 @@ export const settingsSchema = z.object({
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
   HOOKLINE_DELIVERY_LOG_MAX: setting(int(1000, 1, 100000), 'delivery log entries kept per hook'),
   HOOKLINE_WORKER_MAX_HOOKS: setting(
-    int(256, 1, 100000),
-    'most hook queues one worker process attaches to at once (one Redis connection each); when more hooks ' +
-      'are busy than the fleet has slots, a hook attached for 5 × `HOOKLINE_WORKER_IDLE_MS` (10 s by ' +
-      'default) gives its slot to a waiting hook and queues up again behind it',
-  ),
-  HOOKLINE_WORKER_IDLE_MS: setting(
-    int(2000, 10, 3600000),
-    'how long a worker stays attached to an empty hook queue',
+    int(1000, 1, 100000),
+    'most hooks one worker process delivers to at once (each with at most one request in flight; no ' +
+      'connection of its own); when more hooks have events than the fleet has slots, a hook served for a ' +
+      'second gives its slot to a waiting hook and queues again behind it',
   ),
   // With the rest of the shutdown, the drain must fit the orchestrator's grace (Kubernetes: 30 s).
   HOOKLINE_HTTP_DRAIN_MS: setting(

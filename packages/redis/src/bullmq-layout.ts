@@ -20,6 +20,8 @@ export interface HookQueueLayout {
   readonly jobCounter: string;
   /** Prefix of every job's hash: `${jobPrefix}${jobId}`. */
   readonly jobPrefix: string;
+  /** The lock of an active job: a string holding its holder's token, with an expiry (BullMQ's lease). */
+  jobLock(jobId: string): string;
 }
 
 /** The name of the field of `meta` that says the queue is paused. */
@@ -35,5 +37,6 @@ export function hookQueueLayout(keys: RedisKeys, hookId: string): HookQueueLayou
     events: `${base}events`,
     jobCounter: `${base}id`,
     jobPrefix: base,
+    jobLock: (jobId) => `${base}${jobId}:lock`,
   };
 }

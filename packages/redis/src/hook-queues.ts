@@ -85,21 +85,14 @@ export class HookQueues {
   }
 
   /**
-   * True while the hook needs a worker attached: events it could take now (not paused, jobs waiting), or a
-   * job in progress. A job stays active after its process died (kill -9) until an attached Worker's stalled
-   * check finds its lock gone, which takes up to two check intervals; letting go of the queue before then
-   * would leave the hook's last event neither delivered nor `unknown` until another event arrived. Read
-   * straight from BullMQ's keys in one round trip (one hash tag, one shard).
+   * True while the hook needs a worker: events it could take now (not paused, jobs waiting), or a job in
+   * progress. A job stays active after its holder died (kill -9) until its lock expires and another holder
+   * takes it over; letting go of the queue before then would leave the hook's last event neither delivered
+   * nor `unknown` until another event arrived. One script on BullMQ's keys (one hash tag, one shard).
    */
   async needsWorker(hookId: string): Promise<boolean> {
     const { meta, wait, active } = this.layout(hookId);
-    const [[, paused], [, waiting], [, inProgress]] = ((await this.redis
-      .pipeline()
-      .hexists(meta, PAUSED_FIELD)
-      .llen(wait)
-      .llen(active)
-      .exec()) ?? []) as [[unknown, number], [unknown, number], [unknown, number]];
-    return (paused === 0 && waiting > 0) || inProgress > 0;
+    return Number(await SCRIPTS.hookNeedsWorker.run(this.redis, [meta, wait, active], [])) === 1;
   }
 
   /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */

@@ -5,3 +5,4 @@ export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-se
 export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 export { SCRIPTS } from './scripts';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
+export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';

@@ -51,8 +51,13 @@ export function redisKeys(prefix: string) {
     // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
     /** Hooks that have (or may have) waiting events and no process attached: ZSET hookId -> signal time. */
     readyHooks: () => `${prefix}:{scheduler}:ready`,
-    /** Hooks attached by a worker process: ZSET hookId -> lease expiry (ms). */
+    /** Hooks a worker process is delivering to: ZSET hookId -> lease expiry (ms). */
     hookLeases: () => `${prefix}:{scheduler}:leases`,
+    /**
+     * Which process holds each lease: HASH hookId -> holder id. Renewing and releasing check it, so a process
+     * that was frozen past its lease cannot extend or drop the lease another process has taken since.
+     */
+    hookLeaseHolders: () => `${prefix}:{scheduler}:lease-holders`,
     reconcileLock: () => `${prefix}:reconcile-lock`,
     outcomes: () => `${prefix}:outcomes`,
     /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */

@@ -5,8 +5,10 @@ import { loadScript } from './lua-script';
  * touch keys of one hash tag only (a hook, an account, or the scheduler), so they run on a Redis Cluster.
  */
 export const SCRIPTS = {
-  /** Scheduler: claim signalled hooks with a lease, signal hooks with work, reclaim expired leases. */
+  /** Scheduler: claim signalled hooks with a lease, renew and release it, signal hooks, reclaim expired leases. */
   readyClaim: loadScript('ready-claim'),
+  readyRenew: loadScript('ready-renew'),
+  readyRelease: loadScript('ready-release'),
   readySignal: loadScript('ready-signal'),
   readyReclaim: loadScript('ready-reclaim'),
   /** Account inbox: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
@@ -17,6 +19,9 @@ export const SCRIPTS = {
   inboxOlderThan: loadScript('inbox-older-than'),
   /** Hook records. */
   hookChange: loadScript('hook-change'),
+  /** Hook queues: does the hook need a worker; take over the active job of a holder that is gone. */
+  hookNeedsWorker: loadScript('hook-needs-worker'),
+  jobAdopt: loadScript('job-adopt'),
   /** The attempt ledger: mark an attempt before the request, record its outcome after. */
   attemptBegin: loadScript('attempt-begin'),
   attemptFinish: loadScript('attempt-finish'),

@@ -1,14 +1,16 @@
 import type { DeliveryRecord, HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
-import type { AccountView } from './contracts';
+import type { AccountView, AttemptFence } from './contracts';
 import type { Store } from './create-store';
+import { holdJob } from './test-support/hold-job';
 import { storeForTest } from './test-support/store-for-test';
 
 const ctx = useRedis('store-attempts');
 let keys: RedisKeys;
 let store: Store;
 let hook: HookView;
+let fence: AttemptFence;
 
 const BEARER = { scheme: 'bearer', token: 'sk_live_51HqLyjWDarjtT1zdp7dc' } as const;
 
@@ -24,6 +26,7 @@ beforeEach(async () => {
     },
     'test',
   );
+  fence = await holdJob(ctx.redis, keys, hook.id);
 });
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
@@ -41,8 +44,8 @@ const record = (
 
 describe('attempt ledger', () => {
   it('a first attempt gets the target with its credentials decrypted', async () => {
-    const start = await store.attempts.begin(hook.id, 'evt_1');
-    expect(start).toEqual({
+    const start = await store.attempts.begin(hook.id, 'evt_1', fence);
+    expect(start).toMatchObject({
       kind: 'send',
       target: {
         id: hook.id,
@@ -53,38 +56,40 @@ describe('attempt ledger', () => {
         version: 1,
       },
     });
+    // What is left of the job's lock, for the worker's last check before the request leaves.
+    expect(start.kind === 'send' && start.lockMsLeft).toBeGreaterThan(29_000);
   });
 
   it('an attempt begun but not finished is maybe_sent when the job runs again', async () => {
-    await store.attempts.begin(hook.id, 'evt_1');
-    expect(await store.attempts.begin(hook.id, 'evt_1')).toEqual({ kind: 'maybe_sent' });
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence)).toEqual({ kind: 'maybe_sent' });
   });
 
   it('a finished attempt is already_recorded when the job runs again, and its record is in the log once', async () => {
-    await store.attempts.begin(hook.id, 'evt_1');
-    await store.attempts.finish(hook.id, record('evt_1'));
-    expect(await store.attempts.begin(hook.id, 'evt_1')).toEqual({ kind: 'already_recorded' });
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    await store.attempts.finish(hook.id, record('evt_1'), fence);
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence)).toEqual({ kind: 'already_recorded' });
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([record('evt_1')]);
   });
 
   it('the next event after a finished one is sent', async () => {
-    await store.attempts.begin(hook.id, 'evt_1');
-    await store.attempts.finish(hook.id, record('evt_1'));
-    expect((await store.attempts.begin(hook.id, 'evt_2')).kind).toBe('send');
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    await store.attempts.finish(hook.id, record('evt_1'), fence);
+    expect((await store.attempts.begin(hook.id, 'evt_2', fence)).kind).toBe('send');
   });
 
   it('the log stays within its bound, newest first', async () => {
     for (const n of [1, 2, 3, 4]) {
-      await store.attempts.begin(hook.id, `evt_${n}`);
-      await store.attempts.finish(hook.id, record(`evt_${n}`));
+      await store.attempts.begin(hook.id, `evt_${n}`, fence);
+      await store.attempts.finish(hook.id, record(`evt_${n}`), fence);
     }
     const ids = (await store.deliveryLog.list(hook.id, 10)).map((r) => r.event_id);
     expect(ids).toEqual(['evt_4', 'evt_3', 'evt_2']);
   });
 
   it('a change to the hook reaches the next attempt (the cached target is by version)', async () => {
-    await store.attempts.begin(hook.id, 'evt_1');
-    await store.attempts.finish(hook.id, record('evt_1'));
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    await store.attempts.finish(hook.id, record('evt_1'), fence);
     await store.hooks.update(
       hook.account_id,
       hook.id,
@@ -94,7 +99,7 @@ describe('attempt ledger', () => {
       },
       'test',
     );
-    const start = await store.attempts.begin(hook.id, 'evt_2');
+    const start = await store.attempts.begin(hook.id, 'evt_2', fence);
     expect(start).toMatchObject({
       kind: 'send',
       target: {
@@ -106,10 +111,47 @@ describe('attempt ledger', () => {
   });
 
   it('a deleted hook: nothing to send, and neither step leaves a key behind', async () => {
-    await store.attempts.begin(hook.id, 'evt_1');
+    await store.attempts.begin(hook.id, 'evt_1', fence);
     await store.hooks.remove(hook.account_id, hook.id, 'test');
-    await store.attempts.finish(hook.id, record('evt_1'));
-    expect(await store.attempts.begin(hook.id, 'evt_2')).toEqual({ kind: 'hook_deleted' });
+    await store.attempts.finish(hook.id, record('evt_1'), fence);
+    expect(await store.attempts.begin(hook.id, 'evt_2', fence)).toEqual({ kind: 'hook_deleted' });
     expect(await ctx.redis.exists(keys.hookAttempt(hook.id), keys.hookDeliveries(hook.id))).toBe(0);
+  });
+});
+
+// A process frozen past its job lock (SIGSTOP, a long GC pause) wakes up believing it holds the job; another
+// process has taken it over since. Its writes must change nothing.
+describe('attempt ledger fenced by the job lock', () => {
+  it("a holder whose lock is now another's neither marks the attempt nor learns the target", async () => {
+    await holdJob(ctx.redis, keys, hook.id, { token: 'holder-b' });
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence)).toEqual({ kind: 'fenced' });
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBeNull();
+  });
+
+  it('a holder whose lock expired gets fenced too', async () => {
+    const stale = await holdJob(ctx.redis, keys, hook.id, { jobId: '2', lockMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await store.attempts.begin(hook.id, 'evt_1', stale)).toEqual({ kind: 'fenced' });
+  });
+
+  it("a stale finish writes no log entry and leaves the new holder's marker alone", async () => {
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    const takeover = await holdJob(ctx.redis, keys, hook.id, { token: 'holder-b' });
+    expect(await store.attempts.begin(hook.id, 'evt_1', takeover)).toEqual({ kind: 'maybe_sent' });
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('fenced');
+    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1');
+  });
+
+  it("a finish never touches another event's marker", async () => {
+    await store.attempts.begin(hook.id, 'evt_2', fence);
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('not_this_attempt');
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2');
+    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+  });
+
+  it('the holder records its outcome', async () => {
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('recorded');
   });
 });

@@ -1,14 +1,22 @@
 import { Lru, type DeliveryRecord } from '@hookline/core';
-import { SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { hookQueueLayout, SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
-import type { AttemptLedger, AttemptStart, HookTarget, StreakStep } from './contracts';
+import type {
+  AttemptFence,
+  AttemptFinish,
+  AttemptLedger,
+  AttemptStart,
+  HookTarget,
+  StreakStep,
+} from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
 import type { SecretBox } from './secret-box';
 
-// BullMQ runs a job again when the process holding it died (a stalled job). For a webhook that is the one
-// thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
+// A job whose holder died or froze is taken over by another process. For a webhook, running it again is the
+// one thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
 // worker writes the event id to the hook's attempt key; recording the outcome appends `:done` in the same
-// script that writes the delivery log. A re-run reads the key:
+// script that writes the delivery log. Both steps first check the caller's lock token on the job (the fence:
+// a holder that lost the job writes nothing). A takeover reads the key:
 //   - another event's id (or nothing): this event was never attempted -> send it;
 //   - this event's id: it may have left -> record `unknown`, do not send;
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
@@ -24,6 +32,13 @@ import type { SecretBox } from './secret-box';
 // do not create it: during a rolling upgrade, one of their failures that the monitor reads after a newer
 // worker's success can count once too often for that hook.)
 
+const FINISHED: Record<string, AttemptFinish> = {
+  '1': 'recorded',
+  '0': 'hook_deleted',
+  '-1': 'fenced',
+  '-2': 'not_this_attempt',
+};
+
 // Decrypted targets of recently delivered hooks, by version: a busy hook's credentials are not decrypted,
 // nor its record shipped, for every event.
 const CACHE_MAX = 10_000;
@@ -38,22 +53,27 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly logMax: number,
   ) {}
 
-  async begin(hookId: string, eventId: string): Promise<AttemptStart> {
+  async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
-    const [state, fields] = (await SCRIPTS.attemptBegin.run(
+    const [state, lockMsLeft, fields] = (await SCRIPTS.attemptBegin.run(
       this.redis,
-      [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId)],
-      [eventId, cached ? String(cached.version) : ''],
-    )) as [string, string[] | undefined];
+      [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
+      [eventId, cached ? String(cached.version) : '', fence.token],
+    )) as [string, number, string[] | undefined];
     if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send'> };
     const target = fields ? this.remember(hookId, fields) : cached;
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
-    return target ? { kind: 'send', target } : { kind: 'hook_deleted' };
+    return target ? { kind: 'send', target, lockMsLeft } : { kind: 'hook_deleted' };
   }
 
-  async finish(hookId: string, record: DeliveryRecord, streakStep?: StreakStep): Promise<void> {
+  async finish(
+    hookId: string,
+    record: DeliveryRecord,
+    fence: AttemptFence,
+    streakStep?: StreakStep,
+  ): Promise<AttemptFinish> {
     const { keys } = this;
-    await SCRIPTS.attemptFinish.run(
+    const result = await SCRIPTS.attemptFinish.run(
       this.redis,
       [
         keys.hookDeliveries(hookId),
@@ -61,6 +81,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookRecord(hookId),
         keys.hookStreak(hookId),
         keys.hookStreakFailures(hookId),
+        this.lockKey(hookId, fence),
       ],
       [
         JSON.stringify(record),
@@ -69,8 +90,14 @@ export class RedisAttemptLedger implements AttemptLedger {
         streakStep ?? '',
         Date.parse(record.attempted_at),
         STREAK_IDLE_TTL_MS,
+        fence.token,
       ],
     );
+    return FINISHED[String(result)] ?? 'recorded';
+  }
+
+  private lockKey(hookId: string, fence: AttemptFence): string {
+    return hookQueueLayout(this.keys, hookId).jobLock(fence.jobId);
   }
 
   private remember(hookId: string, flat: readonly string[]): HookTarget | undefined {

@@ -111,21 +111,44 @@ export interface DeliveryLog {
  * attempt-ledger.ts): `begin` reads the hook and marks the event as being attempted, `finish` writes the
  * outcome to the delivery log and marks the attempt done, each in one step.
  */
+/**
+ * Proof that the caller holds the event's job: BullMQ's job id and the caller's lock token. Every write of
+ * the ledger checks it atomically, so a process frozen past its lock (which another process has taken since)
+ * neither sends nor records anything.
+ */
+export interface AttemptFence {
+  readonly jobId: string;
+  readonly token: string;
+}
+
 export interface AttemptLedger {
-  begin(hookId: string, eventId: string): Promise<AttemptStart>;
+  begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
-  finish(hookId: string, record: DeliveryRecord, streakStep?: StreakStep): Promise<void>;
+  finish(
+    hookId: string,
+    record: DeliveryRecord,
+    fence: AttemptFence,
+    streakStep?: StreakStep,
+  ): Promise<AttemptFinish>;
 }
 
 export type AttemptStart =
-  /** Never attempted: send it to this target. */
-  | { readonly kind: 'send'; readonly target: HookTarget }
+  /**
+   * Never attempted: send it to this target, if it can still be sent within the lock: `lockMsLeft` is what
+   * remained of the job's lock when the attempt was marked.
+   */
+  | { readonly kind: 'send'; readonly target: HookTarget; readonly lockMsLeft: number }
+  /** The caller no longer holds the job (its lock is another holder's, or gone): send nothing, record nothing. */
+  | { readonly kind: 'fenced' }
   /** An earlier attempt may have reached the endpoint: record `unknown`, never send again. */
   | { readonly kind: 'maybe_sent' }
   /** The outcome is recorded already; only the job's completion was lost. */
   | { readonly kind: 'already_recorded' }
   /** Deleted after the event was accepted: nowhere to deliver. */
   | { readonly kind: 'hook_deleted' };
+
+/** `fenced`: the caller lost the job's lock; `not_this_attempt`: the hook's attempt marker is another event's. */
+export type AttemptFinish = 'recorded' | 'hook_deleted' | 'fenced' | 'not_this_attempt';
 
 export interface ActivityFeed {
   append(accountId: string, entry: ActivityEntry): Promise<void>;

@@ -1,6 +1,6 @@
 import type { DeliveryRecord, HookView } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
-import type { Store } from '@hookline/store';
+import { hookQueueLayout, type RedisKeys } from '@hookline/redis';
+import type { AttemptFence, Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
 import { streakStep } from './rules';
 import { readStreak, Streaks } from './streaks';
@@ -10,6 +10,7 @@ const ctx = useRedis('streak-ledger');
 let keys: RedisKeys;
 let store: Store;
 let hook: HookView;
+let fence: AttemptFence;
 
 beforeEach(async () => {
   ({ store, keys } = suspensionForTest(ctx));
@@ -23,6 +24,9 @@ beforeEach(async () => {
     },
     'test',
   );
+  // The worker holds the event's job (BullMQ's lock holds its token): the ledger checks that fence.
+  fence = { jobId: '1', token: 'holder-a' };
+  await ctx.redis.set(hookQueueLayout(keys, hook.id).jobLock(fence.jobId), fence.token, 'PX', 60_000);
 });
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
@@ -39,8 +43,8 @@ const record = (eventId: string, outcome: DeliveryRecord['outcome'], at: number)
 describe('attempt ledger and the failure streak', () => {
   const streaks = () => new Streaks(ctx.redis, keys, { threshold: 3, windowMs: 0 });
   const finish = async (eventId: string, outcome: DeliveryRecord['outcome'], at: number) => {
-    await store.attempts.begin(hook.id, eventId);
-    await store.attempts.finish(hook.id, record(eventId, outcome, at), streakStep(outcome));
+    await store.attempts.begin(hook.id, eventId, fence);
+    await store.attempts.finish(hook.id, record(eventId, outcome, at), fence, streakStep(outcome));
   };
   const monitorCounts = (eventId: string, at: number) =>
     streaks().applyMany(

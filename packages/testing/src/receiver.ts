@@ -30,11 +30,18 @@ export async function startReceiver(
   const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
+  // Per path too: tests that give each hook its own path on one receiver check one-at-a-time per hook.
+  const inFlightByPath = new Map<string, number>();
+  let maxInFlightPerPath = 0;
   const waiters: { count: number; resolve: () => void }[] = [];
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    const path = req.url ?? '';
+    const onPath = (inFlightByPath.get(path) ?? 0) + 1;
+    inFlightByPath.set(path, onPath);
+    maxInFlightPerPath = Math.max(maxInFlightPerPath, onPath);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -56,6 +63,7 @@ export async function startReceiver(
       const behaviour = respond(record, index);
       const done = () => {
         inFlight -= 1;
+        inFlightByPath.set(path, (inFlightByPath.get(path) ?? 1) - 1);
         (record as { finishedAt?: number }).finishedAt = Date.now();
       };
       if (behaviour.kind === 'hang') {
@@ -92,6 +100,10 @@ export async function startReceiver(
     },
     get maxInFlight() {
       return maxInFlight;
+    },
+    /** The most requests ever in flight at once on any one path. */
+    get maxInFlightPerPath() {
+      return maxInFlightPerPath;
     },
     /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
     waitFor(count: number, timeoutMs = 20000): Promise<void> {

@@ -16,7 +16,6 @@ export const WORKER_CONFIG: WorkerDeps['config'] = {
   HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
   HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
   HOOKLINE_WORKER_MAX_HOOKS: 64,
-  HOOKLINE_WORKER_IDLE_MS: 500,
 };
 
 /** hookline's store, hook queues and producer on `redis` under `prefix`; the caller closes the producer. */
@@ -36,7 +35,6 @@ export function spawnTestWorker(
   const worker = spawnEntry(entry, {
     HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
     HOOKLINE_METRICS_PORT: '0',
-    HOOKLINE_WORKER_IDLE_MS: '200',
     ...env,
   });
   onCleanup(async () => {
@@ -71,9 +69,17 @@ export function useHookline() {
       return worker;
     },
     /** A real worker process (the production entry point by default), killed after the test. */
-    spawnWorker(entry = 'apps/hookline/src/worker-main.ts'): SpawnedProcess {
+    spawnWorker(
+      entry = 'apps/hookline/src/worker-main.ts',
+      env: Record<string, string> = {},
+    ): SpawnedProcess {
       return spawnTestWorker(
-        { REDIS_URL: TEST_REDIS_URL, HOOKLINE_QUEUE_PREFIX: ctx.prefix, HOOKLINE_SECRET_KEY: h.secretKeyHex },
+        {
+          REDIS_URL: TEST_REDIS_URL,
+          HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+          HOOKLINE_SECRET_KEY: h.secretKeyHex,
+          ...env,
+        },
         ctx.onCleanup,
         entry,
       );

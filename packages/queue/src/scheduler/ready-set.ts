@@ -4,9 +4,9 @@ import { SCRIPTS, type RedisKeys } from '@hookline/redis';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
 // Producers add the hook id (ZADD NX, so a busy hook is one entry however many events arrive); a process
-// claims a batch, takes a lease on each, attaches a BullMQ Worker, and gives the lease back when the queue
-// has been idle for a while. Leases expire when a process dies, and any process puts expired hooks back
-// into the ready set, so a crash never strands a queue.
+// claims a batch, takes a lease on each (with its holder id), delivers the hook's queue until it is empty,
+// and gives the lease back. Leases expire when a process dies or freezes, and any process puts expired hooks
+// back into the ready set, so a crash never strands a queue.
 
 export class ReadySet {
   constructor(
@@ -35,12 +35,17 @@ export class ReadySet {
     return popped ? popped[1] : undefined;
   }
 
-  async claim(alreadyPopped: readonly string[], want: number, leaseMs: number): Promise<string[]> {
+  async claim(
+    alreadyPopped: readonly string[],
+    want: number,
+    leaseMs: number,
+    holder: string,
+  ): Promise<string[]> {
     const now = this.clock().getTime();
     return (await SCRIPTS.readyClaim.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases()],
-      [now, now + leaseMs, want, ...alreadyPopped],
+      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.hookLeaseHolders()],
+      [now, now + leaseMs, want, holder, ...alreadyPopped],
     )) as string[];
   }
 
@@ -49,20 +54,31 @@ export class ReadySet {
     return this.redis.zcard(this.keys.readyHooks());
   }
 
-  async renew(hookIds: readonly string[], leaseMs: number): Promise<void> {
-    if (hookIds.length === 0) return;
-    const expiry = this.clock().getTime() + leaseMs;
-    await this.redis.zadd(this.keys.hookLeases(), 'XX', ...hookIds.flatMap((id) => [expiry, id]));
+  /** Extends `holder`'s leases; returns the hooks it no longer holds (it must stop serving them). */
+  async renew(hookIds: readonly string[], leaseMs: number, holder: string): Promise<string[]> {
+    if (hookIds.length === 0) return [];
+    const now = this.clock().getTime();
+    return (await SCRIPTS.readyRenew.run(
+      this.redis,
+      [this.keys.hookLeases(), this.keys.hookLeaseHolders()],
+      [now, now + leaseMs, holder, ...hookIds],
+    )) as string[];
   }
 
-  async release(hookId: string): Promise<void> {
-    await this.redis.zrem(this.keys.hookLeases(), hookId);
+  /** Gives the lease back if `holder` still has it; true when it did. */
+  async release(hookId: string, holder: string): Promise<boolean> {
+    const released = await SCRIPTS.readyRelease.run(
+      this.redis,
+      [this.keys.hookLeases(), this.keys.hookLeaseHolders()],
+      [holder, hookId],
+    );
+    return Number(released) === 1;
   }
 
   async reclaimExpired(limit = 1000): Promise<string[]> {
     return (await SCRIPTS.readyReclaim.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.hookLeaseHolders()],
       [this.clock().getTime(), limit],
     )) as string[];
   }

@@ -1,10 +1,15 @@
--- KEYS: attempt, hook record. ARGV: event id, version of the caller's cached target ('' = none).
--- Returns {state} or {'send', version, fields...} when the caller's copy of the hook is stale.
-if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted'} end
+-- KEYS: attempt, hook record, the job's lock. ARGV: event id, version of the caller's cached target ('' = none),
+-- the caller's lock token.
+-- Returns {state, lock ms left} or {'send', lock ms left, fields...} when the caller's copy of the hook is stale.
+-- The lock token is the fence: a process that lost the job (frozen past its lock, which another process then
+-- took) is told 'fenced' and sends nothing, whatever the attempt key says.
+if redis.call('GET', KEYS[3]) ~= ARGV[3] then return {'fenced', 0} end
+local left = redis.call('PTTL', KEYS[3])
+if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted', left} end
 local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then return {'maybe_sent'} end
-if current == ARGV[1] .. ':done' then return {'already_recorded'} end
+if current == ARGV[1] then return {'maybe_sent', left} end
+if current == ARGV[1] .. ':done' then return {'already_recorded', left} end
 redis.call('SET', KEYS[1], ARGV[1])
 local version = redis.call('HGET', KEYS[2], 'version') or ''
-if version ~= '' and version == ARGV[2] then return {'send'} end
-return {'send', redis.call('HGETALL', KEYS[2])}
+if version ~= '' and version == ARGV[2] then return {'send', left} end
+return {'send', left, redis.call('HGETALL', KEYS[2])}

@@ -1,18 +1,20 @@
--- KEYS: ready set, leases. ARGV: now (ms), lease expiry (ms), most hooks to claim, ids already popped...
--- Claims up to ARGV[3] hooks: first the ids the caller already popped (ARGV[4..]), then more from the set.
--- A hook whose lease is still live is skipped: its holder re-checks the queue before letting go, so the
--- signal is not lost.
-local ready, leases = KEYS[1], KEYS[2]
-local now, expiry, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+-- KEYS: ready set, leases, lease holders. ARGV: now (ms), lease expiry (ms), most hooks to claim, holder id,
+-- ids already popped...
+-- Claims up to ARGV[3] hooks for holder ARGV[4]: first the ids the caller already popped (ARGV[5..]), then
+-- more from the set. A hook whose lease is still live is skipped: its holder re-checks the queue before
+-- letting go, so the signal is not lost.
+local ready, leases, holders = KEYS[1], KEYS[2], KEYS[3]
+local now, expiry, want, holder = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local claimed = {}
 local function take(id)
   local held = tonumber(redis.call('ZSCORE', leases, id))
   if held and held > now then return end
   redis.call('ZADD', leases, expiry, id)
+  redis.call('HSET', holders, id, holder)
   claimed[#claimed + 1] = id
 end
-for i = 4, #ARGV do take(ARGV[i]) end
-local room = want - (#ARGV - 3)
+for i = 5, #ARGV do take(ARGV[i]) end
+local room = want - (#ARGV - 4)
 if room > 0 then
   local popped = redis.call('ZPOPMIN', ready, room)
   for i = 1, #popped, 2 do take(popped[i]) end

@@ -1,0 +1,83 @@
+import { performance } from 'node:perf_hooks';
+import { buildDeliveryRequest, type AttemptResult, type Clock, type DeliveryRequest } from '@hookline/core';
+import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
+import type { ActiveJob, JobEnd } from '@hookline/redis';
+import type { AttemptLedger } from '@hookline/store';
+import type { OutcomeRecorder } from './outcome-recorder';
+
+export interface DeliverEventDeps {
+  attempts: Pick<AttemptLedger, 'begin'>;
+  recorder: OutcomeRecorder;
+  attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
+  eventTypeHeader: string;
+  userAgent: string;
+  /** The request deadline: a request starts only while the job's lock outlasts it by `sendMarginMs`. */
+  deadlineMs: number;
+  sendMarginMs: number;
+  clock: Clock;
+}
+
+/** How a job ends: finished in BullMQ (completed or failed, never retried), or `lost` to another holder. */
+export type DeliveryEnd = JobEnd | { readonly kind: 'lost'; readonly why: string };
+
+/**
+ * One event to one hook: at most one HTTP attempt, ever. A non-delivered outcome fails the job without
+ * retry so Bull Board shows it among the failed; the outcome itself is recorded before the job finishes.
+ */
+export function createDeliverEvent(deps: DeliverEventDeps) {
+  return async function deliverEvent(job: ActiveJob): Promise<DeliveryEnd> {
+    let data: DeliverJobData;
+    try {
+      data = parseDeliverJob(JSON.parse(job.data));
+    } catch (error) {
+      // Nothing can be sent for data that is not a delivery; the job fails with the reason, once.
+      return failed(error instanceof Error ? error.message : String(error));
+    }
+    const fence = { jobId: job.id, token: job.token };
+    const askedAt = performance.now();
+    // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
+    const start = await deps.attempts.begin(data.hookId, data.event.id, fence);
+    const startedAt = deps.clock().getTime();
+    switch (start.kind) {
+      case 'fenced':
+        return { kind: 'lost', why: 'the job lock is no longer ours' };
+      case 'hook_deleted':
+      case 'already_recorded':
+        return { kind: 'completed', value: start.kind };
+      case 'maybe_sent': {
+        const recorded = await deps.recorder.record(data, fence, {
+          outcome: 'unknown',
+          startedAt,
+          error:
+            'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again',
+        });
+        return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
+      }
+    }
+    // The request may leave only while nobody else can take the job over before its deadline: this process
+    // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending
+    // leaves the attempt marked; whoever takes the job over records it `unknown`.
+    const lockLeft = start.lockMsLeft - (performance.now() - askedAt);
+    if (lockLeft < deps.deadlineMs + deps.sendMarginMs)
+      return { kind: 'lost', why: `stalled before sending: ${Math.round(lockLeft)} ms of lock left` };
+    const request = buildDeliveryRequest(start.target, data.event, {
+      eventTypeHeader: deps.eventTypeHeader,
+      userAgent: deps.userAgent,
+    });
+    const result = await deps.attempt(request);
+    const recorded = await deps.recorder.record(data, fence, { ...result, startedAt });
+    if (recorded === 'fenced') return lostEnd;
+    if (result.outcome !== 'delivered')
+      return failed(
+        `${result.outcome}${result.statusCode ? ` ${result.statusCode}` : ''}${result.error ? `: ${result.error}` : ''}`,
+      );
+    return { kind: 'completed', value: 'delivered' };
+  };
+}
+
+const lostEnd: DeliveryEnd = { kind: 'lost', why: 'the job lock expired during the attempt' };
+
+/** The outcome is the failed job's reason, as Bull Board shows it: a sentence, never a stack. */
+function failed(reason: string): DeliveryEnd {
+  return { kind: 'failed', reason };
+}

@@ -1,0 +1,196 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import type { ReadySet } from '@hookline/queue';
+import type { ActiveJob, HookJobs, HookQueues, JobOffer } from '@hookline/redis';
+import type { Logger, Metrics } from '@hookline/telemetry';
+import type { DeliveryEnd } from './deliver-event';
+import { Holding, LeaseClock } from './holding';
+
+export interface ConsumerTimings {
+  /** A hook's lease: how long a process that died or froze keeps the hook from the others. */
+  leaseMs: number;
+  /** When every slot is taken, a hook held this long gives its slot up and queues again behind the others. */
+  tenureMs: number;
+  /** Longest wait between two looks at a job another holder still has locked. */
+  lockPollMs: number;
+}
+
+export const DEFAULT_TIMINGS: ConsumerTimings = { leaseMs: 10_000, tenureMs: 1_000, lockPollMs: 1_000 };
+
+export interface ConsumerDeps {
+  /** For the blocking wait on the ready set only; every other command goes through `ready`, `jobs`, `queues`. */
+  blocking: Redis;
+  ready: ReadySet;
+  jobs: HookJobs;
+  queues: Pick<HookQueues, 'needsWorker'>;
+  deliver: (job: ActiveJob) => Promise<DeliveryEnd>;
+  holderId: string;
+  maxHooks: number;
+  timings: ConsumerTimings;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Serves hook queues through a fixed set of connections, whatever the number of hooks: claims hooks from the
+ * ready set (with a lease), delivers each one's queue in order until it is empty, and gives the lease back.
+ * A quiet hook and a busy one cost the same per delivery: nothing is set up when a hook wakes.
+ */
+export class HookConsumer {
+  private readonly held = new Map<string, Holding>();
+  private readonly drains = new Set<Promise<void>>();
+  private readonly leases: LeaseClock;
+  private running = false;
+  private loop?: Promise<void>;
+  private timers: NodeJS.Timeout[] = [];
+  private slotFreed?: () => void;
+
+  constructor(private readonly deps: ConsumerDeps) {
+    this.leases = new LeaseClock(deps.timings.leaseMs);
+  }
+
+  get count(): number {
+    return this.held.size;
+  }
+
+  start(): void {
+    const { leaseMs } = this.deps.timings;
+    this.running = true;
+    this.loop = this.claimLoop();
+    this.every(Math.floor(leaseMs / 3), () => this.renewLeases());
+    this.every(Math.floor(leaseMs / 2), () => this.deps.ready.reclaimExpired());
+    this.every(Math.max(250, Math.floor(this.deps.jobs.lockMs / 5)), () => this.renewLocks());
+  }
+
+  /** Takes no new hooks or jobs; waits (up to `boundMs`) for the requests in flight, then gives hooks back. */
+  async close(boundMs: number): Promise<void> {
+    this.running = false;
+    for (const t of this.timers) clearInterval(t);
+    this.slotFreed?.();
+    this.deps.blocking.disconnect();
+    const settled = Promise.all([this.loop, ...this.drains]).catch(() => undefined);
+    await Promise.race([settled, sleep(boundMs, undefined, { ref: false })]);
+  }
+
+  private every(ms: number, task: () => Promise<unknown>): void {
+    this.timers.push(
+      setInterval(() => {
+        task().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'worker housekeeping failed'));
+      }, ms),
+    );
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { ready, blocking, maxHooks, timings, holderId, logger } = this.deps;
+    while (this.running) {
+      const room = maxHooks - this.held.size;
+      if (room <= 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        continue;
+      }
+      try {
+        const first = await ready.waitForOne(blocking, 1);
+        if (!this.running || !this.leases.trusted()) {
+          if (first) await ready.signal([first]);
+          if (this.running) await sleep(100); // stalled: renew the leases before taking more hooks
+          continue;
+        }
+        if (!first) continue; // the set stayed empty for a second: nothing to claim
+        const claimed = await ready.claim([first], room, timings.leaseMs, holderId);
+        for (const hookId of claimed) this.serve(hookId);
+      } catch (error) {
+        if (!this.running) return;
+        logger.warn({ err: error }, 'claiming ready hooks failed; retrying');
+        await sleep(500);
+      }
+    }
+  }
+
+  private serve(hookId: string): void {
+    if (this.held.has(hookId)) return;
+    const holding = new Holding(hookId, this.deps.holderId);
+    this.held.set(hookId, holding);
+    this.deps.metrics.attachedHooks.set(this.held.size);
+    const drain = this.drain(holding)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed'))
+      .then(() => this.letGo(holding));
+    this.drains.add(drain);
+    void drain.finally(() => this.drains.delete(drain));
+  }
+
+  /** True while this holding may take another job: running, its lease trusted, its tenure not over. */
+  private mayContinue(holding: Holding): boolean {
+    if (!this.running || holding.lost || !this.leases.trusted()) return false;
+    const full = this.held.size >= this.deps.maxHooks;
+    return !full || holding.heldForMs() < this.deps.timings.tenureMs;
+  }
+
+  private async drain(holding: Holding): Promise<void> {
+    const { jobs, deliver, timings, logger } = this.deps;
+    let offer: JobOffer = await jobs.take(holding.hookId, holding.nextToken());
+    for (;;) {
+      if (offer.kind === 'none') return;
+      if (offer.kind === 'locked') {
+        // Another holder's request may still be in flight (a process that froze with the job): its lock
+        // expires on its own, and the job is taken over then.
+        if (!this.mayContinue(holding)) return;
+        await sleep(Math.min(Math.max(offer.lockMsLeft, 50), timings.lockPollMs));
+        offer = await jobs.take(holding.hookId, holding.nextToken());
+        continue;
+      }
+      const job = offer.job;
+      holding.current = job;
+      const end = await deliver(job);
+      holding.current = undefined;
+      if (end.kind === 'lost') {
+        logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
+        holding.lost = true;
+        return;
+      }
+      const next = await jobs.finish(job, end, this.mayContinue(holding));
+      if (!next) return;
+      offer = { kind: 'job', job: next };
+    }
+  }
+
+  private async letGo(holding: Holding): Promise<void> {
+    const { ready, queues, holderId, logger } = this.deps;
+    try {
+      // Re-check after letting go: an event that arrived while the lease was held had its signal dropped.
+      if (!holding.lost && (await ready.release(holding.hookId, holderId)))
+        if (await queues.needsWorker(holding.hookId)) await ready.signal([holding.hookId]);
+    } catch (error) {
+      // The lease expires on its own and any process puts the hook back in the ready set.
+      logger.warn({ err: error, hookId: holding.hookId }, 'giving a hook back failed');
+    } finally {
+      this.held.delete(holding.hookId);
+      this.deps.metrics.attachedHooks.set(this.held.size);
+      this.slotFreed?.();
+    }
+  }
+
+  // The script renews only leases that are still this process's and unexpired; the others are lost (after a
+  // stall, another process may hold them now) and their holdings stop taking jobs.
+  private async renewLeases(): Promise<void> {
+    const sentAt = performance.now();
+    const { ready, timings, holderId } = this.deps;
+    const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
+    this.leases.renewed(sentAt);
+    for (const hookId of lost) {
+      const holding = this.held.get(hookId);
+      if (holding) holding.lost = true;
+    }
+  }
+
+  // Locks outlast a request's deadline, so renewing them only matters when Redis or this process is slow.
+  private async renewLocks(): Promise<void> {
+    const current = [...this.held.values()].filter((h) => h.current);
+    await Promise.all(
+      current.map(async (holding) => {
+        const job = holding.current;
+        if (job && !(await this.deps.jobs.extendLock(job))) holding.lost = true;
+      }),
+    );
+  }
+}
