@@ -148,7 +148,18 @@ export class HookConsumer {
         holding.lost = true;
         return;
       }
-      const next = await jobs.finish(job, end, this.mayContinue(holding));
+      let next;
+      try {
+        next = await jobs.finish(job, end, this.mayContinue(holding));
+      } catch (error) {
+        // Refused: the job is no longer active under this token. Usually our client resent the call after a
+        // reconnect and the first one had finished the job (and taken the next under the same token: take
+        // finds it by that token). Or the lock had expired, and the job is whoever holds it now.
+        logger.info({ err: error, hookId: holding.hookId, jobId: job.id }, 'finishing a job was refused');
+        if (!this.mayContinue(holding)) return;
+        offer = await jobs.take(holding.hookId, job.token);
+        continue;
+      }
       if (!next) return;
       offer = { kind: 'job', job: next };
     }
@@ -158,8 +169,12 @@ export class HookConsumer {
     const { ready, queues, holderId, logger } = this.deps;
     try {
       // Re-check after letting go: an event that arrived while the lease was held had its signal dropped.
-      if (!holding.lost && (await ready.release(holding.hookId, holderId)))
+      // Whatever release answers (a resent release finds the lease gone already): a signal for a hook
+      // another process holds is a no-op.
+      if (!holding.lost) {
+        await ready.release(holding.hookId, holderId);
         if (await queues.needsWorker(holding.hookId)) await ready.signal([holding.hookId]);
+      }
     } catch (error) {
       // The lease expires on its own and any process puts the hook back in the ready set.
       logger.warn({ err: error, hookId: holding.hookId }, 'giving a hook back failed');

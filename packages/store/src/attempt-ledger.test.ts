@@ -60,9 +60,19 @@ describe('attempt ledger', () => {
     expect(start.kind === 'send' && start.lockMsLeft).toBeGreaterThan(29_000);
   });
 
-  it('an attempt begun but not finished is maybe_sent when the job runs again', async () => {
+  it('an attempt begun but not finished is maybe_sent for whoever takes the job over', async () => {
     await store.attempts.begin(hook.id, 'evt_1', fence);
-    expect(await store.attempts.begin(hook.id, 'evt_1', fence)).toEqual({ kind: 'maybe_sent' });
+    const takeover = await holdJob(ctx.redis, keys, hook.id, { token: 'holder-b' });
+    expect(await store.attempts.begin(hook.id, 'evt_1', takeover)).toEqual({ kind: 'maybe_sent' });
+  });
+
+  it('the same holder asking again (its client resent the call, the reply lost) is told to send', async () => {
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    expect((await store.attempts.begin(hook.id, 'evt_1', fence)).kind).toBe('send');
+    await store.attempts.finish(hook.id, record('evt_1'), fence);
+    // A resent finish records nothing twice.
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('recorded');
+    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([record('evt_1')]);
   });
 
   it('a finished attempt is already_recorded when the job runs again, and its record is in the log once', async () => {
@@ -140,13 +150,13 @@ describe('attempt ledger fenced by the job lock', () => {
     expect(await store.attempts.begin(hook.id, 'evt_1', takeover)).toEqual({ kind: 'maybe_sent' });
     expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('fenced');
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
-    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1');
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1 holder-a');
   });
 
   it("a finish never touches another event's marker", async () => {
     await store.attempts.begin(hook.id, 'evt_2', fence);
     expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('not_this_attempt');
-    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2');
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2 holder-a');
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
   });
 

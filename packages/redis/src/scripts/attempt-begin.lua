@@ -2,14 +2,19 @@
 -- the caller's lock token.
 -- Returns {state, lock ms left} or {'send', lock ms left, fields...} when the caller's copy of the hook is stale.
 -- The lock token is the fence: a process that lost the job (frozen past its lock, which another process then
--- took) is told 'fenced' and sends nothing, whatever the attempt key says.
+-- took) is told 'fenced' and sends nothing, whatever the attempt key says. The attempt key holds
+-- '<event id> <token>' while the attempt is open, so the same holder asking again (its client resent the call
+-- after a reconnect, the first reply lost) is told to send: it cannot have sent without that reply.
 if redis.call('GET', KEYS[3]) ~= ARGV[3] then return {'fenced', 0} end
 local left = redis.call('PTTL', KEYS[3])
 if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted', left} end
 local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then return {'maybe_sent', left} end
+local mine = ARGV[1] .. ' ' .. ARGV[3]
 if current == ARGV[1] .. ':done' then return {'already_recorded', left} end
-redis.call('SET', KEYS[1], ARGV[1])
+if current and current ~= mine and (current == ARGV[1] or string.sub(current, 1, #ARGV[1] + 1) == ARGV[1] .. ' ') then
+  return {'maybe_sent', left}
+end
+redis.call('SET', KEYS[1], mine)
 local version = redis.call('HGET', KEYS[2], 'version') or ''
 if version ~= '' and version == ARGV[2] then return {'send', left} end
 return {'send', left, redis.call('HGETALL', KEYS[2])}

@@ -1,11 +1,14 @@
 -- KEYS: delivery log, attempt, hook record, streak, streak failures, the job's lock.
 -- ARGV: record JSON, log bound, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms,
 -- the caller's lock token.
--- Returns 1 when recorded; 0 when the hook was deleted while its request was in flight (its keys are gone
--- and stay gone); -1 when the caller no longer holds the job's lock; -2 when the attempt key is not this
--- event's (a finish never touches another attempt's marker).
+-- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
+-- 0 when the hook was deleted while its request was in flight (its keys are gone and stay gone); -1 when the
+-- caller no longer holds the job's lock; -2 when the attempt key is not this event's (a finish never touches
+-- another attempt's marker).
 if redis.call('GET', KEYS[6]) ~= ARGV[7] then return -1 end
-if redis.call('GET', KEYS[2]) ~= ARGV[3] then return -2 end
+local current = redis.call('GET', KEYS[2])
+if current == ARGV[3] .. ':done' then return 1 end
+if current ~= ARGV[3] and (not current or string.sub(current, 1, #ARGV[3] + 1) ~= ARGV[3] .. ' ') then return -2 end
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 redis.call('LPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)

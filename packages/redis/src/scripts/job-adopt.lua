@@ -1,12 +1,14 @@
 -- KEYS: the hook queue's active list. ARGV: job key prefix, new lock token, lock ms.
--- Takes over the job left active by a holder that is gone (its lock expired: the process died or froze).
--- Returns {'adopted', job id, job hash fields...}, {'locked', lock ms left} while another holder's lock is
--- live, or {'none'} when no job is active. A hook queue has at most one active job (global concurrency 1).
+-- Takes over the job left active by a holder that is gone (its lock expired: the process died or froze), or
+-- a job already locked with this very token (the caller's client resent a call after a reconnect and lost
+-- the reply that handed it the job). Returns {'adopted', job id, job hash fields...}, {'locked', lock ms
+-- left} while another holder's lock is live, or {'none'} when no job is active. A hook queue has at most one
+-- active job (global concurrency 1).
 local ids = redis.call('LRANGE', KEYS[1], 0, -1)
 for _, id in ipairs(ids) do
   local lock = ARGV[1] .. id .. ':lock'
-  local left = redis.call('PTTL', lock)
-  if left > 0 or left == -1 then return {'locked', left} end
+  local owner = redis.call('GET', lock)
+  if owner and owner ~= ARGV[2] then return {'locked', redis.call('PTTL', lock)} end
   if redis.call('EXISTS', ARGV[1] .. id) == 1 then
     redis.call('SET', lock, ARGV[2], 'PX', ARGV[3])
     return {'adopted', id, redis.call('HGETALL', ARGV[1] .. id)}

@@ -2,13 +2,14 @@
 -- ids already popped...
 -- Claims up to ARGV[3] hooks for holder ARGV[4]: first the ids the caller already popped (ARGV[5..]), then
 -- more from the set. A hook whose lease is still live is skipped: its holder re-checks the queue before
--- letting go, so the signal is not lost.
+-- letting go, so the signal is not lost. A live lease of this same holder counts as claimed (its client
+-- resent the call after a reconnect and lost the first reply).
 local ready, leases, holders = KEYS[1], KEYS[2], KEYS[3]
 local now, expiry, want, holder = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local claimed = {}
 local function take(id)
   local held = tonumber(redis.call('ZSCORE', leases, id))
-  if held and held > now then return end
+  if held and held > now and redis.call('HGET', holders, id) ~= holder then return end
   redis.call('ZADD', leases, expiry, id)
   redis.call('HSET', holders, id, holder)
   claimed[#claimed + 1] = id

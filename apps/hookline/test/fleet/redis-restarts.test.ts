@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRedis, startEmbeddedRedis } from '@hookline/redis';
+import { startReceiver, waitUntil } from '@hookline/testing';
+import { hooklineParts, SAMPLE, spawnTestWorker } from './harness';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Redis restarted twice while busy and quiet hooks get events (AOF on, so accepted events survive): every
+// worker process reconnects and no hook stays stuck; then SIGTERM stops every worker within its bound.
+describe('Redis restarted twice under load', () => {
+  it('every event is delivered afterwards, and every worker still stops on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-restarts-'));
+    const cleanups: (() => Promise<unknown>)[] = [];
+    let server = await startEmbeddedRedis(dataDir);
+    const port = server.port;
+    const redis = createRedis(server.url);
+    redis.on('error', () => undefined);
+    const secretKey = randomBytes(32);
+    const { store, producer } = hooklineParts(redis, 'restarts', secretKey);
+    const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 5 }));
+    try {
+      const targets = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const account = await store.accounts.create({ name: `restart-${i}` });
+          await store.hooks.create(account.id, { url: receiver.url(`/r/${i}`), format: 'json' }, 'operator');
+          return { account, published: [] as string[] };
+        }),
+      );
+      const env = {
+        REDIS_URL: server.url,
+        HOOKLINE_QUEUE_PREFIX: 'restarts',
+        HOOKLINE_SECRET_KEY: secretKey.toString('hex'),
+      };
+      const workers = [0, 1].map(() => spawnTestWorker(env, (close) => cleanups.push(close)));
+      await Promise.all(workers.map((w) => w.waitForOutput('worker started')));
+
+      let n = 0;
+      let publishing = true;
+      const publisher = (async () => {
+        while (publishing) {
+          // Hooks 0-1 are busy (an event every round); the others quiet (one every tenth round).
+          const round = n++;
+          const due = targets.filter((_, i) => i < 2 || round % 10 === i - 2);
+          for (const target of due) {
+            const callId = `call-${round}`;
+            try {
+              await producer.publish(target.account.id, {
+                type: 'call_created',
+                data: { ...SAMPLE, call_id: callId },
+              });
+              target.published.push(callId);
+            } catch {
+              // Refused while Redis is down: the producer said so, nothing was accepted.
+            }
+          }
+          await sleep(20);
+        }
+      })();
+      for (const pause of [1500, 1500]) {
+        await sleep(pause);
+        await server.stop();
+        await sleep(500);
+        server = await startEmbeddedRedis(dataDir, port);
+      }
+      await sleep(1500);
+      publishing = false;
+      await publisher;
+
+      await sleep(8000);
+      const keys = (await import('@hookline/redis')).redisKeys('restarts');
+      const { hookQueueLayout } = await import('@hookline/redis');
+      for (const [i, target] of targets.entries()) {
+        const got = receiver.requests.filter((r) => r.path === `/r/${i}`).length;
+        if (got >= target.published.length) continue;
+        const hooks = await store.hooks.list(target.account.id);
+        const hookId = hooks[0]!.id;
+        const l = hookQueueLayout(keys, hookId);
+        console.log('STUCK', i, hookId, got, target.published.length, {
+          wait: await redis.lrange(l.wait, 0, -1),
+          active: await redis.lrange(l.active, 0, -1),
+          meta: await redis.hgetall(l.meta),
+          lease: await redis.zscore(keys.hookLeases(), hookId),
+          holder: await redis.hget(keys.hookLeaseHolders(), hookId),
+          ready: await redis.zscore(keys.readyHooks(), hookId),
+          inbox: await redis.xlen(keys.accountInbox(target.account.id)),
+          attempt: await redis.get(keys.hookAttempt(hookId)),
+          now: Date.now(),
+          log: (await store.deliveryLog.list(hookId, 1000)).length,
+          missingN: target.published.filter((id) => !receiver.requests.some((r) => r.path === `/r/${i}` && r.body.toString().includes(`"${id}"`))),
+          dupPublished: target.published.length - new Set(target.published).size,
+          completed: await redis.zcard(l.jobPrefix + 'completed'),
+          failed: await redis.zcard(l.jobPrefix + 'failed'),
+          counter: await redis.get(l.jobCounter),
+          locks: await Promise.all((await redis.lrange(l.active, 0, -1)).map(async (id) => [id, await redis.get(l.jobLock(id)), await redis.pttl(l.jobLock(id))])),
+        });
+        for (const w of workers) console.log('OUT', w.child.pid, w.output().split('\n').filter((x) => !/redis connection error/.test(x)).join('\n').slice(-3000));
+        console.log('CLIENTS', ((await redis.client('LIST')) as string).split('\n').filter((x) => x.includes('hookline-worker')).join('\n'));
+      }
+      for (const [i, target] of targets.entries())
+        await waitUntil(
+          () => receiver.requests.filter((r) => r.path === `/r/${i}`).length >= target.published.length,
+          `every accepted event of hook ${i} delivered`,
+          30_000,
+        );
+      for (const [i, target] of targets.entries()) {
+        const received = receiver.requests
+          .filter((r) => r.path === `/r/${i}`)
+          .map((r) => (JSON.parse(r.body.toString('utf8')) as { call_id: string }).call_id);
+        expect(received).toEqual(target.published);
+      }
+      expect(receiver.maxInFlightPerPath).toBe(1);
+
+      for (const w of workers) w.kill('SIGTERM');
+      for (const w of workers) expect(await w.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      for (const close of cleanups) await close();
+      await producer.close();
+      redis.disconnect();
+      await server.stop();
+      await receiver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
