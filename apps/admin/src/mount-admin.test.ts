@@ -169,11 +169,65 @@ describe('Bull Board for admins', () => {
       `${queuePath(a.hook.id)}/empty`,
       `${queuePath(a.hook.id)}/retry/failed`,
       `${queuePath(a.hook.id)}/obliterate`,
+      // Pause all and resume all: the board no longer offers them (every hook queue is read-only to it).
+      '/admin/queues/api/queues/pause',
+      '/admin/queues/api/queues/resume',
     ]) {
       const res = await call('PUT', url);
       expect([url, res.statusCode]).toEqual([url, 403]);
     }
     expect(await a.hookQueues.waitingCount(a.hook.id)).toBe(1);
+    expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
+  });
+
+  it('tells Bull Board that hook queues are read-only, so it offers no action that would be refused', async () => {
+    await mount();
+    await call('GET', `/admin/queues?hook=${a.hook.id}`);
+    const { queues } = JSON.parse((await call('GET', '/admin/queues/api/queues')).body) as {
+      queues: Record<string, unknown>[];
+    };
+    // What the board's UI is told: readOnlyMode hides every queue and job action (retry, promote, clean, empty,
+    // add, duplicate, remove, concurrency, rate limit), and with it Bull Board's own pause and resume.
+    expect(queues).toEqual([
+      expect.objectContaining({
+        name: a.keys.hookQueueName(a.hook.id),
+        readOnlyMode: true,
+        allowRetries: false,
+        allowCompletedRetries: false,
+      }),
+    ]);
+  });
+
+  it("offers pause and resume on the board's queue page from a script of hookline's own", async () => {
+    await mount();
+    const queueName = encodeURIComponent(a.keys.hookQueueName(a.hook.id));
+    const page = await call('GET', `/admin/queues/queue/${queueName}`);
+    const src = /<script defer src="([^"]+)" data-board="\/admin\/queues"><\/script><\/body>/.exec(
+      page.body,
+    )?.[1];
+    expect(src).toMatch(/^\/admin\/queues\/hookline\/board-actions\.[0-9a-f]{12}\.js$/);
+    const script = await call('GET', src!);
+    expect([script.statusCode, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+
+    // The state its button shows, and the answer to pressing it.
+    const state = `/admin/queues/hookline/queues/${queueName}`;
+    expect(JSON.parse((await call('GET', state)).body)).toEqual({
+      name: a.keys.hookQueueName(a.hook.id),
+      display_name: `CRM (${a.hook.id})`,
+      paused: false,
+    });
+    expect(JSON.parse((await call('PUT', `${queuePath(a.hook.id)}/pause`)).body)).toEqual({ paused: true });
+    expect(JSON.parse((await call('GET', state)).body)).toMatchObject({ paused: true });
+    expect(JSON.parse((await call('PUT', `${queuePath(a.hook.id)}/resume`)).body)).toEqual({ paused: false });
+
+    expect((await call('GET', state, {})).statusCode).toBe(401);
+    expect((await call('GET', '/admin/queues/hookline/queues/hook-%7Bhk_0000000000%7D')).statusCode).toBe(
+      404,
+    );
+    expect((await call('PUT', `${queuePath('hk_0000000000')}/pause`)).statusCode).toBe(404);
   });
 
   it('refuses those actions however the path is spelled, and changes nothing', async () => {
