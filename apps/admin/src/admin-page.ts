@@ -28,7 +28,8 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;
 .suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem}form{margin:1rem 0}
 </style></head><body>
 <h1>hookline admin</h1>
-<p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).</p>
+<p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).
+On a hook's queue page, Resume re-enables a suspended hook and delivers its held events in order; Pause suspends it.</p>
 <form method="get" action="">
 <label>Account id <input name="account" value="${attr(account)}" placeholder="acct_…" required></label>
 <label>Hook name contains <input name="name" value="${attr(name)}" placeholder="optional"></label>

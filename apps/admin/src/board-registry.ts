@@ -41,6 +41,11 @@ export class BoardRegistry {
     return [...this.registered.keys()];
   }
 
+  /** The board's adapter of a registered hook. */
+  adapter(hookId: string): HookQueueAdapter | undefined {
+    return this.registered.get(hookId)?.adapter;
+  }
+
   /** Registers one hook by id; false when there is no such hook. */
   async registerHook(hookId: string): Promise<boolean> {
     if (this.touch(hookId)) return true;

@@ -28,6 +28,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+export interface BoardServerOptions {
+  /** Bull Board API routes (as Bull Board names them) the app serves itself instead; Bull Board's are not mounted. */
+  readonly ownRoutes?: readonly string[];
+  /** A same-origin script of the app's own that the board page loads after Bull Board's. */
+  readonly pageScript?: string;
+}
+
 export class FastifyBoardAdapter implements IServerAdapter {
   private queues: BullBoardQueues = new Map();
   private uiConfig: UIConfig = {};
@@ -39,7 +46,10 @@ export class FastifyBoardAdapter implements IServerAdapter {
   private template: string | undefined;
 
   /** `basePath`: where the board is mounted, e.g. /admin/queues. */
-  constructor(private readonly basePath: string) {}
+  constructor(
+    private readonly basePath: string,
+    private readonly options: BoardServerOptions = {},
+  ) {}
 
   setQueues(queues: BullBoardQueues): this {
     this.queues = queues;
@@ -83,8 +93,9 @@ export class FastifyBoardAdapter implements IServerAdapter {
       scope.get(`${this.statics.route}/*`, (request, reply) => this.sendStatic(request, reply));
       for (const url of ([] as string[]).concat(entry.route))
         scope.route({ method: 'GET', url, handler: (_request, reply) => this.sendPage(entry, reply) });
+      const own = new Set(this.options.ownRoutes ?? []);
       for (const route of this.apiRoutes)
-        for (const url of ([] as string[]).concat(route.route))
+        for (const url of ([] as string[]).concat(route.route).filter((u) => !own.has(u)))
           scope.route({
             method: ([] as string[]).concat(route.method).map((m) => m.toUpperCase()) as ['GET'],
             url,
@@ -107,9 +118,8 @@ export class FastifyBoardAdapter implements IServerAdapter {
     const { name, params } = entry.handler({ basePath: this.basePath, uiConfig: this.uiConfig });
     // Self-contained: the stylesheet links to other origins (Google Fonts) go, so an admin's browser calls
     // nowhere else and the page works offline; the fonts fall back to the system's.
-    this.template ??= readFileSync(join(this.viewPath, name), 'utf8').replace(
-      /<link[^>]+href="https?:\/\/[^"]*"[^>]*>/g,
-      '',
+    this.template ??= this.withPageScript(
+      readFileSync(join(this.viewPath, name), 'utf8').replace(/<link[^>]+href="https?:\/\/[^"]*"[^>]*>/g, ''),
     );
     // The template uses only <%= value %> (escaped) and <%- value %> (already JSON-escaped by Bull Board).
     const html = this.template
@@ -117,6 +127,15 @@ export class FastifyBoardAdapter implements IServerAdapter {
       .replace(/<%-\s*(\w+)\s*%>/g, (_m, key: string) => params[key] ?? '');
     if (html.includes('<%')) throw new Error(`Bull Board's ${name} uses template syntax this adapter lacks`);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  }
+
+  private withPageScript(template: string): string {
+    const src = this.options.pageScript;
+    if (!src) return template;
+    const tag = `<script defer src="${escapeHtml(src)}" data-board="${escapeHtml(this.basePath)}"></script>`;
+    if (!template.includes('</body>'))
+      throw new Error("Bull Board's page has no </body> for the page script");
+    return template.replace('</body>', `${tag}</body>`);
   }
 
   private async sendStatic(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

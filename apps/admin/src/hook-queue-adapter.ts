@@ -21,8 +21,11 @@ export class HookQueueAdapter extends BullMQAdapter {
     private readonly control: Pick<HookControl, 'enable' | 'suspend'>,
     private readonly actor: string,
   ) {
-    // Retrying a finished job would send its event a second time: never offered.
-    super(queue, { displayName: hook.displayName, description: hook.description, allowRetries: false });
+    // Read-only: Bull Board then offers nothing that changes a queue or its jobs (retry, promote, clean, empty,
+    // add, duplicate, remove, concurrency, rate limit), which would break never-twice and one-in-flight, and
+    // refuses those calls itself. Its read-only mode takes pause and resume away too; hookline serves those two
+    // on the board page itself (board-actions.ts), calling pause() and resume() below.
+    super(queue, { displayName: hook.displayName, description: hook.description, readOnlyMode: true });
   }
 
   /**

@@ -1,109 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import { Worker } from 'bullmq';
-import Fastify, { type FastifyInstance } from 'fastify';
 import type { HookView } from '@hookline/core';
-import { hookQueueLayout, type HookQueues, type RedisKeys } from '@hookline/redis';
-import type { Store } from '@hookline/store';
-import { createServices } from '@hookline/services';
-import { connectRedis, startReceiver, useRedis, type Receiver } from '@hookline/testing';
-import type { HookControl } from '@hookline/suspension';
+import { hookQueueLayout } from '@hookline/redis';
+import { connectRedis } from '@hookline/testing';
 import type { DeliverJobData } from '@hookline/queue';
-import { Producer } from '@hookline/queue';
-import { mountAdmin } from './mount-admin';
+import { AUTH, useAdmin } from './test-support/admin-harness';
 
-// Bull Board driven through its own HTTP routes, over real HTTP on 127.0.0.1 (fastify's inject() needs an
-// ESM-only package jest cannot load on Node 20), with a plain BullMQ Worker standing in for apps/worker to
-// show what the hook receives.
+// Bull Board driven through its own HTTP routes, with a plain BullMQ Worker standing in for apps/worker to show
+// what the hook receives.
 
-const ctx = useRedis('bull-board');
-const ADMIN = { user: 'ops', password: 'correct horse battery staple' };
-const AUTH = { authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}` };
-let keys: RedisKeys;
-let store: Store;
-let hookQueues: HookQueues;
-let control: HookControl;
-let app: FastifyInstance;
-let origin: string;
-let receiver: Receiver;
-let hook: HookView;
-
-beforeEach(async () => {
-  const services = createServices({
-    redis: ctx.redis,
-    settings: {
-      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-      HOOKLINE_HOLD_MAX: 10_000,
-      HOOKLINE_DELIVERY_LOG_MAX: 1000,
-    },
-    secretKey: randomBytes(32),
-  });
-  ctx.onCleanup(() => services.close());
-  ({ keys, hookQueues, store, control } = services);
-  receiver = ctx.closeLater(await startReceiver());
-  const account = await store.accounts.create({ name: 'Acme' });
-  hook = await store.hooks.create(
-    account.id,
-    {
-      url: receiver.url('/crm?token=secret-in-query'),
-      format: 'json',
-      auth: { scheme: 'none' },
-      description: 'CRM',
-    },
-    'operator',
-  );
-});
-
-async function mount(maxQueues?: number): Promise<FastifyInstance> {
-  // Closing must not wait for the keep-alive sockets of the test's own fetch pool.
-  app = Fastify({ forceCloseConnections: true });
-  ctx.onCleanup(() => app.close());
-  await mountAdmin(app, {
-    redis: ctx.redis,
-    keys,
-    hooks: store.hooks,
-    control,
-    admin: ADMIN,
-    ...(maxQueues ? { maxQueues } : {}),
-  });
-  origin = await app.listen({ port: 0, host: '127.0.0.1' });
-  return app;
-}
-
-interface Answer {
-  readonly statusCode: number;
-  readonly headers: Headers;
-  readonly body: string;
-}
-
-async function call(method: string, path: string, headers: Record<string, string> = AUTH): Promise<Answer> {
-  const res = await fetch(`${origin}${path}`, { method, headers });
-  return { statusCode: res.status, headers: res.headers, body: await res.text() };
-}
-
-const queuePath = (hookId: string) =>
-  `/admin/queues/api/queues/${encodeURIComponent(keys.hookQueueName(hookId))}`;
+const a = useAdmin();
+const { mount, call, queuePath, publish } = a;
 
 function standInWorker(): void {
   const connection = connectRedis();
-  ctx.onCleanup(() => connection.disconnect());
+  a.ctx.onCleanup(() => connection.disconnect());
   const worker = new Worker(
-    keys.hookQueueName(hook.id),
+    a.keys.hookQueueName(a.hook.id),
     async (job) => {
-      await fetch(receiver.url(), {
+      await fetch(a.receiver.url(), {
         method: 'POST',
         body: (job.data as DeliverJobData).event.fields.call_id,
       });
     },
-    { connection, prefix: keys.prefix, concurrency: 1 },
+    { connection, prefix: a.keys.prefix, concurrency: 1 },
   );
-  ctx.closeLater(worker);
-}
-
-async function publish(...callIds: string[]): Promise<void> {
-  const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
-  const data = { direction: 'outbound', from: 'jonas1', from_cnam: 'Jonas 1', to: '78791245', rate: '0.0' };
-  for (const call_id of callIds)
-    await producer.publish(hook.account_id, { type: 'call_created', data: { ...data, call_id } });
+  a.ctx.closeLater(worker);
 }
 
 describe('Bull Board for admins', () => {
@@ -114,15 +35,15 @@ describe('Bull Board for admins', () => {
       ['GET', '/admin', {}],
       ['GET', '/admin/queues', {}],
       ['GET', '/admin/queues/api/queues', {}],
-      ['PUT', `${queuePath(hook.id)}/resume`, {}],
-      ['PUT', `${queuePath(hook.id)}/pause`, wrong],
+      ['PUT', `${queuePath(a.hook.id)}/resume`, {}],
+      ['PUT', `${queuePath(a.hook.id)}/pause`, wrong],
       ['GET', '/admin/queues', { authorization: 'Bearer whatever' }],
     ] as const) {
       const res = await call(method, url, headers);
       expect([method, url, res.statusCode]).toEqual([method, url, 401]);
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="hookline admin"/);
     }
-    expect(await hookQueues.isPaused(hook.id)).toBe(false);
+    expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
   });
 
   it('after 20 wrong passwords from one address it answers 429 to that address, even with the right one', async () => {
@@ -136,14 +57,14 @@ describe('Bull Board for admins', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect(JSON.parse(blocked.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     // Nothing it asked for happened.
-    expect((await call('PUT', `${queuePath(hook.id)}/pause`)).statusCode).toBe(429);
-    expect(await hookQueues.isPaused(hook.id)).toBe(false);
+    expect((await call('PUT', `${queuePath(a.hook.id)}/pause`)).statusCode).toBe(429);
+    expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
   });
 
   it('finds an account’s hooks by name on the admin page and registers only those on the board', async () => {
     await mount();
-    const other = await store.hooks.create(
-      hook.account_id,
+    const other = await a.store.hooks.create(
+      a.hook.account_id,
       {
         url: 'https://billing.example.com/in',
         format: 'form',
@@ -152,7 +73,7 @@ describe('Bull Board for admins', () => {
       },
       'operator',
     );
-    const page = await call('GET', `/admin?account=${hook.account_id}&name=crm`);
+    const page = await call('GET', `/admin?account=${a.hook.account_id}&name=crm`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('CRM');
     expect(page.body).not.toContain('secret-in-query');
@@ -163,17 +84,17 @@ describe('Bull Board for admins', () => {
     ).queues;
     expect(queues).toEqual([
       expect.objectContaining({
-        name: keys.hookQueueName(hook.id),
-        displayName: `CRM (${hook.id})`,
+        name: a.keys.hookQueueName(a.hook.id),
+        displayName: `CRM (${a.hook.id})`,
         isPaused: false,
       }),
     ]);
-    expect(queues.map((q) => q.name)).not.toContain(keys.hookQueueName(other.id));
+    expect(queues.map((q) => q.name)).not.toContain(a.keys.hookQueueName(other.id));
   });
 
   it('serves the board itself to an admin', async () => {
     await mount();
-    const res = await call('GET', `/admin/queues?hook=${hook.id}`);
+    const res = await call('GET', `/admin/queues?hook=${a.hook.id}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.body).toContain('<base href="/admin/queues/" />');
@@ -188,28 +109,28 @@ describe('Bull Board for admins', () => {
 
   it('resume on the board re-enables the hook: state active at once, held events delivered in order', async () => {
     await mount();
-    await control.suspend(hook.id, '3 consecutive failures', 'monitor');
+    await a.control.suspend(a.hook.id, '3 consecutive failures', 'monitor');
     standInWorker();
     await publish('c1', 'c2', 'c3');
-    expect(receiver.requests).toHaveLength(0);
+    expect(a.receiver.requests).toHaveLength(0);
 
     // A link straight to the queue works without a search first (another process may have served that).
-    const res = await call('PUT', `${queuePath(hook.id)}/resume`);
+    const res = await call('PUT', `${queuePath(a.hook.id)}/resume`);
     expect(res.statusCode).toBe(200);
-    expect((await store.hooks.get(hook.account_id, hook.id))?.state).toBe('active');
-    await receiver.waitFor(3);
-    expect(receiver.requests.map((r) => r.body.toString())).toEqual(['c1', 'c2', 'c3']);
-    const [latest] = await store.activity.list(hook.account_id, 1);
-    expect(latest).toMatchObject({ kind: 'hook.enabled', actor: 'admin:ops', hook_id: hook.id });
+    expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('active');
+    await a.receiver.waitFor(3);
+    expect(a.receiver.requests.map((r) => r.body.toString())).toEqual(['c1', 'c2', 'c3']);
+    const [latest] = await a.store.activity.list(a.hook.account_id, 1);
+    expect(latest).toMatchObject({ kind: 'hook.enabled', actor: 'admin:ops', hook_id: a.hook.id });
   });
 
   it('pause on the board is a suspension by an admin', async () => {
     await mount();
-    const res = await call('PUT', `${queuePath(hook.id)}/pause`);
+    const res = await call('PUT', `${queuePath(a.hook.id)}/pause`);
     expect(res.statusCode).toBe(200);
-    const view = await store.hooks.get(hook.account_id, hook.id);
+    const view = await a.store.hooks.get(a.hook.account_id, a.hook.id);
     expect(view).toMatchObject({ state: 'suspended', suspended_reason: 'paused by admin' });
-    const [latest] = await store.activity.list(hook.account_id, 1);
+    const [latest] = await a.store.activity.list(a.hook.account_id, 1);
     expect(latest).toMatchObject({ kind: 'hook.suspended', actor: 'admin:ops', detail: 'paused by admin' });
     const page = await call('GET', '/admin');
     expect(page.body).toContain('paused by admin');
@@ -231,13 +152,13 @@ describe('Bull Board for admins', () => {
 
   it("opens the board's own address on the suspended hooks, ready to resume", async () => {
     await mount();
-    await control.suspend(hook.id, 'paused by admin', 'admin:ops');
+    await a.control.suspend(a.hook.id, 'paused by admin', 'admin:ops');
     expect((await call('GET', '/admin/queues')).statusCode).toBe(200);
     const listed = JSON.parse((await call('GET', '/admin/queues/api/queues')).body) as {
       queues: { name: string; hasWorkers: boolean | null }[];
     };
-    expect(listed.queues.map((q) => q.name)).toEqual([keys.hookQueueName(hook.id)]);
-    // Workers attach only while a hook has events: the board must not warn "No workers" for an idle queue.
+    expect(listed.queues.map((q) => q.name)).toEqual([a.keys.hookQueueName(a.hook.id)]);
+    // Workers attach only while a a.hook has events: the board must not warn "No workers" for an idle queue.
     expect(listed.queues.map((q) => q.hasWorkers)).toEqual([null]);
   });
 
@@ -245,14 +166,68 @@ describe('Bull Board for admins', () => {
     await mount();
     await publish('c1');
     for (const url of [
-      `${queuePath(hook.id)}/empty`,
-      `${queuePath(hook.id)}/retry/failed`,
-      `${queuePath(hook.id)}/obliterate`,
+      `${queuePath(a.hook.id)}/empty`,
+      `${queuePath(a.hook.id)}/retry/failed`,
+      `${queuePath(a.hook.id)}/obliterate`,
+      // Pause all and resume all: the board no longer offers them (every hook queue is read-only to it).
+      '/admin/queues/api/queues/pause',
+      '/admin/queues/api/queues/resume',
     ]) {
       const res = await call('PUT', url);
       expect([url, res.statusCode]).toEqual([url, 403]);
     }
-    expect(await hookQueues.waitingCount(hook.id)).toBe(1);
+    expect(await a.hookQueues.waitingCount(a.hook.id)).toBe(1);
+    expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
+  });
+
+  it('tells Bull Board that hook queues are read-only, so it offers no action that would be refused', async () => {
+    await mount();
+    await call('GET', `/admin/queues?hook=${a.hook.id}`);
+    const { queues } = JSON.parse((await call('GET', '/admin/queues/api/queues')).body) as {
+      queues: Record<string, unknown>[];
+    };
+    // What the board's UI is told: readOnlyMode hides every queue and job action (retry, promote, clean, empty,
+    // add, duplicate, remove, concurrency, rate limit), and with it Bull Board's own pause and resume.
+    expect(queues).toEqual([
+      expect.objectContaining({
+        name: a.keys.hookQueueName(a.hook.id),
+        readOnlyMode: true,
+        allowRetries: false,
+        allowCompletedRetries: false,
+      }),
+    ]);
+  });
+
+  it("offers pause and resume on the board's queue page from a script of hookline's own", async () => {
+    await mount();
+    const queueName = encodeURIComponent(a.keys.hookQueueName(a.hook.id));
+    const page = await call('GET', `/admin/queues/queue/${queueName}`);
+    const src = /<script defer src="([^"]+)" data-board="\/admin\/queues"><\/script><\/body>/.exec(
+      page.body,
+    )?.[1];
+    expect(src).toMatch(/^\/admin\/queues\/hookline\/board-actions\.[0-9a-f]{12}\.js$/);
+    const script = await call('GET', src!);
+    expect([script.statusCode, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+
+    // The state its button shows, and the answer to pressing it.
+    const state = `/admin/queues/hookline/queues/${queueName}`;
+    expect(JSON.parse((await call('GET', state)).body)).toEqual({
+      name: a.keys.hookQueueName(a.hook.id),
+      display_name: `CRM (${a.hook.id})`,
+      paused: false,
+    });
+    expect(JSON.parse((await call('PUT', `${queuePath(a.hook.id)}/pause`)).body)).toEqual({ paused: true });
+    expect(JSON.parse((await call('GET', state)).body)).toMatchObject({ paused: true });
+    expect(JSON.parse((await call('PUT', `${queuePath(a.hook.id)}/resume`)).body)).toEqual({ paused: false });
+
+    expect((await call('GET', state, {})).statusCode).toBe(401);
+    expect((await call('GET', '/admin/queues/hookline/queues/hook-%7Bhk_0000000000%7D')).statusCode).toBe(
+      404,
+    );
+    expect((await call('PUT', `${queuePath('hk_0000000000')}/pause`)).statusCode).toBe(404);
   });
 
   it('refuses those actions however the path is spelled, and changes nothing', async () => {
@@ -260,21 +235,21 @@ describe('Bull Board for admins', () => {
     await publish('c1');
     const spelled = (path: string) => path.replace('/admin/queues/', '/admin/%71ueues/');
     for (const [method, url] of [
-      ['PUT', spelled(`${queuePath(hook.id)}/empty`)],
-      ['PUT', spelled(`${queuePath(hook.id)}/retry/completed`)],
-      ['PUT', spelled(`${queuePath(hook.id)}/concurrency`)],
-      ['PUT', `/admin/queues/api/queues/${encodeURIComponent(keys.hookQueueName(hook.id))}/%65mpty`],
-      ['PUT', spelled(`${queuePath(hook.id)}/clean/completed`)],
+      ['PUT', spelled(`${queuePath(a.hook.id)}/empty`)],
+      ['PUT', spelled(`${queuePath(a.hook.id)}/retry/completed`)],
+      ['PUT', spelled(`${queuePath(a.hook.id)}/concurrency`)],
+      ['PUT', `/admin/queues/api/queues/${encodeURIComponent(a.keys.hookQueueName(a.hook.id))}/%65mpty`],
+      ['PUT', spelled(`${queuePath(a.hook.id)}/clean/completed`)],
     ] as const) {
-      const res = await fetch(`${origin}${url}`, {
+      const res = await fetch(`${a.origin}${url}`, {
         method,
         headers: { ...AUTH, 'content-type': 'application/json' },
         body: '{"concurrency":4}',
       });
       expect([url, res.status]).toEqual([url, 403]);
     }
-    expect(await hookQueues.waitingCount(hook.id)).toBe(1);
-    expect(await ctx.redis.hget(hookQueueLayout(keys, hook.id).meta, 'concurrency')).toBe('1');
+    expect(await a.hookQueues.waitingCount(a.hook.id)).toBe(1);
+    expect(await a.ctx.redis.hget(hookQueueLayout(a.keys, a.hook.id).meta, 'concurrency')).toBe('1');
   });
 
   it('keeps at most maxQueues on the board, dropping the least recently opened', async () => {
@@ -282,15 +257,15 @@ describe('Bull Board for admins', () => {
     const more: HookView[] = [];
     for (const name of ['B', 'C'])
       more.push(
-        await store.hooks.create(
-          hook.account_id,
+        await a.store.hooks.create(
+          a.hook.account_id,
           { url: 'https://example.com/x', format: 'json', auth: { scheme: 'none' }, description: name },
           'operator',
         ),
       );
-    for (const id of [hook.id, more[0]!.id, more[1]!.id]) await call('GET', `/admin/queues?hook=${id}`);
+    for (const id of [a.hook.id, more[0]!.id, more[1]!.id]) await call('GET', `/admin/queues?hook=${id}`);
     const board = await call('GET', '/admin/queues/api/queues');
     const names = (JSON.parse(board.body) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual([keys.hookQueueName(more[0]!.id), keys.hookQueueName(more[1]!.id)].sort());
+    expect(names).toEqual([a.keys.hookQueueName(more[0]!.id), a.keys.hookQueueName(more[1]!.id)].sort());
   });
 });

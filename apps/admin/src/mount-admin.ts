@@ -9,6 +9,7 @@ import { HookQueues } from '@hookline/redis';
 import { setAdminSecurityHeaders } from './security-headers';
 import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
 import { renderAdminPage } from './admin-page';
+import { BOARD_ACTION_ROUTES, BOARD_ACTIONS_SCRIPT_PATH, registerBoardActions } from './board-actions';
 import { BoardRegistry } from './board-registry';
 import { FastifyBoardAdapter } from './fastify-board-adapter';
 
@@ -25,15 +26,11 @@ export interface AdminDeps {
   readonly https?: boolean;
 }
 
-// The only changes Bull Board may make to hook queues: pause (suspend) and resume (re-enable, held events
-// delivered). Retry, promote, clean, empty, add, remove and concurrency would break never-twice and
-// one-in-flight, so every other non-GET route of the board is refused.
-const ALLOWED_ROUTES = [
-  '/api/queues/pause',
-  '/api/queues/resume',
-  '/api/queues/:queueName/pause',
-  '/api/queues/:queueName/resume',
-];
+// The only changes an admin may make to hook queues on the board: pause (suspend) and resume (re-enable, held
+// events delivered), served by hookline (board-actions.ts). Hook queues are read-only on Bull Board, so it offers
+// nothing else; retry, promote, clean, empty, add, remove and concurrency would break never-twice and
+// one-in-flight, so every other non-GET route of the board is refused here too, whatever Bull Board would do.
+const ALLOWED_ROUTES: readonly string[] = BOARD_ACTION_ROUTES;
 const SUSPENDED_LISTED = 50;
 
 /**
@@ -49,7 +46,10 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
   const connection = deps.redis.duplicate();
   connection.setMaxListeners(maxQueues * 4 + 16);
-  const serverAdapter = new FastifyBoardAdapter(boardPath);
+  const serverAdapter = new FastifyBoardAdapter(boardPath, {
+    ownRoutes: BOARD_ACTION_ROUTES,
+    pageScript: `${boardPath}${BOARD_ACTIONS_SCRIPT_PATH}`,
+  });
   const board = createBullBoard({
     queues: [],
     serverAdapter,
@@ -120,6 +120,9 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
           for (const hook of await suspendedHooks(deps)) await registry.registerHook(hook.id);
       });
       scope.get('/', async (request, reply) => adminPage(request, reply, deps, registry, boardPath));
+      await scope.register(async (board) => registerBoardActions(board, { registry, keys: deps.keys }), {
+        prefix: '/queues',
+      });
       await scope.register(serverAdapter.plugin(), { prefix: '/queues' });
     },
     { prefix: base },

@@ -26,8 +26,14 @@ export const hookView = z
     auth: maskedAuth,
     description: z.string().optional(),
     state: z.enum(['active', 'suspended']),
-    suspended_at: z.string().optional(),
-    suspended_reason: z.string().optional(),
+    suspended_at: z.string().optional().describe('When the hook was suspended (ISO 8601, UTC)'),
+    suspended_reason: z
+      .string()
+      .optional()
+      .describe(
+        'Why, as a sentence to show people, e.g. "10 consecutive failures over 12 minutes; the last: the endpoint ' +
+          'answered 500". It carries no times or codes: those are suspended_at and the delivery log',
+      ),
     created_at: z.string(),
     updated_at: z.string(),
     insecure_credentials: z

@@ -23,8 +23,9 @@ describe('suspension monitor', () => {
 
     const view = await h.suspended();
     expect(await h.isPaused()).toBe(true);
-    expect(view.suspended_reason).toBe(
-      `3 consecutive failures since ${new Date(startedAt).toISOString()}: last 500`,
+    // A sentence for customers; when it happened is suspended_at.
+    expect(view.suspended_reason).toMatch(
+      /^3 consecutive failures (within a second|over \d+ seconds?); the last: the endpoint answered 500$/,
     );
     const info = await h.store.hooks.suspension(h.hook.account_id, h.hook.id);
     expect(info?.failures?.map((f) => f.status_code)).toEqual([500, 500, 500]);
@@ -70,8 +71,8 @@ describe('suspension monitor', () => {
 
     await h.outcome('error', t + 5);
     const view = await h.suspended();
-    expect(view.suspended_reason).toBe(
-      `3 consecutive failures since ${new Date(t + 3).toISOString()}: last error`,
+    expect(view.suspended_reason).toMatch(
+      /^3 consecutive failures (within a second|over \d+ seconds?); the last: the connection to the endpoint failed$/,
     );
   });
 

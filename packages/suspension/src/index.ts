@@ -10,11 +10,11 @@ export {
 export {
   recentFailures,
   recordSuspension,
-  streakReason,
   type Suspension,
   type SuspensionDeps,
   type SuspensionStore,
 } from './recording';
+export { streakReason } from './suspension-reason';
 export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from './hold-cap';
 export { HookControl, type HookControlDeps } from './control';
 export { Suspender, type SuspenderDeps } from './suspender';

@@ -68,15 +68,3 @@ export async function recentFailures(
   }
   return failures.reverse();
 }
-
-/** e.g. "10 consecutive failures since 2026-01-02T03:04:05.000Z: last 500". */
-export function streakReason(count: number, startedAt: number, last: DeliveryRecord | undefined): string {
-  const since = new Date(startedAt).toISOString();
-  const head = `${count} consecutive failure${count === 1 ? '' : 's'} since ${since}`;
-  return last ? `${head}: last ${describeFailure(last)}` : head;
-}
-
-function describeFailure(record: DeliveryRecord): string {
-  if (record.status_code !== undefined) return String(record.status_code);
-  return record.error ? `${record.outcome} (${record.error})` : record.outcome;
-}

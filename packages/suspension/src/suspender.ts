@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
 import { type LogSink, type Clock } from '@hookline/core';
 import { outcomeFromFields, type StreamEntry } from '@hookline/queue';
-import { recentFailures, recordSuspension, streakReason, type SuspensionStore } from './recording';
+import { recentFailures, recordSuspension, type SuspensionStore } from './recording';
+import { streakReason } from './suspension-reason';
 import { streakStep } from './rules';
 import type { StreakInput, Streaks, StreakVerdict } from './streaks';
 
@@ -93,7 +94,7 @@ export class Suspender {
     // If this process dies before the end, the due check finds the hook again once the lease has run out.
     await redis.zadd(keys.suspensionDue(), at.getTime() + leaseMs, hookId);
     const failures = await recentFailures(store.deliveryLog, hookId, verdict.startedAt);
-    const reason = streakReason(verdict.count, verdict.startedAt, failures.at(-1));
+    const reason = streakReason(verdict.count, verdict.startedAt, at.getTime(), failures.at(-1));
     await recordSuspension(this.deps, {
       hookId,
       accountId: verdict.accountId,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { redisKeys, type RedisKeys } from '@hookline/redis';
 import { type CreateHookInput } from '@hookline/core';
-import { HookControl } from '@hookline/suspension';
+import { HookControl, streakReason } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
@@ -36,21 +36,22 @@ export function useWebsite() {
         'operator',
       );
     },
-    /** What the monitor does when a hook keeps failing: pause its queue and record why. */
+    /** What the monitor does when a hook keeps failing (for 10 minutes): pause its queue and record why. */
     async suspend(hookId: string, failures: number) {
       const at = Date.now();
+      const startedAt = at - 10 * 60_000;
       const records = Array.from({ length: failures }, (_, i) => ({
-        event_id: `evt_${(at - 60000 + i).toString(36)}fail${i}`,
+        event_id: `evt_${(startedAt + i).toString(36)}fail${i}`,
         event_type: 'call_created',
         outcome: 'failed' as const,
         status_code: 503,
         duration_ms: 120 + i,
-        attempted_at: new Date(at - 60000 + i * 1000).toISOString(),
+        attempted_at: new Date(startedAt + i * 1000).toISOString(),
         error: 'HTTP 503 Service Unavailable',
         response_excerpt: '{"error":"maintenance"}',
       }));
       for (const record of records) await w.store.deliveryLog.append(hookId, record);
-      const reason = `${failures} deliveries in a row failed over 10 minutes`;
+      const reason = streakReason(failures, startedAt, at, records.at(-1));
       const suspended = await w.control.suspend(hookId, reason, 'monitor', records);
       if (!suspended) throw new Error(`hook ${hookId} was not suspended`);
     },

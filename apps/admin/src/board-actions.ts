@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RedisKeys } from '@hookline/redis';
+import { BOARD_ACTIONS_SCRIPT } from './board-actions-script';
+import type { BoardRegistry } from './board-registry';
+import type { HookQueueAdapter } from './hook-queue-adapter';
+
+// Pause and resume, the only changes an admin may make on the board. Hook queues are read-only on Bull Board,
+// so it offers no action at all and would refuse these two as well; hookline serves them on the board's own
+// routes, and a script on the board page offers them (the only buttons there).
+
+/** The Bull Board routes served here instead of by Bull Board, relative to the board. */
+export const BOARD_ACTION_ROUTES = ['/api/queues/:queueName/pause', '/api/queues/:queueName/resume'] as const;
+
+const hash = createHash('sha256').update(BOARD_ACTIONS_SCRIPT).digest('hex').slice(0, 12);
+/** The script's path, relative to the board; the content hash in the name lets it be cached for good. */
+export const BOARD_ACTIONS_SCRIPT_PATH = `/hookline/board-actions.${hash}.js`;
+
+export interface BoardActionsDeps {
+  readonly registry: BoardRegistry;
+  readonly keys: RedisKeys;
+}
+
+/** Registers the routes on a scope whose prefix is the board's address (e.g. /admin/queues). */
+export function registerBoardActions(scope: FastifyInstance, deps: BoardActionsDeps): void {
+  const [pauseRoute, resumeRoute] = BOARD_ACTION_ROUTES;
+  scope.get(BOARD_ACTIONS_SCRIPT_PATH, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(BOARD_ACTIONS_SCRIPT),
+  );
+  // What the page's buttons show: whether the hook is suspended.
+  scope.get('/hookline/queues/:queueName', async (request, reply) => {
+    const adapter = adapterFor(request, deps);
+    if (!adapter) return notFound(reply);
+    return reply.header('cache-control', 'no-store').send({
+      name: adapter.getName(),
+      display_name: adapter.getDisplayName(),
+      paused: await adapter.isPaused(),
+    });
+  });
+  scope.put(pauseRoute, async (request, reply) => act(request, reply, deps, 'pause'));
+  scope.put(resumeRoute, async (request, reply) => act(request, reply, deps, 'resume'));
+}
+
+async function act(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: BoardActionsDeps,
+  action: 'pause' | 'resume',
+): Promise<FastifyReply> {
+  const adapter = adapterFor(request, deps);
+  if (!adapter) return notFound(reply);
+  // pause = suspended by an admin; resume = re-enabled, held events delivered in order (HookQueueAdapter).
+  await adapter[action]();
+  return reply.send({ paused: await adapter.isPaused() });
+}
+
+function adapterFor(request: FastifyRequest, deps: BoardActionsDeps): HookQueueAdapter | undefined {
+  const { queueName } = request.params as { queueName: string };
+  const hookId = deps.keys.hookIdFromQueueName(queueName);
+  return hookId ? deps.registry.adapter(hookId) : undefined;
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such hook queue' } });
+}

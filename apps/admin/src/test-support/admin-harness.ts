@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { HookView } from '@hookline/core';
+import type { HookQueues, RedisKeys } from '@hookline/redis';
+import type { Store } from '@hookline/store';
+import { createServices } from '@hookline/services';
+import { startReceiver, useRedis, type Receiver } from '@hookline/testing';
+import type { HookControl } from '@hookline/suspension';
+import { Producer } from '@hookline/queue';
+import { mountAdmin } from '../mount-admin';
+
+// The admin area over real HTTP on 127.0.0.1 (fastify's inject() needs an ESM-only package jest cannot load on
+// Node 20), with hookline's real services on a real Redis under a test-only prefix, and one hook ("CRM") whose
+// endpoint is a recording receiver.
+
+export const ADMIN = { user: 'ops', password: 'correct horse battery staple' };
+export const AUTH = {
+  authorization: `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`,
+};
+
+export interface Answer {
+  readonly statusCode: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+export function useAdmin() {
+  const ctx = useRedis('bull-board');
+  const a = {
+    ctx,
+    keys: undefined as unknown as RedisKeys,
+    store: undefined as unknown as Store,
+    hookQueues: undefined as unknown as HookQueues,
+    control: undefined as unknown as HookControl,
+    receiver: undefined as unknown as Receiver,
+    hook: undefined as unknown as HookView,
+    app: undefined as unknown as FastifyInstance,
+    origin: '',
+
+    async mount(maxQueues?: number): Promise<FastifyInstance> {
+      // Closing must not wait for the keep-alive sockets of the test's own fetch pool.
+      a.app = Fastify({ forceCloseConnections: true });
+      ctx.onCleanup(() => a.app.close());
+      await mountAdmin(a.app, {
+        redis: ctx.redis,
+        keys: a.keys,
+        hooks: a.store.hooks,
+        control: a.control,
+        admin: ADMIN,
+        ...(maxQueues ? { maxQueues } : {}),
+      });
+      a.origin = await a.app.listen({ port: 0, host: '127.0.0.1' });
+      return a.app;
+    },
+
+    async call(method: string, path: string, headers: Record<string, string> = AUTH): Promise<Answer> {
+      const res = await fetch(`${a.origin}${path}`, { method, headers });
+      return { statusCode: res.status, headers: res.headers, body: await res.text() };
+    },
+
+    queuePath: (hookId: string) =>
+      `/admin/queues/api/queues/${encodeURIComponent(a.keys.hookQueueName(hookId))}`,
+
+    async publish(...callIds: string[]): Promise<void> {
+      const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: a.keys }));
+      const data = {
+        direction: 'outbound',
+        from: 'jonas1',
+        from_cnam: 'Jonas 1',
+        to: '78791245',
+        rate: '0.0',
+      };
+      for (const call_id of callIds)
+        await producer.publish(a.hook.account_id, { type: 'call_created', data: { ...data, call_id } });
+    },
+  };
+
+  beforeEach(async () => {
+    const services = createServices({
+      redis: ctx.redis,
+      settings: {
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        HOOKLINE_HOLD_MAX: 10_000,
+        HOOKLINE_DELIVERY_LOG_MAX: 1000,
+      },
+      secretKey: randomBytes(32),
+    });
+    ctx.onCleanup(() => services.close());
+    ({ keys: a.keys, hookQueues: a.hookQueues, store: a.store, control: a.control } = services);
+    a.receiver = ctx.closeLater(await startReceiver());
+    const account = await a.store.accounts.create({ name: 'Acme' });
+    a.hook = await a.store.hooks.create(
+      account.id,
+      {
+        url: a.receiver.url('/crm?token=secret-in-query'),
+        format: 'json',
+        auth: { scheme: 'none' },
+        description: 'CRM',
+      },
+      'operator',
+    );
+  });
+  return a;
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ADMIN, useAdmin } from '../src/test-support/admin-harness';
+
+// Bull Board as an admin sees it, in Debian's Chromium driven by playwright-core (which downloads no browser).
+const CHROMIUM = '/usr/bin/chromium';
+// Git-ignored; CI keeps them as artifacts for a person to look at.
+const SCREENSHOTS = resolve(__dirname, '../../../artifacts/screenshots');
+
+// Every action hookline refuses on a hook queue, as Bull Board words its buttons and menu items.
+const REFUSED =
+  /add job|retry|promote|clean|empty|obliterate|duplicate|remove|concurrency|rate limit|update data|reschedule|priority/i;
+
+const a = useAdmin();
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+    timeout: 30000,
+  });
+}, 60000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function boardPage(): Promise<Page> {
+  const context = await browser.newContext({
+    httpCredentials: { username: ADMIN.user, password: ADMIN.password },
+    viewport: { width: 1280, height: 900 },
+  });
+  a.ctx.onCleanup(() => context.close());
+  context.setDefaultTimeout(15000);
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  return page;
+}
+
+/** The labels of every control on the page that offers a refused action, every menu opened in turn. */
+async function refusedActionsOffered(page: Page): Promise<string[]> {
+  const offered = new Set<string>();
+  const collect = async () => {
+    const labels = await page.$$eval('button, [role="menuitem"], a', (controls) =>
+      controls.map((c) =>
+        [c.textContent, c.getAttribute('aria-label'), c.getAttribute('title')].filter(Boolean).join(' '),
+      ),
+    );
+    for (const label of labels) if (REFUSED.test(label)) offered.add(label.trim());
+  };
+  await collect();
+  const menus = page.locator('[aria-haspopup="menu"]');
+  for (let i = 0; i < (await menus.count()); i += 1) {
+    await menus.nth(i).click();
+    await page.locator('[role="menu"]').first().waitFor();
+    await collect();
+    await page.keyboard.press('Escape');
+  }
+  return [...offered];
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280.png`) });
+}
+
+describe('Bull Board in a browser', () => {
+  it('offers a hook queue Resume or Pause and nothing hookline would refuse; both work', async () => {
+    await a.mount();
+    await a.control.suspend(a.hook.id, '10 consecutive failures over 12 minutes', 'monitor');
+    await a.publish('c1', 'c2');
+    const page = await boardPage();
+    await page.goto(`${a.origin}/admin/queues/queue/${encodeURIComponent(a.keys.hookQueueName(a.hook.id))}`);
+
+    // Bull Board's own page: the queue and its held events, read-only.
+    await page.getByText(`CRM (${a.hook.id})`).first().waitFor();
+    await page.getByText('deliver.v1').first().waitFor();
+    expect(await refusedActionsOffered(page)).toEqual([]);
+    const panel = page.getByRole('region', { name: 'Hook queue' });
+    await panel.getByText('Suspended').waitFor();
+    await screenshot(page, 'admin-board-suspended');
+
+    await panel.getByRole('button', { name: `Resume CRM (${a.hook.id})` }).click();
+    await panel.getByText('Resumed: held events are being delivered.').waitFor();
+    expect(await a.store.hooks.get(a.hook.account_id, a.hook.id)).toMatchObject({ state: 'active' });
+    const [enabled] = await a.store.activity.list(a.hook.account_id, 1);
+    expect(enabled).toMatchObject({ kind: 'hook.enabled', actor: 'admin:ops' });
+
+    await panel.getByRole('button', { name: `Pause CRM (${a.hook.id})` }).click();
+    await panel.getByText('Paused: the hook is suspended.').waitFor();
+    expect(await a.store.hooks.get(a.hook.account_id, a.hook.id)).toMatchObject({
+      state: 'suspended',
+      suspended_reason: 'paused by admin',
+    });
+    expect(await refusedActionsOffered(page)).toEqual([]);
+  });
+
+  it('offers nothing hookline would refuse on the overview either', async () => {
+    await a.mount();
+    await a.publish('c1');
+    const page = await boardPage();
+    await page.goto(`${a.origin}/admin/queues?hook=${a.hook.id}`);
+    await page.getByText(`CRM (${a.hook.id})`).first().waitFor();
+    expect(await refusedActionsOffered(page)).toEqual([]);
+    // The buttons belong to one queue's page, not to the overview.
+    expect(await page.getByRole('region', { name: 'Hook queue' }).isVisible()).toBe(false);
+  });
+});

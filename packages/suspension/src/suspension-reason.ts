@@ -1,0 +1,65 @@
+import type { DeliveryRecord } from '@hookline/core';
+
+// The reason is read by customers (API `suspended_reason`, the website's banner, the activity feed), so it is
+// a sentence: no timestamps, error codes or addresses. When it happened is the hook's `suspended_at`, and each
+// failure's time, status and recorded error are in the failures kept with the suspension.
+
+/** e.g. "10 consecutive failures over 12 minutes; the last: the endpoint answered 500". */
+export function streakReason(
+  count: number,
+  startedAt: number,
+  at: number,
+  last: DeliveryRecord | undefined,
+): string {
+  const failures = count === 1 ? '1 failure' : `${count} consecutive failures`;
+  const head = `${failures} ${span(at - startedAt)}`;
+  return last ? `${head}; the last: ${describeFailure(last)}` : head;
+}
+
+/** How long the streak lasted, rounded down: it lasted at least that long. */
+function span(ms: number): string {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  if (seconds < 1) return 'within a second';
+  if (seconds < 120) return `over ${count(seconds, 'second')}`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `over ${count(minutes, 'minute')}`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `over ${count(hours, 'hour')}`;
+  return `over ${count(Math.floor(hours / 24), 'day')}`;
+}
+
+const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+// The recorded error keeps the system's word (ECONNREFUSED 203.0.113.7:443 …); the reason says what it means.
+const ERROR_PHRASES: [RegExp, string][] = [
+  [/^ECONNREFUSED\b/, 'the endpoint refused the connection'],
+  [/^(ENOTFOUND|EAI_AGAIN)\b/, 'the host name could not be found'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'the connection was closed before an answer'],
+  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b/, 'no answer in time'],
+  [/^(EHOSTUNREACH|ENETUNREACH)\b/, 'the host could not be reached'],
+  [
+    /^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL)/,
+    'the TLS certificate or handshake was not accepted',
+  ],
+];
+
+function describeFailure(record: DeliveryRecord): string {
+  switch (record.outcome) {
+    case 'failed':
+      return record.status_code !== undefined
+        ? `the endpoint answered ${record.status_code}`
+        : 'the endpoint did not answer with a success status';
+    case 'timed_out':
+      return 'the endpoint did not answer in time';
+    case 'blocked':
+      return 'the endpoint’s address is not allowed by the network policy';
+    case 'unknown':
+      return 'the attempt was interrupted, and it may or may not have arrived';
+    case 'error': {
+      const phrase = ERROR_PHRASES.find(([pattern]) => pattern.test(record.error ?? ''))?.[1];
+      return phrase ?? 'the connection to the endpoint failed';
+    }
+    default:
+      return 'the event was not delivered';
+  }
+}
