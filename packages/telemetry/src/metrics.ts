@@ -27,13 +27,7 @@ export function createMetrics() {
     }),
     attachedHooks: new Gauge({
       name: 'hookline_worker_attached_hooks',
-      help: 'Hook queues this worker process is attached to now',
-      registers: [registry],
-    }),
-    queueDepth: new Gauge({
-      name: 'hookline_queue_depth',
-      help: 'Events waiting in the hook queues this worker process is attached to (sum over processes for the fleet)',
-      labelNames: ['state'] as const,
+      help: 'Hooks this worker process is delivering to now (it holds their lease)',
       registers: [registry],
     }),
     suspendedHooks: new Gauge({
