@@ -16,3 +16,4 @@ export * from './samples';
 export * from './lru';
 export * from './clock';
 export * from './text';
+export * from './error-words';

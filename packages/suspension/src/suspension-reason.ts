@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from '@hookline/core';
+import { errorInWords, type DeliveryRecord } from '@hookline/core';
 
 // The reason is read by customers (API `suspended_reason`, the website's banner, the activity feed), so it is
 // a sentence: no timestamps, error codes or addresses. When it happened is the hook's `suspended_at`, and each
@@ -30,19 +30,6 @@ function span(ms: number): string {
 
 const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
-// The recorded error keeps the system's word (ECONNREFUSED 203.0.113.7:443 …); the reason says what it means.
-const ERROR_PHRASES: [RegExp, string][] = [
-  [/^ECONNREFUSED\b/, 'the endpoint refused the connection'],
-  [/^(ENOTFOUND|EAI_AGAIN)\b/, 'the host name could not be found'],
-  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'the connection was closed before an answer'],
-  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b/, 'no answer in time'],
-  [/^(EHOSTUNREACH|ENETUNREACH)\b/, 'the host could not be reached'],
-  [
-    /^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL)/,
-    'the TLS certificate or handshake was not accepted',
-  ],
-];
-
 function describeFailure(record: DeliveryRecord): string {
   switch (record.outcome) {
     case 'failed':
@@ -56,8 +43,7 @@ function describeFailure(record: DeliveryRecord): string {
     case 'unknown':
       return 'the attempt was interrupted, and it may or may not have arrived';
     case 'error': {
-      const phrase = ERROR_PHRASES.find(([pattern]) => pattern.test(record.error ?? ''))?.[1];
-      return phrase ?? 'the connection to the endpoint failed';
+      return errorInWords(record.error ?? '') ?? 'the connection to the endpoint failed';
     }
     default:
       return 'the event was not delivered';

@@ -1,4 +1,4 @@
-import type { HookState, MaskedAuth, RecordedOutcome } from '@hookline/core';
+import { errorInWords, type HookState, type MaskedAuth, type RecordedOutcome } from '@hookline/core';
 import { html, type SafeHtml } from './html';
 
 /** UTC text on the server; the script turns it into the visitor's local time. */
@@ -28,24 +28,13 @@ export function deadlineText(ms: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-// The delivery log keeps the system's word for a failure (ECONNREFUSED …) for operators and the API; a page
-// says it in a sentence and keeps the word in the tooltip.
-const ERROR_SENTENCES: [RegExp, string][] = [
-  [/^ECONNREFUSED\b/, 'The endpoint refused the connection'],
-  [/^(ENOTFOUND|EAI_AGAIN)\b/, 'The host name could not be found'],
-  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'The connection was closed before an answer'],
-  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b/, 'No answer in time'],
-  [/^(EHOSTUNREACH|ENETUNREACH)\b/, 'The host could not be reached'],
-  [
-    /^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL)/,
-    'The TLS certificate or handshake was not accepted',
-  ],
-];
-
 /** A recorded error as a customer reads it, with the recorded text in the tooltip. */
 export function errorText(error: string): SafeHtml {
-  const sentence = ERROR_SENTENCES.find(([pattern]) => pattern.test(error))?.[1];
-  return sentence ? html`<span title="${error}">${sentence}</span>` : html`${error}`;
+  const words = errorInWords(error);
+  // A sentence on the page, the recorded text in the tooltip.
+  return words
+    ? html`<span title="${error}">${words[0]!.toUpperCase()}${words.slice(1)}</span>`
+    : html`${error}`;
 }
 
 type Tone = 'ok' | 'bad' | 'warn' | 'neutral';
