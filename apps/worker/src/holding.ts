@@ -9,8 +9,8 @@ import type { ActiveJob } from '@hookline/redis';
 export class Holding {
   /** The job whose request is in flight, if any: its lock is extended while it lasts. */
   current?: ActiveJob;
-  /** Set when the lease is found to be another's, or may have expired while this process was stalled. */
-  lost = false;
+  /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
+  lostBecause?: string;
   readonly since = performance.now();
   private tokens = 0;
 
@@ -18,6 +18,14 @@ export class Holding {
     readonly hookId: string,
     private readonly holderId: string,
   ) {}
+
+  get lost(): boolean {
+    return this.lostBecause !== undefined;
+  }
+
+  lose(why: string): void {
+    this.lostBecause ??= why;
+  }
 
   /** A fresh lock token for the next job taken (the job lock's fence names both process and holding). */
   nextToken(): string {

@@ -145,7 +145,7 @@ export class HookConsumer {
       holding.current = undefined;
       if (end.kind === 'lost') {
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
-        holding.lost = true;
+        holding.lose(end.why);
         return;
       }
       let next;
@@ -167,6 +167,11 @@ export class HookConsumer {
 
   private async letGo(holding: Holding): Promise<void> {
     const { ready, queues, holderId, logger } = this.deps;
+    logger.debug({ hookId: holding.hookId, lost: holding.lostBecause }, 'letting a hook go');
+    // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
+    // re-signal below), and that claim must start a new holding, not find this one on its way out.
+    this.held.delete(holding.hookId);
+    this.deps.metrics.attachedHooks.set(this.held.size);
     try {
       // Re-check after letting go: an event that arrived while the lease was held had its signal dropped.
       // Whatever release answers (a resent release finds the lease gone already): a signal for a hook
@@ -179,8 +184,6 @@ export class HookConsumer {
       // The lease expires on its own and any process puts the hook back in the ready set.
       logger.warn({ err: error, hookId: holding.hookId }, 'giving a hook back failed');
     } finally {
-      this.held.delete(holding.hookId);
-      this.deps.metrics.attachedHooks.set(this.held.size);
       this.slotFreed?.();
     }
   }
@@ -192,9 +195,10 @@ export class HookConsumer {
     const { ready, timings, holderId } = this.deps;
     const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
     this.leases.renewed(sentAt);
+    if (lost.length > 0) this.deps.logger.warn({ hooks: lost }, 'leases found lost at renewal');
     for (const hookId of lost) {
       const holding = this.held.get(hookId);
-      if (holding) holding.lost = true;
+      if (holding) holding.lose("its lease was no longer this process's at renewal");
     }
   }
 
@@ -204,7 +208,8 @@ export class HookConsumer {
     await Promise.all(
       current.map(async (holding) => {
         const job = holding.current;
-        if (job && !(await this.deps.jobs.extendLock(job))) holding.lost = true;
+        if (job && !(await this.deps.jobs.extendLock(job)) && holding.current === job)
+          holding.lose("its job lock was no longer this process's");
       }),
     );
   }

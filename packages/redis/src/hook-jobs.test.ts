@@ -68,4 +68,13 @@ describe('hook jobs through BullMQ without a Worker', () => {
     const next = await jobs.finish(adopted, { kind: 'failed', reason: 'unknown' }, true);
     expect(next && JSON.parse(next.data)).toEqual({ n: 2 });
   });
+
+  it("a job already locked with the caller's own token is handed back (a reply lost to a reconnect)", async () => {
+    const first = jobOf(await jobs.take(hookId, 'a:1'));
+    // The finish that fetched the next job ran, but its reply never came: the next job is active, ours.
+    await jobs.finish(first, { kind: 'completed', value: 'delivered' }, true);
+    const again = jobOf(await jobs.take(hookId, 'a:1'));
+    expect(JSON.parse(again.data)).toEqual({ n: 2 });
+    expect((await jobs.take(hookId, 'b:1')).kind).toBe('locked');
+  });
 });

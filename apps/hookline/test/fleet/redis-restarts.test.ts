@@ -69,36 +69,6 @@ describe('Redis restarted twice under load', () => {
       publishing = false;
       await publisher;
 
-      await sleep(8000);
-      const keys = (await import('@hookline/redis')).redisKeys('restarts');
-      const { hookQueueLayout } = await import('@hookline/redis');
-      for (const [i, target] of targets.entries()) {
-        const got = receiver.requests.filter((r) => r.path === `/r/${i}`).length;
-        if (got >= target.published.length) continue;
-        const hooks = await store.hooks.list(target.account.id);
-        const hookId = hooks[0]!.id;
-        const l = hookQueueLayout(keys, hookId);
-        console.log('STUCK', i, hookId, got, target.published.length, {
-          wait: await redis.lrange(l.wait, 0, -1),
-          active: await redis.lrange(l.active, 0, -1),
-          meta: await redis.hgetall(l.meta),
-          lease: await redis.zscore(keys.hookLeases(), hookId),
-          holder: await redis.hget(keys.hookLeaseHolders(), hookId),
-          ready: await redis.zscore(keys.readyHooks(), hookId),
-          inbox: await redis.xlen(keys.accountInbox(target.account.id)),
-          attempt: await redis.get(keys.hookAttempt(hookId)),
-          now: Date.now(),
-          log: (await store.deliveryLog.list(hookId, 1000)).length,
-          missingN: target.published.filter((id) => !receiver.requests.some((r) => r.path === `/r/${i}` && r.body.toString().includes(`"${id}"`))),
-          dupPublished: target.published.length - new Set(target.published).size,
-          completed: await redis.zcard(l.jobPrefix + 'completed'),
-          failed: await redis.zcard(l.jobPrefix + 'failed'),
-          counter: await redis.get(l.jobCounter),
-          locks: await Promise.all((await redis.lrange(l.active, 0, -1)).map(async (id) => [id, await redis.get(l.jobLock(id)), await redis.pttl(l.jobLock(id))])),
-        });
-        for (const w of workers) console.log('OUT', w.child.pid, w.output().split('\n').filter((x) => !/redis connection error/.test(x)).join('\n').slice(-3000));
-        console.log('CLIENTS', ((await redis.client('LIST')) as string).split('\n').filter((x) => x.includes('hookline-worker')).join('\n'));
-      }
       for (const [i, target] of targets.entries())
         await waitUntil(
           () => receiver.requests.filter((r) => r.path === `/r/${i}`).length >= target.published.length,
