@@ -16,7 +16,6 @@ export interface BenchOptions {
   readonly hangingShare: number;
   /** HOOKLINE_DELIVERY_TIMEOUT_MS: short, so hanging hooks cost seconds, not minutes. */
   readonly deadlineMs: number;
-  readonly workerIdleMs: number;
   /** Events per second of the open-loop (latency) phases. */
   readonly openRate: number;
   /** Events kept outstanding per hook in the closed-loop (throughput) phases. */
@@ -87,7 +86,6 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     ...sizes,
     hangingShare: 0.1,
     deadlineMs: 1000,
-    workerIdleMs: 2000,
     singleHookWindow: 64,
     manyHooksWindow: 4,
     createConcurrency: 50,
@@ -96,9 +94,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
 }
 
 /**
- * Attach slots per process: every active hook must fit in the fleet at once, or the hooks left over wait
- * until a busy one goes idle, which under steady load never happens. 20% headroom covers an uneven split of
- * claims between processes. Each slot holds one blocking Redis connection while attached.
+ * HOOKLINE_WORKER_MAX_HOOKS, the hooks one worker process delivers to at once: every busy hook must fit in
+ * the fleet at once, or the hooks left over wait for a slot and the busy phases would measure that wait
+ * instead of delivery. 20% headroom covers an uneven split of hooks between processes.
  */
 export function maxHooksPerWorker(options: BenchOptions): number {
   return Math.ceil((options.activeHooks * 1.2) / options.workers);

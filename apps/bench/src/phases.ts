@@ -104,7 +104,7 @@ export async function coldStart(ctx: PhaseContext, hooks: readonly BenchHook[]):
   );
 }
 
-/** Waits until no worker is attached to any hook (they let go after HOOKLINE_WORKER_IDLE_MS). */
+/** Waits (at most `timeoutMs`) until no worker process holds any hook (`hookline_worker_attached_hooks`). */
 export async function waitForDetach(fleet: WorkerFleet, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

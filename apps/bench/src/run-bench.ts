@@ -109,7 +109,6 @@ export async function runBench(
         HOOKLINE_METRICS_PORT: '0',
         HOOKLINE_DELIVERY_TIMEOUT_MS: String(options.deadlineMs),
         HOOKLINE_WORKER_MAX_HOOKS: String(maxHooks),
-        HOOKLINE_WORKER_IDLE_MS: String(options.workerIdleMs),
         LOG_LEVEL: 'info',
       },
       redisPort,
