@@ -6,7 +6,12 @@ import {
   type PhaseResult,
 } from './results';
 import { ratio } from './stats';
+import type { WorkerUsage } from './system/usage-probe';
 import { formatTable, num } from './table';
+
+/** ` m<monitor>` and ` h<HTTP tier>` after the per-process figures, where those processes ran. */
+const besides = (monitor: number | undefined, http: number | undefined) =>
+  (monitor !== undefined ? ` m${num(monitor)}` : '') + (http !== undefined ? ` h${num(http)}` : '');
 
 const cpuOf = (p: PhaseResult) => {
   const u = p.usage;
@@ -14,16 +19,28 @@ const cpuOf = (p: PhaseResult) => {
   return [
     [u.cpuPercent.bench, u.cpuPercent.redis, ...u.workers.map((w) => w.cpuPercent)]
       .map((v) => num(v))
-      .join('/') + (u.cpuPercent.monitor !== undefined ? ` m${num(u.cpuPercent.monitor)}` : ''),
+      .join('/') + besides(u.cpuPercent.monitor, u.cpuPercent.http),
     num(u.cpuPercent.others),
   ];
 };
 
+/** bench/redis/each worker, then monitor and HTTP tier: CPU µs per delivery of every process. */
 const costOf = (p: PhaseResult) => {
-  const c = p.usage?.cpuMicrosPerDelivery;
-  if (!c || p.perSecond <= 0) return '-';
-  return `${c.bench}/${c.redis}/${c.workers ?? '-'}` + (c.monitor !== undefined ? ` m${c.monitor}` : '');
+  const u = p.usage;
+  const c = u?.cpuMicrosPerDelivery;
+  if (!u || !c || p.perSecond <= 0) return '-';
+  const perWorker = u.workers.map((w) => w.cpuMicrosPerDelivery);
+  const workers = perWorker.every((v) => v !== undefined) ? perWorker : [c.workers];
+  return [c.bench, c.redis, ...workers].map((v) => num(v)).join('/') + besides(c.monitor, c.http);
 };
+
+/** Redis connections opened per delivery: 4 decimals, since the target is at most 0.001. */
+const connectionsOf = (p: PhaseResult) =>
+  p.usage && p.perSecond > 0 ? num(p.usage.redisConnectionsPerDelivery, 4) : '-';
+
+/** Per worker process at the window's end, `a/b`: its Redis connections, or its RSS in MB. */
+const perWorker = (p: PhaseResult, pick: (w: WorkerUsage) => number | undefined) =>
+  p.usage && p.usage.workers.length > 0 ? p.usage.workers.map((w) => num(pick(w))).join('/') : '-';
 
 /** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure (if there is one). */
 function row(label: string, p: PhaseResult, ceiling?: PhaseResult, latencyCeiling = ceiling): string[] {
@@ -36,6 +53,10 @@ function row(label: string, p: PhaseResult, ceiling?: PhaseResult, latencyCeilin
     num(ratio(p.latency?.p99Ms, latencyCeiling?.latency?.p99Ms), 1),
     ...cpuOf(p),
     costOf(p),
+    num(cpuPerDelivery(p)),
+    connectionsOf(p),
+    perWorker(p, (w) => w.redisConnections),
+    perWorker(p, (w) => w.rssMb),
     p.tally ? num(p.tally.undelivered) : '',
   ];
 }
@@ -158,13 +179,30 @@ export function formatReport(r: BenchResults): string {
     '(1 stream for one hook, N streams for N active hooks, the same open-loop rate for the "at N/s" rows).',
     'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, 100 = one core;',
     'others = the rest of the machine (anything above a few % means the figures are low);',
-    'µs/delivery = CPU per delivery, bench/redis/workers, m = monitor;',
+    'µs/delivery = CPU per delivery, bench/redis/each worker, m = monitor, h = HTTP tier; µs total = all of them;',
+    'conns/delivery = Redis connections opened per delivery (INFO stats total_connections_received, whole server);',
+    "worker conns, worker RSS = Redis connections and resident MB of each worker process at the window's end;",
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
     "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
     'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',
     '',
     formatTable(
-      ['figure', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'cpu%', 'others', 'µs/delivery', 'lost'],
+      [
+        'figure',
+        'per s',
+        'ratio',
+        'p50 ms',
+        'p99 ms',
+        'p99 ratio',
+        'cpu%',
+        'others',
+        'µs/delivery',
+        'µs total',
+        'conns/delivery',
+        'worker conns',
+        'worker RSS',
+        'lost',
+      ],
       [
         row('(a) ceiling: undici, 1 stream', r.ceiling.oneStream, r.ceiling.oneStream),
         row(

@@ -103,10 +103,13 @@ export interface BenchResults {
   readonly profile?: ProfileSummary;
 }
 
-/** CPU per delivery of a phase, every process together (bench + Redis + workers + monitor), in µs. */
+/**
+ * CPU per delivery of a phase, every process together (bench + Redis + workers + monitor, and the HTTP tier
+ * where the phase publishes through it), in µs.
+ */
 export function cpuPerDelivery(p: PhaseResult): number | undefined {
   const c = p.usage?.cpuMicrosPerDelivery;
   return c?.workers !== undefined && p.perSecond > 0
-    ? c.bench + c.redis + c.workers + (c.monitor ?? 0)
+    ? c.bench + c.redis + c.workers + (c.monitor ?? 0) + (c.http ?? 0)
     : undefined;
 }

@@ -20,11 +20,24 @@ export function commandStatsDelta(before: CommandStats, after: CommandStats): Co
   return delta;
 }
 
+/** A numeric field of an INFO section's text (`field:value` lines); undefined when absent. */
+export function infoNumber(info: string, field: string): number | undefined {
+  const value = new RegExp(`^${field}:([\\d.]+)\\r?$`, 'm').exec(info)?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
 /** Redis's own CPU seconds (user + system, all its threads). */
 export async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
-  const read = (field: string) => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
-  return read('used_cpu_user') + read('used_cpu_sys');
+  return (infoNumber(info, 'used_cpu_user') ?? 0) + (infoNumber(info, 'used_cpu_sys') ?? 0);
+}
+
+/**
+ * Connections Redis has accepted since it started (INFO stats `total_connections_received`): server-wide, like
+ * commandstats, so another program connecting during a window counts too.
+ */
+export async function connectionsReceived(redis: Redis): Promise<number> {
+  return infoNumber(await redis.info('stats'), 'total_connections_received') ?? 0;
 }
 
 export interface ClientCommands {
