@@ -10,8 +10,17 @@ export interface BenchOptions {
   readonly receiverServers: number;
   /** Hooks that get events; each alone on its account, so one event is one delivery. */
   readonly activeHooks: number;
-  /** All hooks configured in the large case; the ones beyond `activeHooks` never get an event. */
+  /**
+   * All hooks configured in the large case: the active (busy) ones, the quiet ones, and the rest, which never
+   * get an event.
+   */
   readonly configuredHooks: number;
+  /** Quiet hooks, each alone on its account: they get one event a lap apart (quietHooks / quietRate s). */
+  readonly quietHooks: number;
+  /** Events per second of the quiet open loop, round robin over the quiet hooks. */
+  readonly quietRate: number;
+  /** Events outstanding in all (not per hook) in the quiet closed loop. */
+  readonly quietOutstanding: number;
   readonly idleHooksPerAccount: number;
   readonly hangingShare: number;
   /** HOOKLINE_DELIVERY_TIMEOUT_MS: short, so hanging hooks cost seconds, not minutes. */
@@ -32,6 +41,8 @@ export interface BenchOptions {
 const FULL = {
   activeHooks: 1000,
   configuredHooks: 100_000,
+  quietHooks: 20_000,
+  quietRate: 1000,
   idleHooksPerAccount: 1000,
   openRate: 1000,
   warmupMs: 3000,
@@ -43,6 +54,8 @@ const FULL = {
 const QUICK: typeof FULL = {
   activeHooks: 100,
   configuredHooks: 5000,
+  quietHooks: 2000,
+  quietRate: 100,
   idleHooksPerAccount: 500,
   openRate: 500,
   warmupMs: 1000,
@@ -84,6 +97,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     workers,
     receiverServers: 4,
     ...sizes,
+    // As many hooks with an event at once as the busy closed loop has busy hooks: they fit the fleet's slots.
+    quietOutstanding: sizes.activeHooks,
     hangingShare: 0.1,
     deadlineMs: 1000,
     singleHookWindow: 64,

@@ -1,9 +1,9 @@
 import { sleep } from './clock';
-import { ClosedLoop, OpenLoop, type BenchHook } from './load/hookline-load';
+import { ClosedLoop, OpenLoop, QuietLoop, viaProducer, type BenchHook } from './load/hookline-load';
 import { measureWindow, type WindowTiming } from './load/measure';
 import type { BenchOptions } from './options';
 import type { Receivers } from './receivers/receivers';
-import type { IdleResult, LoadCase, PhaseResult } from './results';
+import type { IdleResult, LoadCase, PhaseResult, QuietCase } from './results';
 import type { BenchWorld } from './setup';
 import { findStrandedHooks } from './stranded';
 import { watchClients } from './system/redis-activity';
@@ -27,7 +27,7 @@ export const timingOf = (options: BenchOptions): WindowTiming => ({
 export async function hooklinePhase(
   ctx: PhaseContext,
   label: string,
-  start: () => ClosedLoop | OpenLoop,
+  start: () => ClosedLoop | OpenLoop | QuietLoop,
   hooks: readonly BenchHook[],
   beforeDrain?: () => Promise<void>,
   timing = timingOf(ctx.options),
@@ -59,7 +59,7 @@ export async function loadCase(
   configuredHooks: number,
   hang?: { hooks: readonly number[] },
 ): Promise<LoadCase> {
-  const { producer } = ctx.world;
+  const publish = viaProducer(ctx.world.producer);
   const { options, receivers } = ctx;
   const unhang = async () => {
     if (hang) await receivers.setHanging([]);
@@ -73,7 +73,7 @@ export async function loadCase(
   const throughput = await hooklinePhase(
     ctx,
     `${label}: closed loop, ${options.manyHooksWindow} outstanding per hook`,
-    () => new ClosedLoop(producer, receivers, hooks, options.manyHooksWindow),
+    () => new ClosedLoop(publish, receivers, hooks, options.manyHooksWindow),
     hooks,
     unhang,
   );
@@ -81,11 +81,58 @@ export async function loadCase(
   const atRate = await hooklinePhase(
     ctx,
     `${label}: open loop at ${options.openRate}/s`,
-    () => new OpenLoop(producer, receivers, hooks, options.openRate),
+    () => new OpenLoop(publish, receivers, hooks, options.openRate),
     hooks,
     unhang,
   );
   return { activeHooks: hooks.length, configuredHooks, throughput, atRate };
+}
+
+/**
+ * The quiet shape over many hooks, each alone on its account: first as fast as it goes (QuietLoop: a fixed
+ * number of events outstanding in all, round robin, never two for one hook), then the open loop at the quiet
+ * rate, round robin, so each hook gets an event every quietHooks / quietRate seconds. That open loop warms up
+ * for one whole lap, so every event in its window goes to a hook whose previous event was one lap earlier.
+ */
+export async function quietCase(
+  ctx: PhaseContext,
+  hooks: readonly BenchHook[],
+  configuredHooks: number,
+): Promise<QuietCase> {
+  const publish = viaProducer(ctx.world.producer);
+  const { options, receivers } = ctx;
+  const label = `quiet ${hooks.length} of ${configuredHooks}`;
+  const overlap = (p: PhaseResult) =>
+    ctx.progress(
+      `  ${p.tally?.overlapping ?? 0} events went to a hook whose previous event was still out` +
+        (p.tally?.skipped !== undefined ? `; the round robin passed over ${p.tally.skipped} hooks` : ''),
+    );
+  const throughput = await hooklinePhase(
+    ctx,
+    `${label}: closed loop, ${options.quietOutstanding} outstanding in all, round robin`,
+    () => new QuietLoop(publish, receivers, hooks, options.quietOutstanding),
+    hooks,
+  );
+  overlap(throughput);
+  const lapMs = Math.round((hooks.length / options.quietRate) * 1000);
+  const atRate = await hooklinePhase(
+    ctx,
+    `${label}: open loop at ${options.quietRate}/s, each hook every ${lapMs / 1000} s (warm-up: one lap)`,
+    () => new OpenLoop(publish, receivers, hooks, options.quietRate),
+    hooks,
+    undefined,
+    { warmupMs: Math.max(options.warmupMs, lapMs), measureMs: options.measureMs },
+  );
+  overlap(atRate);
+  return {
+    activeHooks: hooks.length,
+    configuredHooks,
+    throughput,
+    atRate,
+    outstanding: options.quietOutstanding,
+    rate: options.quietRate,
+    secondsBetweenEvents: lapMs / 1000,
+  };
 }
 
 /**
@@ -97,7 +144,7 @@ export async function coldStart(ctx: PhaseContext, hooks: readonly BenchHook[]):
   return hooklinePhase(
     ctx,
     `${hooks.length} hooks from cold: open loop at ${options.openRate}/s, first ${options.measureMs / 1000} s`,
-    () => new OpenLoop(world.producer, receivers, hooks, options.openRate),
+    () => new OpenLoop(viaProducer(world.producer), receivers, hooks, options.openRate),
     hooks,
     undefined,
     { warmupMs: 0, measureMs: options.measureMs },

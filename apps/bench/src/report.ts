@@ -69,6 +69,36 @@ function caseRows(tag: string, c: LoadCase, r: BenchResults, suffix = ''): strin
   ];
 }
 
+function quietRows(r: BenchResults): string[][] {
+  const q = r.quiet;
+  const name = `(e) quiet ${q.activeHooks} active / ${q.configuredHooks} hooks`;
+  return [
+    row(`${name}, max (${q.outstanding} outstanding in all)`, q.throughput, r.ceiling.manyStreams),
+    row(
+      `${name}, at ${q.rate}/s (each hook every ${q.secondsBetweenEvents} s)`,
+      q.atRate,
+      q.rate === r.meta.openRate ? r.ceiling.atRate : undefined,
+    ),
+  ];
+}
+
+/** The quiet rows beside the busy ones of the same keyspace (configured case): rate and CPU per delivery. */
+function quietShareLines(r: BenchResults): string[] {
+  const { quiet: q } = r;
+  const busy = r.hookline.configured;
+  const cpu = (a: PhaseResult, b: PhaseResult) => {
+    const [qa, bb] = [cpuPerDelivery(a), cpuPerDelivery(b)];
+    return `${num(qa)} µs against ${num(bb)} µs (${num(ratio(qa, bb), 2)})`;
+  };
+  return [
+    `Quiet against busy (${busy.activeHooks} active / ${busy.configuredHooks} hooks, the same keyspace): max ` +
+      `${num(q.throughput.perSecond)}/s against ${num(busy.throughput.perSecond)}/s ` +
+      `(${num(ratio(q.throughput.perSecond, busy.throughput.perSecond), 2)}); CPU per delivery, all processes, ` +
+      `at max ${cpu(q.throughput, busy.throughput)}` +
+      (q.rate === r.meta.openRate ? `, at ${q.rate}/s ${cpu(q.atRate, busy.atRate)}.` : '.'),
+  ];
+}
+
 function idleRows(label: string, idle: IdleResult): string[][] {
   return idle.workers.map((w, i) => [
     `${label} (${idle.configuredHooks} hooks), worker ${i + 1}`,
@@ -130,6 +160,8 @@ function redisRows(r: BenchResults): string[][] {
       `${r.hookline.configured.activeHooks} active / ${r.hookline.configured.configuredHooks}, max`,
       r.hookline.configured.throughput,
     ],
+    [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, max`, r.quiet.throughput],
+    [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
   ];
   return phases.map(([label, p]) => {
     const rd = p.usage?.redisPerDelivery;
@@ -153,6 +185,7 @@ function lostLines(r: BenchResults): string[] {
         ['(b) all active', r.hookline.active],
         ['(b) of all configured', r.hookline.configured],
         ['(c) hanging', r.hanging],
+        ['(e) quiet', r.quiet],
       ] as [string, LoadCase][]
     ).flatMap(([label, c]): [string, PhaseResult][] => [
       [`${label}, max`, c.throughput],
@@ -181,7 +214,7 @@ export function formatReport(r: BenchResults): string {
     'others = the rest of the machine (anything above a few % means the figures are low);',
     'µs/delivery = CPU per delivery, bench/redis/each worker, m = monitor, h = HTTP tier; µs total = all of them;',
     'conns/delivery = Redis connections opened per delivery (INFO stats total_connections_received, whole server);',
-    "worker conns, worker RSS = Redis connections and resident MB of each worker process at the window's end;",
+    "worker conns, worker RSS MB = Redis connections and resident memory (MB) of each worker process at the window's end;",
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
     "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
     'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',
@@ -200,7 +233,7 @@ export function formatReport(r: BenchResults): string {
         'µs total',
         'conns/delivery',
         'worker conns',
-        'worker RSS',
+        'worker RSS MB',
         'lost',
       ],
       [
@@ -222,9 +255,11 @@ export function formatReport(r: BenchResults): string {
         ...caseRows('(b)', r.hookline.active, r),
         ...caseRows('(b)', r.hookline.configured, r),
         ...caseRows('(c)', r.hanging, r, `, ${r.hanging.hangingHooks} hanging (healthy hooks' figures)`),
+        ...quietRows(r),
       ],
     ),
     ...bullmqShareLines(r),
+    ...quietShareLines(r),
     ...(lostLines(r).length > 0
       ? [
           '',
@@ -242,13 +277,15 @@ export function formatReport(r: BenchResults): string {
       ],
     ),
     '',
-    'Under load (end of each max phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
+    'Under load (end of each phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
     formatTable(
       ['phase', 'worker 1', 'worker 2'],
       [
         ['1 hook, max', r.hookline.oneHook],
         [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
         [`${r.hanging.activeHooks} active, ${r.hanging.hangingHooks} hanging, max`, r.hanging.throughput],
+        [`quiet ${r.quiet.activeHooks}, max`, r.quiet.throughput],
+        [`quiet ${r.quiet.activeHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
       ].map(([label, p]) => [
         label as string,
         ...((p as PhaseResult).usage?.workers ?? []).map(

@@ -34,6 +34,17 @@ export interface LoadCase {
   readonly atRate: PhaseResult;
 }
 
+/**
+ * The quiet shape: many hooks, each alone on its account and getting one event at a time, a lap of the round
+ * robin apart. Throughput: `outstanding` events in flight in all (QuietLoop); at rate: `rate` per second.
+ */
+export interface QuietCase extends LoadCase {
+  readonly outstanding: number;
+  readonly rate: number;
+  /** Between two events of one hook in the open loop: quiet hooks / rate. */
+  readonly secondsBetweenEvents: number;
+}
+
 /** BullMQ alone (load/bullmq-alone.ts): hookline's queues, jobs and Worker options, a no-op processor. */
 export interface BullmqAlone {
   /** Setting up the one-queue measurement: `Queue.addBulk`, 1,000 jobs per call. */
@@ -71,6 +82,7 @@ export interface BenchResults {
     /** 1-minute load average when the run started: above ~0.5 something else was using the CPUs. */
     readonly loadAverageAtStart: number;
     readonly openRate: number;
+    readonly quiet: { readonly hooks: number; readonly rate: number; readonly outstanding: number };
     readonly windows: { readonly singleHook: number; readonly manyHooks: number };
     readonly timing: { readonly warmupMs: number; readonly measureMs: number; readonly ceilingMs: number };
     readonly durationSeconds: number;
@@ -98,6 +110,7 @@ export interface BenchResults {
     readonly idleHookCreation: { readonly created: number; readonly perSecond: number };
   };
   readonly hanging: LoadCase & { readonly hangingHooks: number };
+  readonly quiet: QuietCase;
   readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { deletePrefix } from './delete-prefix';
 import { bullmqAlone } from './load/bullmq-alone';
 import { closedLoopCeiling, openLoopCeiling } from './load/ceiling';
-import { ClosedLoop } from './load/hookline-load';
+import { ClosedLoop, viaProducer } from './load/hookline-load';
 import { maxHooksPerWorker, type BenchOptions } from './options';
 import {
   coldStart,
   hooklinePhase,
   loadCase,
   measureIdle,
+  quietCase,
   timingOf,
   waitForDetach,
   type PhaseContext,
@@ -117,18 +118,18 @@ export async function runBench(
     const ctx: PhaseContext = { options, world, receivers, fleet, progress: step };
     const beforeTraffic = await measureIdle(ctx, options.activeHooks);
 
-    const { producer } = world;
+    const publish = viaProducer(world.producer);
     const single = active.slice(0, 1);
     const oneHookUnloaded = await hooklinePhase(
       ctx,
       'one hook, one event at a time',
-      () => new ClosedLoop(producer, receivers, single, 1),
+      () => new ClosedLoop(publish, receivers, single, 1),
       single,
     );
     const oneHook = await hooklinePhase(
       ctx,
       `one hook, ${options.singleHookWindow} outstanding`,
-      () => new ClosedLoop(producer, receivers, single, options.singleHookWindow),
+      () => new ClosedLoop(publish, receivers, single, options.singleHookWindow),
       single,
     );
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
@@ -140,7 +141,15 @@ export async function runBench(
       options.activeHooks,
     );
 
-    const idleCount = options.configuredHooks - options.activeHooks;
+    // The quiet hooks are among the configured ones: they get nothing until the quiet phases, at the end.
+    step(`creating ${options.quietHooks} quiet hooks, each on an account of its own`);
+    const quietStarted = Date.now();
+    const quiet = await createActiveHooks(world, receivers, options.quietHooks, options.createConcurrency, {
+      firstIndex: options.activeHooks,
+      kind: 'quiet',
+    });
+    step(`  ${Math.round(options.quietHooks / ((Date.now() - quietStarted) / 1000))} accounts + hooks/s`);
+    const idleCount = options.configuredHooks - options.activeHooks - options.quietHooks;
     step(`creating ${idleCount} more hooks (store.hooks.create, ${options.createConcurrency} at a time)`);
     const idleHookCreation = await createIdleHooks(
       world,
@@ -164,6 +173,9 @@ export async function runBench(
       options.configuredHooks,
       { hooks: hangingHooks },
     );
+    // Last of the traffic: on a worker that cannot keep up with the quiet shape, what it leaves behind after
+    // the drain would otherwise land in the phases that follow.
+    const quietResult = await quietCase(ctx, quiet, options.configuredHooks);
     step('waiting for the workers to let go of every hook');
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
     const afterTraffic = await measureIdle(ctx, options.configuredHooks);
@@ -186,6 +198,7 @@ export async function runBench(
         drainTimeoutMs: options.drainTimeoutMs,
         loadAverageAtStart,
         openRate: options.openRate,
+        quiet: { hooks: options.quietHooks, rate: options.quietRate, outstanding: options.quietOutstanding },
         windows: { singleHook: options.singleHookWindow, manyHooks: options.manyHooksWindow },
         timing: { ...timingOf(options), ceilingMs: options.ceilingMs },
         durationSeconds: Math.round((Date.now() - began) / 1000),
@@ -201,6 +214,7 @@ export async function runBench(
         idleHookCreation,
       },
       hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
+      quiet: quietResult,
       idle: { beforeTraffic, afterTraffic },
     };
     return { ...figures, targets: checkTargets(figures), ...(profile ? { profile } : {}) };
