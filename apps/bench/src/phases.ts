@@ -1,13 +1,15 @@
-import { sleep } from './clock';
+import { nowMicros, sleep } from './clock';
+import { HttpPublisher } from './load/http-publisher';
 import { ClosedLoop, OpenLoop, QuietLoop, viaProducer, type BenchHook } from './load/hookline-load';
-import { measureWindow, type WindowTiming } from './load/measure';
+import { measureWindow, type WindowProbe, type WindowTiming } from './load/measure';
 import type { BenchOptions } from './options';
 import type { Receivers } from './receivers/receivers';
-import type { IdleResult, LoadCase, PhaseResult, QuietCase } from './results';
+import type { HttpPhase, IdleResult, LoadCase, PhaseResult, QuietCase } from './results';
 import type { BenchWorld } from './setup';
 import { findStrandedHooks } from './stranded';
 import { watchClients } from './system/redis-activity';
-import { usageProbe } from './system/usage-probe';
+import type { HttpTier } from './system/http-tier';
+import { usageProbe, type PhaseUsage } from './system/usage-probe';
 import type { WorkerFleet } from './system/worker-fleet';
 
 export interface PhaseContext {
@@ -31,10 +33,11 @@ export async function hooklinePhase(
   hooks: readonly BenchHook[],
   beforeDrain?: () => Promise<void>,
   timing = timingOf(ctx.options),
+  probe: WindowProbe<PhaseUsage> = usageProbe(ctx.world.redis, ctx.fleet),
 ): Promise<PhaseResult> {
   ctx.progress(label);
   const load = start();
-  const window = await measureWindow(ctx.receivers, timing, usageProbe(ctx.world.redis, ctx.fleet));
+  const window = await measureWindow(ctx.receivers, timing, probe);
   await beforeDrain?.();
   const tally = await load.finish(ctx.options.drainTimeoutMs);
   const stranded = tally.undelivered > 0 ? await findStrandedHooks(ctx.world, hooks) : undefined;
@@ -133,6 +136,69 @@ export async function quietCase(
     rate: options.quietRate,
     secondsBetweenEvents: lapMs / 1000,
   };
+}
+
+/**
+ * The busy hooks again at the open-loop rate, but published through the HTTP API (`tier`, a process of its
+ * own) instead of the in-process producer: the row compares with the busy open loop of the same keyspace,
+ * and the tier's CPU per accepted event is its CPU over the window / the events it answered 202 in it.
+ */
+export async function httpPhase(
+  ctx: PhaseContext,
+  tier: HttpTier,
+  hooks: readonly BenchHook[],
+  configuredHooks: number,
+): Promise<HttpPhase> {
+  const { options, receivers, world, fleet } = ctx;
+  const publisher = new HttpPublisher(tier.base, tier.apiKey);
+  const usage = usageProbe(world.redis, fleet, tier.pid);
+  const edges = { from: 0, to: 0, acceptedFrom: 0, acceptedTo: 0 };
+  // The accepted count is read at the same instants as the tier's CPU (usage reads it first thing).
+  const probe: WindowProbe<PhaseUsage> = {
+    begin() {
+      edges.acceptedFrom = publisher.accepted;
+      edges.from = nowMicros();
+      return usage.begin();
+    },
+    end(mark, deliveries, seconds) {
+      edges.acceptedTo = publisher.accepted;
+      edges.to = nowMicros();
+      return usage.end(mark, deliveries, seconds);
+    },
+  };
+  try {
+    const result = await hooklinePhase(
+      ctx,
+      `${hooks.length} of ${configuredHooks} through the HTTP API: open loop at ${options.openRate}/s`,
+      () => new OpenLoop(publisher.publish, receivers, hooks, options.openRate),
+      hooks,
+      undefined,
+      timingOf(options),
+      probe,
+    );
+    const accepted = edges.acceptedTo - edges.acceptedFrom;
+    const seconds = (edges.to - edges.from) / 1e6;
+    const cpuSeconds = result.usage?.httpCpuSeconds;
+    const answer = publisher.answerLatency(edges.from, edges.to);
+    const sample = await tier.sample();
+    const figures = {
+      accepted,
+      acceptedPerSecond: Math.round(accepted / seconds),
+      ...(cpuSeconds !== undefined && accepted > 0
+        ? { cpuMicrosPerAccepted: Math.round((cpuSeconds * 1e6) / accepted) }
+        : {}),
+      ...(answer ? { answer } : {}),
+      ...sample,
+    };
+    ctx.progress(
+      `  HTTP tier: ${figures.cpuMicrosPerAccepted ?? '-'} µs CPU per accepted event, 202 after ` +
+        `p50 ${answer?.p50Ms ?? '-'} ms / p99 ${answer?.p99Ms ?? '-'} ms, ${sample.redisConnections} Redis ` +
+        `connections, ${sample.rssMb} MB`,
+    );
+    return { ...result, activeHooks: hooks.length, configuredHooks, rate: options.openRate, tier: figures };
+  } finally {
+    await publisher.close();
+  }
 }
 
 /**

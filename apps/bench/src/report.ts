@@ -82,6 +82,17 @@ function quietRows(r: BenchResults): string[][] {
   ];
 }
 
+function httpLines(r: BenchResults): string[] {
+  const { http: h } = r;
+  const t = h.tier;
+  return [
+    `HTTP tier (f): ${num(t.cpuMicrosPerAccepted)} µs CPU per accepted event (${num(t.accepted)} answered 202 in ` +
+      `the window, ${num(t.acceptedPerSecond)}/s, cpu ${num(h.usage?.cpuPercent.http)}%); due -> 202 p50 ` +
+      `${num(t.answer?.p50Ms, 2)} ms, p99 ${num(t.answer?.p99Ms, 2)} ms; ${num(t.redisConnections)} Redis ` +
+      `connections, ${num(t.rssMb)} MB. LOG_LEVEL=info, as the workers: two log lines per request.`,
+  ];
+}
+
 /** The quiet rows beside the busy ones of the same keyspace (configured case): rate and CPU per delivery. */
 function quietShareLines(r: BenchResults): string[] {
   const { quiet: q } = r;
@@ -160,6 +171,7 @@ function redisRows(r: BenchResults): string[][] {
       `${r.hookline.configured.activeHooks} active / ${r.hookline.configured.configuredHooks}, max`,
       r.hookline.configured.throughput,
     ],
+    [`${r.http.activeHooks} active / ${r.http.configuredHooks}, via HTTP at ${r.http.rate}/s`, r.http],
     [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, max`, r.quiet.throughput],
     [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
   ];
@@ -180,6 +192,7 @@ function redisRows(r: BenchResults): string[][] {
 function lostLines(r: BenchResults): string[] {
   const phases: [string, PhaseResult][] = [
     ['cold start', r.hookline.coldStart],
+    ['(f) via HTTP, at rate', r.http],
     ...(
       [
         ['(b) all active', r.hookline.active],
@@ -210,7 +223,8 @@ export function formatReport(r: BenchResults): string {
     '',
     'Deliveries/s and publish->receipt latency; ratios are to the ceiling at the same concurrency',
     '(1 stream for one hook, N streams for N active hooks, the same open-loop rate for the "at N/s" rows).',
-    'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, 100 = one core;',
+    'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, h = the HTTP',
+    'tier (row f), 100 = one core;',
     'others = the rest of the machine (anything above a few % means the figures are low);',
     'µs/delivery = CPU per delivery, bench/redis/each worker, m = monitor, h = HTTP tier; µs total = all of them;',
     'conns/delivery = Redis connections opened per delivery (INFO stats total_connections_received, whole server);',
@@ -255,9 +269,15 @@ export function formatReport(r: BenchResults): string {
         ...caseRows('(b)', r.hookline.active, r),
         ...caseRows('(b)', r.hookline.configured, r),
         ...caseRows('(c)', r.hanging, r, `, ${r.hanging.hangingHooks} hanging (healthy hooks' figures)`),
+        row(
+          `(f) ${r.http.activeHooks} active / ${r.http.configuredHooks} hooks, at ${r.http.rate}/s through the HTTP API`,
+          r.http,
+          r.ceiling.atRate,
+        ),
         ...quietRows(r),
       ],
     ),
+    ...httpLines(r),
     ...bullmqShareLines(r),
     ...quietShareLines(r),
     ...(lostLines(r).length > 0
@@ -284,6 +304,7 @@ export function formatReport(r: BenchResults): string {
         ['1 hook, max', r.hookline.oneHook],
         [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
         [`${r.hanging.activeHooks} active, ${r.hanging.hangingHooks} hanging, max`, r.hanging.throughput],
+        [`${r.http.activeHooks} active, via HTTP at ${r.http.rate}/s`, r.http],
         [`quiet ${r.quiet.activeHooks}, max`, r.quiet.throughput],
         [`quiet ${r.quiet.activeHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
       ].map(([label, p]) => [

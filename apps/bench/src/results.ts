@@ -1,5 +1,6 @@
 import type { LoadTally } from './load/hookline-load';
 import type { MeasuredWindow } from './load/measure';
+import type { LatencySummary } from './stats';
 import type { PhaseUsage } from './system/usage-probe';
 import type { StrandedHooks } from './stranded';
 import type { ProfileSummary } from './system/profile-summary';
@@ -43,6 +44,25 @@ export interface QuietCase extends LoadCase {
   readonly rate: number;
   /** Between two events of one hook in the open loop: quiet hooks / rate. */
   readonly secondsBetweenEvents: number;
+}
+
+/** The busy hooks' open loop, published through the HTTP API (the tier a process of its own). */
+export interface HttpPhase extends PhaseResult {
+  readonly activeHooks: number;
+  readonly configuredHooks: number;
+  readonly rate: number;
+  readonly tier: {
+    /** Events the tier answered 202 within the window (its CPU is read at the same instants). */
+    readonly accepted: number;
+    readonly acceptedPerSecond: number;
+    /** The tier's CPU µs over the window / `accepted`; absent if its CPU could not be read. */
+    readonly cpuMicrosPerAccepted?: number;
+    /** From the moment each event was due to its 202 answer, for answers within the window. */
+    readonly answer?: LatencySummary;
+    /** The tier's Redis connections and resident memory at the end of the window. */
+    readonly redisConnections: number;
+    readonly rssMb: number;
+  };
 }
 
 /** BullMQ alone (load/bullmq-alone.ts): hookline's queues, jobs and Worker options, a no-op processor. */
@@ -111,6 +131,7 @@ export interface BenchResults {
   };
   readonly hanging: LoadCase & { readonly hangingHooks: number };
   readonly quiet: QuietCase;
+  readonly http: HttpPhase;
   readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;

@@ -9,6 +9,7 @@ import { maxHooksPerWorker, type BenchOptions } from './options';
 import {
   coldStart,
   hooklinePhase,
+  httpPhase,
   loadCase,
   measureIdle,
   quietCase,
@@ -22,6 +23,7 @@ import type { BenchResults } from './results';
 import { createActiveHooks, createIdleHooks, createWorld } from './setup';
 import { inSeries, ratio } from './stats';
 import { stopBullmqHosts } from './system/bullmq-host-process';
+import { HttpTier, stopHttpTiers } from './system/http-tier';
 import { readProfiles, summarizeProfiles } from './system/profile-summary';
 import { usageProbe } from './system/usage-probe';
 import { chooseWorkerEntry } from './system/worker-entry';
@@ -47,6 +49,7 @@ export async function runBench(
   const cleanup = () =>
     (cleaned ??= (async () => {
       await fleet?.stop().catch(() => undefined);
+      await stopHttpTiers().catch(() => undefined);
       await stopBullmqHosts().catch(() => undefined);
       await world.producer.close().catch(() => undefined);
       await receivers.close().catch(() => undefined);
@@ -57,6 +60,7 @@ export async function runBench(
     })());
   onCleanup(cleanup);
   try {
+    const redisPort = new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379;
     const step = (line: string) => progress(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
     step(`prefix ${world.prefix}: creating ${options.activeHooks} accounts with one hook each`);
     const active = await createActiveHooks(world, receivers, options.activeHooks, options.createConcurrency);
@@ -74,7 +78,6 @@ export async function runBench(
     step(`ceiling: undici, open loop at ${options.openRate}/s`);
     const ceilingAtRate = await openLoopCeiling(receivers, indices, options.openRate, ceilingTiming, probe);
 
-    const redisPort = new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379;
     const bullmq = await bullmqAlone({
       redisUrl: options.redisUrl,
       redisPort,
@@ -99,18 +102,21 @@ export async function runBench(
     await mkdir(artifacts, { recursive: true });
     const profileDir = options.profile ? await mkdtemp(join(artifacts, 'profile-')) : undefined;
     step(`starting ${options.workers} worker processes (${entry.why}), ${maxHooks} hooks each at most`);
+    const shared = {
+      REDIS_URL: options.redisUrl,
+      HOOKLINE_QUEUE_PREFIX: world.prefix,
+      HOOKLINE_SECRET_KEY: world.secretKeyHex,
+      LOG_LEVEL: 'info',
+    };
     fleet = await WorkerFleet.start(
       entry,
       options.workers,
       {
-        REDIS_URL: options.redisUrl,
-        HOOKLINE_QUEUE_PREFIX: world.prefix,
-        HOOKLINE_SECRET_KEY: world.secretKeyHex,
+        ...shared,
         HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
         HOOKLINE_METRICS_PORT: '0',
         HOOKLINE_DELIVERY_TIMEOUT_MS: String(options.deadlineMs),
         HOOKLINE_WORKER_MAX_HOOKS: String(maxHooks),
-        LOG_LEVEL: 'info',
       },
       redisPort,
       profileDir,
@@ -173,6 +179,15 @@ export async function runBench(
       options.configuredHooks,
       { hooks: hangingHooks },
     );
+    step('starting the HTTP tier (apps/hookline http-main, a process of its own)');
+    const tier = await HttpTier.start(
+      entry,
+      { ...shared, HOOKLINE_HTTP_DRAIN_MS: '1000' },
+      redisPort,
+      join(artifacts, 'http-tier.log'),
+    );
+    const httpResult = await httpPhase(ctx, tier, active, options.configuredHooks).finally(() => tier.stop());
+
     // Last of the traffic: on a worker that cannot keep up with the quiet shape, what it leaves behind after
     // the drain would otherwise land in the phases that follow.
     const quietResult = await quietCase(ctx, quiet, options.configuredHooks);
@@ -215,6 +230,7 @@ export async function runBench(
       },
       hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
       quiet: quietResult,
+      http: httpResult,
       idle: { beforeTraffic, afterTraffic },
     };
     return { ...figures, targets: checkTargets(figures), ...(profile ? { profile } : {}) };
