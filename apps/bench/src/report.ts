@@ -7,7 +7,7 @@ import {
 } from './results';
 import { ratio } from './stats';
 import type { WorkerUsage } from './system/usage-probe';
-import { formatTable, num } from './table';
+import { formatTable, num, upTo } from './table';
 
 /** ` m<monitor>` and ` h<HTTP tier>` after the per-process figures, where those processes ran. */
 const besides = (monitor: number | undefined, http: number | undefined) =>
@@ -325,8 +325,8 @@ export function formatReport(r: BenchResults): string {
       r.targets.map((t) => [
         t.target,
         t.figure,
-        num(t.value, 3),
-        num(t.limit, 1),
+        upTo(t.value),
+        upTo(t.limit),
         num(t.ratioToTarget, 2),
         t.bound ? (t.met ? 'reachable' : 'OUT OF REACH') : t.met ? 'met' : 'MISSED',
       ]),

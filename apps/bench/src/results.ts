@@ -80,8 +80,11 @@ export interface TargetCheck {
   readonly figure: string;
   readonly value: number;
   readonly limit: number;
-  /** value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. */
-  readonly ratioToTarget: number;
+  /**
+   * value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. For a limit of 0
+   * ("0 lost"): 0 when met, absent when not.
+   */
+  readonly ratioToTarget?: number;
   readonly met: boolean;
   /** Not hookline's figure but the most it could reach (BullMQ alone): `met` then means "reachable". */
   readonly bound?: boolean;
