@@ -32,8 +32,9 @@ import { checkTargets } from './targets';
 
 /**
  * The whole benchmark, in the order that keeps it short: the ceiling and BullMQ alone first (no workers
- * running), then hookline with 1 and 1,000 active hooks, then 99,000 more hooks configured and the same
- * again, with and without hanging hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
+ * running), then hookline with 1 and 1,000 active hooks, then 99,000 more hooks configured (20,000 of them
+ * quiet) and the busy hooks again, with and without hanging hooks, then through the HTTP API, then the quiet
+ * hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
  */
 export async function runBench(
   options: BenchOptions,
