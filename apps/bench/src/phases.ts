@@ -138,6 +138,8 @@ export async function quietCase(
   };
 }
 
+const HTTP_WARMUP_MS = 5000;
+
 /**
  * The busy hooks again at the open-loop rate, but published through the HTTP API (`tier`, a process of its
  * own) instead of the in-process producer: the row compares with the busy open loop of the same keyspace,
@@ -173,7 +175,8 @@ export async function httpPhase(
       () => new OpenLoop(publisher.publish, receivers, hooks, options.openRate),
       hooks,
       undefined,
-      timingOf(options),
+      // The tier starts just before this phase: its first seconds (compiling, first connections) are warm-up.
+      { warmupMs: Math.max(options.warmupMs, HTTP_WARMUP_MS), measureMs: options.measureMs },
       probe,
     );
     const accepted = edges.acceptedTo - edges.acceptedFrom;
