@@ -255,14 +255,14 @@ export async function measureIdle(ctx: PhaseContext, configuredHooks: number): P
       pid: s.pid,
       attachedHooks: s.attachedHooks ?? 0,
       redisConnections: s.redisConnections ?? 0,
-      commandsPerSecond: commands[i]?.perSecond ?? 0,
+      ...(commands[i]?.perSecond !== undefined ? { commandsPerSecond: commands[i]!.perSecond } : {}),
       byCommand: commands[i]?.byCommand ?? {},
       rssMb: s.rssMb,
     })),
   };
   for (const w of result.workers)
     ctx.progress(
-      `  worker ${w.pid}: ${w.redisConnections} connections, ${w.commandsPerSecond} commands/s, ${w.rssMb} MB`,
+      `  worker ${w.pid}: ${w.redisConnections} connections, ${w.commandsPerSecond ?? '? (MONITOR did not start)'} commands/s, ${w.rssMb} MB`,
     );
   return result;
 }

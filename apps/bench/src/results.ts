@@ -16,7 +16,8 @@ export interface IdleWorker {
   readonly pid: number;
   readonly attachedHooks: number;
   readonly redisConnections: number;
-  readonly commandsPerSecond: number;
+  /** Absent when MONITOR could not be turned on (see watchClients). */
+  readonly commandsPerSecond?: number;
   readonly byCommand: Record<string, number>;
   readonly rssMb: number;
 }

@@ -1,5 +1,5 @@
 import type { PhaseResult } from './results';
-import { atLeast, atMost, share, worstOf } from './targets';
+import { atLeast, atMost, mostOf, share, worstOf } from './targets';
 
 const phase = (perSecond: number, connectionsPerDelivery?: number): PhaseResult => ({
   perSecond,
@@ -54,5 +54,11 @@ describe('target checks', () => {
     ] as const;
     expect(worstOf(phases, pick)).toEqual({ label: 'c', value: 0.02 });
     expect(worstOf([['b', phase(1000)]], pick)).toBeUndefined();
+  });
+
+  it('takes the most of every worker, and nothing when one of them is unknown', () => {
+    expect(mostOf([3, 1.2])).toBe(3);
+    expect(mostOf([3, undefined])).toBeUndefined();
+    expect(mostOf([])).toBeUndefined();
   });
 });

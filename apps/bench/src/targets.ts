@@ -31,6 +31,11 @@ export function share(a: number | undefined, b: number | undefined): number | un
   return a !== undefined && b !== undefined && b !== 0 ? round(a / b) : undefined;
 }
 
+/** The highest of the values, or undefined if any of them is unknown (the target is then left out). */
+export function mostOf(values: readonly (number | undefined)[]): number | undefined {
+  return values.every((v) => v !== undefined) && values.length > 0 ? Math.max(...values) : undefined;
+}
+
 /** The phase with the highest `pick` (ignoring phases where it is unknown), with its label. */
 export function worstOf(
   phases: readonly (readonly [string, PhaseResult])[],
@@ -113,7 +118,7 @@ export function checkTargets(r: Figures): TargetCheck[] {
     ...atMost(
       `${idle.afterTraffic.configuredHooks} idle hooks: <= 50 commands/s per worker`,
       'idle: most commands/s of one worker',
-      Math.max(...idleWorkers.map((w) => w.commandsPerSecond)),
+      mostOf(idleWorkers.map((w) => w.commandsPerSecond)),
       50,
     ),
     ...quietTargets(r),
