@@ -10,13 +10,21 @@ export interface BenchOptions {
   readonly receiverServers: number;
   /** Hooks that get events; each alone on its account, so one event is one delivery. */
   readonly activeHooks: number;
-  /** All hooks configured in the large case; the ones beyond `activeHooks` never get an event. */
+  /**
+   * All hooks configured in the large case: the active (busy) ones, the quiet ones, and the rest, which never
+   * get an event.
+   */
   readonly configuredHooks: number;
+  /** Quiet hooks, each alone on its account: they get one event a lap apart (quietHooks / quietRate s). */
+  readonly quietHooks: number;
+  /** Events per second of the quiet open loop, round robin over the quiet hooks. */
+  readonly quietRate: number;
+  /** Events outstanding in all (not per hook) in the quiet closed loop. */
+  readonly quietOutstanding: number;
   readonly idleHooksPerAccount: number;
   readonly hangingShare: number;
   /** HOOKLINE_DELIVERY_TIMEOUT_MS: short, so hanging hooks cost seconds, not minutes. */
   readonly deadlineMs: number;
-  readonly workerIdleMs: number;
   /** Events per second of the open-loop (latency) phases. */
   readonly openRate: number;
   /** Events kept outstanding per hook in the closed-loop (throughput) phases. */
@@ -33,6 +41,8 @@ export interface BenchOptions {
 const FULL = {
   activeHooks: 1000,
   configuredHooks: 100_000,
+  quietHooks: 20_000,
+  quietRate: 1000,
   idleHooksPerAccount: 1000,
   openRate: 1000,
   warmupMs: 3000,
@@ -44,6 +54,8 @@ const FULL = {
 const QUICK: typeof FULL = {
   activeHooks: 100,
   configuredHooks: 5000,
+  quietHooks: 2000,
+  quietRate: 100,
   idleHooksPerAccount: 500,
   openRate: 500,
   warmupMs: 1000,
@@ -85,9 +97,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     workers,
     receiverServers: 4,
     ...sizes,
+    // As many hooks with an event at once as the busy closed loop has busy hooks: they fit the fleet's slots.
+    quietOutstanding: sizes.activeHooks,
     hangingShare: 0.1,
     deadlineMs: 1000,
-    workerIdleMs: 2000,
     singleHookWindow: 64,
     manyHooksWindow: 4,
     createConcurrency: 50,
@@ -96,9 +109,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
 }
 
 /**
- * Attach slots per process: every active hook must fit in the fleet at once, or the hooks left over wait
- * until a busy one goes idle, which under steady load never happens. 20% headroom covers an uneven split of
- * claims between processes. Each slot holds one blocking Redis connection while attached.
+ * HOOKLINE_WORKER_MAX_HOOKS, the hooks one worker process delivers to at once: every busy hook must fit in
+ * the fleet at once, or the hooks left over wait for a slot and the busy phases would measure that wait
+ * instead of delivery. 20% headroom covers an uneven split of hooks between processes.
  */
 export function maxHooksPerWorker(options: BenchOptions): number {
   return Math.ceil((options.activeHooks * 1.2) / options.workers);

@@ -6,7 +6,12 @@ import {
   type PhaseResult,
 } from './results';
 import { ratio } from './stats';
-import { formatTable, num } from './table';
+import type { WorkerUsage } from './system/usage-probe';
+import { formatTable, num, upTo } from './table';
+
+/** ` m<monitor>` and ` h<HTTP tier>` after the per-process figures, where those processes ran. */
+const besides = (monitor: number | undefined, http: number | undefined) =>
+  (monitor !== undefined ? ` m${num(monitor)}` : '') + (http !== undefined ? ` h${num(http)}` : '');
 
 const cpuOf = (p: PhaseResult) => {
   const u = p.usage;
@@ -14,16 +19,28 @@ const cpuOf = (p: PhaseResult) => {
   return [
     [u.cpuPercent.bench, u.cpuPercent.redis, ...u.workers.map((w) => w.cpuPercent)]
       .map((v) => num(v))
-      .join('/') + (u.cpuPercent.monitor !== undefined ? ` m${num(u.cpuPercent.monitor)}` : ''),
+      .join('/') + besides(u.cpuPercent.monitor, u.cpuPercent.http),
     num(u.cpuPercent.others),
   ];
 };
 
+/** bench/redis/each worker, then monitor and HTTP tier: CPU µs per delivery of every process. */
 const costOf = (p: PhaseResult) => {
-  const c = p.usage?.cpuMicrosPerDelivery;
-  if (!c || p.perSecond <= 0) return '-';
-  return `${c.bench}/${c.redis}/${c.workers ?? '-'}` + (c.monitor !== undefined ? ` m${c.monitor}` : '');
+  const u = p.usage;
+  const c = u?.cpuMicrosPerDelivery;
+  if (!u || !c || p.perSecond <= 0) return '-';
+  const perWorker = u.workers.map((w) => w.cpuMicrosPerDelivery);
+  const workers = perWorker.every((v) => v !== undefined) ? perWorker : [c.workers];
+  return [c.bench, c.redis, ...workers].map((v) => num(v)).join('/') + besides(c.monitor, c.http);
 };
+
+/** Redis connections opened per delivery: 4 decimals, since the target is at most 0.001. */
+const connectionsOf = (p: PhaseResult) =>
+  p.usage && p.perSecond > 0 ? num(p.usage.redisConnectionsPerDelivery, 4) : '-';
+
+/** Per worker process at the window's end, `a/b`: its Redis connections, or its RSS in MB. */
+const perWorker = (p: PhaseResult, pick: (w: WorkerUsage) => number | undefined) =>
+  p.usage && p.usage.workers.length > 0 ? p.usage.workers.map((w) => num(pick(w))).join('/') : '-';
 
 /** One row: deliveries/s and latency, each beside its ratio to the matching ceiling figure (if there is one). */
 function row(label: string, p: PhaseResult, ceiling?: PhaseResult, latencyCeiling = ceiling): string[] {
@@ -36,6 +53,10 @@ function row(label: string, p: PhaseResult, ceiling?: PhaseResult, latencyCeilin
     num(ratio(p.latency?.p99Ms, latencyCeiling?.latency?.p99Ms), 1),
     ...cpuOf(p),
     costOf(p),
+    num(cpuPerDelivery(p)),
+    connectionsOf(p),
+    perWorker(p, (w) => w.redisConnections),
+    perWorker(p, (w) => w.rssMb),
     p.tally ? num(p.tally.undelivered) : '',
   ];
 }
@@ -45,6 +66,47 @@ function caseRows(tag: string, c: LoadCase, r: BenchResults, suffix = ''): strin
   return [
     row(`${name}, max`, c.throughput, r.ceiling.manyStreams),
     row(`${name}, at ${r.meta.openRate}/s`, c.atRate, r.ceiling.atRate),
+  ];
+}
+
+function quietRows(r: BenchResults): string[][] {
+  const q = r.quiet;
+  const name = `(e) quiet ${q.activeHooks} active / ${q.configuredHooks} hooks`;
+  return [
+    row(`${name}, max (${q.outstanding} outstanding in all)`, q.throughput, r.ceiling.manyStreams),
+    row(
+      `${name}, at ${q.rate}/s (each hook every ${q.secondsBetweenEvents} s)`,
+      q.atRate,
+      q.rate === r.meta.openRate ? r.ceiling.atRate : undefined,
+    ),
+  ];
+}
+
+function httpLines(r: BenchResults): string[] {
+  const { http: h } = r;
+  const t = h.tier;
+  return [
+    `HTTP tier (f): ${num(t.cpuMicrosPerAccepted)} µs CPU per accepted event (${num(t.accepted)} answered 202 in ` +
+      `the window, ${num(t.acceptedPerSecond)}/s, cpu ${num(h.usage?.cpuPercent.http)}%); due -> 202 p50 ` +
+      `${num(t.answer?.p50Ms, 2)} ms, p99 ${num(t.answer?.p99Ms, 2)} ms; ${num(t.redisConnections)} Redis ` +
+      `connections, ${num(t.rssMb)} MB. LOG_LEVEL=info, as the workers: two log lines per request.`,
+  ];
+}
+
+/** The quiet rows beside the busy ones of the same keyspace (configured case): rate and CPU per delivery. */
+function quietShareLines(r: BenchResults): string[] {
+  const { quiet: q } = r;
+  const busy = r.hookline.configured;
+  const cpu = (a: PhaseResult, b: PhaseResult) => {
+    const [qa, bb] = [cpuPerDelivery(a), cpuPerDelivery(b)];
+    return `${num(qa)} µs against ${num(bb)} µs (${num(ratio(qa, bb), 2)})`;
+  };
+  return [
+    `Quiet against busy (${busy.activeHooks} active / ${busy.configuredHooks} hooks, the same keyspace): max ` +
+      `${num(q.throughput.perSecond)}/s against ${num(busy.throughput.perSecond)}/s ` +
+      `(${num(ratio(q.throughput.perSecond, busy.throughput.perSecond), 2)}); CPU per delivery, all processes, ` +
+      `at max ${cpu(q.throughput, busy.throughput)}` +
+      (q.rate === r.meta.openRate ? `, at ${q.rate}/s ${cpu(q.atRate, busy.atRate)}.` : '.'),
   ];
 }
 
@@ -109,6 +171,9 @@ function redisRows(r: BenchResults): string[][] {
       `${r.hookline.configured.activeHooks} active / ${r.hookline.configured.configuredHooks}, max`,
       r.hookline.configured.throughput,
     ],
+    [`${r.http.activeHooks} active / ${r.http.configuredHooks}, via HTTP at ${r.http.rate}/s`, r.http],
+    [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, max`, r.quiet.throughput],
+    [`quiet ${r.quiet.activeHooks} / ${r.quiet.configuredHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
   ];
   return phases.map(([label, p]) => {
     const rd = p.usage?.redisPerDelivery;
@@ -127,11 +192,13 @@ function redisRows(r: BenchResults): string[][] {
 function lostLines(r: BenchResults): string[] {
   const phases: [string, PhaseResult][] = [
     ['cold start', r.hookline.coldStart],
+    ['(f) via HTTP, at rate', r.http],
     ...(
       [
         ['(b) all active', r.hookline.active],
         ['(b) of all configured', r.hookline.configured],
         ['(c) hanging', r.hanging],
+        ['(e) quiet', r.quiet],
       ] as [string, LoadCase][]
     ).flatMap(([label, c]): [string, PhaseResult][] => [
       [`${label}, max`, c.throughput],
@@ -156,15 +223,33 @@ export function formatReport(r: BenchResults): string {
     '',
     'Deliveries/s and publish->receipt latency; ratios are to the ceiling at the same concurrency',
     '(1 stream for one hook, N streams for N active hooks, the same open-loop rate for the "at N/s" rows).',
-    'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, 100 = one core;',
+    'cpu% = bench (publisher + receivers) / redis / each worker, then m = the suspension monitor, h = the HTTP',
+    'tier (row f), 100 = one core;',
     'others = the rest of the machine (anything above a few % means the figures are low);',
-    'µs/delivery = CPU per delivery, bench/redis/workers, m = monitor;',
+    'µs/delivery = CPU per delivery, bench/redis/each worker, m = monitor, h = HTTP tier; µs total = all of them;',
+    'conns/delivery = Redis connections opened per delivery (INFO stats total_connections_received, whole server);',
+    "worker conns, worker RSS MB = Redis connections and resident memory (MB) of each worker process at the window's end;",
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
     "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
     'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',
     '',
     formatTable(
-      ['figure', 'per s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ratio', 'cpu%', 'others', 'µs/delivery', 'lost'],
+      [
+        'figure',
+        'per s',
+        'ratio',
+        'p50 ms',
+        'p99 ms',
+        'p99 ratio',
+        'cpu%',
+        'others',
+        'µs/delivery',
+        'µs total',
+        'conns/delivery',
+        'worker conns',
+        'worker RSS MB',
+        'lost',
+      ],
       [
         row('(a) ceiling: undici, 1 stream', r.ceiling.oneStream, r.ceiling.oneStream),
         row(
@@ -184,9 +269,17 @@ export function formatReport(r: BenchResults): string {
         ...caseRows('(b)', r.hookline.active, r),
         ...caseRows('(b)', r.hookline.configured, r),
         ...caseRows('(c)', r.hanging, r, `, ${r.hanging.hangingHooks} hanging (healthy hooks' figures)`),
+        row(
+          `(f) ${r.http.activeHooks} active / ${r.http.configuredHooks} hooks, at ${r.http.rate}/s through the HTTP API`,
+          r.http,
+          r.ceiling.atRate,
+        ),
+        ...quietRows(r),
       ],
     ),
+    ...httpLines(r),
     ...bullmqShareLines(r),
+    ...quietShareLines(r),
     ...(lostLines(r).length > 0
       ? [
           '',
@@ -204,13 +297,16 @@ export function formatReport(r: BenchResults): string {
       ],
     ),
     '',
-    'Under load (end of each max phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
+    'Under load (end of each phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
     formatTable(
       ['phase', 'worker 1', 'worker 2'],
       [
         ['1 hook, max', r.hookline.oneHook],
         [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
         [`${r.hanging.activeHooks} active, ${r.hanging.hangingHooks} hanging, max`, r.hanging.throughput],
+        [`${r.http.activeHooks} active, via HTTP at ${r.http.rate}/s`, r.http],
+        [`quiet ${r.quiet.activeHooks}, max`, r.quiet.throughput],
+        [`quiet ${r.quiet.activeHooks}, at ${r.quiet.rate}/s`, r.quiet.atRate],
       ].map(([label, p]) => [
         label as string,
         ...((p as PhaseResult).usage?.workers ?? []).map(
@@ -229,8 +325,8 @@ export function formatReport(r: BenchResults): string {
       r.targets.map((t) => [
         t.target,
         t.figure,
-        num(t.value, 3),
-        num(t.limit, 1),
+        upTo(t.value),
+        upTo(t.limit),
         num(t.ratioToTarget, 2),
         t.bound ? (t.met ? 'reachable' : 'OUT OF REACH') : t.met ? 'met' : 'MISSED',
       ]),

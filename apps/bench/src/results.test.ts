@@ -10,6 +10,8 @@ const phase = (cpu: PhaseUsage['cpuMicrosPerDelivery'], perSecond = 1000): Phase
     workers: [],
     cpuMicrosPerDelivery: cpu,
     redisPerDelivery: { calls: 0, cpuMicros: 0, top: [] },
+    redisConnectionsOpened: 0,
+    redisConnectionsPerDelivery: 0,
   },
 });
 
@@ -17,6 +19,10 @@ describe('CPU per delivery', () => {
   it('adds every process: bench, Redis, workers and the monitor', () => {
     expect(cpuPerDelivery(phase({ bench: 150, redis: 200, workers: 250, monitor: 5 }))).toBe(605);
     expect(cpuPerDelivery(phase({ bench: 150, redis: 200, workers: 250 }))).toBe(600);
+  });
+
+  it('adds the HTTP tier where the phase publishes through it', () => {
+    expect(cpuPerDelivery(phase({ bench: 150, redis: 200, workers: 250, monitor: 5, http: 120 }))).toBe(725);
   });
 
   it('is unknown, not lower, when the workers could not be read in time', () => {

@@ -1,5 +1,6 @@
 import type { LoadTally } from './load/hookline-load';
 import type { MeasuredWindow } from './load/measure';
+import type { LatencySummary } from './stats';
 import type { PhaseUsage } from './system/usage-probe';
 import type { StrandedHooks } from './stranded';
 import type { ProfileSummary } from './system/profile-summary';
@@ -15,7 +16,8 @@ export interface IdleWorker {
   readonly pid: number;
   readonly attachedHooks: number;
   readonly redisConnections: number;
-  readonly commandsPerSecond: number;
+  /** Absent when MONITOR could not be turned on (see watchClients). */
+  readonly commandsPerSecond?: number;
   readonly byCommand: Record<string, number>;
   readonly rssMb: number;
 }
@@ -34,6 +36,36 @@ export interface LoadCase {
   readonly atRate: PhaseResult;
 }
 
+/**
+ * The quiet shape: many hooks, each alone on its account and getting one event at a time, a lap of the round
+ * robin apart. Throughput: `outstanding` events in flight in all (QuietLoop); at rate: `rate` per second.
+ */
+export interface QuietCase extends LoadCase {
+  readonly outstanding: number;
+  readonly rate: number;
+  /** Between two events of one hook in the open loop: quiet hooks / rate. */
+  readonly secondsBetweenEvents: number;
+}
+
+/** The busy hooks' open loop, published through the HTTP API (the tier a process of its own). */
+export interface HttpPhase extends PhaseResult {
+  readonly activeHooks: number;
+  readonly configuredHooks: number;
+  readonly rate: number;
+  readonly tier: {
+    /** Events the tier answered 202 within the window (its CPU is read at the same instants). */
+    readonly accepted: number;
+    readonly acceptedPerSecond: number;
+    /** The tier's CPU µs over the window / `accepted`; absent if its CPU could not be read. */
+    readonly cpuMicrosPerAccepted?: number;
+    /** From the moment each event was due to its 202 answer, for answers within the window. */
+    readonly answer?: LatencySummary;
+    /** The tier's Redis connections and resident memory at the end of the window. */
+    readonly redisConnections: number;
+    readonly rssMb: number;
+  };
+}
+
 /** BullMQ alone (load/bullmq-alone.ts): hookline's queues, jobs and Worker options, a no-op processor. */
 export interface BullmqAlone {
   /** Setting up the one-queue measurement: `Queue.addBulk`, 1,000 jobs per call. */
@@ -49,8 +81,11 @@ export interface TargetCheck {
   readonly figure: string;
   readonly value: number;
   readonly limit: number;
-  /** value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. */
-  readonly ratioToTarget: number;
+  /**
+   * value / limit: above 1 is good for "at least" targets, below 1 for "at most" targets. For a limit of 0
+   * ("0 lost"): 0 when met, absent when not.
+   */
+  readonly ratioToTarget?: number;
   readonly met: boolean;
   /** Not hookline's figure but the most it could reach (BullMQ alone): `met` then means "reachable". */
   readonly bound?: boolean;
@@ -71,6 +106,7 @@ export interface BenchResults {
     /** 1-minute load average when the run started: above ~0.5 something else was using the CPUs. */
     readonly loadAverageAtStart: number;
     readonly openRate: number;
+    readonly quiet: { readonly hooks: number; readonly rate: number; readonly outstanding: number };
     readonly windows: { readonly singleHook: number; readonly manyHooks: number };
     readonly timing: { readonly warmupMs: number; readonly measureMs: number; readonly ceilingMs: number };
     readonly durationSeconds: number;
@@ -98,15 +134,20 @@ export interface BenchResults {
     readonly idleHookCreation: { readonly created: number; readonly perSecond: number };
   };
   readonly hanging: LoadCase & { readonly hangingHooks: number };
+  readonly quiet: QuietCase;
+  readonly http: HttpPhase;
   readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;
 }
 
-/** CPU per delivery of a phase, every process together (bench + Redis + workers + monitor), in µs. */
+/**
+ * CPU per delivery of a phase, every process together (bench + Redis + workers + monitor, and the HTTP tier
+ * where the phase publishes through it), in µs.
+ */
 export function cpuPerDelivery(p: PhaseResult): number | undefined {
   const c = p.usage?.cpuMicrosPerDelivery;
   return c?.workers !== undefined && p.perSecond > 0
-    ? c.bench + c.redis + c.workers + (c.monitor ?? 0)
+    ? c.bench + c.redis + c.workers + (c.monitor ?? 0) + (c.http ?? 0)
     : undefined;
 }

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { deletePrefix } from './delete-prefix';
 import { bullmqAlone } from './load/bullmq-alone';
 import { closedLoopCeiling, openLoopCeiling } from './load/ceiling';
-import { ClosedLoop } from './load/hookline-load';
+import { ClosedLoop, viaProducer } from './load/hookline-load';
 import { maxHooksPerWorker, type BenchOptions } from './options';
 import {
   coldStart,
   hooklinePhase,
+  httpPhase,
   loadCase,
   measureIdle,
+  quietCase,
   timingOf,
   waitForDetach,
   type PhaseContext,
@@ -21,6 +23,7 @@ import type { BenchResults } from './results';
 import { createActiveHooks, createIdleHooks, createWorld } from './setup';
 import { inSeries, ratio } from './stats';
 import { stopBullmqHosts } from './system/bullmq-host-process';
+import { HttpTier, stopHttpTiers } from './system/http-tier';
 import { readProfiles, summarizeProfiles } from './system/profile-summary';
 import { usageProbe } from './system/usage-probe';
 import { chooseWorkerEntry } from './system/worker-entry';
@@ -29,8 +32,9 @@ import { checkTargets } from './targets';
 
 /**
  * The whole benchmark, in the order that keeps it short: the ceiling and BullMQ alone first (no workers
- * running), then hookline with 1 and 1,000 active hooks, then 99,000 more hooks configured and the same
- * again, with and without hanging hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
+ * running), then hookline with 1 and 1,000 active hooks, then 99,000 more hooks configured (20,000 of them
+ * quiet) and the busy hooks again, with and without hanging hooks, then through the HTTP API, then the quiet
+ * hooks, and last the idle fleet. Everything it creates is removed at the end, also on failure.
  */
 export async function runBench(
   options: BenchOptions,
@@ -46,6 +50,7 @@ export async function runBench(
   const cleanup = () =>
     (cleaned ??= (async () => {
       await fleet?.stop().catch(() => undefined);
+      await stopHttpTiers().catch(() => undefined);
       await stopBullmqHosts().catch(() => undefined);
       await world.producer.close().catch(() => undefined);
       await receivers.close().catch(() => undefined);
@@ -56,6 +61,7 @@ export async function runBench(
     })());
   onCleanup(cleanup);
   try {
+    const redisPort = new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379;
     const step = (line: string) => progress(`[${Math.round((Date.now() - began) / 1000)} s] ${line}`);
     step(`prefix ${world.prefix}: creating ${options.activeHooks} accounts with one hook each`);
     const active = await createActiveHooks(world, receivers, options.activeHooks, options.createConcurrency);
@@ -73,7 +79,6 @@ export async function runBench(
     step(`ceiling: undici, open loop at ${options.openRate}/s`);
     const ceilingAtRate = await openLoopCeiling(receivers, indices, options.openRate, ceilingTiming, probe);
 
-    const redisPort = new URL(options.redisUrl).port ? Number(new URL(options.redisUrl).port) : 6379;
     const bullmq = await bullmqAlone({
       redisUrl: options.redisUrl,
       redisPort,
@@ -98,19 +103,21 @@ export async function runBench(
     await mkdir(artifacts, { recursive: true });
     const profileDir = options.profile ? await mkdtemp(join(artifacts, 'profile-')) : undefined;
     step(`starting ${options.workers} worker processes (${entry.why}), ${maxHooks} hooks each at most`);
+    const shared = {
+      REDIS_URL: options.redisUrl,
+      HOOKLINE_QUEUE_PREFIX: world.prefix,
+      HOOKLINE_SECRET_KEY: world.secretKeyHex,
+      LOG_LEVEL: 'info',
+    };
     fleet = await WorkerFleet.start(
       entry,
       options.workers,
       {
-        REDIS_URL: options.redisUrl,
-        HOOKLINE_QUEUE_PREFIX: world.prefix,
-        HOOKLINE_SECRET_KEY: world.secretKeyHex,
+        ...shared,
         HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
         HOOKLINE_METRICS_PORT: '0',
         HOOKLINE_DELIVERY_TIMEOUT_MS: String(options.deadlineMs),
         HOOKLINE_WORKER_MAX_HOOKS: String(maxHooks),
-        HOOKLINE_WORKER_IDLE_MS: String(options.workerIdleMs),
-        LOG_LEVEL: 'info',
       },
       redisPort,
       profileDir,
@@ -118,18 +125,18 @@ export async function runBench(
     const ctx: PhaseContext = { options, world, receivers, fleet, progress: step };
     const beforeTraffic = await measureIdle(ctx, options.activeHooks);
 
-    const { producer } = world;
+    const publish = viaProducer(world.producer);
     const single = active.slice(0, 1);
     const oneHookUnloaded = await hooklinePhase(
       ctx,
       'one hook, one event at a time',
-      () => new ClosedLoop(producer, receivers, single, 1),
+      () => new ClosedLoop(publish, receivers, single, 1),
       single,
     );
     const oneHook = await hooklinePhase(
       ctx,
       `one hook, ${options.singleHookWindow} outstanding`,
-      () => new ClosedLoop(producer, receivers, single, options.singleHookWindow),
+      () => new ClosedLoop(publish, receivers, single, options.singleHookWindow),
       single,
     );
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
@@ -141,7 +148,15 @@ export async function runBench(
       options.activeHooks,
     );
 
-    const idleCount = options.configuredHooks - options.activeHooks;
+    // The quiet hooks are among the configured ones: they get nothing until the quiet phases, at the end.
+    step(`creating ${options.quietHooks} quiet hooks, each on an account of its own`);
+    const quietStarted = Date.now();
+    const quiet = await createActiveHooks(world, receivers, options.quietHooks, options.createConcurrency, {
+      firstIndex: options.activeHooks,
+      kind: 'quiet',
+    });
+    step(`  ${Math.round(options.quietHooks / ((Date.now() - quietStarted) / 1000))} accounts + hooks/s`);
+    const idleCount = options.configuredHooks - options.activeHooks - options.quietHooks;
     step(`creating ${idleCount} more hooks (store.hooks.create, ${options.createConcurrency} at a time)`);
     const idleHookCreation = await createIdleHooks(
       world,
@@ -165,6 +180,18 @@ export async function runBench(
       options.configuredHooks,
       { hooks: hangingHooks },
     );
+    step('starting the HTTP tier (apps/hookline http-main, a process of its own)');
+    const tier = await HttpTier.start(
+      entry,
+      { ...shared, HOOKLINE_HTTP_DRAIN_MS: '1000' },
+      redisPort,
+      join(artifacts, 'http-tier.log'),
+    );
+    const httpResult = await httpPhase(ctx, tier, active, options.configuredHooks).finally(() => tier.stop());
+
+    // Last of the traffic: on a worker that cannot keep up with the quiet shape, what it leaves behind after
+    // the drain would otherwise land in the phases that follow.
+    const quietResult = await quietCase(ctx, quiet, options.configuredHooks);
     step('waiting for the workers to let go of every hook');
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
     const afterTraffic = await measureIdle(ctx, options.configuredHooks);
@@ -187,6 +214,7 @@ export async function runBench(
         drainTimeoutMs: options.drainTimeoutMs,
         loadAverageAtStart,
         openRate: options.openRate,
+        quiet: { hooks: options.quietHooks, rate: options.quietRate, outstanding: options.quietOutstanding },
         windows: { singleHook: options.singleHookWindow, manyHooks: options.manyHooksWindow },
         timing: { ...timingOf(options), ceilingMs: options.ceilingMs },
         durationSeconds: Math.round((Date.now() - began) / 1000),
@@ -202,6 +230,8 @@ export async function runBench(
         idleHookCreation,
       },
       hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
+      quiet: quietResult,
+      http: httpResult,
       idle: { beforeTraffic, afterTraffic },
     };
     return { ...figures, targets: checkTargets(figures), ...(profile ? { profile } : {}) };

@@ -47,22 +47,27 @@ async function forEachLimited(
   await Promise.all(lanes);
 }
 
-/** `count` accounts with one hook each, hook i posting to receiver path /h/i. */
+/**
+ * `count` accounts with one hook each, hook i posting to receiver path /h/i, for i from `firstIndex` on (the
+ * quiet hooks come after the busy ones).
+ */
 export async function createActiveHooks(
   world: BenchWorld,
   receivers: Receivers,
   count: number,
   concurrency: number,
+  { firstIndex = 0, kind = 'active' }: { firstIndex?: number; kind?: string } = {},
 ): Promise<BenchHook[]> {
   const hooks: BenchHook[] = [];
-  await forEachLimited(count, concurrency, async (index) => {
-    const account = await world.store.accounts.create({ name: `bench active ${index}` });
+  await forEachLimited(count, concurrency, async (i) => {
+    const index = firstIndex + i;
+    const account = await world.store.accounts.create({ name: `bench ${kind} ${index}` });
     const hook = await world.store.hooks.create(
       account.id,
       { url: receivers.url(index), format: 'json', auth: { scheme: 'none' } },
       'bench',
     );
-    hooks[index] = { index, accountId: account.id, hookId: hook.id };
+    hooks[i] = { index, accountId: account.id, hookId: hook.id };
   });
   return hooks;
 }

@@ -13,3 +13,9 @@ export function num(value: number | undefined, digits = 0): string {
   if (value === undefined || !Number.isFinite(value)) return '-';
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+/** As many decimals as the value has, up to `digits`: limits such as 0.001 and 1.25 read as written. */
+export function upTo(value: number | undefined, digits = 4): string {
+  if (value === undefined || !Number.isFinite(value)) return '-';
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits });
+}

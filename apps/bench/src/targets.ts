@@ -1,15 +1,52 @@
-import { cpuPerDelivery, type BenchResults, type TargetCheck } from './results';
+import { cpuPerDelivery, type BenchResults, type PhaseResult, type TargetCheck } from './results';
 
 type Figures = Omit<BenchResults, 'targets' | 'profile'>;
 
-function atLeast(target: string, figure: string, value: number | undefined, limit: number): TargetCheck[] {
+/** value / limit, or for a limit of 0: 0 when the value is 0 too, and no ratio otherwise. */
+const toTarget = (value: number, limit: number) =>
+  limit !== 0 ? { ratioToTarget: round(value / limit) } : value === 0 ? { ratioToTarget: 0 } : {};
+
+export function atLeast(
+  target: string,
+  figure: string,
+  value: number | undefined,
+  limit: number,
+): TargetCheck[] {
   if (value === undefined) return [];
-  return [{ target, figure, value, limit, ratioToTarget: round(value / limit), met: value >= limit }];
+  return [{ target, figure, value, limit, ...toTarget(value, limit), met: value >= limit }];
 }
 
-function atMost(target: string, figure: string, value: number | undefined, limit: number): TargetCheck[] {
+export function atMost(
+  target: string,
+  figure: string,
+  value: number | undefined,
+  limit: number,
+): TargetCheck[] {
   if (value === undefined) return [];
-  return [{ target, figure, value, limit, ratioToTarget: round(value / limit), met: value <= limit }];
+  return [{ target, figure, value, limit, ...toTarget(value, limit), met: value <= limit }];
+}
+
+/** a / b, rounded; undefined when either is unknown or b is 0. */
+export function share(a: number | undefined, b: number | undefined): number | undefined {
+  return a !== undefined && b !== undefined && b !== 0 ? round(a / b) : undefined;
+}
+
+/** The highest of the values, or undefined if any of them is unknown (the target is then left out). */
+export function mostOf(values: readonly (number | undefined)[]): number | undefined {
+  return values.every((v) => v !== undefined) && values.length > 0 ? Math.max(...values) : undefined;
+}
+
+/** The phase with the highest `pick` (ignoring phases where it is unknown), with its label. */
+export function worstOf(
+  phases: readonly (readonly [string, PhaseResult])[],
+  pick: (p: PhaseResult) => number | undefined,
+): { label: string; value: number } | undefined {
+  let worst: { label: string; value: number } | undefined;
+  for (const [label, p] of phases) {
+    const value = pick(p);
+    if (value !== undefined && (worst === undefined || value > worst.value)) worst = { label, value };
+  }
+  return worst;
 }
 
 /** Not a target check: the most hookline could reach given BullMQ's own cost (BullMQ alone). */
@@ -81,8 +118,100 @@ export function checkTargets(r: Figures): TargetCheck[] {
     ...atMost(
       `${idle.afterTraffic.configuredHooks} idle hooks: <= 50 commands/s per worker`,
       'idle: most commands/s of one worker',
-      Math.max(...idleWorkers.map((w) => w.commandsPerSecond)),
+      mostOf(idleWorkers.map((w) => w.commandsPerSecond)),
       50,
+    ),
+    ...quietTargets(r),
+  ];
+}
+
+/** Deliveries timed in a phase's window put Redis connections opened in it in proportion. */
+const opened = (p: PhaseResult) => (p.perSecond > 0 ? p.usage?.redisConnectionsPerDelivery : undefined);
+
+/**
+ * Issue 11, quiet hooks: a quiet hook's delivery costs about what a busy hook's does. "Busy" is the busy case
+ * in the same keyspace (the configured case: the quiet hooks are among its configured hooks), except for the
+ * BullMQ-alone comparison, which is about the busy hooks with nothing else configured, as BullMQ alone runs.
+ */
+function quietTargets(r: Figures): TargetCheck[] {
+  const { quiet: q, hookline: h, http, idle, bullmq } = r;
+  const busy = h.configured;
+  const quietName = `quiet ${q.activeHooks} of ${q.configuredHooks}`;
+  const busyName = `busy ${busy.activeHooks} of ${busy.configuredHooks}`;
+  const atRate = `at ${q.rate}/s over ${q.activeHooks} quiet hooks`;
+  const cpuTarget = 'CPU per delivery (all processes): quiet / busy <= 1.25';
+  const connTarget = 'Redis connections opened per delivery <= 0.001';
+  const others = worstOf(
+    [
+      ['1 hook, one at a time', h.oneHookUnloaded],
+      ['1 hook, max', h.oneHook],
+      ['cold start', h.coldStart],
+      ...([h.active, busy, r.hanging] as const).flatMap((c): [string, PhaseResult][] => [
+        [`${c.activeHooks} of ${c.configuredHooks}, max`, c.throughput],
+        [`${c.activeHooks} of ${c.configuredHooks}, at rate`, c.atRate],
+      ]),
+      ['via HTTP', http],
+    ],
+    opened,
+  );
+  const afterAll = idle.afterTraffic.workers;
+  return [
+    ...atLeast(
+      'quiet max >= 0.8 x busy max (same run)',
+      `${quietName} / ${busyName}: deliveries/s`,
+      share(q.throughput.perSecond, busy.throughput.perSecond),
+      0.8,
+    ),
+    ...atMost(
+      `quiet ${atRate}: p99 <= 50 ms`,
+      `${quietName}, ${q.rate}/s: p99 ms`,
+      q.atRate.latency?.p99Ms,
+      50,
+    ),
+    ...atMost(`quiet ${atRate}: 0 lost`, `${quietName}, ${q.rate}/s: lost`, q.atRate.tally?.undelivered, 0),
+    ...atMost(
+      cpuTarget,
+      `${quietName} / ${busyName}, max: µs total`,
+      share(cpuPerDelivery(q.throughput), cpuPerDelivery(busy.throughput)),
+      1.25,
+    ),
+    // Only at the same rate: at a lower one, each delivery carries more of the processes' fixed costs.
+    ...(q.rate === r.meta.openRate
+      ? atMost(
+          cpuTarget,
+          `${quietName} / ${busyName}, at ${q.rate}/s: µs total`,
+          share(cpuPerDelivery(q.atRate), cpuPerDelivery(busy.atRate)),
+          1.25,
+        )
+      : []),
+    ...atMost(connTarget, `${quietName}, max`, opened(q.throughput), 0.001),
+    ...atMost(connTarget, `${quietName}, ${q.rate}/s`, opened(q.atRate), 0.001),
+    ...(others
+      ? atMost(connTarget, `busy, most of any other phase (${others.label})`, others.value, 0.001)
+      : []),
+    ...atLeast(
+      'busy max >= 0.85 x BullMQ alone (same queues, add + process)',
+      `${h.active.activeHooks} of ${h.active.configuredHooks} / BullMQ alone, ${bullmq.manyQueues.queues} queues: per s`,
+      share(h.active.throughput.perSecond, bullmq.manyQueues.perSecond),
+      0.85,
+    ),
+    ...atMost(
+      'after the whole bench: <= 8 Redis connections per worker',
+      'idle after traffic: most connections of one worker',
+      Math.max(...afterAll.map((w) => w.redisConnections)),
+      8,
+    ),
+    ...atMost(
+      'after the whole bench: <= 150 MB RSS per worker',
+      'idle after traffic: most RSS MB of one worker',
+      Math.max(...afterAll.map((w) => w.rssMb)),
+      150,
+    ),
+    ...atMost(
+      'HTTP tier <= 300 µs CPU per accepted event',
+      `${http.activeHooks} busy hooks at ${http.rate}/s via the API: µs per 202`,
+      http.tier.cpuMicrosPerAccepted,
+      300,
     ),
   ];
 }

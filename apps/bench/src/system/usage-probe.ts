@@ -1,13 +1,21 @@
 import type { Redis } from 'ioredis';
 import type { WindowProbe } from '../load/measure';
 import { cpuSecondsNow, machineBusySeconds } from './proc';
-import { commandStats, commandStatsDelta, redisCpuSeconds, type CommandStats } from './redis-activity';
+import {
+  commandStats,
+  commandStatsDelta,
+  connectionsReceived,
+  redisCpuSeconds,
+  type CommandStats,
+} from './redis-activity';
 import type { WorkerSample } from './worker-fleet';
 
 export interface WorkerUsage {
   readonly pid: number;
   /** 100 = one core busy for the whole window (read from /proc at its edges; absent if the process had gone). */
   readonly cpuPercent?: number;
+  /** This process's CPU µs per delivery timed in the window (all processes' deliveries, not only its own). */
+  readonly cpuMicrosPerDelivery?: number;
   /** Absent when a /metrics answer was missing (see WorkerSample). */
   readonly deliveredPerSecond?: number;
   readonly attachedHooks?: number;
@@ -25,6 +33,8 @@ export interface PhaseUsage {
     readonly redis: number;
     /** The suspension monitor; absent where none runs (the BullMQ-alone rows). */
     readonly monitor?: number;
+    /** The HTTP tier, in the one phase that publishes through it. */
+    readonly http?: number;
     /** Absent when the workers' CPU could not be read in time (it would count as others'). */
     readonly others?: number;
   };
@@ -40,7 +50,16 @@ export interface PhaseUsage {
     /** Absent when a worker sample came too late: unknown, not zero. */
     readonly workers?: number;
     readonly monitor?: number;
+    readonly http?: number;
   };
+  /** CPU seconds of the HTTP tier over the window, where one was given (for its CPU per accepted event). */
+  readonly httpCpuSeconds?: number;
+  /**
+   * Connections Redis accepted during the window (INFO stats `total_connections_received`, whole server), and
+   * that divided by the deliveries timed in it. A delivery that opens no connection keeps this at 0.
+   */
+  readonly redisConnectionsOpened: number;
+  readonly redisConnectionsPerDelivery: number;
   /** Server-wide INFO commandstats over the window, divided by the deliveries timed in it. */
   readonly redisPerDelivery: {
     readonly calls: number;
@@ -57,6 +76,8 @@ interface Mark {
   /** CPU seconds of each worker (by `pids`) and of the monitor, read at the window's edge. */
   readonly workerCpu: readonly (number | undefined)[];
   readonly monitorCpu?: number | undefined;
+  readonly httpCpu?: number | undefined;
+  readonly connections: number;
   readonly workers: readonly WorkerSample[];
 }
 
@@ -84,14 +105,19 @@ async function sampleWithin(fleet: SampledWorkers | undefined, sockets: boolean)
 
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
-/** CPU of every process involved and Redis's work per delivery, over one measured window. */
-export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<PhaseUsage> {
+/**
+ * CPU of every process involved and Redis's work per delivery, over one measured window. `httpPid`: the HTTP
+ * tier's process, where the phase publishes through it.
+ */
+export function usageProbe(redis: Redis, fleet?: SampledWorkers, httpPid?: number): WindowProbe<PhaseUsage> {
   return {
     async begin(): Promise<Mark> {
       return {
         workerCpu: fleet?.pids.map(cpuSecondsNow) ?? [],
         ...(fleet?.monitorPid !== undefined ? { monitorCpu: cpuSecondsNow(fleet.monitorPid) } : {}),
+        ...(httpPid !== undefined ? { httpCpu: cpuSecondsNow(httpPid) } : {}),
         bench: process.cpuUsage(),
+        connections: await connectionsReceived(redis),
         redisCpu: await redisCpuSeconds(redis),
         machine: await machineBusySeconds(),
         stats: await commandStats(redis),
@@ -103,8 +129,10 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
       const begun = mark as Mark;
       const workerCpu = fleet?.pids.map(cpuSecondsNow) ?? [];
       const monitorCpu = fleet?.monitorPid !== undefined ? cpuSecondsNow(fleet.monitorPid) : undefined;
+      const httpCpu = httpPid !== undefined ? cpuSecondsNow(httpPid) : undefined;
       const bench = process.cpuUsage(begun.bench);
-      const [machine, redisCpu, stats, workers] = await Promise.all([
+      const [connections, machine, redisCpu, stats, workers] = await Promise.all([
+        connectionsReceived(redis),
         machineBusySeconds(),
         redisCpuSeconds(redis),
         commandStats(redis),
@@ -120,15 +148,18 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
       const workersRead = perWorker.every((v) => v !== undefined);
       const workersUsed = perWorker.reduce<number>((sum, v) => sum + (v ?? 0), 0);
       const monitorUsed = used(monitorCpu, begun.monitorCpu);
+      const httpUsed = used(httpCpu, begun.httpCpu);
       const others = Math.max(
         0,
-        machine - begun.machine - benchCpu - redisUsed - workersUsed - (monitorUsed ?? 0),
+        machine - begun.machine - benchCpu - redisUsed - workersUsed - (monitorUsed ?? 0) - (httpUsed ?? 0),
       );
+      const opened = connections - begun.connections;
       return {
         cpuPercent: {
           bench: round((benchCpu / seconds) * 100),
           redis: round((redisUsed / seconds) * 100),
           ...(monitorUsed !== undefined ? { monitor: round((monitorUsed / seconds) * 100) } : {}),
+          ...(httpUsed !== undefined ? { http: round((httpUsed / seconds) * 100) } : {}),
           ...(workersRead ? { others: round((others / seconds) * 100) } : {}),
         },
         cpuMicrosPerDelivery: {
@@ -136,7 +167,11 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           redis: Math.round(per(redisUsed * 1e6)),
           ...(workersRead ? { workers: Math.round(per(workersUsed * 1e6)) } : {}),
           ...(monitorUsed !== undefined ? { monitor: Math.round(per(monitorUsed * 1e6)) } : {}),
+          ...(httpUsed !== undefined ? { http: Math.round(per(httpUsed * 1e6)) } : {}),
         },
+        ...(httpUsed !== undefined ? { httpCpuSeconds: Math.round(httpUsed * 1000) / 1000 } : {}),
+        redisConnectionsOpened: opened,
+        redisConnectionsPerDelivery: round(per(opened), 5),
         // Every process, whether or not its (slower) sample of hooks, sockets and memory came in time.
         workers: (fleet?.pids ?? []).map((pid, i) => {
           const w = workers.find((sample) => sample.pid === pid);
@@ -144,7 +179,9 @@ export function usageProbe(redis: Redis, fleet?: SampledWorkers): WindowProbe<Ph
           const cpu = perWorker[i];
           return {
             pid,
-            ...(cpu !== undefined ? { cpuPercent: round((cpu / seconds) * 100) } : {}),
+            ...(cpu !== undefined
+              ? { cpuPercent: round((cpu / seconds) * 100), cpuMicrosPerDelivery: Math.round(per(cpu * 1e6)) }
+              : {}),
             ...(w?.delivered !== undefined && before?.delivered !== undefined
               ? { deliveredPerSecond: Math.round((w.delivered - before.delivered) / seconds) }
               : {}),

@@ -11,6 +11,8 @@ export interface WorkerEntry {
   readonly script: string;
   /** The suspension monitor, run the same way: production runs one beside the workers. */
   readonly monitorScript: string;
+  /** The HTTP tier (API, website, admin), run the same way, for the phase that publishes through the API. */
+  readonly httpScript: string;
   readonly why: string;
 }
 
@@ -19,6 +21,7 @@ const SOURCE: WorkerEntry = {
   nodeArgs: ['--require', 'tsx/cjs'],
   script: 'apps/hookline/src/worker-main.ts',
   monitorScript: 'apps/hookline/src/monitor-main.ts',
+  httpScript: 'apps/hookline/src/http-main.ts',
   why: 'worker sources through tsx',
 };
 
@@ -27,6 +30,7 @@ const DIST: WorkerEntry = {
   nodeArgs: [],
   script: 'apps/hookline/dist/worker-main.js',
   monitorScript: 'apps/hookline/dist/monitor-main.js',
+  httpScript: 'apps/hookline/dist/http-main.js',
   why: 'built worker',
 };
 
@@ -37,7 +41,9 @@ const DIST: WorkerEntry = {
  * start; after that the code runs at the same speed.
  */
 export function chooseWorkerEntry(mode: WorkerMode): WorkerEntry {
-  const missing = [DIST.script, DIST.monitorScript].find((script) => !existsSync(join(REPO_ROOT, script)));
+  const missing = [DIST.script, DIST.monitorScript, DIST.httpScript].find(
+    (script) => !existsSync(join(REPO_ROOT, script)),
+  );
   const built = missing === undefined;
   if (mode === 'dist' && !built) throw new Error(`--worker=dist: ${missing} does not exist; build it first`);
   if (mode === 'dist') return DIST;
