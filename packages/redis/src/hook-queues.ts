@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
+import { parseBacklog, type HookBacklog } from './hook-backlog';
 import type { RedisKeys } from './keys';
 import { SCRIPTS } from './scripts';
 
@@ -98,6 +99,19 @@ export class HookQueues {
   /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */
   async waitingMany(hookIds: readonly string[]): Promise<number[]> {
     return Promise.all(hookIds.map((id) => this.redis.llen(this.layout(id).wait)));
+  }
+
+  /**
+   * The backlog of each of these hooks (waiting, active, paused, the oldest waiting event's time): one script
+   * per hook, all sent at once like `pausedMany`. A deleted hook reads as no backlog at all.
+   */
+  async backlogMany(hookIds: readonly string[]): Promise<HookBacklog[]> {
+    return Promise.all(
+      hookIds.map(async (id) => {
+        const { meta, wait, active, jobPrefix } = this.layout(id);
+        return parseBacklog(await SCRIPTS.hookBacklog.run(this.redis, [meta, wait, active], [jobPrefix]));
+      }),
+    );
   }
 
   /** Which of these hooks still have a queue (a deleted hook's queue is obliterated), sent at once. */
