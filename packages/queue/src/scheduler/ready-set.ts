@@ -54,6 +54,24 @@ export class ReadySet {
     return this.redis.zcard(this.keys.readyHooks());
   }
 
+  /** How many hooks a worker process is delivering to now (live leases). */
+  async leasedCount(): Promise<number> {
+    return this.redis.zcount(this.keys.hookLeases(), `(${this.clock().getTime()}`, '+inf');
+  }
+
+  /**
+   * Of these hooks, those no worker will come to by itself: in neither the ready set nor under a live lease.
+   * One script in the scheduler's slot for the whole batch.
+   */
+  async unattended(hookIds: readonly string[]): Promise<string[]> {
+    if (hookIds.length === 0) return [];
+    return (await SCRIPTS.readyUnattended.run(
+      this.redis,
+      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [this.clock().getTime(), ...hookIds],
+    )) as string[];
+  }
+
   /** Extends `holder`'s leases; returns the hooks it no longer holds (it must stop serving them). */
   async renew(hookIds: readonly string[], leaseMs: number, holder: string): Promise<string[]> {
     if (hookIds.length === 0) return [];
