@@ -1,6 +1,12 @@
 export { redisKeys, STREAK_IDLE_TTL_MS, type RedisKeys } from './keys';
 export { LuaScript, loadScript, type ScriptClient } from './lua-script';
-export { clusterAccess, createFailFastRedis, createRedis, type RedisTarget } from './connection';
+export {
+  answersWithin,
+  clusterAccess,
+  createFailFastRedis,
+  createRedis,
+  type RedisTarget,
+} from './connection';
 export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';
 export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 export { SCRIPTS } from './scripts';
