@@ -14,4 +14,10 @@ export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/i
 export { ReadySet } from './scheduler/ready-set';
 export { WorkerRoster, ROSTER_FORGET_MS, type WorkerBeat } from './scheduler/worker-roster';
 export { Watchdog, type StuckReport, type WatchdogDeps } from './scheduler/watchdog';
-export { figuresFromHash, TOP_HOOKS, type FleetFigures, type HookWait } from './scheduler/fleet-figures';
+export {
+  figuresFromHash,
+  figuresToHash,
+  TOP_HOOKS,
+  type FleetFigures,
+  type HookWait,
+} from './scheduler/fleet-figures';
