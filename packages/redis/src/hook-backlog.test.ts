@@ -49,6 +49,14 @@ describe("a hook queue's backlog", () => {
     expect(needsWorker(backlog!)).toBe(false);
   });
 
+  it('tells the hooks with jobs (waiting, held or active) from those with none, which most are', async () => {
+    await queue.add('deliver.v1', { n: 1 });
+    await queues.setUp('hk_empty');
+    expect(await queues.withJobs(['hk_empty', hookId, 'hk_never'])).toEqual([hookId]);
+    await queues.pause(hookId);
+    expect(await queues.withJobs([hookId])).toEqual([hookId]);
+  });
+
   it('an empty or deleted hook has no backlog', async () => {
     await queues.remove(hookId);
     expect(await queues.backlogMany([hookId, 'hk_never'])).toEqual([

