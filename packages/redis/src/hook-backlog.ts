@@ -9,8 +9,6 @@ export interface HookBacklog {
   readonly oldestWaitingAt?: number;
 }
 
-export const NO_BACKLOG: HookBacklog = { waiting: 0, active: 0, paused: false };
-
 /**
  * Whether the hook needs a worker: events it may take now, or a job in progress (its holder may be gone). The
  * same rule as hook-needs-worker.lua, which the worker runs before it lets a hook go.

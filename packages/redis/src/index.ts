@@ -12,4 +12,4 @@ export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 export { SCRIPTS } from './scripts';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
-export { deliverable, needsWorker, NO_BACKLOG, type HookBacklog } from './hook-backlog';
+export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';
