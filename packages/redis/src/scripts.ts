@@ -11,8 +11,8 @@ export const SCRIPTS = {
   readyRelease: loadScript('ready-release'),
   readySignal: loadScript('ready-signal'),
   readyReclaim: loadScript('ready-reclaim'),
-  /** Watchdog: which hooks no worker will come to by itself; the lease that keeps it to one monitor. */
-  readyUnattended: loadScript('ready-unattended'),
+  /** Watchdog: where hooks stand with the workers (signalled, leased, neither); the lease that keeps it to one monitor. */
+  readyStatus: loadScript('ready-status'),
   lockHold: loadScript('lock-hold'),
   /** Account inbox: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
   inboxAccept: loadScript('inbox-accept'),

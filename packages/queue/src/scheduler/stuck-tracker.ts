@@ -1,10 +1,19 @@
+/** What the watchdog saw of a hook on one look. */
+export type Sighting =
+  /** Work for a worker, and no worker coming: in neither the ready set nor a live lease. */
+  | 'stuck'
+  /** Work, and in the ready set: a worker will claim it (if any is running). */
+  | 'signalled'
+  /** A worker is on it, or there is nothing for a worker to do. */
+  | 'served';
+
 /** What the watchdog should do about a hook it has just looked at. */
 export type WatchAction =
   /** Put it back in the ready set: it has had work and no worker for the stuck-after time. */
   | { readonly kind: 'wake'; readonly since: number }
-  /** Woken, and still stuck a stuck-after time later: report it (and wake it once more). */
+  /** Woken, and stuck again a stuck-after time later without a worker having served it: report it (and wake it). */
   | { readonly kind: 'report'; readonly since: number }
-  /** A hook reported stuck has a worker again, or nothing left to do. */
+  /** A hook reported stuck has a worker on it, or nothing left to do. */
   | { readonly kind: 'recovered'; readonly since: number };
 
 interface Suspect {
@@ -18,11 +27,13 @@ interface Suspect {
 export const MAX_SUSPECTS = 1000;
 
 /**
- * The watchdog's judgement, without Redis: a hook that looks stuck (work waiting, no worker on it, not in
- * the ready set) on every look for `stuckAfterMs` is woken; still stuck `stuckAfterMs` after that, it is
- * reported, and from then on woken again every `stuckAfterMs` until it recovers. A single look that finds
- * it attended forgets it: the worker's own hand-over (release the lease, re-check, signal) leaves a gap of
- * a round trip or two, and a hook caught in it is not stuck.
+ * The watchdog's judgement, without Redis. A hook seen stuck on every look for `stuckAfterMs` is woken (put
+ * back in the ready set). Only a worker serving it clears it after that: sitting in the ready set is what a
+ * woken hook does until a worker claims it, so it is neither recovered nor stuck then; seen stuck again
+ * `stuckAfterMs` after its wake-up, it is reported, and from then on woken again every `stuckAfterMs` until a
+ * worker serves it. Before any wake-up, a single look that finds it signalled or served forgets it: the
+ * producer signalled it, or a worker's own hand-over (release the lease, re-check, signal) was caught in the
+ * middle.
  */
 export class StuckTracker {
   private readonly suspects = new Map<string, Suspect>();
@@ -46,18 +57,19 @@ export class StuckTracker {
     this.suspects.clear();
   }
 
-  observe(hookId: string, stuck: boolean, now: number): WatchAction | undefined {
+  observe(hookId: string, seen: Sighting, now: number): WatchAction | undefined {
     const suspect = this.suspects.get(hookId);
-    if (!stuck) {
-      if (!suspect) return undefined;
-      this.suspects.delete(hookId);
-      return suspect.reported ? { kind: 'recovered', since: suspect.since } : undefined;
-    }
     if (!suspect) {
-      if (this.suspects.size < this.maxSuspects) this.suspects.set(hookId, { since: now, reported: false });
+      if (seen === 'stuck' && this.suspects.size < this.maxSuspects)
+        this.suspects.set(hookId, { since: now, reported: false });
       return undefined;
     }
     const { since } = suspect;
+    if (seen === 'served' || (seen === 'signalled' && suspect.wokenAt === undefined)) {
+      this.suspects.delete(hookId);
+      return suspect.reported ? { kind: 'recovered', since } : undefined;
+    }
+    if (seen === 'signalled') return undefined;
     if (suspect.wokenAt === undefined) {
       if (now - since < this.stuckAfterMs) return undefined;
       suspect.wokenAt = now;

@@ -74,7 +74,12 @@ describe('the watchdog', () => {
     await dog.tick();
     expect(await signalled('hk_lost')).toBe(true);
     expect(await ctx.redis.zcard(keys.readyHooks())).toBe(2); // hk_lost and hk_ready, nothing else
+    // Woken, it waits in the ready set for a worker, however long: not stuck (with no worker running at
+    // all, that is the workers-missing alert's business).
+    now += 3 * AFTER;
+    await dog.tick();
     expect(reports).toEqual([]);
+    expect(await ready.status(['hk_lost', 'hk_leased', 'hk_quiet'])).toEqual(['signalled', 'leased', 'none']);
   });
 
   it('reports a hook still stuck after its wake-up once, whichever of several monitors runs, and sees it recover', async () => {

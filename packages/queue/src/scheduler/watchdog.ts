@@ -10,7 +10,7 @@ import {
 } from './fleet-figures';
 import { HookSweep, sweepBatch } from './hook-sweep';
 import type { ReadySet } from './ready-set';
-import { StuckTracker } from './stuck-tracker';
+import { StuckTracker, type Sighting } from './stuck-tracker';
 
 export interface StuckReport {
   readonly hookId: string;
@@ -22,7 +22,7 @@ export interface StuckReport {
 export interface WatchdogDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
-  readonly ready: Pick<ReadySet, 'signal' | 'unattended'>;
+  readonly ready: Pick<ReadySet, 'signal' | 'status'>;
   readonly hookQueues: Pick<HookQueues, 'withJobs' | 'backlogMany'>;
   /** This monitor's name: the holder of the watchdog's lock while it runs the watchdog. */
   readonly holder: string;
@@ -47,7 +47,7 @@ const REPORTED_READ = 100;
  *
  * Cost per tick: SCARD, one SSCAN batch of `sweepBatch` hooks (100–5,000) and one EXISTS per hook in it
  * (pipelined); then, only for hooks with jobs, the hooks it follows (at most MAX_SUSPECTS, in practice a
- * handful) and the worst hooks (TOP_HOOKS): one scheduler script for them all and one small script each (a
+ * handful) and the worst hooks (TOP_HOOKS): one scheduler script for them all (signalled, leased or neither) and one small script each (a
  * few O(1) reads on the hook's shard). Never a read of every hook at once: at 100,000 hooks a sweep is spread
  * over half the stuck-after time, 3,334 hooks a second by default. Measured (single Redis, 100,000 hooks,
  * 1,000 of them with jobs): about 6 ms of Redis CPU and 40 ms of the monitor's CPU per second, most of the
@@ -82,10 +82,13 @@ export class Watchdog {
     const withJobs = await hookQueues.withJobs(ids);
     const worst = (this.figures?.oldest ?? []).map((w) => w.hookId);
     const look = [...new Set([...withJobs, ...this.tracker.watched(), ...worst])];
-    const [unattended, backlogs] = await Promise.all([ready.unattended(look), hookQueues.backlogMany(look)]);
-    const alone = new Set(unattended);
+    const [statuses, backlogs] = await Promise.all([ready.status(look), hookQueues.backlogMany(look)]);
     const backlogOf = new Map(look.map((id, i) => [id, backlogs[i]!]));
-    await this.judge(look, (id) => alone.has(id) && needsWorker(backlogOf.get(id)!), backlogOf);
+    const sightings = look.map((id, i): Sighting => {
+      if (!needsWorker(backlogOf.get(id)!) || statuses[i] === 'leased') return 'served';
+      return statuses[i] === 'signalled' ? 'signalled' : 'stuck';
+    });
+    await this.judge(look, sightings, backlogOf);
 
     for (const id of withJobs) this.tally.add(id, backlogOf.get(id)!);
     if (sweepEnded) this.figures = this.tally.finish(this.clock().getTime());
@@ -96,7 +99,7 @@ export class Watchdog {
 
   private async judge(
     look: readonly string[],
-    stuck: (hookId: string) => boolean,
+    sightings: readonly Sighting[],
     backlogOf: ReadonlyMap<string, HookBacklog>,
   ): Promise<void> {
     const { redis, keys } = this.deps;
@@ -104,8 +107,8 @@ export class Watchdog {
     const wake: string[] = [];
     const reports: StuckReport[] = [];
     const recovered: string[] = [];
-    for (const hookId of look) {
-      const action = this.tracker.observe(hookId, stuck(hookId), now);
+    for (const [i, hookId] of look.entries()) {
+      const action = this.tracker.observe(hookId, sightings[i]!, now);
       if (action?.kind === 'wake') wake.push(hookId);
       if (action?.kind === 'report') {
         wake.push(hookId);
