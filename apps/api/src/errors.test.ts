@@ -136,6 +136,14 @@ describe('when Redis is unreachable', () => {
       });
 
     expect((await call('GET', '/healthz')).statusCode).toBe(200);
+    // /readyz names what is not ready, and why.
+    expect((await call('GET', '/readyz')).json()).toEqual({
+      error: {
+        code: 'REDIS_UNAVAILABLE',
+        message: 'Not ready: Redis does not answer',
+        details: [{ field: 'redis', message: expect.stringMatching(/^not connected \(\w+\)$/) }],
+      },
+    });
     const acct = 'acct_00000000000000000000';
     for (const res of [
       await call('GET', '/readyz'),

@@ -57,7 +57,9 @@ export const deliveryRecord = z
 
 export const activityEntry = z
   .object({
-    kind: z.string().describe('hook.created, hook.updated, hook.deleted, hook.suspended, hook.enabled, …'),
+    kind: z
+      .string()
+      .describe('hook.created, hook.updated, hook.deleted, hook.suspended, hook.enabled, hook.stuck, …'),
     at: z.string(),
     hook_id: z.string().optional(),
     actor: z.string().describe('customer:<account>, operator, admin:<user> or monitor'),

@@ -10,18 +10,21 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 import { OutcomeConsumer } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
+import { startOperations } from './operations';
 
 export interface MonitorDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: SuspensionStore;
   readonly logger: Logger;
-  readonly metrics?: Pick<Metrics, 'suspendedHooks'>;
+  readonly metrics?: Pick<Metrics, 'suspendedHooks' | 'registry'>;
   readonly config: {
     readonly HOOKLINE_SUSPEND_AFTER_FAILURES: number;
     readonly HOOKLINE_SUSPEND_AFTER_MS: number;
     /** For events a recovered fan-out adds to suspended hooks (default 10000). */
     readonly HOOKLINE_HOLD_MAX?: number;
+    /** The watchdog wakes a hook with work and no worker after this long (default 60000). */
+    readonly HOOKLINE_STUCK_AFTER_MS?: number;
   };
   readonly clock?: Clock;
   /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
@@ -34,6 +37,8 @@ export interface MonitorDeps {
   readonly tickMs?: number;
   /** How old an unfinished fan-out must be before the monitor completes it (default 10 s). */
   readonly inboxGraceMs?: number;
+  /** How often the watchdog looks at its next batch and the fleet gauges are refreshed (default 1 s). */
+  readonly operationsTickMs?: number;
 }
 
 export interface RunningMonitor {
@@ -43,12 +48,13 @@ export interface RunningMonitor {
 
 const INDEX_RECONCILE_MS = 30_000;
 const DEFAULT_HOLD_MAX = 10_000;
+const DEFAULT_STUCK_AFTER_MS = 60_000;
 
 /**
  * The suspension monitor: consumes every delivery outcome once across all monitor processes, keeps each
  * hook's failure streak and suspends the hook (pauses its queue) when the streak is long and old enough.
- * It also completes fan-outs that a crashed publisher left half-done. Run one or several; a restart loses
- * nothing.
+ * It also completes fan-outs that a crashed publisher left half-done, runs the watchdog (hooks with work
+ * and no worker) and exports the fleet-wide metrics. Run one or several; a restart loses nothing.
  */
 export function startMonitor(deps: MonitorDeps): RunningMonitor {
   const { redis, keys, logger } = deps;
@@ -119,8 +125,21 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       .catch((error: unknown) => log.error({ err: error }, 'monitor tick failed'))
       .finally(() => (ticking = undefined));
   }, tickMs);
+  const stuckAfterMs = deps.config.HOOKLINE_STUCK_AFTER_MS ?? DEFAULT_STUCK_AFTER_MS;
+  const operations = startOperations({
+    redis,
+    keys,
+    hookQueues,
+    store: deps.store,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    log,
+    clock,
+    holder: consumerName,
+    stuckAfterMs,
+    tickMs: deps.operationsTickMs ?? 1000,
+  });
   log.info(
-    { threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES, windowMs, claimIdleMs },
+    { threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES, windowMs, claimIdleMs, stuckAfterMs },
     'monitor started',
   );
 
@@ -128,6 +147,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     consumerName,
     async close() {
       clearInterval(timer);
+      await operations.close();
       await consumer.stop();
       await ticking;
       await recovery.close();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { ReadySet } from '@hookline/queue';
+import type { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { ActiveJob, HookJobs, HookQueues, JobOffer } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { DeliveryEnd } from './deliver-event';
@@ -26,6 +26,9 @@ export interface ConsumerDeps {
   queues: Pick<HookQueues, 'needsWorker'>;
   deliver: (job: ActiveJob) => Promise<DeliveryEnd>;
   holderId: string;
+  /** Where the worker says it is alive, under `name` (host, pid and holder), for the monitor's metrics. */
+  roster: Pick<WorkerRoster, 'beat' | 'leave'>;
+  name: string;
   maxHooks: number;
   timings: ConsumerTimings;
   logger: Logger;
@@ -45,6 +48,7 @@ export class HookConsumer {
   private loop?: Promise<void>;
   private timers: NodeJS.Timeout[] = [];
   private slotFreed?: () => void;
+  private inFlight = 0;
 
   constructor(private readonly deps: ConsumerDeps) {
     this.leases = new LeaseClock(deps.timings.leaseMs);
@@ -59,6 +63,9 @@ export class HookConsumer {
     this.running = true;
     this.loop = this.claimLoop();
     this.every(Math.floor(leaseMs / 3), () => this.renewLeases());
+    // As often as the leases: a worker that stops renewing them stops beating too.
+    this.every(Math.floor(leaseMs / 3), () => this.deps.roster.beat(this.deps.name));
+    this.deps.roster.beat(this.deps.name).catch(() => undefined);
     this.every(Math.floor(leaseMs / 2), () => this.deps.ready.reclaimExpired());
     this.every(Math.max(250, Math.floor(this.deps.jobs.lockMs / 5)), () => this.renewLocks());
   }
@@ -71,6 +78,10 @@ export class HookConsumer {
     this.deps.blocking.disconnect();
     const settled = Promise.all([this.loop, ...this.drains]).catch(() => undefined);
     await Promise.race([settled, sleep(boundMs, undefined, { ref: false })]);
+    // Off the roster, so that stopping a worker on purpose raises no "worker missing" alert. Bounded: with
+    // Redis down the command would wait for it, and the entry is forgotten in time anyway.
+    const left = this.deps.roster.leave(this.deps.name).catch(() => undefined);
+    await Promise.race([left, sleep(1000, undefined, { ref: false })]);
   }
 
   private every(ms: number, task: () => Promise<unknown>): void {
@@ -141,8 +152,14 @@ export class HookConsumer {
       }
       const job = offer.job;
       holding.current = job;
-      const end = await deliver(job);
-      holding.current = undefined;
+      this.countInFlight(+1);
+      let end: DeliveryEnd;
+      try {
+        end = await deliver(job);
+      } finally {
+        holding.current = undefined;
+        this.countInFlight(-1);
+      }
       if (end.kind === 'lost') {
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
         holding.lose(end.why);
@@ -163,6 +180,11 @@ export class HookConsumer {
       if (!next) return;
       offer = { kind: 'job', job: next };
     }
+  }
+
+  private countInFlight(change: number): void {
+    this.inFlight += change;
+    this.deps.metrics.attemptsInFlight.set(this.inFlight);
   }
 
   private async letGo(holding: Holding): Promise<void> {

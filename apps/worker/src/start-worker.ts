@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
-import { systemClock, USER_AGENT, type Clock } from '@hookline/core';
+import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HookJobs, HookQueues } from '@hookline/redis';
-import { ReadySet } from '@hookline/queue';
+import { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
@@ -65,13 +66,20 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     sendMarginMs: SEND_MARGIN_MS,
     clock,
   });
+  // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
+  // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)
+  for (const outcome of OUTCOMES.filter((o) => o !== 'expired' && o !== 'discarded'))
+    metrics.deliveries.inc({ outcome }, 0);
+  const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),
     ready: new ReadySet(redis, keys, clock),
     jobs,
     queues: new HookQueues(redis, keys),
     deliver,
-    holderId: `w_${randomUUID()}`,
+    holderId,
+    roster: new WorkerRoster(redis, keys, clock),
+    name: `${hostname()}/${process.pid}/${holderId.slice(2, 10)}`,
     maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
     timings: { ...DEFAULT_TIMINGS, ...deps.timings },
     logger,

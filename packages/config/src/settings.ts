@@ -152,6 +152,12 @@ export const settingsSchema = z.object({
       'connection of its own); when more hooks have events than the fleet has slots, a hook served for a ' +
       'second gives its slot to a waiting hook and queues again behind it',
   ),
+  HOOKLINE_STUCK_AFTER_MS: setting(
+    int(60000, 1000, 24 * 3600 * 1000),
+    'the monitor wakes a hook again when it has had events waiting this long with no worker on it (not ' +
+      'leased, not in the ready set); a hook that no worker has served this long after being woken, and that ' +
+      'is stuck again, is reported: a `warn` log line, `hookline_hooks_stuck`, and an activity entry on its account',
+  ),
   // With the rest of the shutdown, the drain must fit the orchestrator's grace (Kubernetes: 30 s).
   HOOKLINE_HTTP_DRAIN_MS: setting(
     int(10000, 0, 120000),

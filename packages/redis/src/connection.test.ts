@@ -1,4 +1,6 @@
-import { clusterAccess } from './connection';
+import { once } from 'node:events';
+import { connectRedis } from '@hookline/testing';
+import { answersWithin, clusterAccess, createFailFastRedis } from './connection';
 
 describe('cluster access from REDIS_URL', () => {
   it('takes the user, the password (URL-decoded) and TLS for rediss://; the host is not used', () => {
@@ -15,5 +17,35 @@ describe('cluster access from REDIS_URL', () => {
 
   it('nothing for the default URL', () => {
     expect(clusterAccess('redis://127.0.0.1:6379')).toEqual({});
+  });
+});
+
+describe('whether Redis answers', () => {
+  it('says how fast a connected Redis answered PING', async () => {
+    const redis = connectRedis();
+    try {
+      await once(redis, 'ready');
+      expect(await answersWithin(redis, 2000)).toEqual({ ok: true, ms: expect.any(Number) });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('says why at once when the client is not connected, without waiting for a reconnect', async () => {
+    const dead = createFailFastRedis('redis://127.0.0.1:1', {
+      retryStrategy: () => 1000,
+      disconnectTimeout: 1,
+    });
+    dead.on('error', () => undefined);
+    try {
+      const started = Date.now();
+      expect(await answersWithin(dead, 2000)).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^not connected/),
+      });
+      expect(Date.now() - started).toBeLessThan(500);
+    } finally {
+      dead.disconnect();
+    }
   });
 });

@@ -49,3 +49,27 @@ export function createFailFastRedis(target: RedisTarget, options: RedisOptions =
     { enableOfflineQueue: false },
   );
 }
+
+/**
+ * Whether Redis answers PING within `ms`: a client that is not connected answers false at once, without
+ * queueing a command behind the reconnect, and a PING that neither fails nor answers (a stalled server)
+ * still ends the wait.
+ */
+export async function answersWithin(
+  redis: Pick<Redis, 'ping' | 'status'>,
+  ms: number,
+): Promise<{ ok: true; ms: number } | { ok: false; reason: string }> {
+  if (redis.status !== 'ready') return { ok: false, reason: `not connected (${redis.status})` };
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    const answer = await Promise.race([redis.ping(), timeout]);
+    if (answer === 'PONG') return { ok: true, ms: Math.round(performance.now() - started) };
+    return { ok: false, reason: answer === 'timeout' ? `no answer to PING within ${ms} ms` : answer };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,8 +1,15 @@
 export { redisKeys, STREAK_IDLE_TTL_MS, type RedisKeys } from './keys';
 export { LuaScript, loadScript, type ScriptClient } from './lua-script';
-export { clusterAccess, createFailFastRedis, createRedis, type RedisTarget } from './connection';
+export {
+  answersWithin,
+  clusterAccess,
+  createFailFastRedis,
+  createRedis,
+  type RedisTarget,
+} from './connection';
 export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';
 export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 export { SCRIPTS } from './scripts';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
+export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';

@@ -59,6 +59,17 @@ export function redisKeys(prefix: string) {
      */
     hookLeaseHolders: () => `${prefix}:{scheduler}:lease-holders`,
     reconcileLock: () => `${prefix}:reconcile-lock`,
+    /**
+     * Worker processes and when each last said it was alive: ZSET worker name -> heartbeat (ms). A worker
+     * leaves it on SIGTERM; one that crashed or froze stays, with an old heartbeat, until the monitor prunes it.
+     */
+    workers: () => `${prefix}:{scheduler}:workers`,
+    /** Which monitor runs the watchdog now (a lease with the holder's name), so several never double the work. */
+    watchdogLock: () => `${prefix}:watchdog:lock`,
+    /** Hooks the watchdog reported stuck and has not seen recover: ZSET hookId -> when reported (ms). */
+    stuckHooks: () => `${prefix}:watchdog:stuck`,
+    /** The fleet-wide figures of the watchdog's last full sweep (HASH), which every monitor exports. */
+    fleetFigures: () => `${prefix}:watchdog:figures`,
     outcomes: () => `${prefix}:outcomes`,
     /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */
     suspensionDue: () => `${prefix}:suspension-due`,

@@ -11,6 +11,9 @@ export const SCRIPTS = {
   readyRelease: loadScript('ready-release'),
   readySignal: loadScript('ready-signal'),
   readyReclaim: loadScript('ready-reclaim'),
+  /** Watchdog: where hooks stand with the workers (signalled, leased, neither); the lease that keeps it to one monitor. */
+  readyStatus: loadScript('ready-status'),
+  lockHold: loadScript('lock-hold'),
   /** Account inbox: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
   inboxAccept: loadScript('inbox-accept'),
   inboxMark: loadScript('inbox-mark'),
@@ -21,6 +24,8 @@ export const SCRIPTS = {
   hookChange: loadScript('hook-change'),
   /** Hook queues: does the hook need a worker; take over the active job of a holder that is gone. */
   hookNeedsWorker: loadScript('hook-needs-worker'),
+  /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */
+  hookBacklog: loadScript('hook-backlog'),
   jobAdopt: loadScript('job-adopt'),
   /** The attempt ledger: mark an attempt before the request, record its outcome after. */
   attemptBegin: loadScript('attempt-begin'),

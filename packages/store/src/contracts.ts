@@ -40,6 +40,8 @@ export type ActivityKind =
   | 'hook.deleted'
   | 'hook.suspended'
   | 'hook.enabled'
+  /** The watchdog found the hook with events waiting and no worker, and waking it did not help. */
+  | 'hook.stuck'
   | 'account.password_changed';
 
 export interface ActivityEntry {
@@ -79,6 +81,8 @@ export interface Hooks {
   ): Promise<HookView | undefined>;
   remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
   listIds(accountId: string): Promise<string[]>;
+  /** The account a hook belongs to, for processes that know only the hook (the monitor's watchdog). */
+  accountOf(hookId: string): Promise<string | undefined>;
   /** Why the hook was suspended (with the failures that caused it), for the website's banner. */
   suspension(accountId: string, hookId: string): Promise<SuspensionInfo | undefined>;
   /** For the worker: the hook with decrypted credentials, or undefined if it was deleted. */

@@ -56,6 +56,18 @@ describe('hooks', () => {
     expect(await ctx.redis.sismember(keys.allHooks(), hook.id)).toBe(1);
   });
 
+  it('tells which account a hook belongs to, for processes that know only the hook', async () => {
+    const hook = await store.hooks.create(
+      account.id,
+      { url: 'https://www.example.com/webhook', format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
+    expect(await store.hooks.accountOf(hook.id)).toBe(account.id);
+    await store.hooks.remove(account.id, hook.id, 'operator');
+    expect(await store.hooks.accountOf(hook.id)).toBeUndefined();
+    expect(await store.hooks.accountOf('not-a-hook')).toBeUndefined();
+  });
+
   it("lists an account's hooks oldest first", async () => {
     const created = [];
     for (const n of [1, 2, 3, 4, 5])

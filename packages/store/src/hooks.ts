@@ -157,6 +157,11 @@ export class RedisHooks implements Hooks {
     return (await this.deps.redis.smembers(this.deps.keys.accountHooks(accountId))).sort();
   }
 
+  async accountOf(hookId: string): Promise<string | undefined> {
+    if (!isIdOf('hk', hookId)) return undefined;
+    return (await this.deps.redis.hget(this.deps.keys.hookRecord(hookId), 'account_id')) ?? undefined;
+  }
+
   async target(hookId: string): Promise<HookTarget | undefined> {
     const hook = await this.read(hookId);
     return hook && toHookTarget(hook, this.deps.secretBox);

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -15,6 +15,13 @@ const REDACT = [
   'token',
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ level, name, redact: { paths: REDACT, censor: '[redacted]' }, base: { pid: process.pid } });
+/** JSON lines to stdout, or to `destination` (tests read what an operator would see). */
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  const options = {
+    level,
+    name,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    base: { pid: process.pid },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -30,6 +30,11 @@ export function createMetrics() {
       help: 'Hooks this worker process is delivering to now (it holds their lease)',
       registers: [registry],
     }),
+    attemptsInFlight: new Gauge({
+      name: 'hookline_worker_attempts_in_flight',
+      help: 'Delivery attempts this worker process has in flight now (at most one per hook it holds)',
+      registers: [registry],
+    }),
     suspendedHooks: new Gauge({
       name: 'hookline_hooks_suspended',
       help: 'Hooks suspended now',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { HookView } from '@hookline/core';
 import { hookQueueLayout, createFailFastRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
+import { figuresFromHash } from '@hookline/queue';
 import { readStreak } from '@hookline/suspension';
 import { startReceiver, waitUntil, type Receiver } from '@hookline/testing';
 import { useClusterHookline } from './cluster-harness';
@@ -51,6 +52,11 @@ describe('on a Redis Cluster', () => {
     expect(await h.redis.xlen(h.keys.outcomes())).toBe(1);
     expect(await readStreak(h.redis, h.keys, hook.id)).toEqual({ count: 0 });
     expect(await h.redis.exists(h.keys.hookStreak(hook.id))).toBe(1);
+    // The monitor's watchdog sweeps the hooks on their shards too: its figures end with nothing waiting.
+    await waitUntil(
+      async () => figuresFromHash(await h.redis.hgetall(h.keys.fleetFigures()))?.waiting === 0,
+      "the watchdog's sweep over the cluster to find nothing waiting",
+    );
   }, 60_000);
 
   it('spreads hooks over the masters; three worker processes give each hook every event, in order', async () => {

@@ -10,6 +10,7 @@ const KINDS: Record<ActivityKind, [string, string]> = {
   'hook.deleted': ['Hook deleted', 'badge-warn'],
   'hook.suspended': ['Hook suspended', 'badge-bad'],
   'hook.enabled': ['Hook re-enabled', 'badge-ok'],
+  'hook.stuck': ['Deliveries stalled', 'badge-warn'],
   'account.password_changed': ['Password changed', ''],
 };
 

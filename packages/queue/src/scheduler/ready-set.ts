@@ -8,6 +8,9 @@ import { SCRIPTS, type RedisKeys } from '@hookline/redis';
 // and gives the lease back. Leases expire when a process dies or freezes, and any process puts expired hooks
 // back into the ready set, so a crash never strands a queue.
 
+export type HookStatus = 'signalled' | 'leased' | 'none';
+const STATUS: readonly HookStatus[] = ['none', 'signalled', 'leased'];
+
 export class ReadySet {
   constructor(
     private readonly redis: Redis,
@@ -52,6 +55,26 @@ export class ReadySet {
   /** How many hooks are waiting for a process to attach. */
   async size(): Promise<number> {
     return this.redis.zcard(this.keys.readyHooks());
+  }
+
+  /** How many hooks a worker process is delivering to now (live leases). */
+  async leasedCount(): Promise<number> {
+    return this.redis.zcount(this.keys.hookLeases(), `(${this.clock().getTime()}`, '+inf');
+  }
+
+  /**
+   * Where each of these hooks stands with the workers: `signalled` (in the ready set, waiting to be claimed),
+   * `leased` (a worker is on it) or `none` (no worker will come to it by itself). One script in the
+   * scheduler's slot for the whole batch.
+   */
+  async status(hookIds: readonly string[]): Promise<HookStatus[]> {
+    if (hookIds.length === 0) return [];
+    const codes = (await SCRIPTS.readyStatus.run(
+      this.redis,
+      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [this.clock().getTime(), ...hookIds],
+    )) as number[];
+    return codes.map((code) => STATUS[code] ?? 'none');
   }
 
   /** Extends `holder`'s leases; returns the hooks it no longer holds (it must stop serving them). */

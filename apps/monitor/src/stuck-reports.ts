@@ -1,0 +1,63 @@
+import type { Clock } from '@hookline/core';
+import type { StuckReport } from '@hookline/queue';
+import type { SuspensionStore } from '@hookline/suspension';
+import type { FleetMetrics, Logger } from '@hookline/telemetry';
+
+export interface StuckReportDeps {
+  readonly store: Pick<SuspensionStore, 'hooks' | 'activity'>;
+  readonly metrics?: Pick<FleetMetrics, 'stuckReports' | 'watchdogWakeups'>;
+  readonly log: Logger;
+  readonly clock: Clock;
+}
+
+/** For the customer's activity feed: what they would notice, and that someone is on it. */
+export function stuckDetail(report: StuckReport, now: number): string {
+  const events = report.backlog.waiting === 1 ? '1 event is' : `${report.backlog.waiting} events are`;
+  const minutes = Math.max(1, Math.round((now - report.since) / 60_000));
+  return (
+    `${events} waiting and no delivery process has taken them up for ${minutes} minute${minutes === 1 ? '' : 's'}, ` +
+    "even after hookline woke the hook; hookline's operators are alerted"
+  );
+}
+
+/**
+ * What the watchdog's findings become: a wake-up is counted and logged; a stuck hook (reported by one monitor
+ * only) gets a `warn` line for the operators, the stuck-reports counter, and an entry in its account's
+ * activity feed for the customer.
+ */
+export function stuckReporting(deps: StuckReportDeps) {
+  const { log, metrics } = deps;
+  return {
+    onWake(hookIds: readonly string[]): void {
+      metrics?.watchdogWakeups.inc(hookIds.length);
+      log.info({ hooks: hookIds }, 'watchdog: woke hooks with events waiting and no worker on them');
+    },
+    async onReport(report: StuckReport): Promise<void> {
+      const now = deps.clock().getTime();
+      const accountId = await deps.store.hooks.accountOf(report.hookId);
+      metrics?.stuckReports.inc();
+      log.warn(
+        {
+          hookId: report.hookId,
+          accountId,
+          waiting: report.backlog.waiting,
+          active: report.backlog.active,
+          stuckForMs: now - report.since,
+          oldestWaitingAt: report.backlog.oldestWaitingAt,
+        },
+        'watchdog: hook stuck: events waiting and no worker on it, even after a wake-up',
+      );
+      if (accountId)
+        await deps.store.activity.append(accountId, {
+          kind: 'hook.stuck',
+          at: new Date(now).toISOString(),
+          hook_id: report.hookId,
+          actor: 'monitor',
+          detail: stuckDetail(report, now),
+        });
+    },
+    onRecovered(hookId: string): void {
+      log.info({ hookId }, 'watchdog: a hook reported stuck has a worker again (or nothing left to deliver)');
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { Queue } from 'bullmq';
+import { useRedis } from '@hookline/testing';
+import { needsWorker } from './hook-backlog';
+import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
+import { HookJobs } from './hook-jobs';
+import { redisKeys } from './keys';
+
+describe("a hook queue's backlog", () => {
+  const ctx = useRedis('backlog');
+  const hookId = 'hk_backlog';
+  let queues: HookQueues;
+  let queue: Queue;
+
+  beforeEach(async () => {
+    const keys = redisKeys(ctx.prefix);
+    queues = new HookQueues(ctx.redis, keys);
+    await queues.setUp(hookId);
+    queue = new Queue(keys.hookQueueName(hookId), {
+      connection: ctx.redis,
+      prefix: keys.prefix,
+      streams: { events: { maxLen: EVENTS_MAX_LEN } },
+    });
+    ctx.onCleanup(() => queue.close());
+  });
+
+  it('counts waiting and active jobs and dates the oldest waiting one, as the next to be delivered', async () => {
+    const before = Date.now();
+    await queue.add('deliver.v1', { n: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await queue.add('deliver.v1', { n: 2 });
+    const [backlog] = await queues.backlogMany([hookId]);
+    expect(backlog).toMatchObject({ waiting: 2, active: 0, paused: false });
+    expect(backlog!.oldestWaitingAt).toBeGreaterThanOrEqual(before);
+    expect(backlog!.oldestWaitingAt).toBeLessThan(before + 15);
+    expect(needsWorker(backlog!)).toBe(true);
+
+    // The first is taken: the oldest waiting is now the second, and one is active.
+    await new HookJobs(ctx.redis, redisKeys(ctx.prefix), 5_000).take(hookId, 't:1');
+    const [next] = await queues.backlogMany([hookId]);
+    expect(next).toMatchObject({ waiting: 1, active: 1 });
+    expect(next!.oldestWaitingAt).toBeGreaterThanOrEqual(backlog!.oldestWaitingAt! + 15);
+  });
+
+  it('held events of a suspended hook wait for a person, not a worker', async () => {
+    await queue.add('deliver.v1', { n: 1 });
+    await queues.pause(hookId);
+    const [backlog] = await queues.backlogMany([hookId]);
+    expect(backlog).toMatchObject({ waiting: 1, active: 0, paused: true });
+    expect(needsWorker(backlog!)).toBe(false);
+  });
+
+  it('tells the hooks with jobs (waiting, held or active) from those with none, which most are', async () => {
+    await queue.add('deliver.v1', { n: 1 });
+    await queues.setUp('hk_empty');
+    expect(await queues.withJobs(['hk_empty', hookId, 'hk_never'])).toEqual([hookId]);
+    await queues.pause(hookId);
+    expect(await queues.withJobs([hookId])).toEqual([hookId]);
+  });
+
+  it('an empty or deleted hook has no backlog', async () => {
+    await queues.remove(hookId);
+    expect(await queues.backlogMany([hookId, 'hk_never'])).toEqual([
+      { waiting: 0, active: 0, paused: false },
+      { waiting: 0, active: 0, paused: false },
+    ]);
+  });
+});
