@@ -1,0 +1,366 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { Pool } from 'undici';
+import { formatSummary, summarizeProfile } from './cpu-profile-summary';
+
+// What the HTTP tier costs per published event: starts the built tier (http-main.js) as a child process on its
+// own queue prefix, creates accounts with one hook each through the API (hooks point at 127.0.0.1:9; no worker
+// runs, so the events just queue), publishes events at fixed rates over keep-alive connections and reads the
+// child's CPU time (utime + stime from /proc) around each measured window. Several builds (`--entry
+// name=path`) run in turns within the same run, so a change is judged by its ratio to a reference measured
+// under the same machine load, not by absolute figures from different moments.
+//
+//   pnpm exec tsx apps/hookline/scripts/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
+//
+// Options: --rates 500,1000 (events/s), --seconds 10 (per rate), --rounds 3, --accounts 20, --connections 8,
+// --no-id (publish without an idempotency id), --cpu-prof DIR (profile each child, summarise it).
+
+const TICKS_PER_SECOND = 100;
+const WARM_UP_SECONDS = 3;
+
+interface Options {
+  readonly entries: ReadonlyArray<{ name: string; path: string }>;
+  readonly rates: readonly number[];
+  readonly seconds: number;
+  readonly rounds: number;
+  readonly accounts: number;
+  readonly connections: number;
+  readonly withId: boolean;
+  readonly cpuProfDir?: string;
+  readonly redisUrl: string;
+}
+
+interface Window {
+  readonly entry: string;
+  readonly rate: number;
+  readonly accepted: number;
+  readonly refused: number;
+  readonly cpuMicrosPerEvent: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly achievedPerSecond: number;
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: {
+      entry: { type: 'string', multiple: true },
+      rates: { type: 'string', default: '500,1000' },
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      accounts: { type: 'string', default: '20' },
+      connections: { type: 'string', default: '8' },
+      'no-id': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+    },
+  });
+  const entries = (values.entry ?? ['current=apps/hookline/dist/http-main.js']).map((spec) => {
+    const [name, path] = spec.includes('=') ? spec.split('=', 2) : [spec, spec];
+    return { name: name!, path: resolve(path!) };
+  });
+  return {
+    entries,
+    rates: values.rates.split(',').map(Number),
+    seconds: Number(values.seconds),
+    rounds: Number(values.rounds),
+    accounts: Number(values.accounts),
+    connections: Number(values.connections),
+    withId: !values['no-id'],
+    ...(values['cpu-prof'] ? { cpuProfDir: resolve(values['cpu-prof']) } : {}),
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
+
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** A fixed amount of CPU work, timed: a reference for how fast this machine runs right now. */
+function referenceMicros(): number {
+  const start = process.cpuUsage();
+  let digest = Buffer.alloc(32);
+  for (let i = 0; i < 20_000; i++) {
+    const text = JSON.stringify({ i, digest: digest.toString('hex'), at: 'call_created' });
+    digest = createHash('sha256')
+      .update(JSON.parse(text).digest as string)
+      .digest();
+  }
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+}
+
+class Tier {
+  readonly prefix = `loadtest-${randomBytes(6).toString('hex')}`;
+  readonly apiKey = randomBytes(24).toString('hex');
+  private child?: ChildProcess;
+  pool?: Pool;
+
+  constructor(
+    private readonly entry: string,
+    private readonly opts: Options,
+    private readonly profileTag: string,
+  ) {}
+
+  get pid(): number {
+    return this.child!.pid!;
+  }
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    const profile = this.opts.cpuProfDir
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${this.opts.cpuProfDir}`,
+          `--cpu-prof-name=${this.profileTag}.cpuprofile`,
+        ]
+      : [];
+    this.child = spawn(process.execPath, [...profile, this.entry], {
+      env: {
+        PATH: process.env.PATH,
+        REDIS_URL: this.opts.redisUrl,
+        HOOKLINE_QUEUE_PREFIX: this.prefix,
+        HOOKLINE_API_KEY: this.apiKey,
+        HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    this.pool = new Pool(`http://127.0.0.1:${port}`, { connections: this.opts.connections, pipelining: 1 });
+    for (let i = 0; i < 200; i++) {
+      if (this.child.exitCode !== null) throw new Error(`${this.entry} exited with ${this.child.exitCode}`);
+      const ok = await this.pool
+        .request({ method: 'GET', path: '/healthz' })
+        .then(async (r) => (await r.body.dump(), r.statusCode === 200))
+        .catch(() => false);
+      if (ok) return;
+      await sleep(100);
+    }
+    throw new Error(`${this.entry} did not answer /healthz`);
+  }
+
+  async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown }> {
+    const res = await this.pool!.request({
+      method,
+      path,
+      headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, json: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  private stopping?: Promise<void>;
+
+  stop(): Promise<void> {
+    this.stopping ??= this.stopOnce();
+    return this.stopping;
+  }
+
+  private async stopOnce(): Promise<void> {
+    await this.pool?.close();
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const redis = new Redis(this.opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.unlink(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+  }
+}
+
+async function createAccounts(tier: Tier, count: number): Promise<string[]> {
+  const accounts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = await tier.call('POST', '/v1/accounts', { name: `load ${i}` });
+    if (account.status !== 201) throw new Error(`POST /v1/accounts answered ${account.status}`);
+    const id = (account.json as { id: string }).id;
+    const hook = await tier.call('POST', `/v1/accounts/${id}/hooks`, {
+      url: 'http://127.0.0.1:9/',
+      format: 'json',
+      auth: { scheme: 'none' },
+    });
+    if (hook.status !== 201)
+      throw new Error(`POST hooks answered ${hook.status} ${JSON.stringify(hook.json)}`);
+    accounts.push(id);
+  }
+  return accounts;
+}
+
+let sequence = 0;
+
+function eventBody(withId: boolean): string {
+  const n = ++sequence;
+  const call = `${process.pid.toString(16)}-${n.toString(16)}`;
+  const id = withId ? `"id":"load-${call}-${randomBytes(4).toString('hex')}",` : '';
+  return (
+    `{"type":"call_created",${id}"data":{"call_id":"${call}","direction":"outbound","from":"jonas1",` +
+    `"from_cnam":"Jonas 1","to":"78791245","rate":0.0,"date":"2016-03-01T08:31:55.0000000"}}`
+  );
+}
+
+/** Publishes at `rate` events/s for `seconds` (open loop: the schedule does not wait for answers). */
+async function publishAt(
+  tier: Tier,
+  accounts: readonly string[],
+  rate: number,
+  seconds: number,
+  withId: boolean,
+): Promise<{ accepted: number; refused: number; latencies: number[]; elapsed: number }> {
+  const latencies: number[] = [];
+  let accepted = 0;
+  let refused = 0;
+  const inFlight = new Set<Promise<void>>();
+  const total = Math.round(rate * seconds);
+  const start = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+    while (sent < due) {
+      const account = accounts[sent % accounts.length]!;
+      const sentAt = performance.now();
+      const p = tier
+        .pool!.request({
+          method: 'POST',
+          path: `/v1/accounts/${account}/events`,
+          headers: { authorization: `Bearer ${tier.apiKey}`, 'content-type': 'application/json' },
+          body: eventBody(withId),
+        })
+        .then(async (res) => {
+          await res.body.dump();
+          latencies.push(performance.now() - sentAt);
+          if (res.statusCode === 202) accepted++;
+          else refused++;
+        })
+        .catch(() => void refused++);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      sent++;
+    }
+    await sleep(2);
+  }
+  await Promise.all(inFlight);
+  return { accepted, refused, latencies, elapsed: (performance.now() - start) / 1000 };
+}
+
+// Stopped on Ctrl-C too, so an interrupted run leaves no keys behind.
+const running = new Set<Tier>();
+process.once('SIGINT', () => {
+  void Promise.allSettled([...running].map((tier) => tier.stop())).then(() => process.exit(130));
+});
+
+async function measure(entry: { name: string; path: string }, opts: Options, tag: string): Promise<Window[]> {
+  const tier = new Tier(entry.path, opts, tag);
+  running.add(tier);
+  try {
+    await tier.start();
+    const accounts = await createAccounts(tier, opts.accounts);
+    await publishAt(tier, accounts, opts.rates[0]!, WARM_UP_SECONDS, opts.withId);
+    const windows: Window[] = [];
+    for (const rate of opts.rates) {
+      const before = cpuSeconds(tier.pid);
+      const run = await publishAt(tier, accounts, rate, opts.seconds, opts.withId);
+      const cpu = cpuSeconds(tier.pid) - before;
+      const sorted = run.latencies.sort((a, b) => a - b);
+      windows.push({
+        entry: entry.name,
+        rate,
+        accepted: run.accepted,
+        refused: run.refused,
+        cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
+        p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
+        p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
+        achievedPerSecond: Math.round(run.accepted / run.elapsed),
+      });
+    }
+    return windows;
+  } finally {
+    await tier.stop();
+    running.delete(tier);
+  }
+}
+
+const median = (values: readonly number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const opts = options();
+  const all: Window[] = [];
+  const references: number[] = [];
+  for (let round = 1; round <= opts.rounds; round++) {
+    // Alternate the order, so neither build always runs first after a pause.
+    const order = round % 2 ? opts.entries : [...opts.entries].reverse();
+    for (const entry of order) {
+      const reference = referenceMicros();
+      references.push(reference);
+      const windows = await measure(entry, opts, `${entry.name}-${round}`);
+      for (const w of windows)
+        process.stdout.write(
+          `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
+            `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
+            ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
+        );
+      all.push(...windows);
+    }
+  }
+  process.stdout.write(`\nmedians over ${opts.rounds} rounds (reference work: ${median(references)} µs)\n`);
+  const first = opts.entries[0]!.name;
+  for (const rate of opts.rates) {
+    const baseline = median(
+      all.filter((w) => w.entry === first && w.rate === rate).map((w) => w.cpuMicrosPerEvent),
+    );
+    for (const { name } of opts.entries) {
+      const rows = all.filter((w) => w.entry === name && w.rate === rate);
+      const cpu = median(rows.map((w) => w.cpuMicrosPerEvent));
+      process.stdout.write(
+        `${name.padEnd(10)} ${String(rate).padStart(5)}/s: ${cpu} µs CPU/event` +
+          ` (x${(cpu / baseline).toFixed(2)} of ${first}), p50 ${median(rows.map((w) => w.p50Ms))} ms,` +
+          ` p99 ${median(rows.map((w) => w.p99Ms))} ms\n`,
+      );
+    }
+  }
+  if (opts.cpuProfDir)
+    for (const file of readdirSync(opts.cpuProfDir).filter((f) => f.endsWith('.cpuprofile')))
+      process.stdout.write(`\n== ${file}\n${formatSummary(summarizeProfile(join(opts.cpuProfDir, file)))}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
