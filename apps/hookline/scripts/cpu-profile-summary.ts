@@ -10,6 +10,7 @@ interface ProfileNode {
 }
 
 interface CpuProfile {
+  readonly startTime: number;
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -51,7 +52,14 @@ function frameName(frame: ProfileNode['callFrame']): string {
 const isHookline = (url: string) =>
   /\/(apps|packages)\/[^/]+\/dist\//.test(url) && !url.includes('node_modules');
 
-export function summarizeProfile(path: string, top = 25): ProfileSummary {
+/** Monotonic clock microseconds (process.hrtime), the clock the profile's timestamps use on Linux. */
+export interface TimeWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Samples within `window` only, when given: the measured load, not start-up or setup. */
+export function summarizeProfile(path: string, window?: TimeWindow, top = 25): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -60,9 +68,12 @@ export function summarizeProfile(path: string, top = 25): ProfileSummary {
   const byModule = new Map<string, number>();
   const total = new Map<string, number>();
   let busy = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const node = nodes.get(id);
     const micros = profile.timeDeltas[i] ?? 0;
+    at += micros;
+    if (window && (at < window.from || at > window.to)) return;
     if (!node || IDLE.has(node.callFrame.functionName)) return;
     busy += micros;
     const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + micros);
@@ -70,8 +81,8 @@ export function summarizeProfile(path: string, top = 25): ProfileSummary {
     add(byModule, moduleOf(node.callFrame.url, node.callFrame.functionName));
     // Each hookline frame on the stack once, however deep the recursion.
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const frame = nodes.get(at)!.callFrame;
+    for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
+      const frame = nodes.get(up)!.callFrame;
       if (!isHookline(frame.url)) continue;
       const name = frameName(frame);
       if (!seen.has(name)) add(total, name);
@@ -95,13 +106,19 @@ export function summarizeProfile(path: string, top = 25): ProfileSummary {
   };
 }
 
-export function formatSummary(summary: ProfileSummary): string {
+/** With `events`, each row also says how many microseconds it costs per event. */
+export function formatSummary(summary: ProfileSummary, events?: number): string {
+  const perEvent = (ms: number) =>
+    events ? `${String(Math.round((ms * 1000) / events)).padStart(5)} µs/event  ` : '';
   const table = (title: string, rows: readonly Ranked[]) => [
     title,
-    ...rows.map((r) => `  ${String(r.percent).padStart(5)}%  ${String(r.ms).padStart(6)} ms  ${r.name}`),
+    ...rows.map(
+      (r) =>
+        `  ${String(r.percent).padStart(5)}%  ${String(r.ms).padStart(6)} ms  ${perEvent(r.ms)}${r.name}`,
+    ),
   ];
   return [
-    `busy ${summary.busyMs} ms`,
+    `busy ${summary.busyMs} ms${events ? ` for ${events} events: ${perEvent(summary.busyMs).trim()}` : ''}`,
     ...table('self time by module:', summary.selfByModule),
     ...table('self time by function:', summary.selfByFunction),
     ...table('total time of hookline frames (callees included):', summary.totalByHooklineFrame),

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
-import { formatSummary, summarizeProfile } from './cpu-profile-summary';
+import { formatSummary, summarizeProfile, type TimeWindow } from './cpu-profile-summary';
 
 // What the HTTP tier costs per published event: starts the built tier (http-main.js) as a child process on its
 // own queue prefix, creates accounts with one hook each through the API (hooks point at 127.0.0.1:9; no worker
@@ -277,6 +277,10 @@ async function publishAt(
   return { accepted, refused, latencies, elapsed: (performance.now() - start) / 1000 };
 }
 
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** Per profile: the measured windows (warm-up and setup excluded) and the events accepted in them. */
+const profiled = new Map<string, { window: TimeWindow; events: number }>();
+
 // Stopped on Ctrl-C too, so an interrupted run leaves no keys behind.
 const running = new Set<Tier>();
 process.once('SIGINT', () => {
@@ -291,6 +295,7 @@ async function measure(entry: { name: string; path: string }, opts: Options, tag
     const accounts = await createAccounts(tier, opts.accounts);
     await publishAt(tier, accounts, opts.rates[0]!, WARM_UP_SECONDS, opts.withId);
     const windows: Window[] = [];
+    const from = monotonicMicros();
     for (const rate of opts.rates) {
       const before = cpuSeconds(tier.pid);
       const run = await publishAt(tier, accounts, rate, opts.seconds, opts.withId);
@@ -307,6 +312,10 @@ async function measure(entry: { name: string; path: string }, opts: Options, tag
         achievedPerSecond: Math.round(run.accepted / run.elapsed),
       });
     }
+    profiled.set(tag, {
+      window: { from, to: monotonicMicros() },
+      events: windows.reduce((sum, w) => sum + w.accepted, 0),
+    });
     return windows;
   } finally {
     await tier.stop();
@@ -356,8 +365,11 @@ async function main(): Promise<void> {
     }
   }
   if (opts.cpuProfDir)
-    for (const file of readdirSync(opts.cpuProfDir).filter((f) => f.endsWith('.cpuprofile')))
-      process.stdout.write(`\n== ${file}\n${formatSummary(summarizeProfile(join(opts.cpuProfDir, file)))}\n`);
+    for (const [tag, { window, events }] of profiled) {
+      const file = join(opts.cpuProfDir, `${tag}.cpuprofile`);
+      process.stdout.write(`\n== ${file}, measured windows only\n`);
+      process.stdout.write(`${formatSummary(summarizeProfile(file, window), events)}\n`);
+    }
 }
 
 main().catch((error: unknown) => {
