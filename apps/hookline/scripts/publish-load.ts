@@ -13,8 +13,8 @@ import { formatSummary, summarizeProfile, type TimeWindow } from './cpu-profile-
 // own queue prefix, creates accounts with one hook each through the API (hooks point at 127.0.0.1:9; no worker
 // runs, so the events just queue), publishes events at fixed rates over keep-alive connections and reads the
 // child's CPU time (utime + stime from /proc) around each measured window. Several builds (`--entry
-// name=path`) run in turns within the same run, so a change is judged by its ratio to a reference measured
-// under the same machine load, not by absolute figures from different moments.
+// name=path`) run side by side, each at the rate, so a change is judged by its ratio to a reference measured
+// under the same machine load at the same moment, not by absolute figures from different moments.
 //
 //   pnpm exec tsx apps/hookline/scripts/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
 //
@@ -150,13 +150,13 @@ class Tier {
     for (let i = 0; i < 200; i++) {
       if (this.child.exitCode !== null) throw new Error(`${this.entry} exited with ${this.child.exitCode}`);
       const ok = await this.pool
-        .request({ method: 'GET', path: '/healthz' })
+        .request({ method: 'GET', path: '/readyz' })
         .then(async (r) => (await r.body.dump(), r.statusCode === 200))
         .catch(() => false);
       if (ok) return;
       await sleep(100);
     }
-    throw new Error(`${this.entry} did not answer /healthz`);
+    throw new Error(`${this.entry} did not answer /readyz`);
   }
 
   async call(
@@ -287,39 +287,62 @@ process.once('SIGINT', () => {
   void Promise.allSettled([...running].map((tier) => tier.stop())).then(() => process.exit(130));
 });
 
-async function measure(entry: { name: string; path: string }, opts: Options, tag: string): Promise<Window[]> {
-  const tier = new Tier(entry.path, opts, tag);
-  running.add(tier);
+/** One build under load: its tier, the accounts it serves and the windows measured so far. */
+interface Subject {
+  readonly name: string;
+  readonly tag: string;
+  readonly tier: Tier;
+  accounts: string[];
+}
+
+/**
+ * Every build at once, each getting the same rate at the same time: machine load that comes and goes (other
+ * work shares these cores) then weighs on all of them alike, which taking turns cannot promise.
+ */
+async function measureRound(opts: Options, round: number): Promise<Window[]> {
+  const subjects: Subject[] = opts.entries.map((entry) => {
+    const tag = `${entry.name}-${round}`;
+    return { name: entry.name, tag, tier: new Tier(entry.path, opts, tag), accounts: [] };
+  });
+  for (const { tier } of subjects) running.add(tier);
   try {
-    await tier.start();
-    const accounts = await createAccounts(tier, opts.accounts);
-    await publishAt(tier, accounts, opts.rates[0]!, WARM_UP_SECONDS, opts.withId);
+    for (const subject of subjects) {
+      await subject.tier.start();
+      subject.accounts = await createAccounts(subject.tier, opts.accounts);
+    }
+    const everyone = <T>(run: (subject: Subject) => Promise<T>) => Promise.all(subjects.map(run));
+    await everyone((s) => publishAt(s.tier, s.accounts, opts.rates[0]!, WARM_UP_SECONDS, opts.withId));
     const windows: Window[] = [];
     const from = monotonicMicros();
     for (const rate of opts.rates) {
-      const before = cpuSeconds(tier.pid);
-      const run = await publishAt(tier, accounts, rate, opts.seconds, opts.withId);
-      const cpu = cpuSeconds(tier.pid) - before;
-      const sorted = run.latencies.sort((a, b) => a - b);
-      windows.push({
-        entry: entry.name,
-        rate,
-        accepted: run.accepted,
-        refused: run.refused,
-        cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
-        p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
-        p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
-        achievedPerSecond: Math.round(run.accepted / run.elapsed),
+      const before = subjects.map((s) => cpuSeconds(s.tier.pid));
+      const runs = await everyone((s) => publishAt(s.tier, s.accounts, rate, opts.seconds, opts.withId));
+      subjects.forEach((subject, i) => {
+        const run = runs[i]!;
+        const cpu = cpuSeconds(subject.tier.pid) - before[i]!;
+        const sorted = run.latencies.sort((a, b) => a - b);
+        windows.push({
+          entry: subject.name,
+          rate,
+          accepted: run.accepted,
+          refused: run.refused,
+          cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
+          p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
+          p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
+          achievedPerSecond: Math.round(run.accepted / run.elapsed),
+        });
       });
     }
-    profiled.set(tag, {
-      window: { from, to: monotonicMicros() },
-      events: windows.reduce((sum, w) => sum + w.accepted, 0),
-    });
+    const to = monotonicMicros();
+    for (const subject of subjects)
+      profiled.set(subject.tag, {
+        window: { from, to },
+        events: windows.filter((w) => w.entry === subject.name).reduce((sum, w) => sum + w.accepted, 0),
+      });
     return windows;
   } finally {
-    await tier.stop();
-    running.delete(tier);
+    await Promise.all(subjects.map((s) => s.tier.stop()));
+    for (const { tier } of subjects) running.delete(tier);
   }
 }
 
@@ -333,20 +356,16 @@ async function main(): Promise<void> {
   const all: Window[] = [];
   const references: number[] = [];
   for (let round = 1; round <= opts.rounds; round++) {
-    // Alternate the order, so neither build always runs first after a pause.
-    const order = round % 2 ? opts.entries : [...opts.entries].reverse();
-    for (const entry of order) {
-      const reference = referenceMicros();
-      references.push(reference);
-      const windows = await measure(entry, opts, `${entry.name}-${round}`);
-      for (const w of windows)
-        process.stdout.write(
-          `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
-            `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
-            ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
-        );
-      all.push(...windows);
-    }
+    const reference = referenceMicros();
+    references.push(reference);
+    const windows = await measureRound(opts, round);
+    for (const w of windows)
+      process.stdout.write(
+        `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
+          `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
+          ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
+      );
+    all.push(...windows);
   }
   process.stdout.write(`\nmedians over ${opts.rounds} rounds (reference work: ${median(references)} µs)\n`);
   const first = opts.entries[0]!.name;
