@@ -42,6 +42,8 @@ interface Window {
   readonly accepted: number;
   readonly refused: number;
   readonly cpuMicrosPerEvent: number;
+  /** The kernel's share of it (stime): socket writes and reads, wake-ups. */
+  readonly systemMicrosPerEvent: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly achievedPerSecond: number;
@@ -77,10 +79,11 @@ function options(): Options {
   };
 }
 
-function cpuSeconds(pid: number): number {
+/** User and system CPU seconds of a process so far. */
+function cpuSeconds(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
 }
 
 async function freePort(): Promise<number> {
@@ -319,7 +322,9 @@ async function measureRound(opts: Options, round: number): Promise<Window[]> {
       const runs = await everyone((s) => publishAt(s.tier, s.accounts, rate, opts.seconds, opts.withId));
       subjects.forEach((subject, i) => {
         const run = runs[i]!;
-        const cpu = cpuSeconds(subject.tier.pid) - before[i]!;
+        const after = cpuSeconds(subject.tier.pid);
+        const system = after.system - before[i]!.system;
+        const cpu = after.user - before[i]!.user + system;
         const sorted = run.latencies.sort((a, b) => a - b);
         windows.push({
           entry: subject.name,
@@ -327,6 +332,7 @@ async function measureRound(opts: Options, round: number): Promise<Window[]> {
           accepted: run.accepted,
           refused: run.refused,
           cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
+          systemMicrosPerEvent: Math.round((system * 1e6) / Math.max(1, run.accepted)),
           p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
           p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
           achievedPerSecond: Math.round(run.accepted / run.elapsed),
@@ -363,6 +369,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
           `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
+          ` (${w.systemMicrosPerEvent} system)` +
           ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
       );
     all.push(...windows);
@@ -373,13 +380,18 @@ async function main(): Promise<void> {
     const baseline = median(
       all.filter((w) => w.entry === first && w.rate === rate).map((w) => w.cpuMicrosPerEvent),
     );
+    const firstRows = all.filter((w) => w.entry === first && w.rate === rate);
     for (const { name } of opts.entries) {
       const rows = all.filter((w) => w.entry === name && w.rate === rate);
       const cpu = median(rows.map((w) => w.cpuMicrosPerEvent));
+      // Each round's ratio to the first build in that same round, whose load both shared.
+      const ratios = rows.map((w, i) => w.cpuMicrosPerEvent / firstRows[i]!.cpuMicrosPerEvent);
       process.stdout.write(
         `${name.padEnd(10)} ${String(rate).padStart(5)}/s: ${cpu} µs CPU/event` +
-          ` (x${(cpu / baseline).toFixed(2)} of ${first}), p50 ${median(rows.map((w) => w.p50Ms))} ms,` +
-          ` p99 ${median(rows.map((w) => w.p99Ms))} ms\n`,
+          ` (${median(rows.map((w) => w.systemMicrosPerEvent))} system),` +
+          ` x${(cpu / baseline).toFixed(2)} of ${first}'s median,` +
+          ` per round x${ratios.map((r) => r.toFixed(2)).join(' x')} (median x${median(ratios).toFixed(2)}),` +
+          ` p50 ${median(rows.map((w) => w.p50Ms))} ms, p99 ${median(rows.map((w) => w.p99Ms))} ms\n`,
       );
     }
   }
