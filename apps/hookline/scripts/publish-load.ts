@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,6 +44,8 @@ interface Window {
   readonly cpuMicrosPerEvent: number;
   /** The kernel's share of it (stime): socket writes and reads, wake-ups. */
   readonly systemMicrosPerEvent: number;
+  /** µs per event of the main thread and of the helper threads (see cpuByThread). */
+  readonly threads: ReadonlyMap<string, number>;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly achievedPerSecond: number;
@@ -84,6 +86,22 @@ function cpuSeconds(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
+}
+
+/**
+ * CPU seconds (user + system) of a process's main thread (the event loop: JavaScript, parsing, syscalls) and
+ * of its other threads together (V8's GC and compiler helpers, libuv's pool), which all share the name "node".
+ */
+function cpuByThread(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const name = tid === String(pid) ? 'main' : 'helpers';
+    threads.set(name, (threads.get(name) ?? 0) + seconds);
+  }
+  return threads;
 }
 
 async function freePort(): Promise<number> {
@@ -319,10 +337,16 @@ async function measureRound(opts: Options, round: number): Promise<Window[]> {
     const from = monotonicMicros();
     for (const rate of opts.rates) {
       const before = subjects.map((s) => cpuSeconds(s.tier.pid));
+      const threadsBefore = subjects.map((s) => cpuByThread(s.tier.pid));
       const runs = await everyone((s) => publishAt(s.tier, s.accounts, rate, opts.seconds, opts.withId));
       subjects.forEach((subject, i) => {
         const run = runs[i]!;
         const after = cpuSeconds(subject.tier.pid);
+        const threads = new Map<string, number>();
+        for (const [name, seconds] of cpuByThread(subject.tier.pid)) {
+          const used = seconds - (threadsBefore[i]!.get(name) ?? 0);
+          if (used > 0) threads.set(name, Math.round((used * 1e6) / Math.max(1, run.accepted)));
+        }
         const system = after.system - before[i]!.system;
         const cpu = after.user - before[i]!.user + system;
         const sorted = run.latencies.sort((a, b) => a - b);
@@ -333,6 +357,7 @@ async function measureRound(opts: Options, round: number): Promise<Window[]> {
           refused: run.refused,
           cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
           systemMicrosPerEvent: Math.round((system * 1e6) / Math.max(1, run.accepted)),
+          threads,
           p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
           p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
           achievedPerSecond: Math.round(run.accepted / run.elapsed),
@@ -369,7 +394,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
           `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
-          ` (${w.systemMicrosPerEvent} system)` +
+          ` (${w.systemMicrosPerEvent} system; by thread ${[...w.threads].map(([n, us]) => `${n} ${us}`).join(', ')})` +
           ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
       );
     all.push(...windows);
