@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,8 @@ import { formatSummary, summarizeProfile, type TimeWindow } from './cpu-profile-
 //   pnpm exec tsx apps/hookline/scripts/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
 //
 // Options: --rates 500,1000 (events/s), --seconds 10 (per rate), --rounds 3, --accounts 20, --connections 8,
-// --no-id (publish without an idempotency id), --cpu-prof DIR (profile each child, summarise it).
+// --no-id (publish without an idempotency id), --cpu-prof DIR (profile each child, summarise it),
+// --node-args='...' (more flags for the children). Each child's pid is printed once it is ready.
 
 const TICKS_PER_SECOND = 100;
 const WARM_UP_SECONDS = 3;
@@ -33,6 +35,8 @@ interface Options {
   readonly connections: number;
   readonly withId: boolean;
   readonly cpuProfDir?: string;
+  /** Extra node flags for the children, e.g. --perf-basic-prof for `perf record -p <pid>`. */
+  readonly nodeArgs: readonly string[];
   readonly redisUrl: string;
 }
 
@@ -62,6 +66,7 @@ function options(): Options {
       connections: { type: 'string', default: '8' },
       'no-id': { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      'node-args': { type: 'string', default: '' },
     },
   });
   const entries = (values.entry ?? ['current=apps/hookline/dist/http-main.js']).map((spec) => {
@@ -77,6 +82,7 @@ function options(): Options {
     connections: Number(values.connections),
     withId: !values['no-id'],
     ...(values['cpu-prof'] ? { cpuProfDir: resolve(values['cpu-prof']) } : {}),
+    nodeArgs: values['node-args'].split(' ').filter(Boolean),
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
 }
@@ -154,7 +160,7 @@ class Tier {
           `--cpu-prof-name=${this.profileTag}.cpuprofile`,
         ]
       : [];
-    this.child = spawn(process.execPath, [...profile, this.entry], {
+    this.child = spawn(process.execPath, [...this.opts.nodeArgs, ...profile, this.entry], {
       env: {
         PATH: process.env.PATH,
         REDIS_URL: this.opts.redisUrl,
@@ -165,6 +171,8 @@ class Tier {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
       },
+      // Anything a node flag makes the child write (V8 logs) lands there, not in the work tree.
+      cwd: tmpdir(),
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     this.pool = new Pool(`http://127.0.0.1:${port}`, { connections: this.opts.connections, pipelining: 1 });
@@ -174,7 +182,10 @@ class Tier {
         .request({ method: 'GET', path: '/readyz' })
         .then(async (r) => (await r.body.dump(), r.statusCode === 200))
         .catch(() => false);
-      if (ok) return;
+      if (ok) {
+        process.stdout.write(`${this.profileTag}: pid ${this.child.pid}\n`);
+        return;
+      }
       await sleep(100);
     }
     throw new Error(`${this.entry} did not answer /readyz`);
