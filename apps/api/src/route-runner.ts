@@ -51,7 +51,8 @@ export function routeHandler(route: Route, deps: ApiDeps) {
     const scope = await resolveScope(route.scope, params, deps.store);
     const query = route.query ? parseOrReject(route.query, request.query) : undefined;
     const body = route.body
-      ? parseOrReject(route.body, plainNumbers(request.body, route.keepNumberText))
+      ? (route.acceptBody?.(request.body) ??
+        parseOrReject(route.body, plainNumbers(request.body, route.keepNumberText)))
       : undefined;
     const result = await route.handle({ ...scope, query, body, request });
     const spec = route.responses[result.status];

@@ -1,12 +1,29 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // Prefixed ids say what they name in logs and URLs. Event ids start with the time so they sort by
 // acceptance; the random tail makes them unguessable.
 export type IdPrefix = 'acct' | 'hk' | 'evt';
 
+// Random bytes are drawn from the CSPRNG a few kilobytes at a time and each byte is handed out once, as
+// crypto.randomUUID does: one randomBytes call per id cost more than the rest of newId (a native call and a
+// fresh Buffer each time), and an event id is made on every publish.
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+function randomHex(bytes: number): string {
+  if (poolOffset + bytes > POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const hex = pool.toString('hex', poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return hex;
+}
+
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   const time = prefix === 'evt' ? now.toString(36).padStart(9, '0') : '';
-  return `${prefix}_${time}${randomBytes(prefix === 'evt' ? 8 : 10).toString('hex')}`;
+  return `${prefix}_${time}${randomHex(prefix === 'evt' ? 8 : 10)}`;
 }
 
 export const ID_PATTERN = /^(acct|hk|evt)_[0-9a-z]{8,40}$/;

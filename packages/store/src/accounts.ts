@@ -1,4 +1,4 @@
-import { HooklineError, newId, validationError, type Clock } from '@hookline/core';
+import { HooklineError, Lru, newId, validationError, type Clock } from '@hookline/core';
 import { type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { normaliseEmail, passwordProblem, validateAccountInput } from './account-input';
@@ -11,8 +11,18 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from './passwor
 /** Well-formed, so reading it costs a real lookup, and never issued: newId draws 20 random hex digits. */
 const NO_ACCOUNT_ID = 'acct_00000000000000000000';
 
+// An account never goes away once its id has been given out (only a losing create, whose id nobody saw, is
+// taken back), and what its view shows never changes (only the password does, which the view leaves out).
+// So views read are remembered, and the lookup every account-scoped API call starts with (every published
+// event) costs no round trip. Briefly: a record lost with Redis's data is not served for long.
+const REMEMBERED_ACCOUNTS = 10_000;
+const REMEMBER_MS = 60_000;
+
 /** Accounts in Redis: a hash per account, and one hash from lowercased email to account id. */
 export class RedisAccounts implements Accounts {
+  /** accountId -> its view, and when (performance.now()) it was read. */
+  private readonly known = new Lru<string, { view: AccountView; readAt: number }>(REMEMBERED_ACCOUNTS);
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -46,8 +56,14 @@ export class RedisAccounts implements Accounts {
   }
 
   async get(accountId: string): Promise<AccountView | undefined> {
+    const now = performance.now();
+    const known = this.known.get(accountId);
+    if (known && now - known.readAt < REMEMBER_MS) return known.view;
     const record = await this.read(accountId);
-    return record && toView(record);
+    if (!record) return undefined;
+    const view = Object.freeze(toView(record));
+    this.known.set(accountId, { view, readAt: now });
+    return view;
   }
 
   async verifyPassword(email: string, password: string): Promise<AccountView | undefined> {

@@ -90,16 +90,22 @@ export class AccountInbox {
         input.fingerprint ?? '',
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
-    const [kind, answerJson, own, abandoned] = reply;
+    const [kind, answerJson, pendingRaw, abandoned] = reply;
     if (kind === 'conflict') return { kind, abandoned: abandoned.map(toEntry) };
-    const answer = parseAnswer(answerJson);
-    const entry = own[0] && toEntry(own[0]);
-    if (kind === 'accepted' && answer)
+    const stored = parseAnswer(answerJson);
+    const answer = stored && { id: stored.id, hooks: stored.hooks };
+    if (kind === 'accepted' && stored && answer) {
+      // Built from what was sent rather than read back: the same event, hooks and time the entry holds.
+      const entry: InboxEntry | undefined = stored.entry
+        ? { id: stored.entry, event: input.event, hooks: stored.hooks, acceptedAt: input.acceptedAt }
+        : undefined;
       return { kind, answer, ...(entry ? { entry } : {}), abandoned: abandoned.map(toEntry) };
+    }
+    const pending = pendingRaw[0] && toEntry(pendingRaw[0]);
     return {
       kind: 'duplicate',
       ...(answer ? { answer } : {}),
-      ...(entry ? { pending: entry } : {}),
+      ...(pending ? { pending } : {}),
       abandoned: abandoned.map(toEntry),
     };
   }
@@ -137,12 +143,13 @@ export class AccountInbox {
   }
 }
 
-function parseAnswer(json: string): AcceptedAnswer | undefined {
+/** The answer as the script stores it: with the inbox entry it wrote ('' when there were no hooks). */
+function parseAnswer(json: string): (AcceptedAnswer & { readonly entry?: string }) | undefined {
   try {
-    const parsed = JSON.parse(json) as Partial<AcceptedAnswer>;
-    return typeof parsed.id === 'string' && Array.isArray(parsed.hooks)
-      ? { id: parsed.id, hooks: parsed.hooks }
-      : undefined;
+    const parsed = JSON.parse(json) as Partial<AcceptedAnswer> & { entry?: unknown };
+    if (typeof parsed.id !== 'string' || !Array.isArray(parsed.hooks)) return undefined;
+    const entry = typeof parsed.entry === 'string' && parsed.entry !== '' ? parsed.entry : undefined;
+    return { id: parsed.id, hooks: parsed.hooks, ...(entry ? { entry } : {}) };
   } catch {
     return undefined;
   }

@@ -48,12 +48,16 @@ export class FanOut {
    */
   async deliver(accountId: string, entry: InboxEntry, late = false): Promise<void> {
     const hookIds = late ? await this.existing(entry.hooks) : entry.hooks;
-    await Promise.all(hookIds.map((hookId) => this.add(accountId, hookId, entry)));
+    // The paused flags are read with the adds, sent in the same turn (neither needs the other): a hook paused
+    // while its event is added is one the hold cap sees on its next event either way.
+    const [held] = await Promise.all([
+      this.paused(hookIds),
+      ...hookIds.map((hookId) => this.add(accountId, hookId, entry)),
+    ]);
     // Signal only once the jobs are in: a process letting go of a hook re-checks its queue after releasing
-    // the lease, and a signal dropped because the lease was still held must find the job there. The paused
-    // flags are read meanwhile (neither needs the other). A crash before `done` leaves the inbox entry open,
-    // and recovery fans it out (and signals) again.
-    const [, held] = await Promise.all([this.ready.signal(hookIds), this.paused(hookIds)]);
+    // the lease, and a signal dropped because the lease was still held must find the job there. A crash
+    // before `done` leaves the inbox entry open, and recovery fans it out (and signals) again.
+    await this.ready.signal(hookIds);
     await this.deps.inbox.done(accountId, entry.id);
     if (held.length > 0) await this.deps.onHeld?.(held);
   }

@@ -2,6 +2,8 @@
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 -- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
+-- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
+-- the answer JSON names the new entry ("entry", '' when the account has no hooks).
 --!include now-ms.lua
 local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
 local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
@@ -32,6 +34,5 @@ if #hooks > 0 then
 end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
-local own = {}
-if entry ~= '' then own = redis.call('XRANGE', inbox, entry, entry) end
-return {'accepted', answer, own, abandoned}
+-- The caller has the event, the hooks (in the answer) and the time: the new entry is not read back.
+return {'accepted', answer, {}, abandoned}

@@ -1,0 +1,17 @@
+import { ID_PATTERN, newId } from './ids';
+
+describe('newId', () => {
+  it('makes ids of the documented shapes', () => {
+    expect(newId('acct')).toMatch(/^acct_[0-9a-f]{20}$/);
+    expect(newId('hk')).toMatch(/^hk_[0-9a-f]{20}$/);
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5);
+    expect(newId('evt', at)).toMatch(new RegExp(`^evt_${at.toString(36).padStart(9, '0')}[0-9a-f]{16}$`));
+    for (const prefix of ['acct', 'hk', 'evt'] as const) expect(newId(prefix)).toMatch(ID_PATTERN);
+  });
+
+  it('never repeats a random tail, across many refills of the random pool', () => {
+    const tails = new Set<string>();
+    for (let i = 0; i < 5000; i++) tails.add(newId('hk').slice(3));
+    expect(tails.size).toBe(5000);
+  });
+});

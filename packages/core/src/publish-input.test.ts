@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { acceptPublishEventInput, publishEventInput } from './publish-input';
+
+// The publish route checks bodies with acceptPublishEventInput first and leaves everything it does not accept
+// to the schema, so the two must agree exactly: same answer, same value, same key order.
+
+/** The number objects lossless-json hands over, with their source text. */
+class LosslessNumber {
+  readonly isLosslessNumber = true as const;
+  constructor(readonly value: string) {}
+}
+
+/** Mostly valid values, so that many generated bodies are accepted, and now and then an invalid one. */
+const mostly = <T>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<unknown>) =>
+  fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: invalid, weight: 1 });
+
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer(),
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+);
+const text = mostly(
+  fc.oneof(
+    fc.string({ minLength: 1, maxLength: 8 }),
+    fc.constantFrom('Jonas 1', 'x'.repeat(64), 'é', 'pair\ud83d\ude00'),
+  ),
+  fc.oneof(
+    fc.constantFrom(
+      '',
+      'x'.repeat(65),
+      'x'.repeat(256),
+      'x'.repeat(257),
+      'nul\u0000',
+      'tab\t',
+      'c1\u0085',
+      'lone\ud800',
+    ),
+    anyValue,
+  ),
+);
+const rate = mostly(
+  fc.oneof(
+    fc.constantFrom('0.0', '0.0100', '-1.5', '12'),
+    fc.constantFrom('0.0', '12.50', '-3').map((v) => new LosslessNumber(v)),
+    fc.integer(),
+  ),
+  fc.oneof(
+    fc.constantFrom('1e5', '01', 'abc', '', '1.'),
+    fc.constantFrom('1e3', '-0', 'NaN', '1.').map((v) => new LosslessNumber(v)),
+    fc.double(),
+    anyValue,
+  ),
+);
+const date = mostly(
+  fc.constant('2016-03-01T08:31:55.0000000'),
+  fc.oneof(fc.constantFrom('2016-02-30T08:31:55.0000000', '2016-03-01T08:31:55.000'), anyValue),
+);
+const idKey = mostly(
+  fc.oneof(fc.constantFrom('evt-1', 'a'.repeat(200)), fc.stringMatching(/^[!-~]{1,12}$/)),
+  fc.oneof(fc.constantFrom('a'.repeat(201), '', 'has space', 'ü'), anyValue),
+);
+
+/** A record with each field present or absent (now and then an unknown one), built in a random key order. */
+function record(fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  const absentNowAndThen = <T>(value: fc.Arbitrary<T>) =>
+    fc.oneof({ arbitrary: value, weight: 15 }, { arbitrary: fc.constant(null), weight: 1 });
+  const present = Object.entries(fields).map(([key, value]) =>
+    absentNowAndThen(value.map((v) => [key, v] as const)),
+  );
+  const extra = fc.oneof(
+    { arbitrary: fc.constant(null), weight: 15 },
+    {
+      arbitrary: fc.constantFrom('extra', '__proto__', 'constructor').map((k) => [k, 'x'] as const),
+      weight: 1,
+    },
+  );
+  return fc.tuple(fc.tuple(...present, extra), fc.infiniteStream(fc.nat())).map(([entries, order]) => {
+    const kept = entries.filter((e): e is readonly [string, unknown] => e !== null);
+    const ranks = new Map(kept.map((e) => [e, order.next().value as number]));
+    kept.sort((a, b) => ranks.get(a)! - ranks.get(b)!);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of kept)
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    return out;
+  });
+}
+
+const data = record({ call_id: text, direction: text, from: text, from_cnam: text, to: text, rate, date });
+const body = mostly(
+  record({ type: mostly(fc.constant('call_created'), anyValue), id: idKey, data: mostly(data, anyValue) }),
+  anyValue,
+);
+
+describe('acceptPublishEventInput', () => {
+  it('accepts exactly what the schema accepts, with the same value in the same key order', () => {
+    fc.assert(
+      fc.property(body, (input) => {
+        const fast = acceptPublishEventInput(input);
+        const parsed = publishEventInput.safeParse(input);
+        expect(fast !== undefined).toBe(parsed.success);
+        if (fast !== undefined) expect(JSON.stringify(fast)).toBe(JSON.stringify(parsed.data));
+      }),
+      { numRuns: 20_000 },
+    );
+    // Not vacuous: a good share of the bodies is accepted.
+    const accepted = fc.sample(body, 2000).filter((b) => acceptPublishEventInput(b) !== undefined);
+    expect(accepted.length).toBeGreaterThan(400);
+  });
+
+  it('accepts the product example, keeping the rate as written', () => {
+    const input = {
+      type: 'call_created',
+      id: 'evt-42',
+      data: {
+        call_id: '9309b4a2-d59f',
+        direction: 'outbound',
+        from: 'jonas1',
+        from_cnam: 'Jonas 1',
+        to: '78791245',
+        rate: new LosslessNumber('0.0'),
+        date: '2016-03-01T08:31:55.0000000',
+      },
+    };
+    expect(acceptPublishEventInput(input)).toEqual({ ...input, data: { ...input.data, rate: '0.0' } });
+  });
+
+  it('leaves a body whose prototype was replaced to the schema', () => {
+    const lent = Object.create({ type: 'call_created' }) as Record<string, unknown>;
+    lent.data = { call_id: 'c', direction: 'd', from: '', from_cnam: '', to: '', rate: '0.0' };
+    expect(acceptPublishEventInput(lent)).toBeUndefined();
+  });
+});
