@@ -3,13 +3,14 @@ import { join } from 'node:path';
 
 // Reads the .cpuprofile files that `node --cpu-prof` writes when a worker exits, and names where the CPU went.
 
-interface ProfileNode {
+export interface ProfileNode {
   readonly id: number;
   readonly callFrame: {
     readonly functionName: string;
     readonly url: string;
     readonly lineNumber: number;
   };
+  readonly children?: readonly number[];
 }
 
 export interface CpuProfile {
@@ -33,7 +34,8 @@ export interface ProfileSummary {
   readonly modules: readonly SelfTime[];
 }
 
-function moduleOf(url: string, functionName: string): string {
+/** Where a frame's code lives: a package, a hookline app or package, node internals, or native code. */
+export function moduleOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) return pkg;
@@ -42,14 +44,16 @@ function moduleOf(url: string, functionName: string): string {
   return url.startsWith('node:') ? 'node internals' : url;
 }
 
-function shortUrl(url: string): string {
+/** A frame's URL without the file:// scheme and the install path, e.g. `packages/queue/src/producer.ts`. */
+export function shortUrl(url: string): string {
   return url
     .replace(/^file:\/\//, '')
     .replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')
     .replace(/^.*?\/(apps|packages)\//, '$1/');
 }
 
-const IDLE = new Set(['(idle)', '(program)']);
+/** Samples of these pseudo-frames are the process being idle, not busy. */
+export const IDLE = new Set(['(idle)', '(program)']);
 
 /** Self time per function and per module across one or more profiles, busiest first. */
 export function summarizeProfiles(profiles: readonly CpuProfile[], top = 20): ProfileSummary {

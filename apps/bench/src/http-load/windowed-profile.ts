@@ -1,21 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { IDLE, moduleOf, shortUrl, type CpuProfile, type ProfileNode } from '../system/profile-summary';
 
-// Names where the CPU of a `node --cpu-prof` profile went: self time per function, per module (a package,
-// a hookline package, node internals, GC), and the hookline frames ranked by total time (callees included).
+// The HTTP-tier load script's profiles: like the bench's summary (system/profile-summary.ts), but over the
+// measured windows only, and with the hookline frames ranked by total time (callees included).
 
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly children?: readonly number[];
-}
-
-interface CpuProfile {
+/** A profile as `node --cpu-prof` writes it, with its start (µs, the clock of the sample times). */
+interface TimedCpuProfile extends CpuProfile {
   readonly startTime: number;
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
 }
 
+/** Time in a function or module: self time, or total time (callees included) for the hookline frames. */
 export interface Ranked {
   readonly name: string;
   readonly ms: number;
@@ -30,22 +24,8 @@ export interface ProfileSummary {
   readonly totalByHooklineFrame: readonly Ranked[];
 }
 
-const IDLE = new Set(['(idle)', '(program)']);
-
-function moduleOf(url: string, functionName: string): string {
-  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
-  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  if (pkg) return pkg;
-  const own = /(?:apps|packages)\/([^/]+)\//.exec(url)?.[1];
-  if (own) return `hookline/${own}`;
-  return url.startsWith('node:') ? 'node internals' : url;
-}
-
 function frameName(frame: ProfileNode['callFrame']): string {
-  const url = frame.url
-    .replace(/^file:\/\//, '')
-    .replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')
-    .replace(/^.*?\/(apps|packages)\//, '$1/');
+  const url = shortUrl(frame.url);
   return `${frame.functionName || '(anonymous)'}${url ? ` ${url}:${frame.lineNumber + 1}` : ''}`;
 }
 
@@ -60,7 +40,7 @@ export interface TimeWindow {
 
 /** Samples within `window` only, when given: the measured load, not start-up or setup. */
 export function summarizeProfile(path: string, window?: TimeWindow, top = 25): ProfileSummary {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as TimedCpuProfile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
-import { formatSummary, summarizeProfile, type TimeWindow } from './cpu-profile-summary';
+import { formatSummary, summarizeProfile, type TimeWindow } from './windowed-profile';
 
 // What the HTTP tier costs per published event: starts the built tier (http-main.js) as a child process on its
 // own queue prefix, creates accounts with one hook each through the API (hooks point at 127.0.0.1:9; no worker
@@ -17,7 +17,7 @@ import { formatSummary, summarizeProfile, type TimeWindow } from './cpu-profile-
 // name=path`) run side by side, each at the rate, so a change is judged by its ratio to a reference measured
 // under the same machine load at the same moment, not by absolute figures from different moments.
 //
-//   pnpm exec tsx apps/hookline/scripts/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
+//   pnpm exec tsx apps/bench/src/http-load/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
 //
 // Options: --rates 500,1000 (events/s), --seconds 10 (per rate), --rounds 3, --accounts 20, --connections 8,
 // --no-id (publish without an idempotency id), --cpu-prof DIR (profile each child, summarise it),
