@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '@hookline/testing';
 import { ADMIN, useAdmin } from '../src/test-support/admin-harness';
 
 // Bull Board as an admin sees it, in Debian's Chromium driven by playwright-core (which downloads no browser).
-const CHROMIUM = '/usr/bin/chromium';
 // Git-ignored; CI keeps them as artifacts for a person to look at.
 const SCREENSHOTS = resolve(__dirname, '../../../artifacts/screenshots');
 
@@ -16,19 +16,7 @@ const a = useAdmin();
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-    timeout: 30000,
-  });
+  browser = await launchChromium();
 }, 60000);
 afterAll(async () => {
   await browser?.close();

@@ -10,3 +10,4 @@ export { startRedisCluster, type RedisClusterFixture, type RedisClusterNode } fr
 export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
 export { waitUntil } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
+export { launchChromium } from './chromium';

@@ -1,9 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-// Debian's Chromium, driven by playwright-core (which downloads no browser of its own).
-const CHROMIUM = '/usr/bin/chromium';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '@hookline/testing';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
@@ -15,19 +13,7 @@ export const SCREENSHOTS = resolve(__dirname, '../../../../artifacts/screenshots
 export function useBrowser() {
   const b = { browser: undefined as unknown as Browser, contexts: [] as BrowserContext[] };
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
-    b.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--no-first-run',
-      ],
-      timeout: 30000,
-    });
+    b.browser = await launchChromium();
   }, 60000);
   afterEach(async () => {
     for (const context of b.contexts.splice(0)) await context.close();
