@@ -4,6 +4,8 @@ import { hookQueueLayout } from './bullmq-layout';
 import type { RedisKeys } from './keys';
 import { SCRIPTS } from './scripts';
 
+const BACKENDS_KEPT = 4096;
+
 /** A hook's job this process holds, with the lock token that proves it (the fence of every later write). */
 export interface ActiveJob {
   readonly hookId: string;
@@ -123,8 +125,19 @@ export class HookJobs {
     return { kind: 'job', job: toActiveJob(hookId, String(reply[1]), raw, token) };
   }
 
+  // A hook's backend is only its key strings, but a delivery asks for it two or three times (take, finish,
+  // lock renewals): kept for the hooks served lately, and forgotten wholesale past a bound, so memory stays
+  // flat whatever the number of hooks.
+  private readonly backends = new Map<string, RedisQueueBackend>();
+
   private backend(hookId: string): RedisQueueBackend {
-    return this.root.forQueue(this.keys.hookQueueName(hookId)) as RedisQueueBackend;
+    let backend = this.backends.get(hookId);
+    if (!backend) {
+      if (this.backends.size >= BACKENDS_KEPT) this.backends.clear();
+      backend = this.root.forQueue(this.keys.hookQueueName(hookId)) as RedisQueueBackend;
+      this.backends.set(hookId, backend);
+    }
+    return backend;
   }
 }
 
