@@ -4,7 +4,7 @@
 // Packages, bottom up (a package imports only from layers below it):
 //   core · config · telemetry · delivery · testing   pure domain, settings, logging, HTTP sending, fixtures
 //   redis                                            keys, Lua scripts, connections, BullMQ's internal layout
-//   store · queue                                    records; transport — never one another
+//   store · queue · history                          records; transport; the delivery history — never one another
 //   suspension                                       streaks, the suspender, control, hold cap
 //   services                                         the domain services wired for the front doors
 // Apps sit on top; only the composition root (apps/hookline) and the bench put apps together.
@@ -19,9 +19,10 @@ const below = {
   testing: ['core'],
   redis: ['core', 'testing'],
   store: ['core', 'config', 'redis', 'testing'],
+  history: ['core', 'redis', 'testing'],
   queue: ['core', 'redis', 'testing'],
-  suspension: ['core', 'redis', 'store', 'queue', 'testing'],
-  services: ['core', 'redis', 'store', 'queue', 'suspension', 'testing'],
+  suspension: ['core', 'redis', 'store', 'queue', 'history', 'testing'],
+  services: ['core', 'redis', 'store', 'queue', 'history', 'suspension', 'testing'],
 };
 
 module.exports = {

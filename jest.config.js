@@ -8,10 +8,11 @@ const project = (dir) => ({
   rootDir: require('node:path').join(__dirname, dir),
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   // cookie@2 and content-disposition ship ESM only, and @fastify/cookie and light-my-request import() them;
-  // jest runs CommonJS, so those four are transformed too (import() becomes require()).
-  transform: { '^.+\\.(ts|js)$': swc },
+  // PGlite's CommonJS build import()s Node's modules. jest runs CommonJS without a dynamic-import hook, so
+  // those five are transformed too (import() becomes require()).
+  transform: { '^.+\\.(ts|js|cjs)$': swc },
   transformIgnorePatterns: [
-    '/node_modules/(?!(\\.pnpm|cookie|content-disposition|@fastify/cookie|light-my-request)[/@])',
+    '/node_modules/(?!(\\.pnpm|cookie|content-disposition|@fastify/cookie|light-my-request|@electric-sql/pglite)[/@])',
   ],
   moduleNameMapper: {
     '^@hookline/([a-z-]+)$': [

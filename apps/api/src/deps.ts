@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { HeldChoice, HookView, PublishEventInput } from '@hookline/core';
-import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+import type { HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -15,9 +16,12 @@ export interface ApiDeps {
   readonly store: {
     readonly accounts: Accounts;
     readonly hooks: Hooks;
-    readonly deliveryLog: DeliveryLog;
     readonly activity: ActivityFeed;
   };
+  /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
+  readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
+  /** Whether the history database answers within `ms` (readiness). */
+  historyAnswers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
   readonly producer: {
     publish(
       accountId: string,

@@ -120,7 +120,13 @@ describe('when Redis is unreachable', () => {
     });
     dead.on('error', () => undefined);
     const config = configFor(api.ctx.prefix);
-    const deps = createApiDeps(config, dead, createLogger('silent', 'api-test'), createMetrics());
+    const deps = createApiDeps(
+      config,
+      dead,
+      createLogger('silent', 'api-test'),
+      createMetrics(),
+      api.history.client,
+    );
     const app = buildApp(deps);
     api.ctx.onCleanup(() => dead.disconnect());
     api.ctx.onCleanup(() => deps.producer.close());

@@ -102,8 +102,18 @@ describe('GET /openapi.json', () => {
     expect(op('/v1/accounts/{acct}/hooks/{hook}/deliveries', 'get').parameters).toEqual([
       expect.objectContaining({ name: 'acct', in: 'path', required: true }),
       expect.objectContaining({ name: 'hook', in: 'path', required: true }),
-      expect.objectContaining({ name: 'limit', in: 'query', required: false }),
+      ...['limit', 'cursor', 'outcome', 'call_id', 'event_id', 'since', 'until'].map((name) =>
+        expect.objectContaining({ name, in: 'query', required: false }),
+      ),
     ]);
+    expect(op('/v1/accounts/{acct}/hooks/{hook}/deliveries/{attempt_id}', 'get').parameters).toEqual([
+      expect.objectContaining({ name: 'acct', in: 'path', required: true }),
+      expect.objectContaining({ name: 'hook', in: 'path', required: true }),
+      expect.objectContaining({ name: 'attempt_id', in: 'path', required: true }),
+    ]);
+    expect(Object.keys(op('/v1/accounts/{acct}/hooks/{hook}/health', 'get').responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '404']),
+    );
     expect(doc.components.schemas.Hook).toBeDefined();
     expect(JSON.stringify(doc.components.schemas.Hook)).not.toMatch(/"token"|"password"/);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, hookFormat, OUTCOMES, type ErrorCode } from '@hookline/core';
+import { ERROR_CATALOGUE, hookFormat, OUTCOMES, TRIGGERS, type ErrorCode } from '@hookline/core';
 
 // Answer shapes shared by several routes. They strip undeclared keys when the runner shapes an answer, so
 // these lists are also the allow-list of what may ever leave the API.
@@ -44,8 +44,14 @@ export const hookView = z
 
 export const deliveryRecord = z
   .object({
+    attempt_id: z.string().describe('This attempt (an event can have several: a send-again, a probe)'),
     event_id: z.string(),
     event_type: z.string(),
+    hook_id: z.string(),
+    call_id: z.string().optional().describe("The event's call_id, or its first field for a kind without one"),
+    trigger: z
+      .enum(TRIGGERS as [string, ...string[]])
+      .describe('auto (its turn in the queue), manual (send again), test (test button) or probe'),
     outcome: z.enum(OUTCOMES as [string, ...string[]]),
     status_code: z.number().int().optional(),
     duration_ms: z.number(),

@@ -24,10 +24,14 @@ const validBody: Record<string, unknown> = {
 const PUBLIC = new Set(['health', 'ready', 'metrics', 'openApi']);
 
 /** Path parameters the suite knows how to fill. */
-const FILLED = new Set(['acct', 'hook']);
+const FILLED = new Set(['acct', 'hook', 'attempt_id']);
 
+// An attempt id of the right shape: the account and hook around it decide the answer first.
 const fill = (route: Route, acct: string, hook: string) =>
-  route.path.replace('{acct}', acct).replace('{hook}', hook);
+  route.path
+    .replace('{acct}', acct)
+    .replace('{hook}', hook)
+    .replace('{attempt_id}', 'att_000000000000000000000001');
 
 async function world(api: ApiHarness) {
   const acct = await api.createAccount('Victim');

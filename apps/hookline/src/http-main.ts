@@ -3,6 +3,7 @@ import { createFailFastRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
+import { openHistoryFor } from './history-db';
 import { buildHttpServer } from './http-server';
 
 // Production entry point of the HTTP tier: API, website and admin area (Bull Board) on PORT. Run several
@@ -13,12 +14,20 @@ runProcess(
   'hookline-http',
   async ({ config, logger, metrics, watch }) => {
     const redis = watch(createFailFastRedis(config));
-    const services = createServices({ redis, settings: config, secretKey: secretKeyOf(config), log: logger });
+    const history = await openHistoryFor(config);
+    const services = createServices({
+      redis,
+      settings: config,
+      secretKey: secretKeyOf(config),
+      historyDb: history.client,
+      log: logger,
+    });
     const app = await buildHttpServer({ config, redis, services, logger, metrics });
     await app.listen({ port: config.PORT, host: config.HOST });
     return async () => {
       await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
       await services.close();
+      await history.close();
       redis.disconnect();
     };
   },

@@ -44,14 +44,17 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     trustProxy: config.HOOKLINE_TRUST_PROXY.length > 0 ? config.HOOKLINE_TRUST_PROXY.join(',') : false,
     requestIdHeader: false,
   }) as unknown as FastifyInstance;
-  const { store, producer, control, hookQueues, keys } = services;
+  const { store, producer, control, hookQueues, keys, history, historyAnswers } = services;
 
-  await app.register(apiPlugin, { deps: { config, redis, store, producer, control, metrics, logger } });
+  await app.register(apiPlugin, {
+    deps: { config, redis, store, history, historyAnswers, producer, control, metrics, logger },
+  });
   const webDeps: WebDeps = {
     config,
     redis,
     keys,
     store,
+    history,
     producer,
     control,
     hookQueues,

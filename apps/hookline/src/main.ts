@@ -7,6 +7,7 @@ import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { runProcess } from './bootstrap';
+import { openHistoryFor } from './history-db';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
 import { loadOrCreateLocalSecrets } from './local-secrets';
@@ -84,8 +85,23 @@ runProcess(
     const backgroundRedis = watch(createRedis(config));
 
     await waitUntilReady(requestRedis);
-    const services = createServices({ redis: requestRedis, settings: config, secretKey, log: logger });
-    const background = createServices({ redis: backgroundRedis, settings: config, secretKey, log: logger });
+    // One database for every part of this process (PGlite is in-process: it has a single connection).
+    const history = await openHistoryFor(config, dataDir);
+    const historyDb = history.client;
+    const services = createServices({
+      redis: requestRedis,
+      settings: config,
+      secretKey,
+      historyDb,
+      log: logger,
+    });
+    const background = createServices({
+      redis: backgroundRedis,
+      settings: config,
+      secretKey,
+      historyDb,
+      log: logger,
+    });
     const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
     await app.listen({ port: config.PORT, host: config.HOST });
     const worker = startWorker({
@@ -100,7 +116,8 @@ runProcess(
       config,
       redis: backgroundRedis,
       keys: background.keys,
-      store: background.store,
+      store: { ...background.store, deliveryLog: background.deliveryLog, history: background.outbox },
+      history,
       metrics,
       logger,
     });
@@ -121,6 +138,7 @@ runProcess(
       `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`,
     );
     print(`  Metrics     ${base}/metrics`);
+    print(`  History     ${history.client.describe}`);
     if (demoParts)
       print(
         `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; a test event is on its way`,
@@ -138,6 +156,7 @@ runProcess(
       await demoParts?.close();
       await services.close();
       await background.close();
+      await history.close();
       requestRedis.disconnect();
       backgroundRedis.disconnect();
       await embedded?.stop();

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { decodeSecretKey } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
-import { createRedis, HookQueues, redisKeys } from '@hookline/redis';
+import { DeliveryLog, HistoryReader } from '@hookline/history';
+import { createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
 import { createStore, SecretBox } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
+import { openHistoryFor } from './history-db';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
 runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, metrics, watch }) => {
@@ -15,12 +17,24 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, 
   const secretKey = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
   const secretBox = SecretBox.fromKey(secretKey ?? randomBytes(32));
   const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
-  const monitor = startMonitor({ redis, keys, store, logger, metrics, config });
+  const history = await openHistoryFor(config);
+  const outbox = new HistoryOutbox(redis, keys);
+  const deliveryLog = new DeliveryLog(outbox, new HistoryReader(history.client, outbox));
+  const monitor = startMonitor({
+    redis,
+    keys,
+    store: { ...store, deliveryLog, history: outbox },
+    history,
+    logger,
+    metrics,
+    config,
+  });
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {
     await monitor.close();
     await metricsServer.close();
+    await history.close();
     redis.disconnect();
   };
 });

@@ -6,6 +6,7 @@ import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, TEST_REDIS_URL, useRedis, waitUntil, type Receiver } from '@hookline/testing';
 import { startWorker } from '@hookline/worker';
 import { buildHttpServer } from '../src/http-server';
+import { openTestHistory } from './support/test-history';
 
 // The HTTP tier as deployed (API + website + Bull Board on one port) with a real worker behind it: an admin
 // pauses and resumes a hook in Bull Board, and the API and the deliveries follow.
@@ -32,7 +33,13 @@ describe('the composed HTTP server', () => {
     );
     const logger = createLogger('silent', 'test');
     const metrics = createMetrics();
-    services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
+    const history = await openTestHistory(ctx.onCleanup, 'http');
+    services = createServices({
+      redis: ctx.redis,
+      settings: config,
+      secretKey: randomBytes(32),
+      historyDb: history.client,
+    });
     ctx.onCleanup(() => services.close());
     const app: FastifyInstance = await buildHttpServer({
       config,

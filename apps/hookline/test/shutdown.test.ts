@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import { spawnEntry, TEST_REDIS_URL, useRedis, waitUntil } from '@hookline/testing';
+import {
+  spawnEntry,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  usePostgres,
+  useRedis,
+  waitUntil,
+} from '@hookline/testing';
 
 const API_KEY = 'k'.repeat(32);
 
@@ -36,6 +43,7 @@ function call(agent: Agent, port: number, method: string, path: string, body: un
 // quiet holds the process past an orchestrator's grace (Kubernetes: 30 s, then SIGKILL).
 describe('the HTTP tier on SIGTERM', () => {
   const ctx = useRedis('shutdown');
+  const pg = usePostgres('shutdown');
 
   it('exits 0 despite a half-sent request and an idle keep-alive connection; earlier requests were answered', async () => {
     const server = spawnEntry('apps/hookline/src/http-main.ts', {
@@ -46,6 +54,8 @@ describe('the HTTP tier on SIGTERM', () => {
       HOOKLINE_API_KEY: API_KEY,
       HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
       HOOKLINE_HTTP_DRAIN_MS: '1000',
+      DATABASE_URL: TEST_DATABASE_URL,
+      HOOKLINE_DATABASE_SCHEMA: pg.schema,
       LOG_LEVEL: 'info',
     });
     ctx.onCleanup(async () => {

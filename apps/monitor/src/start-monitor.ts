@@ -10,12 +10,16 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 import { OutcomeConsumer } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
+import type { HistoryStore } from '@hookline/history';
+import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
 import { startOperations } from './operations';
 
 export interface MonitorDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: SuspensionStore;
+  /** The history database: this monitor's history writer moves the hooks' outboxes into it. */
+  readonly history: Pick<HistoryStore, 'writer' | 'partitions' | 'client'>;
   readonly logger: Logger;
   readonly metrics?: Pick<Metrics, 'suspendedHooks' | 'registry'>;
   readonly config: {
@@ -25,6 +29,7 @@ export interface MonitorDeps {
     readonly HOOKLINE_HOLD_MAX?: number;
     /** The watchdog wakes a hook with work and no worker after this long (default 60000). */
     readonly HOOKLINE_STUCK_AFTER_MS?: number;
+    readonly HOOKLINE_HISTORY_RETENTION_DAYS?: number;
   };
   readonly clock?: Clock;
   /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
@@ -39,6 +44,8 @@ export interface MonitorDeps {
   readonly inboxGraceMs?: number;
   /** How often the watchdog looks at its next batch and the fleet gauges are refreshed (default 1 s). */
   readonly operationsTickMs?: number;
+  /** Tests shorten the history writer's sweep and hold. */
+  readonly historyTimings?: Pick<HistoryWriterDeps, 'sweepEveryMs' | 'idleMs' | 'holdMs'>;
 }
 
 export interface RunningMonitor {
@@ -49,6 +56,7 @@ export interface RunningMonitor {
 const INDEX_RECONCILE_MS = 30_000;
 const DEFAULT_HOLD_MAX = 10_000;
 const DEFAULT_STUCK_AFTER_MS = 60_000;
+const DEFAULT_RETENTION_DAYS = 30;
 
 /**
  * The suspension monitor: consumes every delivery outcome once across all monitor processes, keeps each
@@ -96,7 +104,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   consumer.start();
   const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
-  const holdCap = createHoldCap({ hookQueues, deliveryLog: deps.store.deliveryLog });
+  const holdCap = createHoldCap({ hookQueues, history: deps.store.history });
   // Fan-outs interrupted by a crash of the publishing process are completed here.
   const recovery = new InboxRecovery({
     redis,
@@ -138,6 +146,16 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     stuckAfterMs,
     tickMs: deps.operationsTickMs ?? 1000,
   });
+  const historyWriter = startHistoryWriter({
+    redis,
+    keys,
+    history: deps.history,
+    retentionDays: deps.config.HOOKLINE_HISTORY_RETENTION_DAYS ?? DEFAULT_RETENTION_DAYS,
+    logger,
+    clock,
+    ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
+    ...deps.historyTimings,
+  });
   log.info(
     { threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES, windowMs, claimIdleMs, stuckAfterMs },
     'monitor started',
@@ -148,6 +166,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     async close() {
       clearInterval(timer);
       await operations.close();
+      await historyWriter.close();
       await consumer.stop();
       await ticking;
       await recovery.close();

@@ -1,20 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { redisKeys, type RedisKeys } from '@hookline/redis';
-import { type DeliveryRecord, type HookView, type RecordedOutcome } from '@hookline/core';
-import { HookQueues } from '@hookline/redis';
+import { newId, type AttemptRecord, type HookView, type RecordedOutcome } from '@hookline/core';
+import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
+import { HistoryOutbox, HookQueues } from '@hookline/redis';
 import { appendOutcome, MONITOR_GROUP } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
-import { useRedis, waitUntil } from '@hookline/testing';
+import type { SuspensionStore } from '@hookline/suspension';
+import { usePostgres, useRedis, waitUntil } from '@hookline/testing';
 import { startMonitor, type MonitorDeps, type RunningMonitor } from '../src';
 
 /** A store, a hook and monitors on a real Redis under a test-only prefix; outcomes are fed by hand. */
 export function useMonitorHarness() {
   const ctx = useRedis('monitor');
+  const pg = usePostgres('monitor');
   const h = {
     ctx,
     keys: undefined as unknown as RedisKeys,
-    store: undefined as unknown as Store,
+    store: undefined as unknown as Store & SuspensionStore,
+    history: undefined as unknown as HistoryStore,
     hookQueues: undefined as unknown as HookQueues,
     metrics: undefined as unknown as Metrics,
     hook: undefined as unknown as HookView,
@@ -25,6 +29,7 @@ export function useMonitorHarness() {
         redis: ctx.redis,
         keys: h.keys,
         store: h.store,
+        history: h.history,
         logger: createLogger('silent', 'test-monitor'),
         metrics: h.metrics,
         config,
@@ -38,7 +43,11 @@ export function useMonitorHarness() {
     /** What a worker does after an attempt: a delivery log line, then an outcome stream entry. */
     async outcome(outcome: RecordedOutcome, at = Date.now(), statusCode?: number): Promise<string> {
       const eventId = `evt_${String((h.eventCount += 1)).padStart(12, '0')}`;
-      const record: DeliveryRecord = {
+      const record: AttemptRecord = {
+        attempt_id: newId('att', at),
+        trigger: 'auto',
+        account_id: h.hook.account_id,
+        hook_id: h.hook.id,
         event_id: eventId,
         event_type: 'call_created',
         outcome,
@@ -46,7 +55,7 @@ export function useMonitorHarness() {
         attempted_at: new Date(at).toISOString(),
         ...(statusCode !== undefined ? { status_code: statusCode } : {}),
       };
-      await h.store.deliveryLog.append(h.hook.id, record);
+      await h.store.history.append(h.hook.id, [record]);
       const id = await appendOutcome(ctx.redis, h.keys, {
         hookId: h.hook.id,
         accountId: h.hook.account_id,
@@ -90,12 +99,19 @@ export function useMonitorHarness() {
     h.keys = redisKeys(ctx.prefix);
     h.hookQueues = new HookQueues(ctx.redis, h.keys);
     h.metrics = createMetrics();
-    h.store = createStore({
-      redis: ctx.redis,
-      keys: h.keys,
-      secretBox: SecretBox.fromKey(randomBytes(32)),
-      hookQueues: h.hookQueues,
-    });
+    h.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => h.history.close());
+    const outbox = new HistoryOutbox(ctx.redis, h.keys);
+    h.store = {
+      ...createStore({
+        redis: ctx.redis,
+        keys: h.keys,
+        secretBox: SecretBox.fromKey(randomBytes(32)),
+        hookQueues: h.hookQueues,
+      }),
+      deliveryLog: new DeliveryLog(outbox, new HistoryReader(h.history.client, outbox)),
+      history: outbox,
+    };
     const account = await h.store.accounts.create({ name: 'Acme Telecom' });
     h.hook = await h.store.hooks.create(
       account.id,

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
+import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { type HookView } from '@hookline/core';
-import { createHoldCap, HookControl } from '@hookline/suspension';
+import { createHoldCap, HookControl, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
+import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';
 import { startWorker } from '@hookline/worker';
 import { startMonitor } from '../src';
 
@@ -14,9 +15,11 @@ import { startMonitor } from '../src';
 // finishes, nothing else is sent, held events wait (within the cap) and go out in order on re-enable.
 
 const ctx = useRedis('suspension-e2e');
+const pg = usePostgres('suspension');
 const HOLD_MAX = 5;
 let keys: RedisKeys;
-let store: Store;
+let store: Store & SuspensionStore;
+let history: HistoryStore;
 let hookQueues: HookQueues;
 let control: HookControl;
 let producer: Producer;
@@ -27,7 +30,14 @@ let failing: boolean;
 beforeEach(async () => {
   keys = redisKeys(ctx.prefix);
   hookQueues = new HookQueues(ctx.redis, keys);
-  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
+  history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+  ctx.onCleanup(() => history.close());
+  const outbox = new HistoryOutbox(ctx.redis, keys);
+  store = {
+    ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
+    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
+    history: outbox,
+  };
   const ready = new ReadySet(ctx.redis, keys);
   control = new HookControl({
     redis: ctx.redis,
@@ -36,7 +46,7 @@ beforeEach(async () => {
     store,
     signalReady: (id) => ready.signal([id]),
   });
-  const holdCap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+  const holdCap = createHoldCap({ hookQueues, history: store.history });
   producer = ctx.closeLater(
     new Producer({
       redis: ctx.redis,
@@ -75,6 +85,7 @@ beforeEach(async () => {
     redis: ctx.redis,
     keys,
     store,
+    history,
     logger: createLogger('silent', 'test-monitor'),
     config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 200 },
     blockMs: 100,
@@ -134,6 +145,23 @@ describe('suspension end to end, with the real worker', () => {
     // Past the cap, the oldest held events were dropped and recorded, never sent.
     const expired = (await store.deliveryLog.list(hook.id, 50)).filter((r) => r.outcome === 'expired');
     expect(expired).toHaveLength(10 - sent - held.length);
+
+    // The monitor's history writer moves every record to PostgreSQL, each with the request exactly as sent.
+    await waitUntil(
+      async () =>
+        (await store.deliveryLog.list(hook.id, 50)).length === 10 &&
+        (await ctx.redis.llen(keys.hookHistoryOutbox(hook.id))) === 0,
+      'the history writer to move every record to the database',
+    );
+    const rows = await history.client.query<{ outcome: string; request_body: string | null }>(
+      'SELECT outcome, request_body FROM attempts WHERE hook_id = $1',
+      [hook.id],
+    );
+    expect(rows).toHaveLength(10);
+    const bodies = (list: (string | null)[]) => list.filter((b): b is string => b !== null).sort();
+    expect(bodies(rows.map((r) => r.request_body))).toEqual(
+      bodies(receiver.requests.map((r) => r.body.toString())),
+    );
   });
 
   it('records held events as discarded after enable(discard) and sends none of them', async () => {

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import { type HeldChoice, type HookView, type Clock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import type { Accounts, ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+import type { HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
@@ -16,9 +17,10 @@ export interface WebDeps {
   readonly store: {
     readonly accounts: Accounts;
     readonly hooks: Hooks;
-    readonly deliveryLog: DeliveryLog;
     readonly activity: ActivityFeed;
   };
+  /** The delivery history: hooks' logs, one attempt, the search by call, health. */
+  readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
   readonly producer: { publishTest(accountId: string, hookId: string): Promise<{ id: string }> };
   readonly control: {
     enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;

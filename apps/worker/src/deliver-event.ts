@@ -1,5 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { buildDeliveryRequest, type AttemptResult, type Clock, type DeliveryRequest } from '@hookline/core';
+import {
+  buildDeliveryRequest,
+  maskAuth,
+  maskedAuthorizationHeader,
+  recordRequest,
+  type AttemptResult,
+  type Clock,
+  type DeliveryRequest,
+} from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { ActiveJob, JobEnd } from '@hookline/redis';
 import type { AttemptLedger } from '@hookline/store';
@@ -65,7 +73,12 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       userAgent: deps.userAgent,
     });
     const result = await deps.attempt(request);
-    const recorded = await deps.recorder.record(data, fence, { ...result, startedAt });
+    // Kept with the outcome as sent, but with the credentials masked: the history never holds a secret.
+    const sent =
+      result.outcome === 'blocked'
+        ? {}
+        : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(start.target.auth))) };
+    const recorded = await deps.recorder.record(data, fence, { ...result, startedAt, ...sent });
     if (recorded === 'fenced') return lostEnd;
     if (result.outcome !== 'delivered')
       return failed(

@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
-import type { AttemptResult, DeliveryRecord, RecordedOutcome } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
+import {
+  newId,
+  searchKeyOf,
+  type AttemptRecord,
+  type AttemptResult,
+  type RecordedOutcome,
+  type RecordedRequest,
+} from '@hookline/core';
+import type { OutboxMarks, RedisKeys } from '@hookline/redis';
 import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptFence, AttemptFinish, AttemptLedger } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
@@ -9,12 +16,15 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
   readonly outcome: RecordedOutcome;
   readonly startedAt: number;
+  /** What was sent, credentials masked; absent when nothing was (a crash's `unknown`, a blocked address). */
+  readonly request?: RecordedRequest;
 }
 
 /**
- * Writes one outcome everywhere it is read: the hook's delivery log (customers; this also marks the attempt
- * done and, for a delivered outcome, ends the hook's failure streak), the outcome stream for any other outcome
- * (the suspension monitor counts failures there), metrics and a log line (operators).
+ * Writes one outcome everywhere it is read: the attempt's record to the hook's history outbox (customers read
+ * it from the history; the same script marks the attempt done and, for a delivered outcome, ends the hook's
+ * failure streak), the outcome stream for any other outcome (the suspension monitor counts failures there),
+ * metrics and a log line (operators).
  */
 export class OutcomeRecorder {
   constructor(
@@ -22,6 +32,8 @@ export class OutcomeRecorder {
       redis: Redis;
       keys: RedisKeys;
       attempts: Pick<AttemptLedger, 'finish'>;
+      /** Tells the history writer which hooks have new records. */
+      marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
       logger: Logger;
     },
@@ -30,15 +42,23 @@ export class OutcomeRecorder {
   /** Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). */
   async record(job: DeliverJobData, fence: AttemptFence, attempt: RecordedAttempt): Promise<AttemptFinish> {
     const { hookId, accountId, event } = job;
-    const entry: DeliveryRecord = {
+    const callId = searchKeyOf(event);
+    const entry: AttemptRecord = {
+      // First: the outbox's readers and writer find a record by it.
+      attempt_id: newId('att', attempt.startedAt),
       event_id: event.id,
       event_type: event.type,
+      ...(callId !== undefined ? { call_id: callId } : {}),
+      trigger: job.trigger ?? 'auto',
       outcome: attempt.outcome,
       duration_ms: attempt.durationMs ?? 0,
       attempted_at: new Date(attempt.startedAt).toISOString(),
       ...(attempt.statusCode !== undefined ? { status_code: attempt.statusCode } : {}),
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
       ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
+      account_id: accountId,
+      hook_id: hookId,
+      ...(attempt.request ? { request: attempt.request } : {}),
     };
     const finished = await this.deps.attempts.finish(hookId, entry, fence, streakStep(attempt.outcome));
     if (finished === 'fenced' || finished === 'not_this_attempt') {
@@ -48,6 +68,7 @@ export class OutcomeRecorder {
       );
       return finished;
     }
+    if (finished === 'recorded') this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
     if (attempt.outcome !== 'delivered') await this.announce(job, attempt);

@@ -5,7 +5,7 @@ import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
 import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
-import { HookJobs, HookQueues } from '@hookline/redis';
+import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
@@ -56,9 +56,12 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const deadlineMs = config.HOOKLINE_DELIVERY_TIMEOUT_MS;
   const deliverer = createDeliverer({ timeoutMs: deadlineMs, allowNetworks: config.HOOKLINE_ALLOW_NETWORKS });
   const jobs = new HookJobs(redis, keys, deps.timings?.lockMs ?? deadlineMs + LOCK_MARGIN_MS);
+  const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
+    logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
+  );
   const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
-    recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, metrics, logger }),
+    recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, marks, metrics, logger }),
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
@@ -90,6 +93,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     async close() {
       await consumer.close(deadlineMs + SEND_MARGIN_MS);
       await deliverer.close();
+      await marks.flush();
     },
     attachedCount: () => consumer.count,
   };

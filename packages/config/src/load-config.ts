@@ -5,9 +5,9 @@ export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
 // Settings a process cannot run without. The all-in-one start generates and persists the secrets itself
 // before calling loadConfig, so it requires them too. Exported for the README's settings table.
 export const REQUIRED: Readonly<Record<Role, readonly (keyof Settings)[]>> = {
-  api: ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
+  api: ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY', 'DATABASE_URL'],
   worker: ['HOOKLINE_SECRET_KEY'],
-  monitor: [],
+  monitor: ['DATABASE_URL'],
   'all-in-one': ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
 };
 

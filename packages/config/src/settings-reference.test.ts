@@ -22,6 +22,7 @@ describe('settings reference', () => {
   it("names the processes that require a setting, from loadConfig's own list", () => {
     const required = settingsReference().filter((s) => s.requiredBy.length > 0);
     expect(required.map((s) => [s.name, s.requiredBy])).toEqual([
+      ['DATABASE_URL', ['api', 'monitor']],
       ['HOOKLINE_API_KEY', ['api', 'all-in-one']],
       ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'all-in-one']],
     ]);

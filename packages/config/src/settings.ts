@@ -67,6 +67,26 @@ export const settingsSchema = z.object({
       .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
     'Redis for everything. `pnpm start` starts an embedded one when this is unset and nothing answers',
   ),
+  DATABASE_URL: setting(
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\/./.test(v), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    'PostgreSQL for the delivery history (`postgres://user:password@host:5432/db`); its schema is created ' +
+      'and migrated at start',
+    '— (`pnpm start` then keeps the history in an embedded PostgreSQL, PGlite, under `HOOKLINE_DATA_DIR`)',
+  ),
+  HOOKLINE_DATABASE_SCHEMA: setting(
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _)')
+      .default('hookline'),
+    'PostgreSQL schema of the history tables (several deployments can share one database)',
+  ),
+  HOOKLINE_HISTORY_RETENTION_DAYS: setting(
+    int(30, 1, 3650),
+    'days of delivery history kept; older days are dropped whole (one partition a day), hourly',
+  ),
   REDIS_CLUSTER_NODES: setting(
     commaList(clusterNode),
     'comma-separated `host:port` seeds of a Redis Cluster (e.g. `10.0.1.1:6379,10.0.1.2:6379`); when set, ' +
@@ -145,7 +165,6 @@ export const settingsSchema = z.object({
     'name of the header carrying the event kind',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
-  HOOKLINE_DELIVERY_LOG_MAX: setting(int(1000, 1, 100000), 'delivery log entries kept per hook'),
   HOOKLINE_WORKER_MAX_HOOKS: setting(
     int(1000, 1, 100000),
     'most hooks one worker process delivers to at once (each with at most one request in flight; no ' +

@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   REDIS_UNAVAILABLE: 503,
+  HISTORY_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

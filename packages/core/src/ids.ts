@@ -1,8 +1,8 @@
 import { randomFillSync } from 'node:crypto';
 
-// Prefixed ids say what they name in logs and URLs. Event ids start with the time so they sort by
-// acceptance; the random tail makes them unguessable.
-export type IdPrefix = 'acct' | 'hk' | 'evt';
+// Prefixed ids say what they name in logs and URLs. Event and attempt ids start with the time so they sort
+// by when they were made; the random tail makes them unguessable.
+export type IdPrefix = 'acct' | 'hk' | 'evt' | 'att';
 
 // Random bytes are drawn from the CSPRNG a few kilobytes at a time and each byte is handed out once, as
 // crypto.randomUUID does: one randomBytes call per id cost more than the rest of newId (a native call and a
@@ -22,8 +22,9 @@ function randomHex(bytes: number): string {
 }
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  const time = prefix === 'evt' ? now.toString(36).padStart(9, '0') : '';
-  return `${prefix}_${time}${randomHex(prefix === 'evt' ? 8 : 10)}`;
+  const timed = prefix === 'evt' || prefix === 'att';
+  const time = timed ? now.toString(36).padStart(9, '0') : '';
+  return `${prefix}_${time}${randomHex(timed ? 8 : 10)}`;
 }
 
-export const ID_PATTERN = /^(acct|hk|evt)_[0-9a-z]{8,40}$/;
+export const ID_PATTERN = /^(acct|hk|evt|att)_[0-9a-z]{8,40}$/;

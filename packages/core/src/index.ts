@@ -17,3 +17,4 @@ export * from './lru';
 export * from './clock';
 export * from './text';
 export * from './error-words';
+export * from './attempt-record';

@@ -24,10 +24,18 @@ export interface AttemptResult {
   readonly responseExcerpt?: string;
 }
 
-/** One line of a hook's delivery log, in the API's wire shape. */
+/** What started an attempt: the event's own turn, a send-again, the hook's test button, a probe before re-enabling. */
+export type AttemptTrigger = 'auto' | 'manual' | 'test' | 'probe';
+export const TRIGGERS: readonly AttemptTrigger[] = ['auto', 'manual', 'test', 'probe'];
+
+/** One line of a hook's delivery log, in the API's wire shape (the §6 fields, then §10's). */
 export interface DeliveryRecord {
+  readonly attempt_id: string;
   readonly event_id: string;
   readonly event_type: string;
+  /** The event's `call_id`, or its first field for a kind without one: what customers search by. */
+  readonly call_id?: string;
+  readonly trigger: AttemptTrigger;
   readonly outcome: RecordedOutcome;
   readonly status_code?: number;
   readonly duration_ms: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type DeliverableEvent } from '@hookline/core';
+import { EVENT_TYPES, TRIGGERS, type AttemptTrigger, type DeliverableEvent } from '@hookline/core';
 
 // The job catalogue: one job kind today. The version in the name lets a later shape coexist with queued
 // jobs of this one during a rolling deploy.
@@ -11,6 +11,8 @@ export interface DeliverJobData {
   readonly event: DeliverableEvent;
   /** When the service accepted the event (ms since epoch): publish->receipt latency starts here. */
   readonly acceptedAt: number;
+  /** What queued it, when not the event's own publish (`auto`): a test, a send-again, a probe. */
+  readonly trigger?: AttemptTrigger;
 }
 
 const deliverJobSchema = z.object({
@@ -22,6 +24,7 @@ const deliverJobSchema = z.object({
     fields: z.record(z.string(), z.string()),
   }),
   acceptedAt: z.number(),
+  trigger: z.enum(TRIGGERS as [AttemptTrigger, ...AttemptTrigger[]]).optional(),
 });
 
 /**

@@ -14,7 +14,7 @@ import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
 import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
-import type { LogSink } from '@hookline/core';
+import type { AttemptTrigger, LogSink } from '@hookline/core';
 
 export interface PublishResult {
   readonly id: string;
@@ -88,7 +88,7 @@ export class Producer {
         rate: '0.0',
       },
     };
-    const { id } = await this.accept(accountId, sample, undefined, [hookId]);
+    const { id } = await this.accept(accountId, sample, undefined, [hookId], 'test');
     return { id };
   }
 
@@ -101,6 +101,7 @@ export class Producer {
     input: PublishEventInput,
     idempotencyKey: string | undefined,
     hooks?: readonly string[],
+    trigger?: AttemptTrigger,
   ): Promise<PublishResult> {
     const now = this.clock();
     const event = toDeliverable(newId('evt', now.getTime()), input, now);
@@ -113,6 +114,7 @@ export class Producer {
       ...(idempotencyKey !== undefined ? { idempotencyKey, fingerprint: fingerprint(input) } : {}),
       idempotencyTtlSeconds: this.ttl,
       ...(hooks ? { hooks } : {}),
+      ...(trigger ? { trigger } : {}),
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
     });

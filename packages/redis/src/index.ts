@@ -13,3 +13,10 @@ export { SCRIPTS } from './scripts';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
 export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';
+export {
+  HistoryOutbox,
+  OutboxMarks,
+  OUTBOX_IDLE_TTL_MS,
+  OUTBOX_READ_MAX,
+  type OutboxSlice,
+} from './history-outbox';

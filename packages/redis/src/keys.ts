@@ -20,7 +20,12 @@ export function redisKeys(prefix: string) {
     hookIdFromQueueName: (queueName: string) => /^hook-\{(hk_[0-9a-z]+)\}$/.exec(queueName)?.[1],
 
     hookRecord: (hookId: string) => `${hook(hookId)}:hook`,
-    hookDeliveries: (hookId: string) => `${hook(hookId)}:deliveries`,
+    /**
+     * Attempt records not yet written to the history database (a LIST, oldest first). The script that records an
+     * outcome appends here, in the hook's slot, so a record exists as soon as its outcome does; the history
+     * writer moves them to PostgreSQL and trims them. Redis keeps no history: this list is empty at rest.
+     */
+    hookHistoryOutbox: (hookId: string) => `${hook(hookId)}:history-outbox`,
     /**
      * The event id of the hook's latest attempt, with `:done` once its outcome is recorded. One key per hook is
      * enough because a hook has at most one attempt in flight; a job re-run after a crash reads it to decide
@@ -71,6 +76,12 @@ export function redisKeys(prefix: string) {
     /** The fleet-wide figures of the watchdog's last full sweep (HASH), which every monitor exports. */
     fleetFigures: () => `${prefix}:watchdog:figures`,
     outcomes: () => `${prefix}:outcomes`,
+    /**
+     * Hooks whose history outbox has records to write: ZSET hookId -> since when (ms), or, while a writer is
+     * on it, until when that writer holds it. Marked after the outcome script (another slot than the hook's);
+     * a marker lost in a crash is put back by the writer's sweep.
+     */
+    historyDirty: () => `${prefix}:history:dirty`,
     /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */
     suspensionDue: () => `${prefix}:suspension-due`,
     /** Index of suspended hooks (the paused flag stays the truth): for the gauge and the admin page. */

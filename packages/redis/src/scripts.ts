@@ -30,6 +30,10 @@ export const SCRIPTS = {
   /** The attempt ledger: mark an attempt before the request, record its outcome after. */
   attemptBegin: loadScript('attempt-begin'),
   attemptFinish: loadScript('attempt-finish'),
+  /** History: trim records written to the database; take and give back the hooks a writer works on. */
+  historyOutboxAck: loadScript('history-outbox-ack'),
+  historyClaim: loadScript('history-claim'),
+  historyRelease: loadScript('history-release'),
   /** Suspension: one step of a failure streak, pausing a hook once, dropping its oldest held events. */
   streakStep: loadScript('streak-step'),
   hookPauseOnce: loadScript('hook-pause-once'),

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { PublishEventInput } from '@hookline/core';
 import { InboxRecovery, Producer, type DeliverJobData, type ProducerDeps } from '@hookline/queue';
-import { hookQueueLayout, EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import {
+  EVENTS_MAX_LEN,
+  HistoryOutbox,
+  hookQueueLayout,
+  HookQueues,
+  redisKeys,
+  type RedisKeys,
+} from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { dropHeldEvents } from '@hookline/suspension';
 import { useRedis } from '@hookline/testing';
@@ -235,7 +242,7 @@ describe('a fan-out interrupted half-way', () => {
     await breakQueue(broken);
     await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
     // The suspended hook's held event is discarded (its job is gone) before the fan-out is completed.
-    const deps = { hookQueues, deliveryLog: store.deliveryLog };
+    const deps = { hookQueues, history: new HistoryOutbox(ctx.redis, keys) };
     expect(await dropHeldEvents(deps, first, 0, 'discarded', 'test')).toBe(1);
     await repairQueue(broken);
     expect(await recovery().run()).toBe(1);

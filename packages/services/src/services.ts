@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { redisKeys, type RedisKeys } from '@hookline/redis';
+import { DeliveryLog, historyAnswers, HistoryReader, type SqlClient } from '@hookline/history';
+import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createHoldCap } from '@hookline/suspension';
 import { HookControl } from '@hookline/suspension';
@@ -11,15 +12,22 @@ import { ReadySet } from '@hookline/queue';
 export interface ServiceSettings {
   readonly HOOKLINE_QUEUE_PREFIX: string;
   readonly HOOKLINE_HOLD_MAX: number;
-  readonly HOOKLINE_DELIVERY_LOG_MAX: number;
 }
 
 export interface Services {
   readonly keys: RedisKeys;
   readonly hookQueues: HookQueues;
   readonly store: Store;
+  /** The delivery history's reads (database and outboxes). */
+  readonly history: HistoryReader;
+  /** A hook's newest records, and the way dropped events are recorded. */
+  readonly deliveryLog: DeliveryLog;
+  /** Where records no delivery made (expired, discarded) are appended, and hooks marked for the writer. */
+  readonly outbox: HistoryOutbox;
   readonly producer: Producer;
   readonly control: HookControl;
+  /** Whether the history database answers within `ms` (readiness). */
+  historyAnswers(ms: number): ReturnType<typeof historyAnswers>;
   readonly ready: ReadySet;
   close(): Promise<void>;
 }
@@ -32,6 +40,8 @@ export function createServices(deps: {
   redis: Redis;
   settings: ServiceSettings;
   secretKey: Buffer;
+  /** The history database, opened (and migrated) by the caller, who also closes it. */
+  historyDb: SqlClient;
   log?: LogSink;
   clock?: Clock;
 }): Services {
@@ -43,10 +53,12 @@ export function createServices(deps: {
     keys,
     secretBox: SecretBox.fromKey(deps.secretKey),
     hookQueues,
-    deliveryLogMax: settings.HOOKLINE_DELIVERY_LOG_MAX,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const holdCap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+  const outbox = new HistoryOutbox(redis, keys);
+  const history = new HistoryReader(deps.historyDb, outbox);
+  const deliveryLog = new DeliveryLog(outbox, history);
+  const holdCap = createHoldCap({ hookQueues, history: outbox });
   const producer = new Producer({
     redis,
     keys,
@@ -60,10 +72,22 @@ export function createServices(deps: {
     redis,
     keys,
     hookQueues,
-    store,
+    store: { ...store, deliveryLog, history: outbox },
     signalReady: (hookId) => ready.signal([hookId]),
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  return { keys, hookQueues, store, producer, control, ready, close: () => producer.close() };
+  return {
+    keys,
+    hookQueues,
+    store,
+    history,
+    deliveryLog,
+    outbox,
+    producer,
+    control,
+    ready,
+    historyAnswers: (ms) => historyAnswers(deps.historyDb, ms),
+    close: () => producer.close(),
+  };
 }

@@ -1,4 +1,4 @@
-import type { DeliveryRecord, HookView } from '@hookline/core';
+import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { AccountView, AttemptFence } from './contracts';
@@ -15,7 +15,7 @@ let fence: AttemptFence;
 const BEARER = { scheme: 'bearer', token: 'sk_live_51HqLyjWDarjtT1zdp7dc' } as const;
 
 beforeEach(async () => {
-  ({ store, keys } = storeForTest(ctx, { deliveryLogMax: 3 }));
+  ({ store, keys } = storeForTest(ctx));
   const account: AccountView = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(
     account.id,
@@ -34,13 +34,23 @@ const record = (
   eventId: string,
   outcome: DeliveryRecord['outcome'] = 'delivered',
   at = T0,
-): DeliveryRecord => ({
+): AttemptRecord => ({
+  attempt_id: `att_${eventId.slice(4)}`,
+  trigger: 'auto',
+  account_id: hook.account_id,
+  hook_id: hook.id,
   event_id: eventId,
   event_type: 'call_created',
   outcome,
   duration_ms: 3,
   attempted_at: new Date(at).toISOString(),
 });
+
+/** The records the finish step appended to the hook's history outbox, newest first. */
+const outbox = async (): Promise<AttemptRecord[]> =>
+  (await ctx.redis.lrange(keys.hookHistoryOutbox(hook.id), 0, -1))
+    .map((entry) => JSON.parse(entry) as AttemptRecord)
+    .reverse();
 
 describe('attempt ledger', () => {
   it('a first attempt gets the target with its credentials decrypted', async () => {
@@ -72,14 +82,14 @@ describe('attempt ledger', () => {
     await store.attempts.finish(hook.id, record('evt_1'), fence);
     // A resent finish records nothing twice.
     expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('recorded');
-    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([record('evt_1')]);
+    expect(await outbox()).toEqual([record('evt_1')]);
   });
 
   it('a finished attempt is already_recorded when the job runs again, and its record is in the log once', async () => {
     await store.attempts.begin(hook.id, 'evt_1', fence);
     await store.attempts.finish(hook.id, record('evt_1'), fence);
     expect(await store.attempts.begin(hook.id, 'evt_1', fence)).toEqual({ kind: 'already_recorded' });
-    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([record('evt_1')]);
+    expect(await outbox()).toEqual([record('evt_1')]);
   });
 
   it('the next event after a finished one is sent', async () => {
@@ -88,13 +98,14 @@ describe('attempt ledger', () => {
     expect((await store.attempts.begin(hook.id, 'evt_2', fence)).kind).toBe('send');
   });
 
-  it('the log stays within its bound, newest first', async () => {
+  it('each outcome appends its record to the outbox, in order, for the history writer', async () => {
     for (const n of [1, 2, 3, 4]) {
       await store.attempts.begin(hook.id, `evt_${n}`, fence);
       await store.attempts.finish(hook.id, record(`evt_${n}`), fence);
     }
-    const ids = (await store.deliveryLog.list(hook.id, 10)).map((r) => r.event_id);
-    expect(ids).toEqual(['evt_4', 'evt_3', 'evt_2']);
+    expect(await outbox()).toEqual(['evt_4', 'evt_3', 'evt_2', 'evt_1'].map((id) => record(id)));
+    // Kept until the writer trims it, and never for ever if nobody does.
+    expect(await ctx.redis.pttl(keys.hookHistoryOutbox(hook.id))).toBeGreaterThan(6 * 24 * 3600 * 1000);
   });
 
   it('a change to the hook reaches the next attempt (the cached target is by version)', async () => {
@@ -125,7 +136,7 @@ describe('attempt ledger', () => {
     await store.hooks.remove(hook.account_id, hook.id, 'test');
     await store.attempts.finish(hook.id, record('evt_1'), fence);
     expect(await store.attempts.begin(hook.id, 'evt_2', fence)).toEqual({ kind: 'hook_deleted' });
-    expect(await ctx.redis.exists(keys.hookAttempt(hook.id), keys.hookDeliveries(hook.id))).toBe(0);
+    expect(await ctx.redis.exists(keys.hookAttempt(hook.id), keys.hookHistoryOutbox(hook.id))).toBe(0);
   });
 });
 
@@ -149,7 +160,7 @@ describe('attempt ledger fenced by the job lock', () => {
     const takeover = await holdJob(ctx.redis, keys, hook.id, { token: 'holder-b' });
     expect(await store.attempts.begin(hook.id, 'evt_1', takeover)).toEqual({ kind: 'maybe_sent' });
     expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('fenced');
-    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+    expect(await outbox()).toEqual([]);
     expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1 holder-a');
   });
 
@@ -157,7 +168,7 @@ describe('attempt ledger fenced by the job lock', () => {
     await store.attempts.begin(hook.id, 'evt_2', fence);
     expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('not_this_attempt');
     expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2 holder-a');
-    expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
+    expect(await outbox()).toEqual([]);
   });
 
   it('the holder records its outcome', async () => {

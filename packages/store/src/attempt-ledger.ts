@@ -1,5 +1,11 @@
-import { Lru, type DeliveryRecord } from '@hookline/core';
-import { hookQueueLayout, SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { Lru, type AttemptRecord } from '@hookline/core';
+import {
+  hookQueueLayout,
+  OUTBOX_IDLE_TTL_MS,
+  SCRIPTS,
+  STREAK_IDLE_TTL_MS,
+  type RedisKeys,
+} from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type {
   AttemptFence,
@@ -15,13 +21,14 @@ import type { SecretBox } from './secret-box';
 // A job whose holder died or froze is taken over by another process. For a webhook, running it again is the
 // one thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
 // worker writes the event id to the hook's attempt key; recording the outcome appends `:done` in the same
-// script that writes the delivery log. Both steps first check the caller's lock token on the job (the fence:
+// script that appends the attempt's record to the hook's history outbox (the history writer moves it to
+// PostgreSQL; the caller marks the hook for it). Both steps first check the caller's lock token on the job (the fence:
 // a holder that lost the job writes nothing). A takeover reads the key:
 //   - another event's id (or nothing): this event was never attempted -> send it;
 //   - this event's id: it may have left -> record `unknown`, do not send;
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
 //
-// Each step is one script in the hook's slot (record, log, attempt and streak keys share the `{hk_…}` tag),
+// Each step is one script in the hook's slot (record, outbox, attempt and streak keys share the `{hk_…}` tag),
 // so a delivery costs two round trips of hookline's own besides BullMQ's: one before the request, one after.
 //
 // The finish script also moves the hook's failure streak (the rules are in packages/suspension) for a delivered outcome, so a
@@ -50,7 +57,6 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly secretBox: SecretBox,
-    private readonly logMax: number,
   ) {}
 
   async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
@@ -68,7 +74,7 @@ export class RedisAttemptLedger implements AttemptLedger {
 
   async finish(
     hookId: string,
-    record: DeliveryRecord,
+    record: AttemptRecord,
     fence: AttemptFence,
     streakStep?: StreakStep,
   ): Promise<AttemptFinish> {
@@ -76,7 +82,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     const result = await SCRIPTS.attemptFinish.run(
       this.redis,
       [
-        keys.hookDeliveries(hookId),
+        keys.hookHistoryOutbox(hookId),
         keys.hookAttempt(hookId),
         keys.hookRecord(hookId),
         keys.hookStreak(hookId),
@@ -85,7 +91,7 @@ export class RedisAttemptLedger implements AttemptLedger {
       ],
       [
         JSON.stringify(record),
-        this.logMax,
+        OUTBOX_IDLE_TTL_MS,
         record.event_id,
         streakStep ?? '',
         Date.parse(record.attempted_at),

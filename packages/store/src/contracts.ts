@@ -1,4 +1,5 @@
 import type {
+  AttemptRecord,
   CreateHookInput,
   DeliveryRecord,
   HookAuth,
@@ -104,16 +105,10 @@ export interface HookQueueAdmin {
   remove(hookId: string): Promise<void>;
 }
 
-export interface DeliveryLog {
-  append(hookId: string, record: DeliveryRecord): Promise<void>;
-  /** Newest first. */
-  list(hookId: string, limit: number): Promise<DeliveryRecord[]>;
-}
-
 /**
  * The worker's side of one delivery attempt, made crash-safe by the hook's attempt marker (see
- * attempt-ledger.ts): `begin` reads the hook and marks the event as being attempted, `finish` writes the
- * outcome to the delivery log and marks the attempt done, each in one step.
+ * attempt-ledger.ts): `begin` reads the hook and marks the event as being attempted, `finish` appends the
+ * attempt's record to the hook's history outbox and marks the attempt done, each in one step.
  */
 /**
  * Proof that the caller holds the event's job: BullMQ's job id and the caller's lock token. Every write of
@@ -130,7 +125,7 @@ export interface AttemptLedger {
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,
-    record: DeliveryRecord,
+    record: AttemptRecord,
     fence: AttemptFence,
     streakStep?: StreakStep,
   ): Promise<AttemptFinish>;

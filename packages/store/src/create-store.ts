@@ -4,8 +4,7 @@ import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
 import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';
 import { RedisAttemptLedger } from './attempt-ledger';
-import type { Accounts, ActivityFeed, AttemptLedger, DeliveryLog, HookQueueAdmin, Hooks } from './contracts';
-import { DEFAULT_DELIVERY_LOG_MAX, RedisDeliveryLog } from './delivery-log';
+import type { Accounts, ActivityFeed, AttemptLedger, HookQueueAdmin, Hooks } from './contracts';
 import { RedisHooks } from './hooks';
 import type { SecretBox } from './secret-box';
 
@@ -16,14 +15,12 @@ export interface StoreDeps {
   /** `HookQueues` from @hookline/queue. */
   readonly hookQueues: HookQueueAdmin;
   readonly clock?: Clock;
-  readonly deliveryLogMax?: number;
   readonly activityMax?: number;
 }
 
 export interface Store {
   readonly accounts: Accounts;
   readonly hooks: Hooks;
-  readonly deliveryLog: DeliveryLog;
   readonly activity: ActivityFeed;
   readonly attempts: AttemptLedger;
 }
@@ -31,13 +28,10 @@ export interface Store {
 export function createStore(deps: StoreDeps): Store {
   const clock = deps.clock ?? systemClock;
   const activity = new RedisActivityFeed(deps.redis, deps.keys, deps.activityMax ?? DEFAULT_ACTIVITY_MAX);
-  const logMax = deps.deliveryLogMax ?? DEFAULT_DELIVERY_LOG_MAX;
-  const deliveryLog = new RedisDeliveryLog(deps.redis, deps.keys, logMax);
   return {
     accounts: new RedisAccounts(deps.redis, deps.keys, activity, clock),
     hooks: new RedisHooks({ ...deps, activity, clock }),
-    deliveryLog,
     activity,
-    attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox, logMax),
+    attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox),
   };
 }

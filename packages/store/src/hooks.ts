@@ -184,12 +184,14 @@ export class RedisHooks implements Hooks {
     return this.deps.clock().toISOString();
   }
 
-  /** The hook's record and hook-scoped data: one command, as they share the hook's slot. */
+  /**
+   * The hook's record and hook-scoped data: one command, as they share the hook's slot. Its history outbox
+   * stays: records of attempts made before the delete still reach the history (the writer empties it).
+   */
   private async dropHookKeys(hookId: string): Promise<void> {
     const { keys } = this.deps;
     await this.deps.redis.del(
       keys.hookRecord(hookId),
-      keys.hookDeliveries(hookId),
       keys.hookStreak(hookId),
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),

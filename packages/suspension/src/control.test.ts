@@ -1,7 +1,6 @@
 import { Worker } from 'bullmq';
 import { SAMPLE_CALL_DATA, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import type { Store } from '@hookline/store';
 import { connectRedis, startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
 import type { HookControl } from './control';
 import type { HookQueues } from '@hookline/redis';
@@ -16,7 +15,7 @@ import { suspensionForTest } from './test-support/suspension-for-test';
 const ctx = useRedis('hook-control');
 let keys: RedisKeys;
 let hookQueues: HookQueues;
-let store: Store;
+let store: ReturnType<typeof suspensionForTest>['store'];
 let control: HookControl;
 let producer: Producer;
 let receiver: Receiver;

@@ -54,7 +54,7 @@ export class HookControl {
     const count =
       held === 'discard'
         ? await dropHeldEvents(
-            { hookQueues, deliveryLog: store.deliveryLog, clock: this.clock },
+            { hookQueues, history: store.history, clock: this.clock },
             hookId,
             0,
             'discarded',

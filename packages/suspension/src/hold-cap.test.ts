@@ -1,7 +1,6 @@
 import { hookQueueLayout } from '@hookline/redis';
 import { SAMPLE_CALL_DATA, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import type { Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
 import { createHoldCap } from './hold-cap';
 import type { HookQueues } from '@hookline/redis';
@@ -12,7 +11,7 @@ import { suspensionForTest } from './test-support/suspension-for-test';
 const ctx = useRedis('hold-cap');
 let keys: RedisKeys;
 let hookQueues: HookQueues;
-let store: Store;
+let store: ReturnType<typeof suspensionForTest>['store'];
 let hook: HookView;
 
 beforeEach(async () => {
@@ -26,7 +25,7 @@ beforeEach(async () => {
 });
 
 function producerWithCap(holdMax: number): Producer {
-  const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+  const cap = createHoldCap({ hookQueues, history: store.history });
   return ctx.closeLater(
     new Producer({
       redis: ctx.redis,
@@ -77,7 +76,7 @@ describe('hold cap', () => {
   it('drops nothing from an active hook, however many events wait', async () => {
     const producer = producerWithCap(2);
     await publish(producer, ['c1', 'c2', 'c3', 'c4']);
-    const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+    const cap = createHoldCap({ hookQueues, history: store.history });
     expect(await cap(hook.id, 2)).toBe(0);
     expect(await heldCallIds()).toEqual(['c1', 'c2', 'c3', 'c4']);
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
@@ -86,7 +85,7 @@ describe('hold cap', () => {
   it('records each dropped event once when several producers enforce the cap at the same time', async () => {
     await publish(producerWithCap(100), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8']);
     await hookQueues.pauseOnce(hook.id);
-    const cap = createHoldCap({ hookQueues, deliveryLog: store.deliveryLog });
+    const cap = createHoldCap({ hookQueues, history: store.history });
     const dropped = await Promise.all([cap(hook.id, 2), cap(hook.id, 2), cap(hook.id, 2)]);
 
     expect(dropped.reduce((a, b) => a + b, 0)).toBe(6);

@@ -1,7 +1,6 @@
-import { type DeliveryRecord, type Clock, systemClock } from '@hookline/core';
+import { newId, searchKeyOf, systemClock, type AttemptRecord, type Clock } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
-import type { HookQueues } from '@hookline/redis';
-import type { DeliveryLog } from '@hookline/store';
+import type { HistoryOutbox, HookQueues } from '@hookline/redis';
 
 // Takes the oldest held events off a paused hook's queue (one script, so that two callers, two producers over
 // the cap at once or a discard racing the cap, never drop or record the same event twice) and records each.
@@ -11,7 +10,8 @@ const BATCH = 500;
 
 export interface HoldDeps {
   readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
-  readonly deliveryLog: DeliveryLog;
+  /** Where dropped events are recorded: the hook's history outbox, like the attempts' records. */
+  readonly history: Pick<HistoryOutbox, 'append'>;
   readonly clock?: Clock;
 }
 
@@ -19,7 +19,7 @@ export type DropOutcome = 'expired' | 'discarded';
 
 /**
  * Drops held events of a paused hook beyond the newest `keep`, oldest first, and records each in the hook's
- * delivery log with `outcome`. Does nothing when the hook is not paused. Returns how many were dropped.
+ * history with `outcome`. Does nothing when the hook is not paused. Returns how many were dropped.
  * Nothing goes to the outcome stream: a dropped event was never attempted and must not extend a streak.
  */
 export async function dropHeldEvents(
@@ -33,35 +33,42 @@ export async function dropHeldEvents(
   let total = 0;
   for (;;) {
     const dropped = await deps.hookQueues.dropOldestHeld(hookId, keep, BATCH);
-    const at = clock().toISOString();
-    const records = dropped.map(([jobId, json]) => dropRecord(jobId, json, outcome, at, why));
+    const at = clock();
+    const records = dropped.map(([jobId, json]) => dropRecord(hookId, jobId, json, outcome, at, why));
     // In order, so the log reads oldest to newest like the deliveries it stands in for.
-    for (const record of records) await deps.deliveryLog.append(hookId, record);
+    await deps.history.append(hookId, records);
     total += records.length;
     if (records.length < BATCH) return total;
   }
 }
 
 function dropRecord(
+  hookId: string,
   jobId: string,
   json: string,
   outcome: DropOutcome,
-  at: string,
+  at: Date,
   why: string,
-): DeliveryRecord {
+): AttemptRecord {
   let data: Partial<DeliverJobData> = {};
   try {
     data = parseDeliverJob(JSON.parse(json));
   } catch {
     // A job without readable data is still recorded, under its job id (which is the event id).
   }
+  const callId = data.event && searchKeyOf(data.event);
   return {
+    attempt_id: newId('att', at.getTime()),
     event_id: data.event?.id ?? jobId,
     event_type: data.event?.type ?? 'unknown',
+    ...(callId !== undefined ? { call_id: callId } : {}),
+    trigger: data.trigger ?? 'auto',
     outcome,
     duration_ms: 0,
-    attempted_at: at,
+    attempted_at: at.toISOString(),
     error: why,
+    account_id: data.accountId ?? '',
+    hook_id: hookId,
   };
 }
 

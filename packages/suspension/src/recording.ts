@@ -1,14 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { DeliveryRecord, LogSink } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
-import type { ActivityFeed, DeliveryLog, Hooks } from '@hookline/store';
+import type { DeliveryLog } from '@hookline/history';
+import type { HistoryOutbox, RedisKeys } from '@hookline/redis';
+import type { ActivityFeed, Hooks } from '@hookline/store';
 
 // Recording a suspension is the same whoever suspended: the monitor (a failure streak) or an admin (Bull
 // Board's pause). The paused flag is set first and by exactly one caller; only that caller records.
 
 export interface SuspensionStore {
   readonly hooks: Hooks;
-  readonly deliveryLog: DeliveryLog;
+  /** Reads a hook's newest records (the failures behind a suspension). */
+  readonly deliveryLog: Pick<DeliveryLog, 'list'>;
+  /** Where dropped held events are recorded. */
+  readonly history: Pick<HistoryOutbox, 'append'>;
   readonly activity: ActivityFeed;
 }
 
@@ -49,11 +53,11 @@ export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Pro
 
 /**
  * The failures that caused a suspension, oldest first (the banner's order): the newest run of non-delivered
- * records in the delivery log attempted since the streak started (`sinceMs`: failures from before the last
+ * records in the hook's history attempted since the streak started (`sinceMs`: failures from before the last
  * re-enable belong to an earlier suspension), at most `limit`. Dropped events (expired, discarded) are skipped.
  */
 export async function recentFailures(
-  deliveryLog: DeliveryLog,
+  deliveryLog: Pick<DeliveryLog, 'list'>,
   hookId: string,
   sinceMs: number,
   limit = 10,

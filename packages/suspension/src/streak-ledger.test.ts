@@ -1,4 +1,4 @@
-import type { DeliveryRecord, HookView } from '@hookline/core';
+import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
 import { hookQueueLayout, type RedisKeys } from '@hookline/redis';
 import type { AttemptFence, Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
@@ -30,7 +30,11 @@ beforeEach(async () => {
 });
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
-const record = (eventId: string, outcome: DeliveryRecord['outcome'], at: number): DeliveryRecord => ({
+const record = (eventId: string, outcome: DeliveryRecord['outcome'], at: number): AttemptRecord => ({
+  attempt_id: `att_${eventId.slice(4)}`,
+  trigger: 'auto',
+  account_id: hook.account_id,
+  hook_id: hook.id,
   event_id: eventId,
   event_type: 'call_created',
   outcome,

@@ -1,7 +1,6 @@
-import type { DeliveryRecord, HookView, RecordedOutcome } from '@hookline/core';
+import type { AttemptRecord, HookView, RecordedOutcome } from '@hookline/core';
 import { appendOutcome, type StreamEntry } from '@hookline/queue';
 import type { RedisKeys } from '@hookline/redis';
-import type { Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
 import { Streaks } from './streaks';
 import { Suspender } from './suspender';
@@ -14,7 +13,7 @@ const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-20T10:11:12.000Z');
 const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 let keys: RedisKeys;
-let store: Store;
+let store: ReturnType<typeof suspensionForTest>['store'];
 let hook: HookView;
 
 beforeEach(async () => {
@@ -48,7 +47,11 @@ async function attempt(
   extra: { status_code?: number; error?: string } = {},
 ): Promise<StreamEntry> {
   const eventId = `evt_${String(n).padStart(12, '0')}`;
-  const record: DeliveryRecord = {
+  const record: AttemptRecord = {
+    attempt_id: `att_${eventId.slice(4)}`,
+    trigger: 'auto',
+    account_id: hook.account_id,
+    hook_id: hook.id,
     event_id: eventId,
     event_type: 'call_created',
     outcome,
@@ -56,7 +59,7 @@ async function attempt(
     attempted_at: new Date(at).toISOString(),
     ...extra,
   };
-  await store.deliveryLog.append(hook.id, record);
+  await store.history.append(hook.id, [record]);
   const id = await appendOutcome(ctx.redis, keys, {
     hookId: hook.id,
     accountId: hook.account_id,

@@ -6,6 +6,8 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
 const record = (outcome: RecordedOutcome, extra: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
+  attempt_id: 'att_000000000001',
+  trigger: 'auto',
   event_id: 'evt_000000000001',
   event_type: 'call_created',
   outcome,

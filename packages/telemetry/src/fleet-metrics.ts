@@ -75,6 +75,32 @@ export function fleetMetrics(registry: Registry): FleetMetrics {
       help: '1 when Redis answered the monitor within 2 s at its last look, 0 when not',
       registers,
     }),
+    historyLag: new Gauge({
+      name: 'hookline_history_lag_seconds',
+      help: 'How long the oldest attempt record not yet in the history database has waited for the writer (0 when none waits)',
+      registers,
+    }),
+    historyWritten: new Counter({
+      name: 'hookline_history_records_written_total',
+      help: 'Attempt records this monitor wrote to the history database',
+      registers,
+    }),
+    historyDropped: new Counter({
+      name: 'hookline_history_records_dropped_total',
+      help: 'Attempt records the history writer could not keep: unparsable, or older than the retention',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+    historyWriteErrors: new Counter({
+      name: 'hookline_history_write_errors_total',
+      help: 'Rounds of the history writer that failed (database or Redis unreachable); their records are retried',
+      registers,
+    }),
+    historyUp: new Gauge({
+      name: 'hookline_history_database_up',
+      help: '1 when the history database answered the monitor at its last look, 0 when not',
+      registers,
+    }),
   };
   made.set(registry, metrics);
   return metrics;
@@ -93,4 +119,9 @@ export interface FleetMetrics {
   readonly workerHeartbeatAge: Gauge<'worker'>;
   readonly workersAlive: Gauge;
   readonly redisUp: Gauge;
+  readonly historyLag: Gauge;
+  readonly historyWritten: Counter;
+  readonly historyDropped: Counter<'reason'>;
+  readonly historyWriteErrors: Counter;
+  readonly historyUp: Gauge;
 }

@@ -11,3 +11,4 @@ export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } fr
 export { waitUntil } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
+export * from './pg-fixture';

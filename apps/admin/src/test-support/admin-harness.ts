@@ -4,7 +4,15 @@ import type { HookView } from '@hookline/core';
 import type { HookQueues, RedisKeys } from '@hookline/redis';
 import type { Store } from '@hookline/store';
 import { createServices } from '@hookline/services';
-import { startReceiver, useRedis, type Receiver } from '@hookline/testing';
+import { openHistory } from '@hookline/history';
+import {
+  dropSchema,
+  startReceiver,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+  useRedis,
+  type Receiver,
+} from '@hookline/testing';
 import type { HookControl } from '@hookline/suspension';
 import { Producer } from '@hookline/queue';
 import { mountAdmin } from '../mount-admin';
@@ -76,14 +84,20 @@ export function useAdmin() {
   };
 
   beforeEach(async () => {
+    const schema = uniqueSchema('admin');
+    const history = await openHistory({ kind: 'server', url: TEST_DATABASE_URL, schema });
+    ctx.onCleanup(async () => {
+      await history.close();
+      await dropSchema(schema);
+    });
     const services = createServices({
       redis: ctx.redis,
       settings: {
         HOOKLINE_QUEUE_PREFIX: ctx.prefix,
         HOOKLINE_HOLD_MAX: 10_000,
-        HOOKLINE_DELIVERY_LOG_MAX: 1000,
       },
       secretKey: randomBytes(32),
+      historyDb: history.client,
     });
     ctx.onCleanup(() => services.close());
     ({ keys: a.keys, hookQueues: a.hookQueues, store: a.store, control: a.control } = services);

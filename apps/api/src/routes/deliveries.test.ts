@@ -1,96 +1,207 @@
-import type { DeliveryRecord } from '@hookline/core';
+import { newId, type AttemptRecord } from '@hookline/core';
 import { useApi } from '../test-support/api-harness';
 
-const record = (n: number, extra: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
-  event_id: `evt_${String(n).padStart(12, '0')}`,
-  event_type: 'call_created',
-  outcome: 'delivered',
-  status_code: 200,
-  duration_ms: 12,
-  attempted_at: new Date(Date.UTC(2024, 0, 1, 0, 0, n)).toISOString(),
-  ...extra,
-});
+// The history API (product.md §10) over the real PostgreSQL server: records written to the database and
+// records still in a hook's Redis outbox (not yet moved by the writer) are read alike.
 
-describe('GET /v1/accounts/{acct}/hooks/{hook}/deliveries', () => {
+const BASE = Date.UTC(2026, 10, 20, 9, 0, 0);
+
+function record(acct: string, hookId: string, n: number, extra: Partial<AttemptRecord> = {}): AttemptRecord {
+  const at = BASE + n * 1000;
+  return {
+    attempt_id: newId('att', at),
+    event_id: newId('evt', at),
+    event_type: 'call_created',
+    call_id: `call-${n}`,
+    trigger: 'auto',
+    outcome: 'delivered',
+    status_code: 200,
+    duration_ms: 12,
+    attempted_at: new Date(at).toISOString(),
+    response_excerpt: 'ok',
+    account_id: acct,
+    hook_id: hookId,
+    request: {
+      method: 'POST',
+      url: 'https://hooks.example.com/webhook',
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Service-Event-Type': 'call_created',
+        Authorization: 'Bearer ••••oken',
+        'User-Agent': 'hookline/0.1',
+      },
+      body: `{"EventType":"call_created","call_id":"call-${n}"}`,
+    },
+    ...extra,
+  };
+}
+
+/** The list line of a record, as the API shows it. */
+function line(r: AttemptRecord) {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { request, account_id, ...rest } = r;
+  return rest;
+}
+
+describe('the delivery history API', () => {
   const api = useApi();
-  const url = (acct: string, hook: string, query = '') =>
-    `/v1/accounts/${acct}/hooks/${hook}/deliveries${query}`;
+  const hookUrl = (acct: string, hook: string, rest = '') => `/v1/accounts/${acct}/hooks/${hook}${rest}`;
 
-  async function hookWithLog(count: number) {
+  /** A hook with `count` records: the older ones in the database, the newest `pending` still in Redis. */
+  async function hookWithLog(count: number, pending = 0, make = record) {
     const acct = await api.createAccount();
     const hook = await api.createHook(acct);
-    for (let n = 1; n <= count; n += 1) await api.deps.store.deliveryLog.append(hook.id, record(n));
-    return { acct, hookId: hook.id };
+    const records = Array.from({ length: count }, (_, i) => make(acct, hook.id, i + 1));
+    await api.history.writer.write(records.slice(0, count - pending));
+    await api.deps.outbox.append(hook.id, records.slice(count - pending));
+    return { acct, hookId: hook.id, records };
   }
 
-  it('lists the log newest first, 50 by default', async () => {
-    const { acct, hookId } = await hookWithLog(60);
-    const res = await api.call('GET', url(acct, hookId));
+  it('lists the log newest first, 50 by default, written and pending records alike', async () => {
+    const { acct, hookId, records } = await hookWithLog(60, 3);
+    const res = await api.call('GET', hookUrl(acct, hookId, '/deliveries'));
     expect(res.statusCode).toBe(200);
-    const { data } = res.json();
+    const { data, next_cursor } = res.json();
     expect(data).toHaveLength(50);
-    expect(data[0]).toEqual(record(60));
-    expect(data[49].event_id).toBe(record(11).event_id);
+    expect(data[0]).toEqual(line(records[59]!));
+    expect(data[49].event_id).toBe(records[10]!.event_id);
+    expect(typeof next_cursor).toBe('string');
   });
 
-  it('honours limit and shows every outcome field', async () => {
-    const { acct, hookId } = await hookWithLog(2);
-    await api.deps.store.deliveryLog.append(
-      hookId,
-      record(3, {
-        outcome: 'timed_out',
-        status_code: undefined,
-        duration_ms: 15000,
-        error: 'no answer in 15 s',
+  it('pages with cursors through every record once, in order', async () => {
+    const { acct, hookId, records } = await hookWithLog(7, 2);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 4; page++) {
+      const res = await api.call('GET', hookUrl(acct, hookId, `/deliveries?limit=3${cursor}`));
+      const body = res.json();
+      seen.push(...body.data.map((r: AttemptRecord) => r.attempt_id));
+      if (!body.next_cursor) break;
+      cursor = `&cursor=${body.next_cursor}`;
+    }
+    expect(seen).toEqual([...records].reverse().map((r) => r.attempt_id));
+  });
+
+  it('filters by outcome, call id, event id and time', async () => {
+    const { acct, hookId, records } = await hookWithLog(6, 0, (a, h, n) =>
+      record(a, h, n, n % 2 === 0 ? { outcome: 'failed', status_code: 503 } : {}),
+    );
+    const get = async (q: string) =>
+      (await api.call('GET', hookUrl(acct, hookId, `/deliveries?${q}`)))
+        .json()
+        .data.map((r: AttemptRecord) => r.attempt_id);
+    const ids = (...ns: number[]) => ns.map((n) => records[n - 1]!.attempt_id);
+    expect(await get('outcome=failed')).toEqual(ids(6, 4, 2));
+    expect(await get('call_id=call-3')).toEqual(ids(3));
+    expect(await get(`event_id=${records[4]!.event_id}`)).toEqual(ids(5));
+    const since = new Date(BASE + 2000).toISOString();
+    const until = new Date(BASE + 4000).toISOString();
+    expect(await get(`since=${since}&until=${until}`)).toEqual(ids(3, 2));
+  });
+
+  it('searches the account by call id across its hooks, and never shows another account', async () => {
+    const acct = await api.createAccount('Mine');
+    const [a, b] = [await api.createHook(acct), await api.createHook(acct)];
+    const theirs = await hookWithLog(1);
+    const mine = [record(acct, a.id, 1, { call_id: 'c-42' }), record(acct, b.id, 2, { call_id: 'c-42' })];
+    await api.history.writer.write([...mine, record(theirs.acct, theirs.hookId, 3, { call_id: 'c-42' })]);
+    const res = await api.call('GET', `/v1/accounts/${acct}/deliveries?call_id=c-42`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((r: AttemptRecord) => [r.hook_id, r.call_id])).toEqual([
+      [b.id, 'c-42'],
+      [a.id, 'c-42'],
+    ]);
+    const none = await api.call(
+      'GET',
+      `/v1/accounts/${acct}/deliveries?call_id=${theirs.records[0]!.call_id}`,
+    );
+    expect(none.json()).toEqual({ data: [] });
+    const needsKey = await api.call('GET', `/v1/accounts/${acct}/deliveries`);
+    expect(needsKey.statusCode).toBe(400);
+    expect(needsKey.json().error.details.map((d: { field: string }) => d.field)).toEqual(['call_id']);
+  });
+
+  it('shows one attempt in full: the request as sent, credentials masked, and the response', async () => {
+    const { acct, hookId, records } = await hookWithLog(2, 1);
+    for (const r of records) {
+      const res = await api.call('GET', hookUrl(acct, hookId, `/deliveries/${r.attempt_id}`));
+      expect(res.statusCode).toBe(200);
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      const { account_id, response_excerpt, ...rest } = r;
+      expect(res.json()).toEqual({ ...rest, response: { status_code: 200, body_excerpt: 'ok' } });
+    }
+  });
+
+  it("answers 404 for another account's attempt, an unknown one, or a malformed id", async () => {
+    const theirs = await hookWithLog(1);
+    const mine = await hookWithLog(1);
+    const theirAttempt = theirs.records[0]!.attempt_id;
+    for (const path of [
+      hookUrl(mine.acct, mine.hookId, `/deliveries/${theirAttempt}`),
+      hookUrl(mine.acct, theirs.hookId, `/deliveries/${theirAttempt}`),
+      hookUrl(mine.acct, mine.hookId, `/deliveries/att_000000000000000000000000`),
+      hookUrl(mine.acct, mine.hookId, `/deliveries/not-an-id`),
+    ]) {
+      const res = await api.call('GET', path);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain(theirs.records[0]!.call_id!);
+    }
+  });
+
+  it("sums up the hook's health over the window", async () => {
+    const now = Date.now();
+    const { acct, hookId } = await hookWithLog(4, 0, (a, h, n) =>
+      record(a, h, n, {
+        attempted_at: new Date(now - n * 60_000).toISOString(),
+        ...(n === 4
+          ? { outcome: 'timed_out', status_code: undefined, error: 'no response within 15000 ms' }
+          : {}),
       }),
     );
-    const res = await api.call('GET', url(acct, hookId, '?limit=2'));
-    expect(res.json().data).toEqual([
-      {
-        event_id: record(3).event_id,
-        event_type: 'call_created',
-        outcome: 'timed_out',
-        duration_ms: 15000,
-        attempted_at: record(3).attempted_at,
-        error: 'no answer in 15 s',
-      },
-      record(2),
+    const res = await api.call('GET', hookUrl(acct, hookId, '/health?hours=24'));
+    expect(res.statusCode).toBe(200);
+    const health = res.json();
+    expect(health).toMatchObject({ hours: 24, attempts: 4, delivered: 3, success_rate: 0.75, p50_ms: 12 });
+    expect(health.by_outcome.timed_out).toBe(1);
+    expect(health.last_error).toMatchObject({ outcome: 'timed_out', error: 'no response within 15000 ms' });
+    expect(health.series).toHaveLength(24);
+    const bad = await api.call('GET', hookUrl(acct, hookId, '/health?hours=721'));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details).toEqual([
+      { field: 'hours', message: 'must be a whole number from 1 to 720' },
     ]);
   });
 
-  it.each([['0'], ['1001'], ['ten'], ['1.5'], ['']])(
-    'answers 400 naming limit for limit=%s',
-    async (limit) => {
-      const { acct, hookId } = await hookWithLog(1);
-      const res = await api.call('GET', url(acct, hookId, `?limit=${limit}`));
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.details).toEqual([
-        { field: 'limit', message: 'must be a whole number from 1 to 1000' },
-      ]);
-    },
-  );
-
-  it('answers 400 for an unknown query parameter', async () => {
+  it.each([
+    ['limit=0', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=201', 'limit', 'must be a whole number from 1 to 200'],
+    ['outcome=lost', 'outcome', expect.stringContaining('must be one of delivered')],
+    ['since=yesterday', 'since', 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z'],
+    ['cursor=abc', 'cursor', 'is not a cursor this API gave (use next_cursor)'],
+    ['since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z', 'until', 'must be later than since'],
+    ['limt=5', 'limt', expect.any(String)],
+  ])('answers 400 naming the field for %s', async (query, field, message) => {
     const { acct, hookId } = await hookWithLog(1);
-    const res = await api.call('GET', url(acct, hookId, '?limt=5'));
+    const res = await api.call('GET', hookUrl(acct, hookId, `/deliveries?${query}`));
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual(['limt']);
+    expect(res.json().error.details).toEqual([{ field, message }]);
   });
 
-  it("answers 404 for another account's hook, showing none of its log", async () => {
+  it("answers 404 for another account's hook, showing none of its log, and 401 without the key", async () => {
     const theirs = await hookWithLog(3);
     const mine = await api.createAccount('Mine');
-    const res = await api.call('GET', url(mine, theirs.hookId));
+    const res = await api.call('GET', hookUrl(mine, theirs.hookId, '/deliveries'));
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('evt_');
-  });
-
-  it('answers 404 for an unknown account or hook, and 401 without the key', async () => {
-    const { acct, hookId } = await hookWithLog(1);
-    expect((await api.call('GET', url('acct_00000000000000000000', hookId))).statusCode).toBe(404);
-    expect((await api.call('GET', url(acct, 'hk_00000000000000000000'))).statusCode).toBe(404);
-    const res = await api.call('GET', url(acct, hookId), undefined, { key: null });
-    expect(res.statusCode).toBe(401);
-    expect(res.body).not.toContain('evt_');
+    const health = await api.call('GET', hookUrl(mine, theirs.hookId, '/health'));
+    expect(health.statusCode).toBe(404);
+    const anonymous = await api.call('GET', hookUrl(theirs.acct, theirs.hookId, '/deliveries'), undefined, {
+      key: null,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).not.toContain('evt_');
+    expect(
+      (await api.call('GET', `/v1/accounts/acct_00000000000000000000/deliveries?call_id=x`)).statusCode,
+    ).toBe(404);
   });
 });

@@ -1,4 +1,10 @@
-import { useApi } from '../test-support/api-harness';
+import type { AddressInfo } from 'node:net';
+import { pgClient } from '@hookline/history';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { buildApp } from '../app';
+import { createApiDeps } from '../test-support/api-deps';
+import { configFor, useApi } from '../test-support/api-harness';
+import { httpCall } from '../test-support/http-call';
 
 describe('health, readiness and metrics', () => {
   const api = useApi();
@@ -11,7 +17,36 @@ describe('health, readiness and metrics', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({
       status: 'ok',
-      checks: [{ name: 'redis', status: 'ok', detail: expect.stringMatching(/^answered PING in \d+ ms$/) }],
+      checks: [
+        { name: 'redis', status: 'ok', detail: expect.stringMatching(/^answered PING in \d+ ms$/) },
+        { name: 'postgres', status: 'ok', detail: expect.stringMatching(/^answered in \d+ ms$/) },
+      ],
+    });
+  });
+
+  it('answers /readyz 503 naming postgres when the history database does not answer', async () => {
+    // Nothing listens on port 1: the connection is refused at once.
+    const dead = pgClient({ url: 'postgres://postgres@127.0.0.1:1/test', schema: 'hookline' });
+    api.ctx.onCleanup(() => dead.close());
+    const deps = createApiDeps(
+      configFor(api.ctx.prefix),
+      api.ctx.redis,
+      createLogger('silent', 't'),
+      createMetrics(),
+      dead,
+    );
+    api.ctx.onCleanup(() => deps.producer.close());
+    const app = api.ctx.closeLater(buildApp(deps));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await httpCall((app.server.address() as AddressInfo).port, {
+      method: 'GET',
+      path: '/readyz',
+    });
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body).error).toMatchObject({
+      code: 'HISTORY_UNAVAILABLE',
+      message: 'Not ready: PostgreSQL does not answer',
+      details: [{ field: 'postgres', message: expect.stringContaining('ECONNREFUSED') }],
     });
   });
 

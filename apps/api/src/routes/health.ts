@@ -9,7 +9,7 @@ const ready = z.object({
   status: z.literal('ok'),
   checks: z.array(
     z.object({
-      name: z.string().describe('what was checked: `redis` (later also PostgreSQL and the history writer)'),
+      name: z.string().describe('what was checked: `redis`, `postgres` (the delivery history)'),
       status: z.literal('ok'),
       detail: z.string(),
     }),
@@ -18,17 +18,30 @@ const ready = z.object({
 const READY_TIMEOUT_MS = 2000;
 
 /**
- * What the HTTP tier needs to take requests, each checked within a bound. Only Redis today; PostgreSQL and
- * the history writer's lag join here when the delivery history exists. Not ready: a 503 whose `details`
- * name each check that failed and why (`{field: "redis", message: "not connected (reconnecting)"}`).
+ * What the HTTP tier needs to take requests, each checked within a bound: Redis (events, hooks, everything
+ * live) and PostgreSQL (the delivery history). Not ready: a 503 whose `details` name each check that failed
+ * and why (`{field: "redis", message: "not connected (reconnecting)"}`). The history writer's lag is the
+ * monitor's to report (a metric and an alert), not a reason to stop taking events.
  */
 async function readiness(deps: ApiDeps) {
-  const redis = await answersWithin(deps.redis, READY_TIMEOUT_MS);
-  if (!redis.ok)
-    throw new HooklineError('REDIS_UNAVAILABLE', 'Not ready: Redis does not answer', [
-      { field: 'redis', message: redis.reason },
-    ]);
-  return [{ name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ms} ms` }];
+  const [redis, postgres] = await Promise.all([
+    answersWithin(deps.redis, READY_TIMEOUT_MS),
+    deps.historyAnswers(READY_TIMEOUT_MS),
+  ]);
+  const failed = [
+    ...(redis.ok ? [] : [{ field: 'redis', message: redis.reason }]),
+    ...(postgres.ok ? [] : [{ field: 'postgres', message: postgres.reason }]),
+  ];
+  if (failed.length > 0)
+    throw new HooklineError(
+      redis.ok ? 'HISTORY_UNAVAILABLE' : 'REDIS_UNAVAILABLE',
+      `Not ready: ${failed.map((f) => (f.field === 'redis' ? 'Redis' : 'PostgreSQL')).join(' and ')} ${failed.length > 1 ? 'do' : 'does'} not answer`,
+      failed,
+    );
+  return [
+    { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
+    { name: 'postgres', status: 'ok' as const, detail: `answered in ${postgres.ok ? postgres.ms : 0} ms` },
+  ];
 }
 
 export function healthRoutes(deps: ApiDeps): Route[] {
@@ -47,11 +60,11 @@ export function healthRoutes(deps: ApiDeps): Route[] {
       operationId: 'ready',
       method: 'GET',
       path: '/readyz',
-      summary: 'Readiness: Redis answers PING (what is not ready is named in the error details)',
+      summary: 'Readiness: Redis and PostgreSQL answer (what is not ready is named in the error details)',
       tag: 'operations',
       auth: false,
       scope: 'none',
-      otherErrors: ['REDIS_UNAVAILABLE'],
+      otherErrors: ['REDIS_UNAVAILABLE', 'HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Ready to take requests, and what was checked', schema: ready } },
     })(async () => ({ status: 200, body: { status: 'ok', checks: await readiness(deps) } })),
     defineRoute({

@@ -7,7 +7,8 @@ import { SAMPLE_CALL_DATA } from '@hookline/core';
 import { createFailFastRedis, HookQueues } from '@hookline/redis';
 import { type DeliverJobData } from '@hookline/queue';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
-import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
+import { openHistory, type HistoryStore } from '@hookline/history';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, usePostgres, useRedis } from '@hookline/testing';
 import { createApiDeps, type ProductionApiDeps } from './api-deps';
 import { buildApp } from '../app';
 import { httpCall, type Answer } from './http-call';
@@ -34,6 +35,8 @@ export function configFor(prefix: string) {
       HOOKLINE_API_KEY: API_KEY,
       HOOKLINE_SECRET_KEY: SECRET_KEY,
       HOOKLINE_QUEUE_PREFIX: prefix,
+      // The harness opens the history itself, in the test's own schema.
+      DATABASE_URL: TEST_DATABASE_URL,
       LOG_LEVEL: 'silent',
     },
     'api',
@@ -47,7 +50,9 @@ async function connected(redis: Redis): Promise<Redis> {
 
 export function useApi() {
   const ctx = useRedis('api');
+  const pg = usePostgres('api');
   const h = {
+    history: undefined as unknown as HistoryStore,
     ctx,
     app: undefined as unknown as FastifyInstance,
     port: 0,
@@ -119,7 +124,9 @@ export function useApi() {
     h.keys = redisKeys(ctx.prefix);
     h.queues = new HookQueues(ctx.redis, h.keys);
     h.metrics = createMetrics();
-    h.deps = createApiDeps(config, redis, createLogger('silent', 'api-test'), h.metrics);
+    h.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => h.history.close());
+    h.deps = createApiDeps(config, redis, createLogger('silent', 'api-test'), h.metrics, h.history.client);
     ctx.onCleanup(() => h.deps.producer.close());
     h.app = buildApp(h.deps);
     ctx.closeLater(h.app);

@@ -5,10 +5,13 @@ import { startMonitor, type RunningMonitor } from '@hookline/monitor';
 import { createRedis, type HookQueues } from '@hookline/redis';
 import { MONITOR_GROUP, type DeliverJobData, type Producer } from '@hookline/queue';
 import type { Store } from '@hookline/store';
+import type { SuspensionStore } from '@hookline/suspension';
+import { openHistory, type HistoryStore } from '@hookline/history';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
   startRedisCluster,
   uniquePrefix,
+  usePostgres,
   type RedisClusterFixture,
   type SpawnedProcess,
 } from '@hookline/testing';
@@ -25,10 +28,12 @@ export function useClusterHookline() {
   let cluster: RedisClusterFixture;
   const closers: (() => Promise<unknown> | unknown)[] = [];
   const secretKey = randomBytes(32);
+  const pg = usePostgres('cluster');
   const h = {
     redis: undefined as unknown as Redis,
     keys: undefined as unknown as RedisKeys,
-    store: undefined as unknown as Store,
+    store: undefined as unknown as Store & SuspensionStore,
+    history: undefined as unknown as HistoryStore,
     producer: undefined as unknown as Producer,
     hookQueues: undefined as unknown as HookQueues,
     get nodes(): RedisClusterFixture['nodes'] {
@@ -75,6 +80,7 @@ export function useClusterHookline() {
         redis: h.redis,
         keys: h.keys,
         store: h.store,
+        history: h.history,
         logger: createLogger('silent', 'cluster-monitor'),
         config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 10, HOOKLINE_SUSPEND_AFTER_MS: 600_000 },
         inboxGraceMs,
@@ -147,13 +153,15 @@ export function useClusterHookline() {
     await cluster?.stop();
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
+    h.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    h.onCleanup(() => h.history.close());
     ({
       keys: h.keys,
       hookQueues: h.hookQueues,
       store: h.store,
       producer: h.producer,
-    } = hooklineParts(h.redis, uniquePrefix('cluster'), secretKey));
+    } = hooklineParts(h.redis, uniquePrefix('cluster'), secretKey, h.history.client));
     h.onCleanup(() => h.producer.close());
   });
 

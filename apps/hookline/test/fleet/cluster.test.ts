@@ -46,6 +46,13 @@ describe('on a Redis Cluster', () => {
       return l.length === 50 ? l : undefined;
     }, 'all 50 outcomes');
     expect(log.map((r) => r.outcome)).toEqual([...Array<string>(49).fill('delivered'), 'failed']);
+    // The monitor's history writer drains the outboxes on their shards into PostgreSQL.
+    await waitUntil(
+      async () =>
+        (await h.redis.llen(h.keys.hookHistoryOutbox(hook.id))) === 0 &&
+        (await h.history.client.query('SELECT 1 FROM attempts WHERE hook_id = $1', [hook.id])).length === 50,
+      'the history writer to move all 50 records',
+    );
     // The monitor took the failure from the stream and ran the hook's streak script on its shard; the
     // workers' finish scripts ended the streak there.
     await waitUntil(() => h.outcomesConsumed(), 'the monitor to consume every outcome');
@@ -142,9 +149,9 @@ describe('on a Redis Cluster', () => {
       settings: {
         HOOKLINE_QUEUE_PREFIX: h.keys.prefix,
         HOOKLINE_HOLD_MAX: 100,
-        HOOKLINE_DELIVERY_LOG_MAX: 100,
       },
       secretKey: randomBytes(32),
+      historyDb: h.history.client,
     });
     h.onCleanup(() => services.close());
     const { store, producer } = services;

@@ -76,10 +76,17 @@ describe('what the endpoint receives', () => {
     expect(record!.event_id).toMatch(/^evt_/);
   });
 
-  it('leaves no key of a hook behind once it is deleted after deliveries', async () => {
+  it('leaves no key of a hook behind once it is deleted after deliveries and its history is written', async () => {
+    h.startMonitor();
     const { hook } = await deliverOne({});
     await waitUntil(async () => (await h.deliveries(hook.id)).length > 0, 'the delivery to be recorded');
     expect(await h.store.hooks.remove(hook.account_id, hook.id, 'operator')).toBe(true);
+    // The record of the delivery outlives the hook, in PostgreSQL (the outbox was the last key to go).
+    await waitUntil(
+      async () =>
+        (await h.history.client.query('SELECT 1 FROM attempts WHERE hook_id = $1', [hook.id])).length === 1,
+      'the record in the history database',
+    );
     const left = await waitUntil(
       async () => {
         const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);

@@ -55,8 +55,8 @@ describe('Redis restart', () => {
       );
       expect(ids).toEqual(['before', 'queued-1', 'queued-2', 'after']);
       await waitUntil(
-        async () => (await store.deliveryLog.list(hook.id, 10)).length === 4,
-        'four recorded outcomes',
+        async () => (await redis.llen(keys.hookHistoryOutbox(hook.id))) === 4,
+        "four recorded outcomes in the hook's history outbox",
       );
     } finally {
       await worker.close();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createRedis, startEmbeddedRedis } from '@hookline/redis';
 import { startReceiver, waitUntil } from '@hookline/testing';
 import { hooklineParts, SAMPLE, spawnTestWorker } from './harness';
+import { openTestHistory } from '../support/test-history';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,7 +20,8 @@ describe('Redis restarted twice under load', () => {
     const redis = createRedis(server.url);
     redis.on('error', () => undefined);
     const secretKey = randomBytes(32);
-    const { store, producer } = hooklineParts(redis, 'restarts', secretKey);
+    const history = await openTestHistory((close) => cleanups.push(close), 'restarts');
+    const { store, producer } = hooklineParts(redis, 'restarts', secretKey, history.client);
     const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 5 }));
     try {
       const targets = await Promise.all(

@@ -32,6 +32,7 @@ describe('the watchdog', () => {
       redis: h.ctx.redis,
       keys: h.keys,
       store: h.store,
+      history: h.history,
       logger: createLogger('info', name, { write: (line: string) => void lines.push(JSON.parse(line)) }),
       metrics,
       config: {

@@ -22,6 +22,8 @@ describe('Prometheus alert rules (deploy/prometheus)', () => {
       'HooklineNoWorkers',
       'HooklineWorkerSilent',
       'HooklineRedisUnreachable',
+      'HooklineHistoryLagging',
+      'HooklineHistoryDatabaseDown',
       'HooklineMonitorMissing',
     ]);
     const tests = read(RULES_TEST);

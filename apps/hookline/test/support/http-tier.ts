@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@hookline/config';
 import { createServices } from '@hookline/services';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { TEST_REDIS_URL, type useRedis } from '@hookline/testing';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, type useRedis } from '@hookline/testing';
 import { buildHttpServer } from '../../src/http-server';
+import { openTestHistory } from './test-history';
 
 /** The HTTP tier as http-main wires it, on the test's Redis prefix, listening on 127.0.0.1:0. */
 export async function startHttpTier(
@@ -17,11 +18,18 @@ export async function startHttpTier(
       HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
       HOOKLINE_QUEUE_PREFIX: ctx.prefix,
       REDIS_URL: TEST_REDIS_URL,
+      DATABASE_URL: TEST_DATABASE_URL,
       ...settings,
     },
     'api',
   );
-  const services = createServices({ redis: ctx.redis, settings: config, secretKey: randomBytes(32) });
+  const history = await openTestHistory(ctx.onCleanup, 'http');
+  const services = createServices({
+    redis: ctx.redis,
+    settings: config,
+    secretKey: randomBytes(32),
+    historyDb: history.client,
+  });
   ctx.onCleanup(() => services.close());
   const app = await buildHttpServer({
     config,

@@ -20,7 +20,9 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
 }
 
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { hooks, deliveryLog } = ctx.deps.store;
+  const { hooks } = ctx.deps.store;
+  const latest = async (hookId: string) =>
+    (await ctx.deps.history.listForHook(hookId, {}, { limit: LOG_LIMIT })).data;
 
   const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[]) => {
     if (hook.state !== 'suspended') return undefined;
@@ -38,7 +40,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const deliveries = await deliveryLog.list(hook.id, LOG_LIMIT);
+    const deliveries = await latest(hook.id);
     const suspension = await suspensionOf(hook, deliveries);
     const preview = {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
@@ -58,7 +60,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const deliveries = await deliveryLog.list(hook.id, LOG_LIMIT);
+    const deliveries = await latest(hook.id);
     void reply.header('x-hook-state', hook.state);
     return ctx.page(reply, deliveryLogMarkup(deliveries));
   });

@@ -23,7 +23,7 @@ function storeProblems(error: unknown, values: HookFormValues) {
 }
 
 export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
-  const { hooks, deliveryLog } = ctx.deps.store;
+  const { hooks } = ctx.deps.store;
   const formPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -44,7 +44,9 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const list = await hooks.list(who.account.id);
-    const lasts = await Promise.all(list.map((hook) => deliveryLog.list(hook.id, 1)));
+    const lasts = await Promise.all(
+      list.map(async (hook) => (await ctx.deps.history.listForHook(hook.id, {}, { limit: 1 })).data),
+    );
     const summaries = list.map((hook, i) => {
       const last = lasts[i]?.[0];
       return last ? { hook, lastDelivery: last } : { hook };

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { redisKeys, type RedisKeys } from '@hookline/redis';
-import { type CreateHookInput } from '@hookline/core';
-import { HookControl, streakReason } from '@hookline/suspension';
+import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
+import { newId, type AttemptRecord, type CreateHookInput } from '@hookline/core';
+import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
+import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
-import { useRedis } from '@hookline/testing';
+import { usePostgres, useRedis } from '@hookline/testing';
 import { buildWebApp } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
@@ -18,11 +19,14 @@ export const PASSWORD = 'correct horse battery';
  */
 export function useWebsite() {
   const ctx = useRedis('web');
+  const pg = usePostgres('web');
   const w = {
     ctx,
     baseUrl: '',
     keys: undefined as unknown as RedisKeys,
-    store: undefined as unknown as Store,
+    store: undefined as unknown as Store & SuspensionStore,
+    history: undefined as unknown as HistoryStore,
+    reader: undefined as unknown as HistoryReader,
     producer: undefined as unknown as Producer,
     hookQueues: undefined as unknown as HookQueues,
     control: undefined as unknown as HookControl,
@@ -40,7 +44,12 @@ export function useWebsite() {
     async suspend(hookId: string, failures: number) {
       const at = Date.now();
       const startedAt = at - 10 * 60_000;
-      const records = Array.from({ length: failures }, (_, i) => ({
+      const account = (await w.store.hooks.accountOf(hookId)) ?? '';
+      const records = Array.from({ length: failures }, (_, i): AttemptRecord => ({
+        attempt_id: newId('att', startedAt + i * 1000),
+        trigger: 'auto',
+        account_id: account,
+        hook_id: hookId,
         event_id: `evt_${(startedAt + i).toString(36)}fail${i}`,
         event_type: 'call_created',
         outcome: 'failed' as const,
@@ -50,7 +59,7 @@ export function useWebsite() {
         error: 'HTTP 503 Service Unavailable',
         response_excerpt: '{"error":"maintenance"}',
       }));
-      for (const record of records) await w.store.deliveryLog.append(hookId, record);
+      await w.store.history.append(hookId, records);
       const reason = streakReason(failures, startedAt, at, records.at(-1));
       const suspended = await w.control.suspend(hookId, reason, 'monitor', records);
       if (!suspended) throw new Error(`hook ${hookId} was not suspended`);
@@ -59,12 +68,20 @@ export function useWebsite() {
   beforeEach(async () => {
     w.keys = redisKeys(ctx.prefix);
     w.hookQueues = new HookQueues(ctx.redis, w.keys);
-    w.store = createStore({
-      redis: ctx.redis,
-      keys: w.keys,
-      secretBox: SecretBox.fromKey(randomBytes(32)),
-      hookQueues: w.hookQueues,
-    });
+    w.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => w.history.close());
+    const outbox = new HistoryOutbox(ctx.redis, w.keys);
+    w.reader = new HistoryReader(w.history.client, outbox);
+    w.store = {
+      ...createStore({
+        redis: ctx.redis,
+        keys: w.keys,
+        secretBox: SecretBox.fromKey(randomBytes(32)),
+        hookQueues: w.hookQueues,
+      }),
+      deliveryLog: new DeliveryLog(outbox, w.reader),
+      history: outbox,
+    };
     w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys }));
     const ready = new ReadySet(ctx.redis, w.keys);
     w.control = new HookControl({
@@ -79,6 +96,7 @@ export function useWebsite() {
       redis: ctx.redis,
       keys: w.keys,
       store: w.store,
+      history: w.reader,
       producer: w.producer,
       control: w.control,
       hookQueues: w.hookQueues,

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { SCRIPTS, type RedisKeys } from '@hookline/redis';
-import { type DeliverableEvent } from '@hookline/core';
+import { type AttemptTrigger, type DeliverableEvent } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -19,6 +19,8 @@ export interface InboxEntry {
   /** The account's hooks when the event was accepted: the ones it goes to. */
   readonly hooks: readonly string[];
   readonly acceptedAt: number;
+  /** What queued it, when not the event's own publish: recorded with each attempt. */
+  readonly trigger?: AttemptTrigger;
 }
 
 export interface AcceptedAnswer {
@@ -56,6 +58,7 @@ export interface AcceptInput {
   readonly hooks?: readonly string[];
   readonly graceMs: number;
   readonly maxAbandoned: number;
+  readonly trigger?: AttemptTrigger;
 }
 
 type RawEntry = [string, string[]];
@@ -88,6 +91,7 @@ export class AccountInbox {
         input.maxAbandoned,
         input.hooks ? JSON.stringify(input.hooks) : '',
         input.fingerprint ?? '',
+        input.trigger && input.trigger !== 'auto' ? input.trigger : '',
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, pendingRaw, abandoned] = reply;
@@ -97,7 +101,13 @@ export class AccountInbox {
     if (kind === 'accepted' && stored && answer) {
       // Built from what was sent rather than read back: the same event, hooks and time the entry holds.
       const entry: InboxEntry | undefined = stored.entry
-        ? { id: stored.entry, event: input.event, hooks: stored.hooks, acceptedAt: input.acceptedAt }
+        ? {
+            id: stored.entry,
+            event: input.event,
+            hooks: stored.hooks,
+            acceptedAt: input.acceptedAt,
+            ...(input.trigger ? { trigger: input.trigger } : {}),
+          }
         : undefined;
       return { kind, answer, ...(entry ? { entry } : {}), abandoned: abandoned.map(toEntry) };
     }
@@ -163,5 +173,6 @@ function toEntry([id, fields]: RawEntry): InboxEntry {
     event: JSON.parse(map.get('event') ?? '{}') as DeliverableEvent,
     hooks: JSON.parse(map.get('hooks') ?? '[]') as string[],
     acceptedAt: Number(map.get('at') ?? 0),
+    ...(map.has('trigger') ? { trigger: map.get('trigger') as AttemptTrigger } : {}),
   };
 }

@@ -67,10 +67,11 @@ export class FanOut {
   }
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
-    const { event, acceptedAt } = entry;
+    const { event, acceptedAt, trigger } = entry;
     const queue = this.queue(hookId);
+    const data: DeliverJobData = { accountId, hookId, event, acceptedAt, ...(trigger ? { trigger } : {}) };
     try {
-      await queue.add(DELIVER_JOB, { accountId, hookId, event, acceptedAt } satisfies DeliverJobData, {
+      await queue.add(DELIVER_JOB, data, {
         jobId: event.id,
         deduplication: { id: event.id, ttl: DEDUPE_TTL_MS },
         attempts: 1,

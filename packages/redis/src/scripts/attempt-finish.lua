@@ -1,5 +1,5 @@
--- KEYS: delivery log, attempt, hook record, streak, streak failures, the job's lock.
--- ARGV: record JSON, log bound, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms,
+-- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock.
+-- ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms,
 -- the caller's lock token.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
 -- 0 when the hook was deleted while its request was in flight (its keys are gone and stay gone); -1 when the
@@ -10,8 +10,8 @@ local current = redis.call('GET', KEYS[2])
 if current == ARGV[3] .. ':done' then return 1 end
 if current ~= ARGV[3] and (not current or string.sub(current, 1, #ARGV[3] + 1) ~= ARGV[3] .. ' ') then return -2 end
 if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3] .. ':done')
 local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
 if ARGV[4] == 'delivered' then

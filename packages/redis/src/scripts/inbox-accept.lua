@@ -1,6 +1,7 @@
 -- KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
--- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none).
+-- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none),
+-- what queued it ('' = the event's own publish, else test / manual / probe).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
 -- the answer JSON names the new entry ("entry", '' when the account has no hooks).
@@ -30,7 +31,11 @@ local hooksJson = '[]'
 local entry = ''
 if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
-  entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
+  if ARGV[9] and ARGV[9] ~= '' then
+    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[9])
+  else
+    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
+  end
 end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
+import { decodeCursor, type Cursor, type HistoryFilter, type PageRequest } from '@hookline/history';
+import { deliveryRecord } from './schemas';
+
+// The history API's query and answer shapes (product.md §10): filters, cursor pagination, one attempt in
+// full, a hook's health.
+
+const LIMIT = 'must be a whole number from 1 to 200';
+const TIME = 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z';
+const time = z
+  .string()
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
+    TIME,
+  )
+  .transform((v) => new Date(v));
+const text = (max: number) =>
+  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+export const historyQuery = z
+  .strictObject({
+    limit: z.coerce
+      .number({ error: LIMIT })
+      .int(LIMIT)
+      .min(1, LIMIT)
+      .max(200, LIMIT)
+      .default(50)
+      .describe('How many records, newest first (at most 200)'),
+    cursor: z
+      .string()
+      .transform((v, ctx) => {
+        const cursor = decodeCursor(v);
+        if (!cursor)
+          ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
+        return cursor ?? z.NEVER;
+      })
+      .optional()
+      .describe('next_cursor of the previous page'),
+    outcome: z
+      .enum(OUTCOMES as [RecordedOutcome, ...RecordedOutcome[]], {
+        error: `must be one of ${OUTCOMES.join(', ')}`,
+      })
+      .optional(),
+    call_id: text(256).optional().describe("Only the attempts of this call's events"),
+    event_id: text(64).optional(),
+    since: time.optional().describe('Attempted at or after this time'),
+    until: time.optional().describe('Attempted before this time'),
+  })
+  .refine((q) => !(q.since && q.until && q.since >= q.until), {
+    path: ['until'],
+    message: 'must be later than since',
+  });
+
+export type HistoryQuery = z.output<typeof historyQuery>;
+
+/** The search across an account needs what it searches for. */
+export const accountSearchQuery = historyQuery.refine(
+  (q) => q.call_id !== undefined || q.event_id !== undefined,
+  {
+    path: ['call_id'],
+    message: 'is required (or event_id): the search across every hook of the account is by call or by event',
+  },
+);
+
+export function toFilter(q: HistoryQuery): { filter: HistoryFilter; page: PageRequest } {
+  return {
+    filter: {
+      ...(q.outcome ? { outcome: q.outcome } : {}),
+      ...(q.call_id !== undefined ? { callId: q.call_id } : {}),
+      ...(q.event_id !== undefined ? { eventId: q.event_id } : {}),
+      ...(q.since ? { since: q.since } : {}),
+      ...(q.until ? { until: q.until } : {}),
+    },
+    page: { limit: q.limit, ...(q.cursor ? { cursor: q.cursor as Cursor } : {}) },
+  };
+}
+
+export const deliveryPage = z
+  .object({
+    data: z.array(deliveryRecord),
+    next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
+  })
+  .meta({ id: 'DeliveryPage' });
+
+export const attemptDetail = deliveryRecord
+  .extend({
+    request: z
+      .object({
+        method: z.literal('POST'),
+        url: z.string(),
+        headers: z
+          .record(z.string(), z.string())
+          .describe(
+            'As sent, in order; the Authorization value is masked (scheme and last 4 characters at most)',
+          ),
+        body: z.string().describe('The body exactly as sent'),
+      })
+      .optional()
+      .describe('Absent when this attempt sent nothing (unknown, blocked, expired, discarded)'),
+    response: z
+      .object({
+        status_code: z.number().int().optional(),
+        body_excerpt: z.string().optional().describe('The first 4 KiB of the response body'),
+      })
+      .optional(),
+  })
+  .meta({ id: 'Attempt' });
+
+export const healthQuery = z.strictObject({
+  hours: z.coerce
+    .number({ error: 'must be a whole number from 1 to 720' })
+    .int('must be a whole number from 1 to 720')
+    .min(1, 'must be a whole number from 1 to 720')
+    .max(720, 'must be a whole number from 1 to 720')
+    .default(24)
+    .describe('The window, in whole hours up to now (the current hour included)'),
+});
+
+export const hookHealthView = z
+  .object({
+    hours: z.number().int(),
+    attempts: z
+      .number()
+      .int()
+      .describe('Attempts made (delivered, failed, timed_out, error, blocked, unknown)'),
+    delivered: z.number().int(),
+    success_rate: z.number().nullable().describe('delivered / attempts; null with no attempts'),
+    p50_ms: z.number().nullable().describe('Median response time of attempts that got a status'),
+    p99_ms: z.number().nullable(),
+    by_outcome: z.record(z.string(), z.number().int()),
+    last_error: z
+      .object({
+        attempt_id: z.string(),
+        attempted_at: z.string(),
+        outcome: z.string(),
+        status_code: z.number().int().optional(),
+        error: z.string().optional(),
+      })
+      .optional(),
+    series: z.array(
+      z.object({ hour: z.string(), delivered: z.number().int(), not_delivered: z.number().int() }),
+    ),
+  })
+  .meta({ id: 'HookHealth' });

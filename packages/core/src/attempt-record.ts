@@ -1,0 +1,48 @@
+import type { DeliveryRequest } from './delivery-request';
+import type { DeliverableEvent } from './event-kinds';
+import type { DeliveryRecord } from './outcomes';
+
+/** The request an attempt sent, as the history keeps it: credentials masked, the body's exact text. */
+export interface RecordedRequest {
+  readonly method: 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** One attempt as the history stores it: the log line, whose hook it was, and what was sent. */
+export interface AttemptRecord extends DeliveryRecord {
+  readonly account_id: string;
+  readonly hook_id: string;
+  /** Absent when nothing was sent by this attempt (`unknown`, `expired`, `discarded`, `blocked`). */
+  readonly request?: RecordedRequest;
+}
+
+/** The list line of a record: everything but the request, which only an attempt's own page shows. */
+export function toDeliveryRecord(record: AttemptRecord): DeliveryRecord & { readonly hook_id: string } {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { request, account_id, ...line } = record;
+  return line;
+}
+
+/** `call_id` when the kind has one, else its first field after `EventType`: the value customers search by. */
+export function searchKeyOf(event: DeliverableEvent): string | undefined {
+  const fields = event.fields;
+  if (fields['call_id'] !== undefined) return fields['call_id'];
+  for (const name of Object.keys(fields)) if (name !== 'EventType') return fields[name];
+  return undefined;
+}
+
+/**
+ * The request as history keeps it: the Authorization value is replaced by its masked form, so no credential
+ * is ever stored in the database; every other header and the body are exactly what was sent.
+ */
+export function recordRequest(
+  request: DeliveryRequest,
+  maskedAuthorization: string | undefined,
+): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name] = name.toLowerCase() === 'authorization' ? (maskedAuthorization ?? '••••') : value;
+  return { method: 'POST', url: request.url, headers, body: request.body };
+}

@@ -1,0 +1,176 @@
+import type { AttemptRecord, Clock } from '@hookline/core';
+import type { HistoryOutbox, OutboxSlice } from '@hookline/redis';
+import type { HistoryWriter } from './history-writer';
+import { Partitions } from './partitions';
+
+export interface HistoryDrainOptions {
+  readonly outbox: HistoryOutbox;
+  readonly writer: HistoryWriter;
+  readonly partitions: Partitions;
+  readonly retentionDays: number;
+  readonly clock: Clock;
+  /** The next few hook ids of a walk over every hook (the monitor's hook sweep): where lost markers are found. */
+  readonly sweep: () => Promise<readonly string[]>;
+  /** Hooks taken per round; each brings up to OUTBOX_READ_MAX records. */
+  readonly hooksPerRound?: number;
+  /** How long a writer holds the hooks it took: past this, another writer takes them over. */
+  readonly holdMs?: number;
+  /** How often an idle writer looks for work: bounds how late a record is readable in the database. */
+  readonly idleMs?: number;
+  readonly sweepEveryMs?: number;
+  readonly maintainEveryMs?: number;
+  readonly onWritten?: (count: number) => void;
+  /** A record that cannot be written at all (unparsable, or older than retention): dropped, and said why. */
+  readonly onDropped?: (why: string, count: number) => void;
+  readonly onError: (error: unknown) => void;
+}
+
+const RETRY_MS = 1000;
+
+/**
+ * Moves attempt records from the hooks' Redis outboxes to PostgreSQL: takes marked hooks with a hold, reads
+ * their oldest records, writes them in one statement, then trims exactly what was written. Killed at any
+ * point, it loses nothing (records leave Redis only after the database has them) and duplicates nothing
+ * (a record written twice is a conflict the insert ignores). Also drops partitions past retention.
+ */
+export class HistoryDrain {
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly o: HistoryDrainOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = this.loop();
+    this.every(this.o.sweepEveryMs ?? 1000, () => this.sweep());
+    this.every(this.o.maintainEveryMs ?? 3600_000, () => this.maintain());
+    void this.maintain();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.wake?.();
+    await this.running;
+  }
+
+  /** One round: how many hooks it took (0 when there was nothing to do) and how many records it wrote. */
+  async round(): Promise<{ hooks: number; records: number }> {
+    const { outbox } = this.o;
+    const now = this.o.clock().getTime();
+    const holdUntil = now + (this.o.holdMs ?? 30_000);
+    const hooks = await outbox.claim(this.o.hooksPerRound ?? 200, holdUntil, now);
+    if (hooks.length === 0) return { hooks: 0, records: 0 };
+    let records: AttemptRecord[];
+    try {
+      const slices = await outbox.read(hooks);
+      records = this.records(slices, now);
+      await this.o.writer.write(records);
+      const left = await Promise.all(
+        slices.map((s) =>
+          s.entries.length === 0 ? 0 : outbox.ack(s.hookId, s.entries.length, s.entries.at(-1)!),
+        ),
+      );
+      // A hook with records left (a busy one, or one another writer trimmed first) is marked now, so the next
+      // round takes it again at once; the others give their markers back unless marked again meanwhile.
+      await outbox.mark(hooks.filter((_, i) => left[i] !== 0));
+      await outbox.release(
+        hooks.filter((_, i) => left[i] === 0),
+        holdUntil,
+      );
+    } catch (error) {
+      // Nothing was trimmed that is not written; handing the hooks back makes them due again right away.
+      await outbox.mark(hooks).catch(() => undefined);
+      throw error;
+    }
+    return { hooks: hooks.length, records: records.length };
+  }
+
+  private records(slices: readonly OutboxSlice[], now: number): AttemptRecord[] {
+    const horizon = Partitions.horizon(now, this.o.retentionDays);
+    const records: AttemptRecord[] = [];
+    let unparsable = 0;
+    let expired = 0;
+    for (const slice of slices)
+      for (const entry of slice.entries) {
+        const record = parseRecord(entry);
+        if (!record) unparsable++;
+        else if (Date.parse(record.attempted_at) < horizon) expired++;
+        else records.push(record);
+      }
+    if (unparsable > 0) this.o.onDropped?.('unparsable', unparsable);
+    if (expired > 0) this.o.onDropped?.('older than retention', expired);
+    return records;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let took = 0;
+      try {
+        const done = await this.round();
+        took = done.hooks;
+        if (done.records > 0) this.o.onWritten?.(done.records);
+      } catch (error) {
+        this.o.onError(error);
+        await this.sleep(RETRY_MS);
+        continue;
+      }
+      if (took === 0) await this.sleep(this.o.idleMs ?? 100);
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const ids = await this.o.sweep();
+      if (ids.length > 0) await this.o.outbox.markIfAbsent(await this.o.outbox.nonEmpty(ids));
+    } catch (error) {
+      this.o.onError(error);
+    }
+  }
+
+  private async maintain(): Promise<void> {
+    try {
+      await this.o.partitions.maintain(this.o.clock().getTime(), this.o.retentionDays);
+    } catch (error) {
+      this.o.onError(error);
+    }
+  }
+
+  private every(ms: number, task: () => Promise<void>): void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || this.stopping) return;
+      busy = true;
+      void task().finally(() => (busy = false));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+function parseRecord(entry: string): AttemptRecord | undefined {
+  try {
+    const value = JSON.parse(entry) as Partial<AttemptRecord>;
+    const ok =
+      typeof value.attempt_id === 'string' &&
+      typeof value.hook_id === 'string' &&
+      typeof value.account_id === 'string' &&
+      typeof value.attempted_at === 'string' &&
+      !Number.isNaN(Date.parse(value.attempted_at));
+    return ok ? (value as AttemptRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}

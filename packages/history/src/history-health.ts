@@ -1,0 +1,114 @@
+import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
+import type { SqlClient } from './sql-client';
+
+/** Outcomes of an attempt the service made (or may have made): what the success rate is a share of. */
+const ATTEMPTED: readonly RecordedOutcome[] = [
+  'delivered',
+  'failed',
+  'timed_out',
+  'error',
+  'blocked',
+  'unknown',
+];
+const HOUR_MS = 3600 * 1000;
+
+export interface HookHealth {
+  readonly hours: number;
+  readonly attempts: number;
+  readonly delivered: number;
+  /** delivered / attempts, or null with no attempts. */
+  readonly success_rate: number | null;
+  /** Response time of attempts that got a status, in ms; null with none. */
+  readonly p50_ms: number | null;
+  readonly p99_ms: number | null;
+  readonly by_outcome: Record<RecordedOutcome, number>;
+  readonly last_error?: {
+    readonly attempt_id: string;
+    readonly attempted_at: string;
+    readonly outcome: RecordedOutcome;
+    readonly status_code?: number;
+    readonly error?: string;
+  };
+  /** One entry per hour of the window, oldest first, empty hours included. */
+  readonly series: { readonly hour: string; readonly delivered: number; readonly not_delivered: number }[];
+}
+
+/** A hook's health over the last `hours` hours: totals, latency, outcomes, the last failure, an hourly series. */
+export async function hookHealth(
+  client: SqlClient,
+  hookId: string,
+  hours: number,
+  now: number,
+): Promise<HookHealth> {
+  const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
+  const since = new Date(firstHour);
+  const params = [hookId, since, ATTEMPTED];
+  const [totals, outcomes, hourly, last] = await Promise.all([
+    client.query<{ attempts: number; delivered: number; p50: number | null; p99: number | null }>(
+      `SELECT count(*) FILTER (WHERE outcome = ANY($3)) AS attempts,
+              count(*) FILTER (WHERE outcome = 'delivered') AS delivered,
+              percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE status_code IS NOT NULL) AS p50,
+              percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE status_code IS NOT NULL) AS p99
+         FROM attempts WHERE hook_id = $1 AND attempted_at >= $2`,
+      params,
+    ),
+    client.query<{ outcome: RecordedOutcome; n: number }>(
+      `SELECT outcome, count(*) AS n FROM attempts WHERE hook_id = $1 AND attempted_at >= $2 GROUP BY outcome`,
+      [hookId, since],
+    ),
+    client.query<{ hour: Date; delivered: number; not_delivered: number }>(
+      `SELECT date_trunc('hour', attempted_at) AS hour,
+              count(*) FILTER (WHERE outcome = 'delivered') AS delivered,
+              count(*) FILTER (WHERE outcome = ANY($3) AND outcome <> 'delivered') AS not_delivered
+         FROM attempts WHERE hook_id = $1 AND attempted_at >= $2 GROUP BY 1`,
+      params,
+    ),
+    client.query<{
+      attempt_id: string;
+      attempted_at: Date;
+      outcome: RecordedOutcome;
+      status_code: number | null;
+      error: string | null;
+    }>(
+      `SELECT attempt_id, attempted_at, outcome, status_code, error FROM attempts
+        WHERE hook_id = $1 AND attempted_at >= $2 AND outcome = ANY($3) AND outcome <> 'delivered'
+        ORDER BY attempted_at DESC, attempt_id DESC LIMIT 1`,
+      params,
+    ),
+  ]);
+  const t = totals[0] ?? { attempts: 0, delivered: 0, p50: null, p99: null };
+  const byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<RecordedOutcome, number>;
+  for (const row of outcomes) byOutcome[row.outcome] = row.n;
+  const perHour = new Map(hourly.map((row) => [row.hour.getTime(), row]));
+  const series = Array.from({ length: hours }, (_, i) => {
+    const hour = firstHour + i * HOUR_MS;
+    const row = perHour.get(hour);
+    return {
+      hour: new Date(hour).toISOString(),
+      delivered: row?.delivered ?? 0,
+      not_delivered: row?.not_delivered ?? 0,
+    };
+  });
+  const failure = last[0];
+  return {
+    hours,
+    attempts: t.attempts,
+    delivered: t.delivered,
+    success_rate: t.attempts > 0 ? t.delivered / t.attempts : null,
+    p50_ms: t.p50,
+    p99_ms: t.p99,
+    by_outcome: byOutcome,
+    ...(failure
+      ? {
+          last_error: {
+            attempt_id: failure.attempt_id,
+            attempted_at: failure.attempted_at.toISOString(),
+            outcome: failure.outcome,
+            ...(failure.status_code !== null ? { status_code: failure.status_code } : {}),
+            ...(failure.error !== null ? { error: failure.error } : {}),
+          },
+        }
+      : {}),
+    series,
+  };
+}

@@ -1,0 +1,39 @@
+import type { AttemptRecord } from '@hookline/core';
+import { dayOf, Partitions } from './partitions';
+import { toRowJson } from './rows';
+import type { SqlClient } from './sql-client';
+
+// One statement per batch: the records travel as one JSON array parameter, which both node-postgres and
+// PGlite send as is, and json_to_recordset turns into rows. A record already written (same attempt id and
+// time) is skipped, which is what makes replaying an outbox after a crash harmless.
+const INSERT = `
+INSERT INTO attempts (attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger,
+  outcome, status_code, duration_ms, error, response_excerpt, request_method, request_url, request_headers,
+  request_body)
+SELECT * FROM json_to_recordset($1::json) AS r(attempt_id text, attempted_at timestamptz, account_id text,
+  hook_id text, event_id text, event_type text, call_id text, trigger text, outcome text, status_code integer,
+  duration_ms integer, error text, response_excerpt text, request_method text, request_url text,
+  request_headers jsonb, request_body text)
+ON CONFLICT DO NOTHING`;
+
+/** Rows per statement: large enough to amortise the round trip, small enough to keep one statement short. */
+export const INSERT_BATCH = 1000;
+
+/** Writes attempt records to the history, idempotently, creating the day partitions they need. */
+export class HistoryWriter {
+  private readonly partitions: Partitions;
+
+  constructor(private readonly client: SqlClient) {
+    this.partitions = new Partitions(client);
+  }
+
+  /** Writes the records (any number); resolves once every one is in the database. */
+  async write(records: readonly AttemptRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.partitions.ensure(records.map((r) => dayOf(Date.parse(r.attempted_at))));
+    for (let i = 0; i < records.length; i += INSERT_BATCH) {
+      const slice = records.slice(i, i + INSERT_BATCH);
+      await this.client.query(INSERT, [JSON.stringify(slice.map(toRowJson))]);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+export { decodeCursor, encodeCursor, type Cursor } from './cursor';
+export { HistoryDrain, type HistoryDrainOptions } from './history-drain';
+export { hookHealth, type HookHealth } from './history-health';
+export {
+  HistoryReader,
+  type DeliveryLine,
+  type HistoryFilter,
+  type Page,
+  type PageRequest,
+} from './history-reader';
+export { HistoryWriter, INSERT_BATCH } from './history-writer';
+export { historyAnswers, openHistory, type HistoryDatabase, type HistoryStore } from './open-history';
+export { dayOf, partitionName, Partitions } from './partitions';
+export { migrate, SCHEMA_VERSION } from './schema';
+export { checkSchemaName, type Sql, type SqlClient } from './sql-client';
+export { pgClient, redactedUrl, type PgClientOptions } from './pg-client';
+export { DeliveryLog } from './delivery-log';

@@ -1,0 +1,180 @@
+import type { HistoryOutbox } from '@hookline/redis';
+import { decodeCursor } from '../src/cursor';
+import { HistoryReader } from '../src/history-reader';
+import { hookHealth } from '../src/history-health';
+import { HistoryWriter } from '../src/history-writer';
+import { migrate } from '../src/schema';
+import { Partitions } from '../src/partitions';
+import type { SqlClient } from '../src/sql-client';
+import { attemptRecord } from './records';
+
+// The same behaviour, asserted on the PostgreSQL server and on PGlite: both run this one schema and SQL.
+const HOUR = 3600_000;
+const noOutbox = { pending: async () => [] } as unknown as HistoryOutbox;
+
+export function historyContract(open: () => Promise<{ client: SqlClient; schema: string }>) {
+  let client: SqlClient;
+  let schema: string;
+  beforeEach(async () => {
+    ({ client, schema } = await open());
+    await migrate(client, schema);
+  });
+
+  it('migrates idempotently, also with several processes at once', async () => {
+    await Promise.all([migrate(client, schema), migrate(client, schema), migrate(client, schema)]);
+    const versions = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    expect(versions.map((v) => v.version)).toEqual([1]);
+  });
+
+  it('keeps every field of a record exactly, and a record written twice once', async () => {
+    const record = attemptRecord({
+      outcome: 'failed',
+      status_code: 503,
+      error: 'Service Unavailable',
+      response_excerpt: 'down\u0000for maintenance \u00e9',
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9/hook?x=1',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Zeta: 'last-but-kept-in-order',
+          Authorization: 'Basic ••••',
+        },
+        body: 'EventType=call_created&from_cnam=Jonas+1&date=2016-03-01T08%3A31%3A55.0000000',
+      },
+    });
+    const writer = new HistoryWriter(client);
+    await writer.write([record]);
+    await writer.write([record]);
+    const reader = new HistoryReader(client, noOutbox);
+    const got = await reader.attempt(record.account_id, record.hook_id, record.attempt_id);
+    // NUL cannot be stored in PostgreSQL text: it is the one character replaced.
+    expect(got).toEqual({ ...record, response_excerpt: 'down\uFFFDfor maintenance \u00e9' });
+    expect(Object.keys(got!.request!.headers)).toEqual(['Content-Type', 'Zeta', 'Authorization']);
+    const [row] = await client.query<{ n: number }>('SELECT count(*) AS n FROM attempts');
+    expect(row?.n).toBe(1);
+  });
+
+  it('lists a hook newest first with filters and cursor pagination', async () => {
+    const base = Date.parse('2026-11-20T10:00:00.000Z');
+    const records = Array.from({ length: 7 }, (_, i) =>
+      attemptRecord({
+        attempted_at: new Date(base + i * 1000).toISOString(),
+        outcome: i % 2 === 0 ? 'delivered' : 'failed',
+        call_id: i === 3 ? 'call-3' : 'call-x',
+      }),
+    );
+    const other = attemptRecord({
+      hook_id: 'hk_00000000000000000002',
+      attempted_at: new Date(base).toISOString(),
+    });
+    await new HistoryWriter(client).write([...records, other]);
+    const reader = new HistoryReader(client, noOutbox);
+    const hook = records[0]!.hook_id;
+
+    const first = await reader.listForHook(hook, {}, { limit: 3 });
+    expect(first.data.map((r) => r.attempt_id)).toEqual(
+      [records[6], records[5], records[4]].map((r) => r!.attempt_id),
+    );
+    const second = await reader.listForHook(hook, {}, { limit: 3, cursor: decodeCursor(first.next_cursor!) });
+    const third = await reader.listForHook(hook, {}, { limit: 3, cursor: decodeCursor(second.next_cursor!) });
+    expect([...first.data, ...second.data, ...third.data].map((r) => r.attempt_id)).toEqual(
+      [...records].reverse().map((r) => r.attempt_id),
+    );
+    expect(third.next_cursor).toBeUndefined();
+
+    const failed = await reader.listForHook(hook, { outcome: 'failed' }, { limit: 10 });
+    expect(failed.data.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
+    const byCall = await reader.listForHook(hook, { callId: 'call-3' }, { limit: 10 });
+    expect(byCall.data.map((r) => r.attempt_id)).toEqual([records[3]!.attempt_id]);
+    const byEvent = await reader.listForHook(hook, { eventId: records[2]!.event_id }, { limit: 10 });
+    expect(byEvent.data.map((r) => r.attempt_id)).toEqual([records[2]!.attempt_id]);
+    const window = await reader.listForHook(
+      hook,
+      { since: new Date(base + 2000), until: new Date(base + 4000) },
+      { limit: 10 },
+    );
+    expect(window.data.map((r) => r.attempt_id)).toEqual([records[3]!.attempt_id, records[2]!.attempt_id]);
+  });
+
+  it('searches one account by call id across its hooks, never another account', async () => {
+    const mine = [
+      attemptRecord({ call_id: 'c-42', hook_id: 'hk_00000000000000000001' }),
+      attemptRecord({ call_id: 'c-42', hook_id: 'hk_00000000000000000002' }),
+    ];
+    const theirs = attemptRecord({ call_id: 'c-42', account_id: 'acct_00000000000000000009' });
+    await new HistoryWriter(client).write([...mine, theirs]);
+    const reader = new HistoryReader(client, noOutbox);
+    const found = await reader.searchAccount(mine[0]!.account_id, { callId: 'c-42' }, { limit: 50 });
+    expect(found.data.map((r) => r.attempt_id).sort()).toEqual(mine.map((r) => r.attempt_id).sort());
+    expect(await reader.attempt(mine[0]!.account_id, theirs.hook_id, theirs.attempt_id)).toBeUndefined();
+  });
+
+  it('sums up a hook’s health by hour', async () => {
+    const now = Date.parse('2026-11-24T12:30:00.000Z');
+    const at = (ms: number) => new Date(ms).toISOString();
+    await new HistoryWriter(client).write([
+      attemptRecord({ attempted_at: at(now - 10 * 60_000), duration_ms: 10 }),
+      attemptRecord({ attempted_at: at(now - 20 * 60_000), duration_ms: 30 }),
+      attemptRecord({
+        attempted_at: at(now - 2 * HOUR),
+        outcome: 'failed',
+        status_code: 500,
+        duration_ms: 20,
+        error: 'HTTP 500',
+      }),
+      attemptRecord({
+        attempted_at: at(now - 3 * HOUR),
+        outcome: 'timed_out',
+        status_code: undefined,
+        duration_ms: 15000,
+        error: 'no response',
+      }),
+      attemptRecord({
+        attempted_at: at(now - 3 * HOUR),
+        outcome: 'discarded',
+        status_code: undefined,
+        duration_ms: 0,
+      }),
+      attemptRecord({ attempted_at: at(now - 30 * HOUR), duration_ms: 5 }),
+    ]);
+    const health = await hookHealth(client, 'hk_00000000000000000001', 24, now);
+    expect(health).toMatchObject({ attempts: 4, delivered: 2, success_rate: 0.5, p50_ms: 20, p99_ms: 30 });
+    expect(health.by_outcome).toMatchObject({
+      delivered: 2,
+      failed: 1,
+      timed_out: 1,
+      discarded: 1,
+      error: 0,
+    });
+    expect(health.last_error).toMatchObject({ outcome: 'failed', status_code: 500, error: 'HTTP 500' });
+    expect(health.series).toHaveLength(24);
+    expect(health.series.at(-1)).toEqual({
+      hour: '2026-11-24T12:00:00.000Z',
+      delivered: 2,
+      not_delivered: 0,
+    });
+    expect(health.series.at(-4)).toEqual({
+      hour: '2026-11-24T09:00:00.000Z',
+      delivered: 0,
+      not_delivered: 1,
+    });
+  });
+
+  it('keeps records by time and drops whole days past retention', async () => {
+    const now = Date.parse('2026-11-24T12:00:00.000Z');
+    const day = 24 * HOUR;
+    await new HistoryWriter(client).write([
+      attemptRecord({ attempted_at: new Date(now - 40 * day).toISOString() }),
+      attemptRecord({ attempted_at: new Date(now - 29 * day).toISOString() }),
+      attemptRecord({ attempted_at: new Date(now).toISOString() }),
+    ]);
+    const partitions = new Partitions(client);
+    const dropped = await partitions.maintain(now, 30);
+    expect(dropped.map((d) => new Date(d).toISOString().slice(0, 10))).toEqual(['2026-10-15']);
+    const days = (await partitions.list()).map((d) => new Date(d).toISOString().slice(0, 10));
+    expect(days).toEqual(['2026-10-26', '2026-11-24', '2026-11-25', '2026-11-26']);
+    const [row] = await client.query<{ n: number }>('SELECT count(*) AS n FROM attempts');
+    expect(row?.n).toBe(2);
+  });
+}

@@ -1,0 +1,168 @@
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from './keys';
+import { SCRIPTS } from './scripts';
+
+/**
+ * How long an outbox nobody drains is kept: a marker is lost only with a crash, and the writer's sweep puts
+ * it back within minutes, so this only bounds what a deleted hook could leave behind.
+ */
+export const OUTBOX_IDLE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** Records read from one outbox at a time: a busy hook's backlog is written in slices of this. */
+export const OUTBOX_READ_MAX = 500;
+
+/** One hook's unwritten records, oldest first, as read by a writer. */
+export interface OutboxSlice {
+  readonly hookId: string;
+  /** Raw JSON records as the outcome scripts appended them. */
+  readonly entries: readonly string[];
+}
+
+/**
+ * The Redis side of the delivery history: each hook's outbox of records not yet in PostgreSQL, and the set
+ * of hooks that have some. Outcome scripts append in the hook's slot; the marker is one command more, in
+ * the global key's slot (a Redis Cluster cannot do both in one script). Writers take hooks from the set with
+ * a hold, so several writers share the work and one that dies gives its hooks back when the hold ends.
+ */
+export class HistoryOutbox {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Appends records that no delivery script wrote (expired and discarded events), then marks the hook. */
+  async append(hookId: string, records: readonly object[]): Promise<void> {
+    if (records.length === 0) return;
+    const key = this.keys.hookHistoryOutbox(hookId);
+    const replies = await this.redis
+      .multi()
+      .rpush(key, ...records.map((r) => JSON.stringify(r)))
+      .pexpire(key, OUTBOX_IDLE_TTL_MS)
+      .exec();
+    for (const [error] of replies ?? []) if (error) throw error;
+    await this.mark([hookId]);
+  }
+
+  /**
+   * Says these hooks have records to write. `LT` keeps an earlier mark (the lag is measured from it) and
+   * lowers a writer's hold to now, so a record appended while a writer drains the hook is not left behind.
+   */
+  async mark(hookIds: readonly string[], now = Date.now()): Promise<void> {
+    if (hookIds.length === 0) return;
+    const args: (string | number)[] = [];
+    for (const id of hookIds) args.push(now, id);
+    await this.redis.zadd(this.keys.historyDirty(), 'LT', ...args);
+  }
+
+  /** Marks hooks that have no marker: the sweep's repair, which leaves a writer's hold alone. */
+  async markIfAbsent(hookIds: readonly string[], now = Date.now()): Promise<void> {
+    if (hookIds.length === 0) return;
+    const args: (string | number)[] = [];
+    for (const id of hookIds) args.push(now, id);
+    await this.redis.zadd(this.keys.historyDirty(), 'NX', ...args);
+  }
+
+  /** Takes up to `count` marked hooks nobody holds, holding them until `holdUntil` (ms). */
+  async claim(count: number, holdUntil: number, now = Date.now()): Promise<string[]> {
+    return (await SCRIPTS.historyClaim.run(
+      this.redis,
+      [this.keys.historyDirty()],
+      [now, holdUntil, count],
+    )) as string[];
+  }
+
+  /** Drops the markers of these hooks, unless they were marked again since `claim` held them. */
+  async release(hookIds: readonly string[], holdUntil: number): Promise<void> {
+    if (hookIds.length === 0) return;
+    await SCRIPTS.historyRelease.run(this.redis, [this.keys.historyDirty()], [holdUntil, ...hookIds]);
+  }
+
+  /** The oldest records of each hook, at most OUTBOX_READ_MAX each. */
+  read(hookIds: readonly string[], max = OUTBOX_READ_MAX): Promise<OutboxSlice[]> {
+    return Promise.all(
+      hookIds.map(async (hookId) => ({
+        hookId,
+        entries: await this.redis.lrange(this.keys.hookHistoryOutbox(hookId), 0, max - 1),
+      })),
+    );
+  }
+
+  /** Every record still waiting for this hook, oldest first: readers show them before the database has them. */
+  pending(hookId: string, max = OUTBOX_READ_MAX): Promise<string[]> {
+    return this.redis.lrange(this.keys.hookHistoryOutbox(hookId), -max, -1);
+  }
+
+  /**
+   * Trims the first `count` records of the hook's outbox, written to the database; `last` is the last of them
+   * as read. Returns how many are left, or -1 when another writer had trimmed them already (nothing is then).
+   */
+  async ack(hookId: string, count: number, last: string): Promise<number> {
+    return Number(
+      await SCRIPTS.historyOutboxAck.run(this.redis, [this.keys.hookHistoryOutbox(hookId)], [count, last]),
+    );
+  }
+
+  /** Which of these hooks have records waiting: the sweep that puts back markers lost in a crash. */
+  async nonEmpty(hookIds: readonly string[]): Promise<string[]> {
+    let lengths: number[];
+    if (this.redis.isCluster)
+      lengths = await Promise.all(hookIds.map((id) => this.redis.llen(this.keys.hookHistoryOutbox(id))));
+    else {
+      const pipeline = this.redis.pipeline();
+      for (const id of hookIds) pipeline.llen(this.keys.hookHistoryOutbox(id));
+      lengths = ((await pipeline.exec()) ?? []).map(([error, n]) => {
+        if (error) throw error;
+        return Number(n);
+      });
+    }
+    return hookIds.filter((_, i) => lengths[i]! > 0);
+  }
+
+  /** Since when the longest-waiting marked hook has had records to write (ms), or undefined when none wait. */
+  async oldestMark(now = Date.now()): Promise<number | undefined> {
+    const [, score] = await this.redis.zrangebyscore(
+      this.keys.historyDirty(),
+      '-inf',
+      now,
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      1,
+    );
+    return score === undefined ? undefined : Number(score);
+  }
+}
+
+/**
+ * Marks hooks for the history writer a few milliseconds after their outcomes, many in one command: a busy
+ * hook is marked once per window however many events it delivers. A crash inside the window loses only
+ * markers, which the writer's sweep puts back; the records themselves are already in the outboxes.
+ */
+export class OutboxMarks {
+  private readonly due = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly outbox: HistoryOutbox,
+    private readonly onError: (error: unknown) => void,
+    private readonly windowMs = 20,
+  ) {}
+
+  add(hookId: string): void {
+    this.due.add(hookId);
+    this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+  }
+
+  /** Sends what is due now (and waits for any send in progress): on shutdown. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const ids = [...this.due];
+    this.due.clear();
+    this.flushing = this.flushing.then(() =>
+      ids.length === 0 ? undefined : this.outbox.mark(ids).catch(this.onError),
+    );
+    await this.flushing;
+  }
+}
