@@ -5,6 +5,8 @@ export interface BenchOptions {
   readonly profile: boolean;
   readonly workerMode: WorkerMode;
   readonly redisUrl: string;
+  /** PostgreSQL for the history the bench's monitor writes (a schema of the bench's own, dropped after). */
+  readonly databaseUrl: string;
   readonly outFile: string;
   readonly workers: number;
   readonly receiverServers: number;
@@ -93,6 +95,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     profile: flags.has('profile'),
     workerMode,
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     outFile: flags.get('out') ?? 'artifacts/bench/results.json',
     workers,
     receiverServers: 4,

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { deletePrefix } from './delete-prefix';
+import { dropBenchSchema } from './history/drop-schema';
 import { bullmqAlone } from './load/bullmq-alone';
 import { closedLoopCeiling, openLoopCeiling } from './load/ceiling';
 import { ClosedLoop, viaProducer } from './load/hookline-load';
@@ -44,6 +45,8 @@ export async function runBench(
   const began = Date.now();
   const loadAverageAtStart = Math.round(loadavg()[0]! * 100) / 100;
   const world = createWorld(options.redisUrl);
+  // The monitor writes the delivery history there, as in production.
+  const historySchema = `bench_${world.prefix.replace(/[^a-z0-9]/g, '_')}`;
   const receivers = await Receivers.start(options.receiverServers);
   let fleet: WorkerFleet | undefined;
   let cleaned: Promise<void> | undefined;
@@ -56,6 +59,7 @@ export async function runBench(
       await receivers.close().catch(() => undefined);
       progress(`removing the keys under ${world.prefix}`);
       await deletePrefix(world.redis, world.prefix).catch(() => undefined);
+      await dropBenchSchema(options.databaseUrl, historySchema).catch(() => undefined);
       world.redis.disconnect();
       world.producerRedis.disconnect();
     })());
@@ -107,6 +111,8 @@ export async function runBench(
       REDIS_URL: options.redisUrl,
       HOOKLINE_QUEUE_PREFIX: world.prefix,
       HOOKLINE_SECRET_KEY: world.secretKeyHex,
+      DATABASE_URL: options.databaseUrl,
+      HOOKLINE_DATABASE_SCHEMA: historySchema,
       LOG_LEVEL: 'info',
     };
     fleet = await WorkerFleet.start(
