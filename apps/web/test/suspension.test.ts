@@ -99,6 +99,39 @@ describe('a suspended hook (browser)', () => {
     await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
   });
 
+  it('re-enable from a chosen time: older held events are discarded, the newer ones queued in order', async () => {
+    const { account, hook, page } = await suspendedHook();
+    // Two more events held after a gap; the time picker is set between the first three and these.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const boundary = new Date(Math.ceil(Date.now() / 1000) * 1000);
+    await new Promise((resolve) => setTimeout(resolve, boundary.getTime() - Date.now() + 5));
+    for (const call_id of ['recent-1', 'recent-2'])
+      await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id } });
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    const picker = page.getByLabel('Deliver only events accepted since (UTC)');
+    // By default: the moment of the suspension, so everything held since then would go.
+    const suspendedAt = (await w.store.hooks.get(account.id, hook.id))!.suspended_at!;
+    await expect(picker.inputValue()).resolves.toBe(suspendedAt.slice(0, 19));
+    await screenshot(page, 'suspension-since');
+    await picker.fill(boundary.toISOString().slice(0, 19));
+    await page.getByRole('button', { name: 'Re-enable, discarding older events' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      `Held events accepted before ${boundary.toISOString()} were discarded`,
+    );
+    await expect(page.locator('#delivery-log tr[data-outcome="discarded"]').count()).resolves.toBe(3);
+    const queue = w.hookQueues.open(hook.id);
+    try {
+      const waiting = await queue.getJobs(['waiting'], 0, -1, true);
+      const calls = waiting.map(
+        (j) => (j.data as { event: { fields: { call_id: string } } }).event.fields.call_id,
+      );
+      expect(calls).toEqual(['recent-1', 'recent-2']);
+    } finally {
+      await queue.close();
+    }
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
+  });
+
   it('notices by itself when the hook it shows is suspended meanwhile', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook' });

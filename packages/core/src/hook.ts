@@ -98,7 +98,11 @@ export type UpdateHookInput = z.infer<typeof updateHookInput>;
 export type HookState = 'active' | 'suspended';
 
 /** What happens to a suspended hook's held events when it is re-enabled. */
-export type HeldChoice = 'deliver' | 'discard';
+/**
+ * What a re-enable does with the events held while the hook was suspended: deliver them all in order, discard
+ * them all, or discard those accepted before a time and deliver the rest in order.
+ */
+export type HeldChoice = 'deliver' | 'discard' | { readonly since: Date };
 
 /** A hook as the API and the website show it: credentials masked, state read from the queue's paused flag. */
 export interface HookView {

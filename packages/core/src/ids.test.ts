@@ -6,7 +6,18 @@ describe('newId', () => {
     expect(newId('hk')).toMatch(/^hk_[0-9a-f]{20}$/);
     const at = Date.UTC(2026, 0, 2, 3, 4, 5);
     expect(newId('evt', at)).toMatch(new RegExp(`^evt_${at.toString(36).padStart(9, '0')}[0-9a-f]{16}$`));
-    for (const prefix of ['acct', 'hk', 'evt'] as const) expect(newId(prefix)).toMatch(ID_PATTERN);
+    for (const prefix of ['acct', 'hk', 'evt', 'att'] as const) expect(newId(prefix)).toMatch(ID_PATTERN);
+  });
+
+  it('makes attempt ids that sort in the order they were made, also within one millisecond', () => {
+    const at = Date.UTC(2026, 10, 24, 9, 0, 0);
+    const ids = [
+      newId('att', at - 1),
+      ...Array.from({ length: 50 }, () => newId('att', at)),
+      newId('att', at + 1),
+    ];
+    expect(ids[1]).toMatch(new RegExp(`^att_${at.toString(36).padStart(9, '0')}[0-9a-z]{4}[0-9a-f]{12}$`));
+    expect([...ids].sort()).toEqual(ids);
   });
 
   it('never repeats a random tail, across many refills of the random pool', () => {

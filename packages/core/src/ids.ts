@@ -21,8 +21,19 @@ function randomHex(bytes: number): string {
   return hex;
 }
 
+// Attempt ids made in one millisecond by one process sort in the order they were made: records written
+// together (held events dropped in one go) then list in their order, newest first, under one timestamp.
+let lastAttemptMs = 0;
+let attemptSeq = 0;
+
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  const timed = prefix === 'evt' || prefix === 'att';
+  if (prefix === 'att') {
+    attemptSeq = now === lastAttemptMs ? attemptSeq + 1 : 0;
+    lastAttemptMs = now;
+    const seq = (attemptSeq % 36 ** 4).toString(36).padStart(4, '0');
+    return `att_${now.toString(36).padStart(9, '0')}${seq}${randomHex(6)}`;
+  }
+  const timed = prefix === 'evt';
   const time = timed ? now.toString(36).padStart(9, '0') : '';
   return `${prefix}_${time}${randomHex(timed ? 8 : 10)}`;
 }

@@ -163,12 +163,17 @@ export class HookQueues {
    * Takes up to `most` of a paused queue's oldest held jobs beyond the newest `keep`, atomically, with their
    * job hashes; returns [job id, job data JSON] pairs, oldest first. Nothing when the queue is not paused.
    */
-  async dropOldestHeld(hookId: string, keep: number, most: number): Promise<[string, string][]> {
+  async dropOldestHeld(
+    hookId: string,
+    keep: number,
+    most: number,
+    acceptedBefore?: number,
+  ): Promise<[string, string][]> {
     const { meta, wait, jobPrefix } = this.layout(hookId);
     const flat = (await SCRIPTS.heldDropOldest.run(
       this.redis,
       [meta, wait],
-      [keep, most, jobPrefix],
+      [keep, most, jobPrefix, ...(acceptedBefore !== undefined ? [acceptedBefore] : [])],
     )) as string[];
     const pairs: [string, string][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);

@@ -37,8 +37,10 @@ export class HookControl {
   }
 
   /**
-   * Re-enables a suspended hook. Held events are delivered in order (`deliver`) or recorded `discarded` and
-   * dropped (`discard`). Enabling an active hook changes nothing. Undefined: not this account's hook.
+   * Re-enables a suspended hook. Held events are delivered in order (`deliver`), recorded `discarded` and
+   * dropped (`discard`), or, with `{since}`, those accepted before that time are discarded and the rest
+   * delivered in order (one accepted exactly at it is delivered). Enabling an active hook changes nothing.
+   * Undefined: not this account's hook.
    */
   async enable(
     accountId: string,
@@ -51,16 +53,28 @@ export class HookControl {
     if (!hook || hook.state === 'active') return hook;
 
     // Discard while still paused, so no worker can take a held event in between.
-    const count =
+    const dropDeps = { hookQueues, history: store.history, clock: this.clock };
+    const since = typeof held === 'object' ? held.since : undefined;
+    const discarded =
       held === 'discard'
         ? await dropHeldEvents(
-            { hookQueues, history: store.history, clock: this.clock },
+            dropDeps,
             hookId,
             0,
             'discarded',
             `discarded by ${actor} when the hook was re-enabled`,
           )
-        : await hookQueues.waitingCount(hookId);
+        : since
+          ? await dropHeldEvents(
+              dropDeps,
+              hookId,
+              0,
+              'discarded',
+              `discarded by ${actor} when the hook was re-enabled: accepted before ${since.toISOString()}`,
+              since.getTime(),
+            )
+          : 0;
+    const queued = held === 'discard' ? 0 : await hookQueues.waitingCount(hookId);
     const now = this.clock();
     // A fresh streak before the flag goes: the first failure after the enable must count.
     await resetStreak(redis, keys, hookId, now.getTime());
@@ -71,10 +85,13 @@ export class HookControl {
     await hookQueues.resume(hookId);
     await redis.srem(keys.suspendedHooks(), hookId);
     await store.hooks.clearSuspension(hookId);
+    const events = (n: number) => `${n} held event${n === 1 ? '' : 's'}`;
     const detail =
       held === 'deliver'
-        ? `re-enabled; ${count} held event${count === 1 ? '' : 's'} queued for delivery, in order`
-        : `re-enabled; ${count} held event${count === 1 ? '' : 's'} discarded`;
+        ? `re-enabled; ${events(queued)} queued for delivery, in order`
+        : held === 'discard'
+          ? `re-enabled; ${events(discarded)} discarded`
+          : `re-enabled; ${events(discarded)} accepted before ${since!.toISOString()} discarded, ${queued} queued for delivery, in order`;
     await store.activity.append(accountId, {
       kind: 'hook.enabled',
       at: now.toISOString(),
@@ -82,7 +99,7 @@ export class HookControl {
       actor,
       detail,
     });
-    this.deps.log?.info({ hookId, accountId, actor, held, count }, 'hook re-enabled');
+    this.deps.log?.info({ hookId, accountId, actor, held, discarded, queued }, 'hook re-enabled');
     await this.deps.signalReady(hookId);
     return store.hooks.get(accountId, hookId);
   }

@@ -28,11 +28,13 @@ export async function dropHeldEvents(
   keep: number,
   outcome: DropOutcome,
   why: string,
+  /** Only events accepted before this time (ms) are dropped. */
+  acceptedBefore?: number,
 ): Promise<number> {
   const clock = deps.clock ?? systemClock;
   let total = 0;
   for (;;) {
-    const dropped = await deps.hookQueues.dropOldestHeld(hookId, keep, BATCH);
+    const dropped = await deps.hookQueues.dropOldestHeld(hookId, keep, BATCH, acceptedBefore);
     const at = clock();
     const records = dropped.map(([jobId, json]) => dropRecord(hookId, jobId, json, outcome, at, why));
     // In order, so the log reads oldest to newest like the deliveries it stands in for.

@@ -51,6 +51,39 @@ describe('hook actions', () => {
       expect(log.json().data.map((d: { outcome: string }) => d.outcome)).toEqual(['discarded', 'discarded']);
     });
 
+    it('re-enables with since: events accepted before it are discarded, the rest delivered in order', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+      for (const call_id of ['old-1', 'old-2', 'edge', 'new-1']) {
+        await api.call('POST', `/v1/accounts/${acct}/events`, {
+          type: 'call_created',
+          data: callCreated({ call_id }),
+        });
+        // Distinct acceptance times: the boundary below falls exactly on one event.
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      const held = await api.jobsOf(hook.id);
+      const edge = held.find((j) => j.event.fields.call_id === 'edge')!;
+      const since = new Date(edge.acceptedAt).toISOString();
+
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, { held: 'since', since });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().state).toBe('active');
+      // The event accepted exactly at `since` counts as newer: it is delivered, after nothing older.
+      expect((await api.jobsOf(hook.id)).map((j) => j.event.fields.call_id)).toEqual(['edge', 'new-1']);
+      const log = (await api.call('GET', `${hookUrl(acct, hook.id)}/deliveries`)).json().data;
+      expect(log.map((d: { call_id: string; outcome: string }) => [d.call_id, d.outcome])).toEqual([
+        ['old-2', 'discarded'],
+        ['old-1', 'discarded'],
+      ]);
+      const activity = (await api.call('GET', `/v1/accounts/${acct}/activity`)).json().data[0];
+      expect(activity).toMatchObject({
+        kind: 'hook.enabled',
+        detail: `re-enabled; 2 held events accepted before ${since} discarded, 2 queued for delivery, in order`,
+      });
+    });
+
     it('leaves an active hook as it is', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);
@@ -64,6 +97,9 @@ describe('hook actions', () => {
       ['no held', {}, 'held'],
       ['an unknown choice', { held: 'keep' }, 'held'],
       ['an unknown field', { held: 'deliver', force: true }, 'force'],
+      ['since without its time', { held: 'since' }, 'since'],
+      ['since with a bad time', { held: 'since', since: 'last tuesday' }, 'since'],
+      ['a time without since', { held: 'deliver', since: '2026-11-24T09:00:00Z' }, 'since'],
     ])('answers 400 for %s, and the hook stays suspended', async (_label, body, field) => {
       const { acct, hookId } = await suspendedHook(1);
       const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, body);

@@ -1,18 +1,39 @@
 import { z } from 'zod';
-import { notFound } from '@hookline/core';
+import { notFound, type HeldChoice } from '@hookline/core';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 import { hookView } from '../schemas';
 
 const HOOK = '/v1/accounts/{acct}/hooks/{hook}';
 
-export const enableHookBody = z.strictObject({
-  held: z
-    .enum(['deliver', 'discard'], { error: 'held must be "deliver" or "discard"' })
-    .describe(
-      'What to do with the events held while the hook was suspended: deliver them in order, or discard them',
-    ),
-});
+const SINCE = 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z';
+
+export const enableHookBody = z
+  .strictObject({
+    held: z
+      .enum(['deliver', 'discard', 'since'], { error: 'held must be "deliver", "discard" or "since"' })
+      .describe(
+        'What to do with the events held while the hook was suspended: deliver them in order, discard them, ' +
+          'or discard those accepted before `since` and deliver the rest in order',
+      ),
+    since: z
+      .string()
+      .refine(
+        (v) => /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+        SINCE,
+      )
+      .optional()
+      .describe(
+        'With held "since": events accepted before this time are discarded; one accepted at it is delivered',
+      ),
+  })
+  .superRefine((body, ctx) => {
+    if (body.held === 'since' && body.since === undefined)
+      ctx.addIssue({ code: 'custom', path: ['since'], message: 'is required when held is "since"' });
+    if (body.held !== 'since' && body.since !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['since'], message: 'is only for held "since"' });
+  })
+  .transform((body): HeldChoice => (body.held === 'since' ? { since: new Date(body.since!) } : body.held));
 
 const acceptedTest = z.object({ id: z.string().describe('Id of the sample event') });
 
@@ -28,7 +49,7 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       body: enableHookBody,
       responses: { 200: { description: 'The hook, active again', schema: hookView } },
     })(async ({ account, hook, body }) => {
-      const enabled = await deps.control.enable(account.id, hook.id, body.held, OPERATOR);
+      const enabled = await deps.control.enable(account.id, hook.id, body, OPERATOR);
       if (!enabled) throw notFound('Hook');
       return { status: 200, body: enabled };
     }),

@@ -28,9 +28,10 @@ function failure(record: DeliveryRecord): SafeHtml {
 // by a button that did not mention them.
 function enableForm(
   page: { hook: HookView; held: number; csrf: string },
-  held: 'deliver' | 'discard',
+  held: 'deliver' | 'discard' | 'since',
   button: SafeHtml,
   confirm?: string,
+  fields: SafeHtml | string = '',
 ) {
   return html`<form
     method="post"
@@ -41,8 +42,25 @@ function enableForm(
     <input type="hidden" name="held" value="${held}" />
     <input type="hidden" name="seen_suspended_at" value="${page.hook.suspended_at ?? ''}" />
     <input type="hidden" name="seen_held" value="${String(page.held)}" />
-    ${button}
+    ${fields} ${button}
   </form>`;
+}
+
+/**
+ * Deliver only what is recent enough to matter: events accepted before the chosen time are discarded. The
+ * default is the moment of the suspension (everything held since then), in UTC, as the rest of the site.
+ */
+function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHtml {
+  const id = `since-${page.hook.id}`;
+  const initial = (page.hook.suspended_at ?? new Date().toISOString()).slice(0, 19);
+  return enableForm(
+    page,
+    'since',
+    html`<button class="btn btn-secondary" type="submit">Re-enable, discarding older events</button>`,
+    undefined,
+    html`<label for="${id}">Deliver only events accepted since (UTC)</label>
+      <input id="${id}" type="datetime-local" name="since" step="1" value="${initial}" required />`,
+  );
 }
 
 /** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
@@ -66,7 +84,8 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
           'discard',
           html`<button class="btn btn-danger-outline" type="submit">Re-enable and discard them</button>`,
           `Discard ${heldText}? They will never be delivered.`,
-        )}`;
+        )}
+        ${sinceForm(page)}`;
   return html`<section
     class="banner-suspended"
     role="alert"

@@ -19,6 +19,14 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
   return run.slice(0, BANNER_FAILURES).reverse();
 }
 
+/** A `datetime-local` value, read as UTC (the site shows every time in UTC); undefined if it is not one. */
+function sinceOf(value: unknown): Date | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value))
+    return undefined;
+  const at = new Date(`${value}${value.length === 16 ? ':00' : ''}Z`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
   const latest = async (hookId: string) =>
@@ -89,7 +97,15 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
     const form = request.body as Record<string, unknown>;
-    const held = form.held === 'discard' ? 'discard' : 'deliver';
+    const since = form.held === 'since' ? sinceOf(form.since) : undefined;
+    if (form.held === 'since' && !since) {
+      await ctx.sessions.flash(request, {
+        kind: 'warning',
+        message: 'Nothing was changed: choose the date and time (UTC) from which held events are delivered.',
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
+    const held = since ? { since } : form.held === 'discard' ? 'discard' : 'deliver';
     const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
     // A choice made on a page that no longer shows the hook as it is (suspended again since, or events held
     // since it loaded) is not carried out: the visitor sees the current state and chooses again.
@@ -113,7 +129,9 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
           ? 'Hook re-enabled. New events are delivered again.'
           : held === 'deliver'
             ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
-            : `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`;
+            : held === 'discard'
+              ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
+              : `Hook re-enabled. Held events accepted before ${since!.toISOString()} were discarded; the others are queued for delivery, in order.`;
     await ctx.sessions.flash(request, { kind: 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });
