@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { HeldChoice, HookView, PublishEventInput } from '@hookline/core';
+import type { DeliverableEvent, HeldChoice, HookView, PublishEventInput } from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -28,6 +28,8 @@ export interface ApiDeps {
       input: PublishEventInput,
     ): Promise<{ id: string; hooks: string[]; duplicate: boolean }>;
     publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
+    /** The same event to one hook again, at the tail of its queue, recorded `manual` under `attemptId`. */
+    resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
   readonly control: {
     enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;

@@ -44,7 +44,8 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const fence = { jobId: job.id, token: job.token };
     const askedAt = performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
-    const start = await deps.attempts.begin(data.hookId, data.event.id, fence);
+    // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
+    const start = await deps.attempts.begin(data.hookId, job.id, fence);
     const startedAt = deps.clock().getTime();
     switch (start.kind) {
       case 'fenced':

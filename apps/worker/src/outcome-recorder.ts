@@ -45,7 +45,7 @@ export class OutcomeRecorder {
     const callId = searchKeyOf(event);
     const entry: AttemptRecord = {
       // First: the outbox's readers and writer find a record by it.
-      attempt_id: newId('att', attempt.startedAt),
+      attempt_id: job.attemptId ?? newId('att', attempt.startedAt),
       event_id: event.id,
       event_type: event.type,
       ...(callId !== undefined ? { call_id: callId } : {}),
@@ -59,8 +59,15 @@ export class OutcomeRecorder {
       account_id: accountId,
       hook_id: hookId,
       ...(attempt.request ? { request: attempt.request } : {}),
+      event_fields: event.fields,
     };
-    const finished = await this.deps.attempts.finish(hookId, entry, fence, streakStep(attempt.outcome));
+    const finished = await this.deps.attempts.finish(
+      hookId,
+      entry,
+      fence,
+      streakStep(attempt.outcome),
+      fence.jobId,
+    );
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(
         { hookId, eventId: event.id, outcome: attempt.outcome, refused: finished },

@@ -16,12 +16,14 @@ export interface AttemptRecord extends DeliveryRecord {
   readonly hook_id: string;
   /** Absent when nothing was sent by this attempt (`unknown`, `expired`, `discarded`, `blocked`). */
   readonly request?: RecordedRequest;
+  /** The event's fields as delivered (what a send-again sends again); kept in the history, never shown. */
+  readonly event_fields?: Readonly<Record<string, string>>;
 }
 
 /** The list line of a record: everything but the request, which only an attempt's own page shows. */
 export function toDeliveryRecord(record: AttemptRecord): DeliveryRecord & { readonly hook_id: string } {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { request, account_id, ...line } = record;
+  const { request, account_id, event_fields, ...line } = record;
   return line;
 }
 

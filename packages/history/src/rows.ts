@@ -19,12 +19,13 @@ export interface AttemptRow {
   readonly request_url: string | null;
   readonly request_headers: [string, string][] | null;
   readonly request_body: string | null;
+  readonly event_fields: Record<string, string> | null;
 }
 
 /** The columns every read selects, in the table's order. */
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
-  'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body';
+  'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -51,6 +52,7 @@ export function fromRow(row: AttemptRow): AttemptRecord {
           },
         }
       : {}),
+    ...(row.event_fields !== null ? { event_fields: row.event_fields } : {}),
   };
 }
 
@@ -83,5 +85,8 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
     // Pairs, not an object: jsonb reorders object keys, and the order headers were sent in is kept.
     request_headers: r.request ? Object.entries(r.request.headers).map(([n, v]) => [n, storable(v)]) : null,
     request_body: r.request ? storable(r.request.body) : null,
+    event_fields: r.event_fields
+      ? Object.fromEntries(Object.entries(r.event_fields).map(([k, v]) => [k, storable(v)]))
+      : null,
   };
 }

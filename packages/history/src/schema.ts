@@ -36,6 +36,8 @@ const STEPS: readonly (readonly string[])[] = [
     `CREATE INDEX attempts_by_call ON attempts (account_id, call_id, attempted_at DESC)`,
     `CREATE INDEX attempts_by_event ON attempts (account_id, event_id, attempted_at DESC)`,
   ],
+  // The event's fields, so that an attempt can be sent again as the same event (json keeps their order).
+  [`ALTER TABLE attempts ADD COLUMN event_fields json`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

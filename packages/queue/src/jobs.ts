@@ -13,6 +13,8 @@ export interface DeliverJobData {
   readonly acceptedAt: number;
   /** What queued it, when not the event's own publish (`auto`): a test, a send-again, a probe. */
   readonly trigger?: AttemptTrigger;
+  /** The attempt's id, made when it was asked for (a send-again answers with it); else made at the attempt. */
+  readonly attemptId?: string;
 }
 
 const deliverJobSchema = z.object({
@@ -25,6 +27,7 @@ const deliverJobSchema = z.object({
   }),
   acceptedAt: z.number(),
   trigger: z.enum(TRIGGERS as [AttemptTrigger, ...AttemptTrigger[]]).optional(),
+  attemptId: z.string().regex(/^att_[0-9a-z]{8,40}$/).optional(),
 });
 
 /**

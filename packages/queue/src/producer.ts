@@ -92,6 +92,35 @@ export class Producer {
     return { id };
   }
 
+  /**
+   * The same event (same id, same fields) to one hook again, at the tail of its queue: delivered in sequence,
+   * once, recorded as `trigger` (a send-again is `manual`) under `attemptId`. Held like any event while the
+   * hook is suspended.
+   */
+  async resend(
+    accountId: string,
+    hookId: string,
+    event: DeliverableEvent,
+    attemptId: string,
+    trigger: AttemptTrigger = 'manual',
+  ): Promise<void> {
+    const now = this.clock();
+    await this.markActive(accountId);
+    const acceptance = await this.inbox.accept({
+      accountId,
+      event,
+      acceptedAt: now.getTime(),
+      idempotencyTtlSeconds: this.ttl,
+      hooks: [hookId],
+      trigger,
+      attemptId,
+      graceMs: this.graceMs,
+      maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
+    });
+    await this.completeAbandoned(accountId, acceptance.abandoned);
+    if (acceptance.kind === 'accepted' && acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
+  }
+
   async close(): Promise<void> {
     await this.fanOut.close();
   }

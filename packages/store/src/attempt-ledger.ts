@@ -77,6 +77,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     record: AttemptRecord,
     fence: AttemptFence,
     streakStep?: StreakStep,
+    marker: string = record.event_id,
   ): Promise<AttemptFinish> {
     const { keys } = this;
     const result = await SCRIPTS.attemptFinish.run(
@@ -92,7 +93,7 @@ export class RedisAttemptLedger implements AttemptLedger {
       [
         JSON.stringify(record),
         OUTBOX_IDLE_TTL_MS,
-        record.event_id,
+        marker,
         streakStep ?? '',
         Date.parse(record.attempted_at),
         STREAK_IDLE_TTL_MS,

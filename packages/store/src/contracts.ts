@@ -121,13 +121,18 @@ export interface AttemptFence {
 }
 
 export interface AttemptLedger {
-  begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart>;
+  /**
+   * `marker` names the attempt in the hook's attempt key: the event id for an event's own turn, the job id for
+   * a send-again of it (the same event, another attempt).
+   */
+  begin(hookId: string, marker: string, fence: AttemptFence): Promise<AttemptStart>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,
     record: AttemptRecord,
     fence: AttemptFence,
     streakStep?: StreakStep,
+    marker?: string,
   ): Promise<AttemptFinish>;
 }
 

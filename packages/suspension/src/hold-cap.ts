@@ -71,6 +71,7 @@ function dropRecord(
     error: why,
     account_id: data.accountId ?? '',
     hook_id: hookId,
+    ...(data.event ? { event_fields: data.event.fields } : {}),
   };
 }
 

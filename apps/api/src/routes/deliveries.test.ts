@@ -172,6 +172,41 @@ describe('the delivery history API', () => {
     ]);
   });
 
+  it('sends an attempt again: the same event, queued for that hook only, under the attempt id it answers', async () => {
+    const fields = { EventType: 'call_created', call_id: 'call-1', rate: '0.0100' };
+    const { acct, hookId, records } = await hookWithLog(1, 0, (a, h, n) =>
+      record(a, h, n, { event_fields: fields }),
+    );
+    const other = await api.createHook(acct);
+    const res = await api.call('POST', hookUrl(acct, hookId, `/deliveries/${records[0]!.attempt_id}/resend`));
+    expect(res.statusCode).toBe(202);
+    const { attempt_id } = res.json();
+    expect(attempt_id).toMatch(/^att_/);
+    expect(attempt_id).not.toBe(records[0]!.attempt_id);
+    const [job] = await api.jobsOf(hookId);
+    expect(job).toMatchObject({
+      event: { id: records[0]!.event_id, type: 'call_created', fields },
+      trigger: 'manual',
+      attemptId: attempt_id,
+    });
+    expect(await api.jobsOf(other.id)).toEqual([]);
+  });
+
+  it('answers 409 for an attempt whose record does not keep its event, and 404 for one of another account', async () => {
+    const { acct, hookId, records } = await hookWithLog(1);
+    const res = await api.call('POST', hookUrl(acct, hookId, `/deliveries/${records[0]!.attempt_id}/resend`));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('CONFLICT');
+    const theirs = await hookWithLog(1, 0, (a, h, n) => record(a, h, n, { event_fields: { call_id: 'x' } }));
+    const stolen = await api.call(
+      'POST',
+      hookUrl(acct, hookId, `/deliveries/${theirs.records[0]!.attempt_id}/resend`),
+    );
+    expect(stolen.statusCode).toBe(404);
+    expect(await api.jobsOf(hookId)).toEqual([]);
+    expect(await api.jobsOf(theirs.hookId)).toEqual([]);
+  });
+
   it.each([
     ['limit=0', 'limit', 'must be a whole number from 1 to 200'],
     ['limit=201', 'limit', 'must be a whole number from 1 to 200'],

@@ -1,4 +1,12 @@
-import { notFound, type AttemptRecord } from '@hookline/core';
+import { z } from 'zod';
+import {
+  eventKind,
+  HooklineError,
+  newId,
+  notFound,
+  type AttemptRecord,
+  type DeliverableEvent,
+} from '@hookline/core';
 import type { ApiDeps } from '../deps';
 import {
   accountSearchQuery,
@@ -12,6 +20,9 @@ import {
 import { defineRoute, type Route } from '../route';
 
 const ATTEMPT_ID = /^att_[0-9a-z]{8,40}$/;
+const resent = z.object({
+  attempt_id: z.string().describe('The new attempt: its record appears under this id'),
+});
 
 export function deliveryRoutes(deps: ApiDeps): Route[] {
   const { history } = deps;
@@ -60,6 +71,28 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       return { status: 200, body: detail(record) };
     }),
     defineRoute({
+      operationId: 'resendDelivery',
+      method: 'POST',
+      path: '/v1/accounts/{acct}/hooks/{hook}/deliveries/{attempt_id}/resend',
+      summary:
+        "Send this attempt's event again (same event id and body), once, at the tail of the hook's queue: " +
+        'after the events queued before it; held while the hook is suspended. Never automatic.',
+      tag: 'deliveries',
+      scope: 'hook',
+      otherErrors: ['CONFLICT'],
+      responses: { 202: { description: 'Queued', schema: resent } },
+    })(async ({ account, hook, request }) => {
+      const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
+      const record = ATTEMPT_ID.test(attemptId)
+        ? await history.attempt(account.id, hook.id, attemptId)
+        : undefined;
+      if (!record) throw notFound('Attempt');
+      const event = eventOf(record);
+      const next = newId('att');
+      await deps.producer.resend(account.id, hook.id, event, next);
+      return { status: 202, body: { attempt_id: next } };
+    }),
+    defineRoute({
       operationId: 'hookHealth',
       method: 'GET',
       path: '/v1/accounts/{acct}/hooks/{hook}/health',
@@ -70,6 +103,20 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       responses: { 200: { description: 'Health over the window', schema: hookHealthView } },
     })(async ({ hook, query }) => ({ status: 200, body: await history.health(hook.id, query.hours) })),
   ];
+}
+
+/** The event an attempt was of, as it was delivered; a conflict when the record does not keep it. */
+function eventOf(record: AttemptRecord): DeliverableEvent {
+  if (!record.event_fields || !eventKind(record.event_type))
+    throw new HooklineError(
+      'CONFLICT',
+      'This attempt cannot be sent again: its record does not keep the event (it was made by an older version)',
+    );
+  return {
+    id: record.event_id,
+    type: record.event_type as DeliverableEvent['type'],
+    fields: record.event_fields,
+  };
 }
 
 function detail(record: AttemptRecord) {

@@ -21,6 +21,11 @@ export interface InboxEntry {
   readonly acceptedAt: number;
   /** What queued it, when not the event's own publish: recorded with each attempt. */
   readonly trigger?: AttemptTrigger;
+  /**
+   * The attempt it was queued for (a send-again): its job is then a job of its own beside the event's first
+   * one (the job id is the event id and this), and its record carries this id.
+   */
+  readonly attemptId?: string;
 }
 
 export interface AcceptedAnswer {
@@ -59,6 +64,7 @@ export interface AcceptInput {
   readonly graceMs: number;
   readonly maxAbandoned: number;
   readonly trigger?: AttemptTrigger;
+  readonly attemptId?: string;
 }
 
 type RawEntry = [string, string[]];
@@ -92,6 +98,7 @@ export class AccountInbox {
         input.hooks ? JSON.stringify(input.hooks) : '',
         input.fingerprint ?? '',
         input.trigger && input.trigger !== 'auto' ? input.trigger : '',
+        input.attemptId ?? '',
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, pendingRaw, abandoned] = reply;
@@ -107,6 +114,7 @@ export class AccountInbox {
             hooks: stored.hooks,
             acceptedAt: input.acceptedAt,
             ...(input.trigger ? { trigger: input.trigger } : {}),
+            ...(input.attemptId ? { attemptId: input.attemptId } : {}),
           }
         : undefined;
       return { kind, answer, ...(entry ? { entry } : {}), abandoned: abandoned.map(toEntry) };
@@ -174,5 +182,6 @@ function toEntry([id, fields]: RawEntry): InboxEntry {
     hooks: JSON.parse(map.get('hooks') ?? '[]') as string[],
     acceptedAt: Number(map.get('at') ?? 0),
     ...(map.has('trigger') ? { trigger: map.get('trigger') as AttemptTrigger } : {}),
+    ...(map.has('attempt') ? { attemptId: map.get('attempt')! } : {}),
   };
 }

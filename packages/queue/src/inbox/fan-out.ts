@@ -67,13 +67,22 @@ export class FanOut {
   }
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
-    const { event, acceptedAt, trigger } = entry;
+    const { event, acceptedAt, trigger, attemptId } = entry;
     const queue = this.queue(hookId);
-    const data: DeliverJobData = { accountId, hookId, event, acceptedAt, ...(trigger ? { trigger } : {}) };
+    const data: DeliverJobData = {
+      accountId,
+      hookId,
+      event,
+      acceptedAt,
+      ...(trigger ? { trigger } : {}),
+      ...(attemptId ? { attemptId } : {}),
+    };
+    // A send-again is the same event once more: a job of its own, named by the event and the new attempt.
+    const jobId = attemptId ? `${event.id}.${attemptId}` : event.id;
     try {
       await queue.add(DELIVER_JOB, data, {
-        jobId: event.id,
-        deduplication: { id: event.id, ttl: DEDUPE_TTL_MS },
+        jobId,
+        deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
         attempts: 1,
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,

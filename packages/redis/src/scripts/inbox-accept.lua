@@ -1,7 +1,8 @@
 -- KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 -- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none),
--- what queued it ('' = the event's own publish, else test / manual / probe).
+-- what queued it ('' = the event's own publish, else test / manual / probe), the attempt id it was made
+-- for ('' = none: one is made at the attempt).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
 -- the answer JSON names the new entry ("entry", '' when the account has no hooks).
@@ -31,7 +32,10 @@ local hooksJson = '[]'
 local entry = ''
 if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
-  if ARGV[9] and ARGV[9] ~= '' then
+  if ARGV[10] and ARGV[10] ~= '' then
+    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[9],
+      'attempt', ARGV[10])
+  elseif ARGV[9] and ARGV[9] ~= '' then
     entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[9])
   else
     entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
