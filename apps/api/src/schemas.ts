@@ -39,6 +39,12 @@ export const hookView = z
     insecure_credentials: z
       .boolean()
       .describe('True when credentials are sent to a plain http:// URL: allowed, but readable on the way'),
+    health: z
+      .enum(['healthy', 'failing'])
+      .describe(
+        'failing: its current run of failures reached half of HOOKLINE_SUSPEND_AFTER_FAILURES (it is suspended ' +
+          'if the run goes on); back to healthy after a delivered attempt or a re-enable',
+      ),
   })
   .meta({ id: 'Hook' });
 

@@ -161,3 +161,45 @@ describe('suspension monitor', () => {
     expect((await h.suspended()).suspended_reason).toMatch(/^4 consecutive failures/);
   });
 });
+
+describe('failing hooks (half the suspension threshold)', () => {
+  it('warns once, at exactly half the threshold, with two monitors; the hook shows failing', async () => {
+    h.start(rules(6, 10 * MINUTE));
+    h.start(rules(6, 10 * MINUTE));
+    const t = Date.now();
+    await h.failures(2, t);
+    await h.consumed();
+    expect((await h.view())?.health).toBe('healthy');
+    expect(await h.activityOf('hook.failing')).toEqual([]);
+
+    await h.failures(1, t + 10);
+    await h.consumed();
+    expect((await h.view())?.health).toBe('failing');
+    const [entry, ...more] = await h.activityOf('hook.failing');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ hook_id: h.hook.id, actor: 'monitor' });
+    expect(entry!.detail).toMatch(
+      /^3 consecutive failures (within a second|over \d+ seconds?); the last: the endpoint answered 500; it will be suspended if this goes on$/,
+    );
+
+    await h.failures(2, t + 20);
+    await h.consumed();
+    expect(await h.activityOf('hook.failing')).toHaveLength(1);
+    expect(await h.isPaused()).toBe(false);
+  });
+
+  it('is healthy again after a delivered outcome, and the next streak warns again', async () => {
+    h.start(rules(4, 10 * MINUTE));
+    const t = Date.now();
+    await h.failures(2, t);
+    await h.consumed();
+    expect((await h.view())?.health).toBe('failing');
+    await h.outcome('delivered', t + 100);
+    await h.consumed();
+    expect((await h.view())?.health).toBe('healthy');
+    await h.failures(2, t + 200);
+    await h.consumed();
+    expect((await h.view())?.health).toBe('failing');
+    expect(await h.activityOf('hook.failing')).toHaveLength(2);
+  });
+});

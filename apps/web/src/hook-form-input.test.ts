@@ -8,6 +8,7 @@ const stored = (auth: HookView['auth']): HookView => ({
   format: 'json',
   auth,
   state: 'active',
+  health: 'healthy',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   insecure_credentials: false,

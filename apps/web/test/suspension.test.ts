@@ -132,6 +132,24 @@ describe('a suspended hook (browser)', () => {
     await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
   });
 
+  it('shows a hook half-way to a suspension as failing, on the list and on its page', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, {
+      url: 'https://crm.example.com/hook',
+      description: 'CRM call log',
+    });
+    // What the monitor leaves on a streak that reached half the threshold (see apps/monitor's tests).
+    await w.ctx.redis.hset(w.keys.hookStreak(hook.id), 'warned', Date.now());
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await expect(page.locator('.badge-warn', { hasText: 'Failing' }).count()).resolves.toBe(1);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Failing');
+    await w.ctx.redis.hdel(w.keys.hookStreak(hook.id), 'warned');
+    await page.reload();
+    await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Active');
+  });
+
   it('notices by itself when the hook it shows is suspended meanwhile', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook' });

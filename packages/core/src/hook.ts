@@ -119,4 +119,11 @@ export interface HookView {
   readonly updated_at: string;
   /** True when credentials go to a plain http:// URL: allowed, but shown as a warning. */
   readonly insecure_credentials: boolean;
+  /**
+   * `failing` once the hook's current run of failures has reached half the suspension threshold (it stays so
+   * until a delivery succeeds or the hook is re-enabled); `healthy` otherwise.
+   */
+  readonly health: HookHealthState;
 }
+
+export type HookHealthState = 'healthy' | 'failing';

@@ -22,7 +22,9 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
 
   it('migrates idempotently, also with several processes at once', async () => {
     await Promise.all([migrate(client, schema), migrate(client, schema), migrate(client, schema)]);
-    const versions = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY 1');
+    const versions = await client.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY 1',
+    );
     expect(versions.map((v) => v.version)).toEqual([1, 2]);
   });
 

@@ -27,7 +27,10 @@ const deliverJobSchema = z.object({
   }),
   acceptedAt: z.number(),
   trigger: z.enum(TRIGGERS as [AttemptTrigger, ...AttemptTrigger[]]).optional(),
-  attemptId: z.string().regex(/^att_[0-9a-z]{8,40}$/).optional(),
+  attemptId: z
+    .string()
+    .regex(/^att_[0-9a-z]{8,40}$/)
+    .optional(),
 });
 
 /**

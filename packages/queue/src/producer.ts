@@ -118,7 +118,8 @@ export class Producer {
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
     });
     await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'accepted' && acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
+    if (acceptance.kind === 'accepted' && acceptance.entry)
+      await this.fanOut.deliver(accountId, acceptance.entry);
   }
 
   async close(): Promise<void> {

@@ -39,6 +39,8 @@ export type ActivityKind =
   | 'hook.created'
   | 'hook.updated'
   | 'hook.deleted'
+  /** The hook's failure streak reached half the suspension threshold: it will be suspended if it goes on. */
+  | 'hook.failing'
   | 'hook.suspended'
   | 'hook.enabled'
   /** The watchdog found the hook with events waiting and no worker, and waking it did not help. */

@@ -79,7 +79,7 @@ export function hasInsecureCredentials(url: string, scheme: AuthScheme): boolean
 }
 
 /** The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state. */
-export function toHookView(hook: StoredHook, paused: boolean): HookView {
+export function toHookView(hook: StoredHook, paused: boolean, failing = false): HookView {
   return {
     id: hook.id,
     account_id: hook.account_id,
@@ -95,6 +95,7 @@ export function toHookView(hook: StoredHook, paused: boolean): HookView {
     created_at: hook.created_at,
     updated_at: hook.updated_at,
     insecure_credentials: hasInsecureCredentials(hook.url, hook.auth_scheme),
+    health: failing ? 'failing' : 'healthy',
   };
 }
 

@@ -87,7 +87,17 @@ export class RedisHooks implements Hooks {
 
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.readOwned(accountId, hookId);
-    return hook && toHookView(hook, await this.deps.hookQueues.isPaused(hookId));
+    if (!hook) return undefined;
+    const [paused, failing] = await Promise.all([
+      this.deps.hookQueues.isPaused(hookId),
+      this.failing(hookId),
+    ]);
+    return toHookView(hook, paused, failing);
+  }
+
+  /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
+  private async failing(hookId: string): Promise<boolean> {
+    return (await this.deps.redis.hexists(this.deps.keys.hookStreak(hookId), 'warned')) === 1;
   }
 
   async list(accountId: string): Promise<HookView[]> {
@@ -98,9 +108,12 @@ export class RedisHooks implements Hooks {
     const hooks = ids
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
-    const paused = await this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id));
+    const [paused, failing] = await Promise.all([
+      this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
+      Promise.all(hooks.map((hook) => this.failing(hook.id))),
+    ]);
     return hooks
-      .map((hook, i) => toHookView(hook, paused[i] ?? false))
+      .map((hook, i) => toHookView(hook, paused[i] ?? false, failing[i] ?? false))
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 

@@ -51,6 +51,26 @@ export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Pro
   );
 }
 
+export interface Warning {
+  readonly hookId: string;
+  readonly accountId: string;
+  readonly at: Date;
+  /** "5 consecutive failures over 3 minutes; the last: the endpoint answered 503". */
+  readonly reason: string;
+}
+
+/** Writes that a hook is failing (half the suspension threshold): the account's feed and the log. */
+export async function recordWarning(deps: SuspensionDeps, w: Warning): Promise<void> {
+  await deps.store.activity.append(w.accountId, {
+    kind: 'hook.failing',
+    at: w.at.toISOString(),
+    hook_id: w.hookId,
+    actor: 'monitor',
+    detail: `${w.reason}; it will be suspended if this goes on`,
+  });
+  deps.log?.warn({ hookId: w.hookId, accountId: w.accountId, reason: w.reason }, 'hook failing');
+}
+
 /**
  * The failures that caused a suspension, oldest first (the banner's order): the newest run of non-delivered
  * records in the hook's history attempted since the streak started (`sinceMs`: failures from before the last

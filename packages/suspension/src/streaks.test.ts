@@ -54,6 +54,31 @@ describe('streaks', () => {
     expect(await readStreak(ctx.redis, keys, hookId)).toEqual({ count: 1, startedAt: T0 + 40 });
   });
 
+  it('warns once per streak, at exactly half the threshold, and again after a delivered outcome', async () => {
+    const streaks = new Streaks(ctx.redis, keys, { threshold: 5, windowMs: 60_000 });
+    const steps = await streaks.applyMany(
+      [1, 2, 3, 4].map((n) => failure(`evt_${n}`, T0 + n)),
+      T0 + 10,
+    );
+    // ceil(5 / 2) = 3: the third failure, and only it, carries the warning.
+    expect(steps.map((s) => (s.kind === 'gone' ? undefined : s.warn))).toEqual([
+      undefined,
+      undefined,
+      true,
+      undefined,
+    ]);
+    expect(steps[2]).toMatchObject({ streakStartedAt: T0 + 1 });
+    // A redelivered entry (a monitor died before acknowledging it) changes nothing.
+    const [again] = await streaks.applyMany([failure('evt_3', T0 + 3)], T0 + 20);
+    expect(again).not.toHaveProperty('warn');
+    await streaks.applyMany([delivered('evt_5', T0 + 30)], T0 + 40);
+    const next = await streaks.applyMany(
+      [6, 7, 8].map((n) => failure(`evt_${n}`, T0 + 40 + n)),
+      T0 + 60,
+    );
+    expect(next.map((s) => (s.kind === 'gone' ? undefined : s.warn))).toEqual([undefined, undefined, true]);
+  });
+
   it('keeps failures attempted after a success that arrives late', async () => {
     const streaks = new Streaks(ctx.redis, keys, { threshold: 5, windowMs: 0 });
     await streaks.applyMany(
@@ -69,7 +94,14 @@ describe('streaks', () => {
       [failure('evt_a', T0), failure('evt_b', T0 + 100)],
       T0 + 200,
     );
-    expect(first).toEqual({ kind: 'counting', count: 1, accountId: ACCOUNT });
+    // Half of 2 is 1: the first failure is also the warning.
+    expect(first).toEqual({
+      kind: 'counting',
+      count: 1,
+      accountId: ACCOUNT,
+      warn: true,
+      streakStartedAt: T0,
+    });
     expect(second).toEqual({ kind: 'due', count: 2, accountId: ACCOUNT, dueAt: T0 + 1000 });
     expect(await hookQueues.isPaused(hookId)).toBe(false);
 

@@ -9,14 +9,31 @@ import type { StreakStep } from './rules';
 /** What one step of a streak leads to. `suspend`: this caller paused the queue and must record why. */
 export type StreakVerdict =
   | { readonly kind: 'gone' }
-  | { readonly kind: 'counting'; readonly count: number; readonly accountId: string }
-  | { readonly kind: 'due'; readonly count: number; readonly accountId: string; readonly dueAt: number }
-  | {
+  | ({ readonly kind: 'counting'; readonly count: number; readonly accountId: string } & Warning)
+  | ({
+      readonly kind: 'due';
+      readonly count: number;
+      readonly accountId: string;
+      readonly dueAt: number;
+    } & Warning)
+  | ({
       readonly kind: 'suspend';
       readonly count: number;
       readonly accountId: string;
       readonly startedAt: number;
-    };
+    } & Warning);
+
+/**
+ * `warn`: this step brought the streak to half the threshold, and this caller (one across every monitor) must
+ * record the warning; `streakStartedAt` is when its first failure was attempted.
+ */
+export interface Warning {
+  readonly warn?: boolean;
+  readonly streakStartedAt?: number;
+}
+
+/** A hook is failing once its streak reaches half the suspension threshold (at least 1). */
+export const warnAt = (threshold: number): number => Math.max(1, Math.ceil(threshold / 2));
 
 export interface StreakRules {
   /** HOOKLINE_SUSPEND_AFTER_FAILURES */
@@ -25,6 +42,8 @@ export interface StreakRules {
   readonly windowMs: number;
   /** How long a suspension being recorded is left to its monitor before another may record it. */
   readonly leaseMs?: number;
+  /** Warn at half the threshold (default true). */
+  readonly warn?: boolean;
 }
 
 export interface StreakInput {
@@ -96,6 +115,7 @@ export class Streaks {
         this.leaseMs,
         KEPT_FAILURES,
         STREAK_IDLE_TTL_MS,
+        rules.warn === false ? 0 : warnAt(rules.threshold),
       ],
     );
   }
@@ -131,15 +151,23 @@ export async function readStreak(
 }
 
 function toVerdict(reply: unknown): StreakVerdict {
-  const [kind, count, accountId, time] = reply as [string, number, string, number];
+  const [kind, count, accountId, time, warn, startedAt] = reply as [
+    string,
+    number,
+    string,
+    number,
+    number?,
+    number?,
+  ];
+  const warning: Warning = warn === 1 ? { warn: true, streakStartedAt: Number(startedAt) } : {};
   switch (kind) {
     case 'gone':
       return { kind: 'gone' };
     case 'due':
-      return { kind: 'due', count, accountId, dueAt: time };
+      return { kind: 'due', count, accountId, dueAt: time, ...warning };
     case 'suspend':
-      return { kind: 'suspend', count, accountId, startedAt: time };
+      return { kind: 'suspend', count, accountId, startedAt: time, ...warning };
     default:
-      return { kind: 'counting', count, accountId };
+      return { kind: 'counting', count, accountId, ...warning };
   }
 }

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
 import { type LogSink, type Clock } from '@hookline/core';
 import { outcomeFromFields, type StreamEntry } from '@hookline/queue';
-import { recentFailures, recordSuspension, type SuspensionStore } from './recording';
+import { recentFailures, recordSuspension, recordWarning, type SuspensionStore } from './recording';
 import { streakReason } from './suspension-reason';
 import { streakStep } from './rules';
 import type { StreakInput, Streaks, StreakVerdict } from './streaks';
@@ -53,6 +53,8 @@ export class Suspender {
     const due: (string | number)[] = [];
     for (const [i, { entryId, input }] of steps.entries()) {
       const verdict = verdicts[i]!;
+      // A warning that could not be recorded is handed back with its entry: the step runs again and warns again.
+      if (verdict.kind !== 'gone' && verdict.warn && !(await this.tryWarn(input.hookId, verdict))) continue;
       if (verdict.kind === 'due') due.push(verdict.dueAt, input.hookId);
       // An entry whose suspension could not be recorded stays pending: it is claimed and tried again.
       if (verdict.kind === 'suspend' && !(await this.tryRecord(input.hookId, verdict))) continue;
@@ -75,6 +77,22 @@ export class Suspender {
       if (verdict.kind === 'due') await redis.zadd(keys.suspensionDue(), verdict.dueAt, hookId);
       else if (verdict.kind === 'suspend') await this.tryRecord(hookId, verdict);
       else await redis.zrem(keys.suspensionDue(), hookId);
+    }
+  }
+
+  private async tryWarn(hookId: string, verdict: Exclude<StreakVerdict, { kind: 'gone' }>): Promise<boolean> {
+    const { redis, keys, store, clock } = this.deps;
+    try {
+      const at = clock();
+      const startedAt = verdict.streakStartedAt ?? at.getTime();
+      const failures = await recentFailures(store.deliveryLog, hookId, startedAt);
+      const reason = streakReason(verdict.count, startedAt, at.getTime(), failures.at(-1));
+      await recordWarning(this.deps, { hookId, accountId: verdict.accountId, at, reason });
+      return true;
+    } catch (error) {
+      this.deps.log.warn({ hookId, err: error }, 'failing hook not recorded yet; will retry');
+      await redis.hdel(keys.hookStreak(hookId), 'warned').catch(() => undefined);
+      return false;
     }
   }
 

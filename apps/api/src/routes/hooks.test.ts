@@ -28,6 +28,7 @@ describe('hooks', () => {
         created_at: expect.any(String),
         updated_at: expect.any(String),
         insecure_credentials: false,
+        health: 'healthy',
       });
       expectAbsent(res, TOKEN);
     });

@@ -8,6 +8,7 @@ const KINDS: Record<ActivityKind, [string, string]> = {
   'hook.created': ['Hook created', 'badge-ok'],
   'hook.updated': ['Hook changed', ''],
   'hook.deleted': ['Hook deleted', 'badge-warn'],
+  'hook.failing': ['Hook failing', 'badge-warn'],
   'hook.suspended': ['Hook suspended', 'badge-bad'],
   'hook.enabled': ['Hook re-enabled', 'badge-ok'],
   'hook.stuck': ['Deliveries stalled', 'badge-warn'],

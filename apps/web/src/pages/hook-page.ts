@@ -51,7 +51,7 @@ export function hookPage(viewer: Viewer, { hook, deliveries, suspension, preview
           <div class="breadcrumb"><a href="/">← All hooks</a></div>
           <div class="title-row">
             <h1>${hook.description ?? 'Hook'}</h1>
-            <span data-hook-state="${hook.state}">${stateBadge(hook.state)}</span>
+            <span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>
           </div>
           <p class="sub url">${hook.url}</p>
         </div>

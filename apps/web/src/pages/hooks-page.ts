@@ -24,7 +24,7 @@ function hookRow({ hook, lastDelivery: last }: HookSummary, now: Date): SafeHtml
           : html`<a class="hook-link url" href="/hooks/${hook.id}">${hook.url}</a>`
       }
       <div class="hook-meta">
-        ${stateBadge(hook.state)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
+        ${stateBadge(hook.state, hook.health)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
         <span>${authSummary(hook.auth)}</span>
         ${hook.suspended_at ? html`<span>Suspended ${time(hook.suspended_at)}</span>` : ''}
       </div>

@@ -1,4 +1,10 @@
-import { errorInWords, type HookState, type MaskedAuth, type RecordedOutcome } from '@hookline/core';
+import {
+  errorInWords,
+  type HookHealthState,
+  type HookState,
+  type MaskedAuth,
+  type RecordedOutcome,
+} from '@hookline/core';
 import { html, type SafeHtml } from './html';
 
 /** UTC text on the server; the script turns it into the visitor's local time. */
@@ -58,8 +64,10 @@ export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
   return badge(label, tone);
 }
 
-export function stateBadge(state: HookState): SafeHtml {
-  return state === 'active' ? badge('Active', 'ok') : badge('Suspended', 'bad');
+/** Suspended, failing (half-way to a suspension) or active. */
+export function stateBadge(state: HookState, health: HookHealthState = 'healthy'): SafeHtml {
+  if (state === 'suspended') return badge('Suspended', 'bad');
+  return health === 'failing' ? badge('Failing', 'warn') : badge('Active', 'ok');
 }
 
 export function authSummary(auth: MaskedAuth): string {

@@ -11,9 +11,13 @@
 -- record the suspension. A monitor that dies before recording leaves `unrecorded` behind with a lease; once
 -- the lease ends, the next call on that hook is told to record it instead.
 --
+-- The same script decides the warning at half the threshold, once per streak: HSETNX of `warned` is true for
+-- one caller only (a delivered outcome or a re-enable clears it), and that caller records it.
+--
 -- KEYS: streak hash, failures zset, queue meta, queue marker.
 -- ARGV: mode (failure|delivered|check), attempt time, event id, account id, now, threshold, window ms,
---       lease ms, failures kept, idle ttl ms.
+--       lease ms, failures kept, idle ttl ms, warning threshold (0 = none).
+-- Replies {verdict, count, account, time, warn (1 when this call must record the warning), streak start}.
 local streak, failures, meta, marker = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, at, eventId, account = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local now, threshold, windowMs = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
@@ -43,18 +47,23 @@ account = redis.call('HGET', streak, 'account') or ''
 
 local count = tonumber(redis.call('HGET', streak, 'count') or '0')
 local first = redis.call('ZRANGE', failures, 0, 0, 'WITHSCORES')
-if count < threshold or #first == 0 then return {'counting', count, account} end
-local startedAt = tonumber(first[2])
-if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs} end
+local startedAt = #first > 0 and tonumber(first[2]) or 0
+local warnAt = tonumber(ARGV[11] or '0')
+local warn = 0
+if mode == 'failure' and warnAt > 0 and count >= warnAt and #first > 0 then
+  warn = redis.call('HSETNX', streak, 'warned', now)
+end
+if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt} end
+if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs, warn, startedAt} end
 
 if redis.call('HSETNX', meta, 'paused', 1) == 1 then
   redis.call('DEL', marker)
   redis.call('HSET', streak, 'unrecorded', startedAt, 'lease_until', now + leaseMs)
-  return {'suspend', count, account, startedAt}
+  return {'suspend', count, account, startedAt, warn, startedAt}
 end
 local unrecorded = redis.call('HGET', streak, 'unrecorded')
 if unrecorded and now >= tonumber(redis.call('HGET', streak, 'lease_until') or '0') then
   redis.call('HSET', streak, 'lease_until', now + leaseMs)
-  return {'suspend', count, account, tonumber(unrecorded)}
+  return {'suspend', count, account, tonumber(unrecorded), warn, startedAt}
 end
-return {'counting', count, account}
+return {'counting', count, account, 0, warn, startedAt}
