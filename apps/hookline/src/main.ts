@@ -8,6 +8,7 @@ import { closeHttp } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
+import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
 import { loadOrCreateLocalSecrets } from './local-secrets';
@@ -120,6 +121,7 @@ runProcess(
       history,
       metrics,
       logger,
+      ...noticesFor(config, background.store.accounts),
     });
 
     const account = await ensureDemoAccount(services, secrets.demoPassword);

@@ -7,6 +7,7 @@ import { createStore, SecretBox } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
+import { noticesFor } from './notices-for';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
 runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, metrics, watch }) => {
@@ -28,6 +29,7 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, 
     logger,
     metrics,
     config,
+    ...noticesFor(config, store.accounts),
   });
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');

@@ -110,6 +110,25 @@ export const settingsSchema = z.object({
       'and pages send `Strict-Transport-Security`',
     '— (cookies without `Secure`: fine for `pnpm start` on localhost, not behind TLS)',
   ),
+  HOOKLINE_SMTP_URL: setting(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465')
+      .optional(),
+    'mail server for the notices to customers (a hook failing, suspended, re-enabled), sent by the monitor ' +
+      "to the account's e-mail address; `smtp://` (STARTTLS when the server offers it) or `smtps://`",
+    '— (no e-mail notices)',
+  ),
+  HOOKLINE_SMTP_FROM: setting(
+    z.string().min(3).max(320).default('hookline <hookline@localhost>'),
+    'the From of notice e-mails, e.g. `Acme webhooks <webhooks@acme.example>`',
+  ),
   HOOKLINE_TRUST_PROXY: setting(
     commaList(cidr),
     'comma-separated addresses or CIDRs of the proxies in front of the HTTP tier; only requests from them ' +

@@ -77,6 +77,11 @@ export function redisKeys(prefix: string) {
     fleetFigures: () => `${prefix}:watchdog:figures`,
     outcomes: () => `${prefix}:outcomes`,
     /**
+     * Notices of hook transitions (failing, suspended, enabled): a stream each transition is appended to once,
+     * by whoever made it; the monitors' notifier consumes it with a consumer group and sends each one.
+     */
+    notices: () => `${prefix}:notices`,
+    /**
      * Hooks whose history outbox has records to write: ZSET hookId -> since when (ms), or, while a writer is
      * on it, until when that writer holds it. Marked after the outcome script (another slot than the hook's);
      * a marker lost in a crash is put back by the writer's sweep.

@@ -12,6 +12,7 @@ import { dropHeldEvents } from './hold-cap';
 import type { HookQueues } from '@hookline/redis';
 import { resetStreak } from './streaks';
 import { recordSuspension, type SuspensionStore } from './recording';
+import { announce } from './notices';
 
 export interface HookControlDeps {
   readonly redis: Redis;
@@ -98,6 +99,15 @@ export class HookControl {
       hook_id: hookId,
       actor,
       detail,
+    });
+    await announce(redis, keys, {
+      kind: 'hook.enabled',
+      accountId,
+      hookId,
+      at: now.toISOString(),
+      reason: detail,
+      actor,
+      failures: [],
     });
     this.deps.log?.info({ hookId, accountId, actor, held, discarded, queued }, 'hook re-enabled');
     await this.deps.signalReady(hookId);

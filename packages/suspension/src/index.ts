@@ -19,3 +19,13 @@ export { createHoldCap, dropHeldEvents, type DropOutcome, type HoldDeps } from '
 export { HookControl, type HookControlDeps } from './control';
 export { Suspender, type SuspenderDeps } from './suspender';
 export { SuspendedIndex } from './suspended-index';
+export {
+  announce,
+  NOTICE_FAILURES,
+  NOTICE_GROUP,
+  noticeFailures,
+  parseNotice,
+  type Notice,
+  type NoticeFailure,
+  type NoticeKind,
+} from './notices';

@@ -3,6 +3,7 @@ import type { DeliveryRecord, LogSink } from '@hookline/core';
 import type { DeliveryLog } from '@hookline/history';
 import type { HistoryOutbox, RedisKeys } from '@hookline/redis';
 import type { ActivityFeed, Hooks } from '@hookline/store';
+import { announce, noticeFailures } from './notices';
 
 // Recording a suspension is the same whoever suspended: the monitor (a failure streak) or an admin (Bull
 // Board's pause). The paused flag is set first and by exactly one caller; only that caller records.
@@ -45,6 +46,15 @@ export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Pro
     actor: s.actor,
     detail: s.reason,
   });
+  await announce(deps.redis, deps.keys, {
+    kind: 'hook.suspended',
+    accountId: s.accountId,
+    hookId: s.hookId,
+    at,
+    reason: s.reason,
+    actor: s.actor,
+    failures: noticeFailures(s.failures),
+  });
   deps.log?.warn(
     { hookId: s.hookId, accountId: s.accountId, actor: s.actor, reason: s.reason, at },
     'hook suspended',
@@ -57,6 +67,7 @@ export interface Warning {
   readonly at: Date;
   /** "5 consecutive failures over 3 minutes; the last: the endpoint answered 503". */
   readonly reason: string;
+  readonly failures: readonly DeliveryRecord[];
 }
 
 /** Writes that a hook is failing (half the suspension threshold): the account's feed and the log. */
@@ -67,6 +78,15 @@ export async function recordWarning(deps: SuspensionDeps, w: Warning): Promise<v
     hook_id: w.hookId,
     actor: 'monitor',
     detail: `${w.reason}; it will be suspended if this goes on`,
+  });
+  await announce(deps.redis, deps.keys, {
+    kind: 'hook.failing',
+    accountId: w.accountId,
+    hookId: w.hookId,
+    at: w.at.toISOString(),
+    reason: w.reason,
+    actor: 'monitor',
+    failures: noticeFailures(w.failures),
   });
   deps.log?.warn({ hookId: w.hookId, accountId: w.accountId, reason: w.reason }, 'hook failing');
 }

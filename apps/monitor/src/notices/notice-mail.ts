@@ -1,0 +1,76 @@
+import type { HookView } from '@hookline/core';
+import type { Notice, NoticeFailure } from '@hookline/suspension';
+
+/** An e-mail as a customer reads it: plain text and the same in HTML. */
+export interface NoticeMail {
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+const HEADLINE: Record<Notice['kind'], string> = {
+  'hook.failing': 'is failing',
+  'hook.suspended': 'was suspended',
+  'hook.enabled': 'was re-enabled',
+};
+
+const NEXT: Record<Notice['kind'], string> = {
+  'hook.failing':
+    'Deliveries go on for now. If the endpoint keeps failing, hookline suspends the hook: nothing is sent ' +
+    'until someone re-enables it, and new events are held meanwhile.',
+  'hook.suspended':
+    'Nothing is sent to this endpoint until you re-enable the hook. New events are held meanwhile; when you ' +
+    're-enable it you choose to deliver them, discard them, or deliver only those since a time you pick.',
+  'hook.enabled': 'Deliveries to this endpoint have started again.',
+};
+
+const escape = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+
+function failureLine(f: NoticeFailure): string {
+  const status = f.status_code !== undefined ? `HTTP ${f.status_code}` : f.outcome.replace('_', ' ');
+  return `${utc(f.attempted_at)}  ${status}${f.error ? `  ${f.error}` : ''}`;
+}
+
+/**
+ * The notice e-mail: which hook (its description and URL), what happened and why, the last failures, and a
+ * link to the hook's page when the website's address is known (HOOKLINE_PUBLIC_URL).
+ */
+export function noticeMail(
+  notice: Notice,
+  hook: Pick<HookView, 'id' | 'url' | 'description'>,
+  publicUrl?: string,
+): NoticeMail {
+  const name = hook.description ? `“${hook.description}”` : hook.url;
+  const subject = `[hookline] Hook ${name} ${HEADLINE[notice.kind]}`;
+  const link = publicUrl ? `${publicUrl}/hooks/${hook.id}` : undefined;
+  const why = notice.kind === 'hook.enabled' ? `What happened: ${notice.reason}.` : `Why: ${notice.reason}.`;
+  const lines = [
+    `Your hook ${name} (${hook.url}) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.`,
+    '',
+    why,
+    ...(notice.failures.length > 0
+      ? ['', 'The last failures:', ...notice.failures.map((f) => `- ${failureLine(f)}`)]
+      : []),
+    '',
+    NEXT[notice.kind],
+    ...(link ? ['', `Open the hook: ${link}`] : []),
+  ];
+  const html = [
+    `<p>Your hook <strong>${escape(name)}</strong> (<code>${escape(hook.url)}</code>) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.</p>`,
+    `<p>${escape(why)}</p>`,
+    ...(notice.failures.length > 0
+      ? [
+          `<p>The last failures:</p><ul>${notice.failures.map((f) => `<li>${escape(failureLine(f))}</li>`).join('')}</ul>`,
+        ]
+      : []),
+    `<p>${escape(NEXT[notice.kind])}</p>`,
+    ...(link ? [`<p><a href="${escape(link)}">Open the hook</a></p>`] : []),
+  ].join('\n');
+  return { subject, text: `${lines.join('\n')}\n`, html };
+}
