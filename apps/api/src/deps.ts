@@ -32,7 +32,13 @@ export interface ApiDeps {
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
   readonly control: {
-    enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;
+    enable(
+      accountId: string,
+      hookId: string,
+      held: HeldChoice,
+      actor: string,
+      options?: { probe?: boolean },
+    ): Promise<HookView | undefined>;
   };
   readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;
   readonly logger: Logger;

@@ -130,6 +130,7 @@ describe('when Redis is unreachable', () => {
     const app = buildApp(deps);
     api.ctx.onCleanup(() => dead.disconnect());
     api.ctx.onCleanup(() => deps.producer.close());
+    api.ctx.onCleanup(() => deps.closeProbes());
     api.ctx.closeLater(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;

@@ -4,6 +4,7 @@ import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
+import { probeSender } from './probe-sender';
 import { buildHttpServer } from './http-server';
 
 // Production entry point of the HTTP tier: API, website and admin area (Bull Board) on PORT. Run several
@@ -15,7 +16,9 @@ runProcess(
   async ({ config, logger, metrics, watch }) => {
     const redis = watch(createFailFastRedis(config));
     const history = await openHistoryFor(config);
+    const probes = probeSender(config);
     const services = createServices({
+      probe: probes.probe,
       redis,
       settings: config,
       secretKey: secretKeyOf(config),
@@ -27,6 +30,7 @@ runProcess(
     return async () => {
       await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
       await services.close();
+      await probes.close();
       await history.close();
       redis.disconnect();
     };

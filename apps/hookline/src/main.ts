@@ -8,6 +8,7 @@ import { closeHttp } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
+import { probeSender } from './probe-sender';
 import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
@@ -89,11 +90,13 @@ runProcess(
     // One database for every part of this process (PGlite is in-process: it has a single connection).
     const history = await openHistoryFor(config, dataDir);
     const historyDb = history.client;
+    const probes = probeSender(config);
     const services = createServices({
       redis: requestRedis,
       settings: config,
       secretKey,
       historyDb,
+      probe: probes.probe,
       log: logger,
     });
     const background = createServices({
@@ -158,6 +161,7 @@ runProcess(
       await demoParts?.close();
       await services.close();
       await background.close();
+      await probes.close();
       await history.close();
       requestRedis.disconnect();
       backgroundRedis.disconnect();

@@ -23,7 +23,13 @@ export interface WebDeps {
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
   readonly producer: { publishTest(accountId: string, hookId: string): Promise<{ id: string }> };
   readonly control: {
-    enable(accountId: string, hookId: string, held: HeldChoice, actor: string): Promise<HookView | undefined>;
+    enable(
+      accountId: string,
+      hookId: string,
+      held: HeldChoice,
+      actor: string,
+      options?: { probe?: boolean },
+    ): Promise<HookView | undefined>;
   };
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { waitUntil } from '@hookline/testing';
+import { startReceiver, waitUntil } from '@hookline/testing';
 import { screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
@@ -148,6 +148,33 @@ describe('a suspended hook (browser)', () => {
     await w.ctx.redis.hdel(w.keys.hookStreak(hook.id), 'warned');
     await page.reload();
     await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain('Active');
+  });
+
+  it('Test & re-enable: a failing probe leaves the hook suspended with nothing sent; a passing one re-enables', async () => {
+    let up = false;
+    const receiver = await startReceiver(() => ({ kind: 'status', status: up ? 200 : 503 }));
+    w.ctx.closeLater(receiver);
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: receiver.url('/hook'), description: 'CRM call log' });
+    await w.suspend(hook.id, 4);
+    await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id: 'held-1' } });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await page.getByRole('button', { name: 'Test & re-enable (then deliver the 1 held event)' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'The endpoint did not accept the test event (HTTP 503); the hook stays suspended and nothing held was sent.',
+    );
+    await screenshot(page, 'probe-failed');
+    expect(receiver.requests).toHaveLength(1);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
+    await expect(w.hookQueues.waitingCount(hook.id)).resolves.toBe(1);
+
+    up = true;
+    await page.getByRole('button', { name: 'Test & re-enable (then deliver the 1 held event)' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Hook re-enabled.');
+    expect(receiver.requests).toHaveLength(2);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(false);
   });
 
   it('notices by itself when the hook it shows is suspended meanwhile', async () => {

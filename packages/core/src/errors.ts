@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  PROBE_FAILED: 409,
   REDIS_UNAVAILABLE: 503,
   HISTORY_UNAVAILABLE: 503,
 } as const;
@@ -30,6 +31,8 @@ export class HooklineError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: readonly FieldProblem[],
+    /** Beside `error` in the answer, for an error that carries a result (a failed probe's attempt). */
+    readonly extra?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'HooklineError';
@@ -38,6 +41,7 @@ export class HooklineError extends Error {
 
   toBody(): { error: { code: ErrorCode; message: string; details?: readonly FieldProblem[] } } {
     return {
+      ...this.extra,
       error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
     };
   }

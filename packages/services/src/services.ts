@@ -3,7 +3,7 @@ import { DeliveryLog, historyAnswers, HistoryReader, type SqlClient } from '@hoo
 import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createHoldCap } from '@hookline/suspension';
-import { HookControl } from '@hookline/suspension';
+import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { type LogSink, type Clock } from '@hookline/core';
@@ -42,6 +42,8 @@ export function createServices(deps: {
   secretKey: Buffer;
   /** The history database, opened (and migrated) by the caller, who also closes it. */
   historyDb: SqlClient;
+  /** One HTTP attempt and the event-type header, for the probe a re-enable may ask for. */
+  probe?: HookControlDeps['probe'];
   log?: LogSink;
   clock?: Clock;
 }): Services {
@@ -74,6 +76,7 @@ export function createServices(deps: {
     hookQueues,
     store: { ...store, deliveryLog, history: outbox },
     signalReady: (hookId) => ready.signal([hookId]),
+    ...(deps.probe ? { probe: deps.probe } : {}),
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });

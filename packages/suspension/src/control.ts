@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import {
+  HooklineError,
+  toDeliveryRecord,
   type DeliveryRecord,
   type HeldChoice,
   type HookView,
@@ -13,6 +15,7 @@ import type { HookQueues } from '@hookline/redis';
 import { resetStreak } from './streaks';
 import { recordSuspension, type SuspensionStore } from './recording';
 import { announce } from './notices';
+import { probeHook, type ProbeDeps } from './probe';
 
 export interface HookControlDeps {
   readonly redis: Redis;
@@ -23,6 +26,8 @@ export interface HookControlDeps {
   readonly signalReady: (hookId: string) => Promise<void>;
   readonly clock?: Clock;
   readonly log?: LogSink;
+  /** Sends a probe before a re-enable that asks for one (the HTTP tier's deliverer); without it, no probes. */
+  readonly probe?: Pick<ProbeDeps, 'attempt' | 'eventTypeHeader'>;
 }
 
 /**
@@ -48,10 +53,12 @@ export class HookControl {
     hookId: string,
     held: HeldChoice,
     actor: string,
+    options: { readonly probe?: boolean } = {},
   ): Promise<HookView | undefined> {
     const { redis, keys, hookQueues, store } = this.deps;
     const hook = await store.hooks.get(accountId, hookId);
     if (!hook || hook.state === 'active') return hook;
+    if (options.probe) await this.probe(hookId);
 
     // Discard while still paused, so no worker can take a held event in between.
     const dropDeps = { hookQueues, history: store.history, clock: this.clock };
@@ -112,6 +119,32 @@ export class HookControl {
     this.deps.log?.info({ hookId, accountId, actor, held, discarded, queued }, 'hook re-enabled');
     await this.deps.signalReady(hookId);
     return store.hooks.get(accountId, hookId);
+  }
+
+  /**
+   * Test before re-enabling: one sample event, sent now while the hook stays suspended, recorded `probe`. Throws
+   * PROBE_FAILED (with the attempt) unless the endpoint answered 2xx; the hook then stays suspended.
+   */
+  private async probe(hookId: string): Promise<void> {
+    const { hookQueues, store } = this.deps;
+    if (!this.deps.probe) throw new Error('this process cannot send probes (no deliverer was given)');
+    // One request at a time per hook: the attempt in flight when the hook was suspended may not be over.
+    const [backlog] = await hookQueues.backlogMany([hookId]);
+    if ((backlog?.active ?? 0) > 0)
+      throw new HooklineError(
+        'CONFLICT',
+        'An attempt to this hook is still in flight; try again in a few seconds',
+      );
+    const target = await store.hooks.target(hookId);
+    if (!target) throw new HooklineError('NOT_FOUND', 'Hook not found');
+    const record = await probeHook({ ...this.deps.probe, history: store.history, clock: this.clock }, target);
+    if (record.outcome !== 'delivered')
+      throw new HooklineError(
+        'PROBE_FAILED',
+        `The endpoint did not accept the test event (${record.status_code !== undefined ? `HTTP ${record.status_code}` : record.outcome}); the hook stays suspended and nothing held was sent`,
+        undefined,
+        { attempt: toDeliveryRecord(record) },
+      );
   }
 
   /** Suspends a hook by hand (Bull Board's pause). True if this call suspended it. */

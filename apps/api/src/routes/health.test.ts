@@ -36,6 +36,7 @@ describe('health, readiness and metrics', () => {
       dead,
     );
     api.ctx.onCleanup(() => deps.producer.close());
+    api.ctx.onCleanup(() => deps.closeProbes());
     const app = api.ctx.closeLater(buildApp(deps));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const res = await httpCall((app.server.address() as AddressInfo).port, {

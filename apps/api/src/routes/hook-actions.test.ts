@@ -1,3 +1,4 @@
+import { startReceiver } from '@hookline/testing';
 import { callCreated, useApi } from '../test-support/api-harness';
 
 describe('hook actions', () => {
@@ -84,6 +85,71 @@ describe('hook actions', () => {
       });
     });
 
+    it('probes first: a 500 answers 409 PROBE_FAILED with the attempt, sends nothing held, and the hook stays suspended', async () => {
+      const receiver = api.ctx.closeLater(
+        await startReceiver(() => ({ kind: 'status', status: 500, body: 'down' })),
+      );
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct, {
+        url: receiver.url('/hook'),
+        auth: { scheme: 'bearer', token: 'tok_probe_1' },
+      });
+      expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+      await api.call('POST', `/v1/accounts/${acct}/events`, {
+        type: 'call_created',
+        data: callCreated({ call_id: 'held-1' }),
+      });
+
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, {
+        held: 'deliver',
+        probe: true,
+      });
+      expect(res.statusCode).toBe(409);
+      const body = res.json();
+      expect(body.error.code).toBe('PROBE_FAILED');
+      expect(body.error.message).toContain('HTTP 500');
+      expect(body.attempt).toMatchObject({
+        trigger: 'probe',
+        outcome: 'failed',
+        status_code: 500,
+        event_type: 'call_created',
+      });
+      expect(receiver.requests).toHaveLength(1);
+      expect(receiver.requests[0]!.headers.authorization).toBe('Bearer tok_probe_1');
+      expect(JSON.parse(receiver.requests[0]!.body.toString())).toMatchObject({
+        EventType: 'call_created',
+        call_id: expect.stringMatching(/^probe-/),
+      });
+      expect(await api.queues.isPaused(hook.id)).toBe(true);
+      expect((await api.jobsOf(hook.id)).map((j) => j.event.fields.call_id)).toEqual(['held-1']);
+      // The probe is in the hook's history like any attempt.
+      const log = (await api.call('GET', `${hookUrl(acct, hook.id)}/deliveries`)).json().data;
+      expect(log[0]).toMatchObject({
+        attempt_id: body.attempt.attempt_id,
+        trigger: 'probe',
+        outcome: 'failed',
+      });
+    });
+
+    it('probes first: a 2xx re-enables with the chosen option', async () => {
+      const receiver = api.ctx.closeLater(await startReceiver());
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct, { url: receiver.url('/hook') });
+      expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+      await api.call('POST', `/v1/accounts/${acct}/events`, {
+        type: 'call_created',
+        data: callCreated({ call_id: 'held-1' }),
+      });
+      const res = await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, {
+        held: 'discard',
+        probe: true,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().state).toBe('active');
+      expect(receiver.requests).toHaveLength(1);
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+    });
+
     it('leaves an active hook as it is', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);
@@ -100,6 +166,7 @@ describe('hook actions', () => {
       ['since without its time', { held: 'since' }, 'since'],
       ['since with a bad time', { held: 'since', since: 'last tuesday' }, 'since'],
       ['a time without since', { held: 'deliver', since: '2026-11-24T09:00:00Z' }, 'since'],
+      ['a probe that is not a boolean', { held: 'deliver', probe: 'yes' }, 'probe'],
     ])('answers 400 for %s, and the hook stays suspended', async (_label, body, field) => {
       const { acct, hookId } = await suspendedHook(1);
       const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, body);

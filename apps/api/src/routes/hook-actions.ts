@@ -26,6 +26,13 @@ export const enableHookBody = z
       .describe(
         'With held "since": events accepted before this time are discarded; one accepted at it is delivered',
       ),
+    probe: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        'Test first: one sample call_created (trigger probe) is sent while the hook is still suspended; only a ' +
+          '2xx re-enables it, anything else answers 409 PROBE_FAILED with the attempt',
+      ),
   })
   .superRefine((body, ctx) => {
     if (body.held === 'since' && body.since === undefined)
@@ -33,7 +40,10 @@ export const enableHookBody = z
     if (body.held !== 'since' && body.since !== undefined)
       ctx.addIssue({ code: 'custom', path: ['since'], message: 'is only for held "since"' });
   })
-  .transform((body): HeldChoice => (body.held === 'since' ? { since: new Date(body.since!) } : body.held));
+  .transform((body): { held: HeldChoice; probe: boolean } => ({
+    held: body.held === 'since' ? { since: new Date(body.since!) } : body.held,
+    probe: body.probe === true,
+  }));
 
 const acceptedTest = z.object({ id: z.string().describe('Id of the sample event') });
 
@@ -47,9 +57,12 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       tag: 'hooks',
       scope: 'hook',
       body: enableHookBody,
+      otherErrors: ['PROBE_FAILED', 'CONFLICT'],
       responses: { 200: { description: 'The hook, active again', schema: hookView } },
     })(async ({ account, hook, body }) => {
-      const enabled = await deps.control.enable(account.id, hook.id, body, OPERATOR);
+      const enabled = await deps.control.enable(account.id, hook.id, body.held, OPERATOR, {
+        probe: body.probe,
+      });
       if (!enabled) throw notFound('Hook');
       return { status: 200, body: enabled };
     }),

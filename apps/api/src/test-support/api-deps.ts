@@ -1,11 +1,16 @@
 import type { Redis } from 'ioredis';
 import { secretKeyOf, type Config } from '@hookline/config';
+import { createDeliverer } from '@hookline/delivery';
 import type { SqlClient } from '@hookline/history';
 import { createServices, type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ApiDeps } from '../deps';
 
-export type ProductionApiDeps = ApiDeps & Pick<Services, 'producer' | 'control' | 'outbox'>;
+export type ProductionApiDeps = ApiDeps &
+  Pick<Services, 'producer' | 'control' | 'outbox'> & {
+    /** Closes the probes' deliverer. */
+    closeProbes(): Promise<void>;
+  };
 
 /** The production parts behind the API (createServices, as the HTTP tier wires them) on one Redis client. */
 export function createApiDeps(
@@ -15,12 +20,33 @@ export function createApiDeps(
   metrics: Metrics,
   historyDb: SqlClient,
 ): ProductionApiDeps {
+  // As the HTTP tier wires it (apps/hookline probe-sender): a deliverer of its own for the probes.
+  const deliverer = createDeliverer({
+    timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+    allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
+  });
   const { store, history, historyAnswers, outbox, producer, control } = createServices({
     redis,
     settings: config,
     secretKey: secretKeyOf(config),
     historyDb,
+    probe: {
+      attempt: (request) => deliverer.attempt(request),
+      eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
+    },
     log: logger,
   });
-  return { config, redis, store, history, historyAnswers, outbox, producer, control, metrics, logger };
+  return {
+    config,
+    redis,
+    store,
+    history,
+    historyAnswers,
+    outbox,
+    producer,
+    control,
+    metrics,
+    logger,
+    closeProbes: () => deliverer.close(),
+  };
 }

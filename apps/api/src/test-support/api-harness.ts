@@ -37,6 +37,9 @@ export function configFor(prefix: string) {
       HOOKLINE_QUEUE_PREFIX: prefix,
       // The harness opens the history itself, in the test's own schema.
       DATABASE_URL: TEST_DATABASE_URL,
+      // Probes go to the tests' receivers on this machine.
+      HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+      HOOKLINE_DELIVERY_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'silent',
     },
     'api',
@@ -128,6 +131,7 @@ export function useApi() {
     ctx.onCleanup(() => h.history.close());
     h.deps = createApiDeps(config, redis, createLogger('silent', 'api-test'), h.metrics, h.history.client);
     ctx.onCleanup(() => h.deps.producer.close());
+    ctx.onCleanup(() => h.deps.closeProbes());
     h.app = buildApp(h.deps);
     ctx.closeLater(h.app);
     await h.app.listen({ port: 0, host: '127.0.0.1' });

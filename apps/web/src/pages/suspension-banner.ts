@@ -67,17 +67,31 @@ function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHt
 export function suspensionBanner({ hook, failures, held, csrf }: Suspension): SafeHtml {
   const heldText = plural(held, 'held event');
   const page = { hook, held, csrf };
+  // The default: a test event first, so a hook is not re-enabled onto an endpoint that is still down.
+  const testFirst = enableForm(
+    page,
+    'deliver',
+    html`<button class="btn btn-primary" type="submit">
+      Test &amp; re-enable${held === 0 ? '' : html` (then deliver the ${heldText})`}
+    </button>`,
+    undefined,
+    html`<input type="hidden" name="probe" value="1" />`,
+  );
   const actions =
     held === 0
-      ? enableForm(
+      ? html`${testFirst}
+        ${enableForm(
           page,
           'deliver',
-          html`<button class="btn btn-primary" type="submit">Re-enable deliveries</button>`,
-        )
-      : html`${enableForm(
+          html`<button class="btn btn-secondary" type="submit">Re-enable deliveries</button>`,
+        )}`
+      : html`${testFirst}
+        ${enableForm(
           page,
           'deliver',
-          html`<button class="btn btn-primary" type="submit">Re-enable and deliver the ${heldText}</button>`,
+          html`<button class="btn btn-secondary" type="submit">
+            Re-enable and deliver the ${heldText}
+          </button>`,
         )}
         ${enableForm(
           page,

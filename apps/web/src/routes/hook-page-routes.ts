@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
+import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { hookPage } from '../pages/hook-page';
 import { plural } from '../view/format';
@@ -119,7 +119,17 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
-    const enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor);
+    let enabled;
+    try {
+      enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor, {
+        probe: form.probe === '1',
+      });
+    } catch (error) {
+      if (!(error instanceof HooklineError) || (error.code !== 'PROBE_FAILED' && error.code !== 'CONFLICT'))
+        throw error;
+      await ctx.sessions.flash(request, { kind: 'warning', message: `${error.message}.` });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
     if (!enabled) return ctx.notFound(request, reply);
     const events = plural(waiting, 'held event');
     const message =

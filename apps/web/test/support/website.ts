@@ -9,6 +9,7 @@ import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
+import { createDeliverer } from '@hookline/delivery';
 import { buildWebApp } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
@@ -84,12 +85,16 @@ export function useWebsite() {
     };
     w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys }));
     const ready = new ReadySet(ctx.redis, w.keys);
+    // Probes (Test & re-enable) go to the tests' receivers on this machine.
+    const deliverer = createDeliverer({ timeoutMs: 2500, allowNetworks: ['127.0.0.0/8'] });
+    ctx.onCleanup(() => deliverer.close());
     w.control = new HookControl({
       redis: ctx.redis,
       keys: w.keys,
       hookQueues: w.hookQueues,
       store: w.store,
       signalReady: (hookId) => ready.signal([hookId]),
+      probe: { attempt: (request) => deliverer.attempt(request), eventTypeHeader: 'X-Service-Event-Type' },
     });
     const app = await buildWebApp({
       config: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type', HOOKLINE_DELIVERY_TIMEOUT_MS: 2500 },
