@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import { type HeldChoice, type HookView, type Clock } from '@hookline/core';
+import { type Clock, type DeliverableEvent, type HeldChoice, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
@@ -21,7 +21,11 @@ export interface WebDeps {
   };
   /** The delivery history: hooks' logs, one attempt, the search by call, health. */
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
-  readonly producer: { publishTest(accountId: string, hookId: string): Promise<{ id: string }> };
+  readonly producer: {
+    publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
+    /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
+    resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
+  };
   readonly control: {
     enable(
       accountId: string,

@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/account-routes';
 import { authRoutes } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
+import { historyRoutes } from './routes/history-routes';
 import { setSecurityHeaders } from './security-headers';
 import { verifyCsrf } from './session/csrf';
 import { isHttps, WebContext } from './web-context';
@@ -65,6 +66,7 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
     authRoutes(app, ctx);
     hookRoutes(app, ctx);
     hookPageRoutes(app, ctx);
+    historyRoutes(app, ctx);
     accountRoutes(app, ctx);
   };
 }

@@ -56,6 +56,28 @@ pre.request .m { color: #fbbf24; font-weight: 700; }
 .error-page { text-align: center; padding: 56px 20px; }
 .error-page .code { font-size: 3rem; font-weight: 800; color: var(--border-strong); margin-bottom: 8px; }
 
+/* Delivery history: filters, health, search */
+.log-filters { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-end; }
+.log-filters label { display: flex; flex-direction: column; gap: 4px; font-size: 0.85rem; font-weight: 600; color: var(--muted); }
+.log-filters input, .log-filters select, .search-box input { font: inherit; font-weight: 400; color: var(--text); padding: 7px 8px; border: 1px solid var(--border-strong); border-radius: 6px; min-width: 0; }
+.log-filters .filter-actions { display: flex; gap: 12px; align-items: center; }
+.log-more { text-align: right; }
+.search-box { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.search-box label { font-weight: 600; }
+.search-box input { flex: 1 1 220px; }
+.segmented { display: inline-flex; border: 1px solid var(--border-strong); border-radius: 6px; overflow: hidden; }
+.segmented a { padding: 4px 10px; text-decoration: none; color: var(--text); }
+.segmented a[aria-current] { background: var(--text); color: var(--surface); }
+.stats { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 12px; margin: 0 0 14px; }
+.stats div { border: 1px solid var(--border); border-radius: 8px; padding: 10px 12px; }
+.stats dt { color: var(--muted); font-size: 0.8rem; font-weight: 600; }
+.stats dd { margin: 2px 0 0; font-size: 1.25rem; font-weight: 700; }
+.health-chart { width: 100%; height: auto; display: block; }
+.health-chart .ok { fill: #12b76a; }
+.health-chart .bad { fill: #d92d20; }
+.health-chart .axis { stroke: var(--border-strong); stroke-width: 1; }
+.health-chart .label { font-size: 11px; fill: var(--muted); }
+.outcome-counts { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
 @media (max-width: 760px) {
   .grid-2, .form-layout { grid-template-columns: minmax(0, 1fr); }
   .kv { grid-template-columns: minmax(0, 1fr); gap: 2px; }
@@ -87,5 +109,7 @@ pre.request .m { color: #fbbf24; font-weight: 700; }
   table.log td::before { content: attr(data-label); color: var(--muted); font-size: 0.8rem; font-weight: 600; }
   table.log td.empty-cell { display: none; }
   table.log .excerpt { max-width: none; }
+  .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .log-filters label, .log-filters input, .log-filters select { width: 100%; }
 }
 `;

@@ -11,12 +11,14 @@ function excerpt(text: string | undefined): SafeHtml {
   return html`<code title="${text.slice(0, 2000)}">${cut}</code>`;
 }
 
-function row(record: DeliveryRecord): SafeHtml {
+function row(record: DeliveryRecord, hookId: string): SafeHtml {
   return html`<tr data-event-id="${record.event_id}" data-outcome="${record.outcome}">
     <td data-label="Time">
       <div>
-        ${time(record.attempted_at)}
-        <div class="muted mono">${record.event_id}</div>
+        <a href="/hooks/${hookId}/deliveries/${record.attempt_id}">${time(record.attempted_at)}</a>
+        <div class="muted mono">
+          ${record.event_id}${record.trigger !== 'auto' ? html` · ${record.trigger}` : ''}
+        </div>
       </div>
     </td>
     <td data-label="Outcome">${outcomeBadge(record.outcome)}</td>
@@ -30,7 +32,7 @@ function row(record: DeliveryRecord): SafeHtml {
 }
 
 /** The log's inner markup; the hook page embeds it and the script re-fetches it to keep it current. */
-export function deliveryLog(records: readonly DeliveryRecord[]): SafeHtml {
+export function deliveryLog(records: readonly DeliveryRecord[], hookId: string): SafeHtml {
   if (records.length === 0)
     return html`<div class="empty">
       <p>No deliveries yet. Events appear here as they are delivered; send a test event to try it.</p>
@@ -51,7 +53,7 @@ export function deliveryLog(records: readonly DeliveryRecord[]): SafeHtml {
         </tr>
       </thead>
       <tbody>
-        ${records.map(row)}
+        ${records.map((record) => row(record, hookId))}
       </tbody>
     </table>
   </div>`;

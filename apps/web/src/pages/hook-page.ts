@@ -1,8 +1,11 @@
 import type { DeliveryRecord, HookView } from '@hookline/core';
+import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
+import { healthCard } from './health-card';
+import { logFilters, type LogQuery } from './log-filters';
 import { requestPreview, type PreviewOptions } from './request-preview';
 import { suspensionBanner } from './suspension-banner';
 
@@ -12,6 +15,22 @@ export interface HookPageInput {
   /** Only for a suspended hook: the failures that caused it and how many events are held. */
   readonly suspension?: { readonly failures: readonly DeliveryRecord[]; readonly held: number };
   readonly preview: PreviewOptions;
+  /** The log's filters and page; a filtered or paged log is not refreshed by itself. */
+  readonly query: LogQuery;
+  /** The cursor of the next (older) page, when there is one. */
+  readonly next?: string;
+  readonly health: HookHealth;
+}
+
+function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeHtml | string {
+  if (!next) return '';
+  const params = new URLSearchParams({
+    ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
+    cursor: next,
+  });
+  return html`<div class="card-body log-more">
+    <a href="/hooks/${hookId}?${params.toString()}">Older →</a>
+  </div>`;
 }
 
 const REFRESH_MS = 3000;
@@ -41,7 +60,10 @@ function settings(hook: HookView): SafeHtml {
   </section>`;
 }
 
-export function hookPage(viewer: Viewer, { hook, deliveries, suspension, preview }: HookPageInput): SafeHtml {
+export function hookPage(
+  viewer: Viewer,
+  { hook, deliveries, suspension, preview, query, next, health }: HookPageInput,
+): SafeHtml {
   return layout(
     hook.description ?? 'Hook',
     viewer,
@@ -92,19 +114,32 @@ export function hookPage(viewer: Viewer, { hook, deliveries, suspension, preview
               <h2 id="log-title">Delivery log</h2>
               <p>Every attempt, newest first. Each event is sent once, never retried.</p>
             </div>
-            <span class="log-status"
-              ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
-            >
+            ${
+              query.active
+                ? html`<span class="log-status">Filtered</span>`
+                : html`<span class="log-status"
+                    ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
+                  >`
+            }
           </div>
-          <div
-            id="delivery-log"
-            data-refresh-url="/hooks/${hook.id}/deliveries"
-            data-refresh-every="${REFRESH_MS}"
-            data-state="${hook.state}"
-          >
-            ${deliveryLog(deliveries)}
-          </div>
+          <div class="card-body">${logFilters(hook.id, query)}</div>
+          ${
+            query.active
+              ? html`<div id="delivery-log" data-state="${hook.state}">
+                  ${deliveryLog(deliveries, hook.id)}
+                </div>`
+              : html`<div
+                  id="delivery-log"
+                  data-refresh-url="/hooks/${hook.id}/deliveries"
+                  data-refresh-every="${REFRESH_MS}"
+                  data-state="${hook.state}"
+                >
+                  ${deliveryLog(deliveries, hook.id)}
+                </div>`
+          }
+          ${olderLink(hook.id, query, next)}
         </section>
+        ${healthCard(hook.id, health)}
         <div class="grid-2">
           ${settings(hook)}
           <section class="card" aria-labelledby="preview-title">

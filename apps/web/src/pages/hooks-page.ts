@@ -2,6 +2,7 @@ import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { ago, authSummary, outcomeBadge, plural, stateBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
+import { searchBox } from './search-page';
 
 export interface HookSummary {
   readonly hook: HookView;
@@ -66,11 +67,14 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
       ${
         hooks.length === 0
           ? emptyState
-          : html`<section class="card" aria-label="Your hooks">
-              <ul class="hook-list">
-                ${hooks.map((h) => hookRow(h, now))}
-              </ul>
-            </section>`
+          : html`<section class="card" aria-label="Search">
+                <div class="card-body">${searchBox()}</div>
+              </section>
+              <section class="card" aria-label="Your hooks">
+                <ul class="hook-list">
+                  ${hooks.map((h) => hookRow(h, now))}
+                </ul>
+              </section>`
       }`,
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
+import { parseLogQuery } from '../pages/log-filters';
 import { hookPage } from '../pages/hook-page';
 import { plural } from '../view/format';
 import type { WebContext } from '../web-context';
@@ -43,13 +44,19 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     return { failures, held };
   };
 
-  app.get<{ Params: Params }>('/hooks/:id', async (request, reply) => {
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/hooks/:id', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const deliveries = await latest(hook.id);
-    const suspension = await suspensionOf(hook, deliveries);
+    const query = parseLogQuery(request.query, LOG_LIMIT);
+    const hours = request.query.window === '7d' ? 7 * 24 : 24;
+    const [page, health] = await Promise.all([
+      ctx.deps.history.listForHook(hook.id, query.filter, query.page),
+      ctx.deps.history.health(hook.id, hours),
+    ]);
+    const deliveries = page.data;
+    const suspension = await suspensionOf(hook, query.active ? await latest(hook.id) : deliveries);
     const preview = {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
       userAgent: USER_AGENT,
@@ -57,7 +64,15 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const viewer = await ctx.viewer(request, who);
     return ctx.page(
       reply,
-      hookPage(viewer, { hook, deliveries, preview, ...(suspension ? { suspension } : {}) }),
+      hookPage(viewer, {
+        hook,
+        deliveries,
+        preview,
+        query,
+        health,
+        ...(page.next_cursor ? { next: page.next_cursor } : {}),
+        ...(suspension ? { suspension } : {}),
+      }),
     );
   });
 
@@ -70,7 +85,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!hook) return ctx.notFound(request, reply);
     const deliveries = await latest(hook.id);
     void reply.header('x-hook-state', hook.state);
-    return ctx.page(reply, deliveryLogMarkup(deliveries));
+    return ctx.page(reply, deliveryLogMarkup(deliveries, hook.id));
   });
 
   app.post<{ Params: Params }>('/hooks/:id/test', async (request, reply) => {

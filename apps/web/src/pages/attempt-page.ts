@@ -1,0 +1,118 @@
+import type { AttemptRecord, HookView } from '@hookline/core';
+import { html, type SafeHtml } from '../view/html';
+import { duration, errorText, outcomeBadge, time } from '../view/format';
+import { csrfField, layout, type Viewer } from '../view/layout';
+
+const TRIGGERS: Record<string, string> = {
+  auto: 'its turn in the queue',
+  manual: 'sent again by hand',
+  test: 'the test button',
+  probe: 'a test before re-enabling',
+};
+
+function requestBlock(record: AttemptRecord): SafeHtml {
+  const request = record.request;
+  if (!request) return html`<p class="muted">Nothing was sent by this attempt.</p>`;
+  const url = new URL(request.url);
+  const head = [
+    `${request.method} ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+  ].join('\n');
+  return html`<pre class="request" data-request>
+${head}
+
+${request.body}</pre>`;
+}
+
+/** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */
+export function attemptPage(viewer: Viewer, hook: HookView, record: AttemptRecord): SafeHtml {
+  const title = hook.description ?? hook.url;
+  return layout(
+    `Attempt ${record.attempt_id}`,
+    viewer,
+    'hooks',
+    html`<div class="page-header">
+        <div>
+          <div class="breadcrumb"><a href="/hooks/${hook.id}">← ${title}</a></div>
+          <div class="title-row">
+            <h1>Attempt</h1>
+            ${outcomeBadge(record.outcome)}
+          </div>
+          <p class="sub mono">${record.attempt_id}</p>
+        </div>
+      </div>
+      <div class="stack">
+        <section class="card" aria-labelledby="attempt-title">
+          <div class="card-header"><h2 id="attempt-title">Outcome</h2></div>
+          <div class="card-body">
+            <dl class="kv">
+              <dt>When</dt>
+              <dd>${time(record.attempted_at)}</dd>
+              <dt>Event</dt>
+              <dd class="mono">${record.event_id} (${record.event_type})</dd>
+              ${
+                record.call_id
+                  ? html`<dt>Call</dt>
+                      <dd class="mono">${record.call_id}</dd>`
+                  : ''
+              }
+              <dt>Started by</dt>
+              <dd>${TRIGGERS[record.trigger] ?? record.trigger}</dd>
+              <dt>Status</dt>
+              <dd>${record.status_code ?? '—'}</dd>
+              <dt>Duration</dt>
+              <dd>${duration(record.duration_ms)}</dd>
+              ${
+                record.error
+                  ? html`<dt>Error</dt>
+                      <dd>${errorText(record.error)}</dd>`
+                  : ''
+              }
+            </dl>
+          </div>
+        </section>
+        <section class="card" aria-labelledby="request-title">
+          <div class="card-header">
+            <div>
+              <h2 id="request-title">Request</h2>
+              <p>Exactly as sent; credentials masked.</p>
+            </div>
+          </div>
+          <div class="card-body">${requestBlock(record)}</div>
+        </section>
+        <section class="card" aria-labelledby="response-title">
+          <div class="card-header">
+            <div>
+              <h2 id="response-title">Response</h2>
+              <p>The first 4 KiB of the body.</p>
+            </div>
+          </div>
+          <div class="card-body">
+            ${
+              record.response_excerpt
+                ? html`<pre class="request" data-response>${record.response_excerpt}</pre>`
+                : html`<p class="muted">No response body.</p>`
+            }
+          </div>
+        </section>
+        <section class="card" aria-labelledby="again-title">
+          <div class="card-header"><h2 id="again-title">Send again</h2></div>
+          <div class="card-body">
+            <p>
+              The same event (same id, same body) joins the end of this hook's queue: it arrives after every
+              event queued before it, once. hookline never does this by itself.
+            </p>
+            <form
+              method="post"
+              action="/hooks/${hook.id}/deliveries/${record.attempt_id}/resend"
+              data-confirm="Send this event again? It will arrive after the events already queued for this hook."
+            >
+              ${csrfField(viewer.csrf)}
+              <button class="btn btn-secondary" type="submit">Send again</button>
+            </form>
+          </div>
+        </section>
+      </div>`,
+  );
+}

@@ -1,0 +1,119 @@
+import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
+import { decodeCursor, type HistoryFilter, type PageRequest } from '@hookline/history';
+import { html, type SafeHtml } from '../view/html';
+
+/** The log's filters as the query string gives them, checked; a bad value is reported and left out. */
+export interface LogQuery {
+  readonly filter: HistoryFilter;
+  readonly page: PageRequest;
+  /** What the form shows back. */
+  readonly values: Readonly<Record<'outcome' | 'call_id' | 'since' | 'until', string>>;
+  /** field -> what is wrong with it. */
+  readonly problems: Readonly<Record<string, string>>;
+  /** True when anything narrows or pages the log: it is then not refreshed by itself. */
+  readonly active: boolean;
+}
+
+const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+
+/** A `datetime-local` value, read as UTC like every time on the site. */
+function utc(value: string): Date | undefined {
+  if (!LOCAL.test(value)) return undefined;
+  const at = new Date(`${value}${value.length === 16 ? ':00' : ''}Z`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+export function parseLogQuery(query: Record<string, unknown>, limit: number): LogQuery {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const values = {
+    outcome: text('outcome'),
+    call_id: text('call_id'),
+    since: text('since'),
+    until: text('until'),
+  };
+  const problems: Record<string, string> = {};
+  const filter: { -readonly [K in keyof HistoryFilter]: HistoryFilter[K] } = {};
+  if (values.outcome) {
+    if (OUTCOMES.includes(values.outcome as RecordedOutcome))
+      filter.outcome = values.outcome as RecordedOutcome;
+    else problems.outcome = 'Choose an outcome from the list.';
+  }
+  if (values.call_id) {
+    if (values.call_id.length <= 256) filter.callId = values.call_id;
+    else problems.call_id = 'A call id is at most 256 characters.';
+  }
+  for (const name of ['since', 'until'] as const) {
+    if (!values[name]) continue;
+    const at = utc(values[name]);
+    if (at) filter[name] = at;
+    else problems[name] = 'Enter a date and time.';
+  }
+  if (filter.since && filter.until && filter.since >= filter.until) {
+    problems.until = 'Must be later than “From”.';
+    delete filter.until;
+  }
+  const cursor = text('cursor') ? decodeCursor(text('cursor')) : undefined;
+  return {
+    filter,
+    page: { limit, ...(cursor ? { cursor } : {}) },
+    values,
+    problems,
+    active: Object.keys(filter).length > 0 || cursor !== undefined || Object.keys(problems).length > 0,
+  };
+}
+
+function problem(q: LogQuery, field: string): SafeHtml | string {
+  const text = q.problems[field];
+  return text ? html`<span class="field-error" id="${field}-error">${text}</span>` : '';
+}
+
+/** The filter form above a hook's log (a GET form: the filtered view is a link). */
+export function logFilters(hookId: string, q: LogQuery): SafeHtml {
+  const option = (value: string, label: string) =>
+    html`<option value="${value}" ${q.values.outcome === value ? html`selected` : ''}>${label}</option>`;
+  return html`<form class="log-filters" method="get" action="/hooks/${hookId}" aria-label="Filter the log">
+    <label
+      >Outcome
+      <select name="outcome" ${q.problems.outcome ? html`aria-invalid="true"` : ''}>
+        ${option('', 'Any')} ${OUTCOMES.map((o) => option(o, o.replace('_', ' ')))}
+      </select>
+      ${problem(q, 'outcome')}
+    </label>
+    <label
+      >Call id
+      <input
+        name="call_id"
+        value="${q.values.call_id}"
+        maxlength="256"
+        ${q.problems.call_id ? html`aria-invalid="true"` : ''}
+      />
+      ${problem(q, 'call_id')}
+    </label>
+    <label
+      >From (UTC)
+      <input
+        type="datetime-local"
+        step="1"
+        name="since"
+        value="${q.values.since}"
+        ${q.problems.since ? html`aria-invalid="true"` : ''}
+      />
+      ${problem(q, 'since')}
+    </label>
+    <label
+      >Until (UTC)
+      <input
+        type="datetime-local"
+        step="1"
+        name="until"
+        value="${q.values.until}"
+        ${q.problems.until ? html`aria-invalid="true"` : ''}
+      />
+      ${problem(q, 'until')}
+    </label>
+    <div class="filter-actions">
+      <button class="btn btn-secondary" type="submit">Filter</button>
+      ${q.active ? html`<a href="/hooks/${hookId}">Clear</a>` : ''}
+    </div>
+  </form>`;
+}

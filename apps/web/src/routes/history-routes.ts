@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { decodeCursor } from '@hookline/history';
+import { eventKind, newId, type DeliverableEvent } from '@hookline/core';
+import { attemptPage } from '../pages/attempt-page';
+import { searchPage } from '../pages/search-page';
+import type { WebContext } from '../web-context';
+
+type AttemptParams = { id: string; attemptId: string };
+const ATTEMPT_ID = /^att_[0-9a-z]{8,40}$/;
+const SEARCH_LIMIT = 50;
+
+/** The delivery history on the website: one attempt in full, send again, and the search by call id. */
+export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
+  const { hooks } = ctx.deps.store;
+
+  const attemptOf = async (accountId: string, params: AttemptParams) => {
+    const hook = await hooks.get(accountId, params.id);
+    if (!hook || !ATTEMPT_ID.test(params.attemptId)) return undefined;
+    const record = await ctx.deps.history.attempt(accountId, hook.id, params.attemptId);
+    return record && { hook, record };
+  };
+
+  app.get<{ Params: AttemptParams }>('/hooks/:id/deliveries/:attemptId', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const found = await attemptOf(who.account.id, request.params);
+    if (!found) return ctx.notFound(request, reply);
+    return ctx.page(reply, attemptPage(await ctx.viewer(request, who), found.hook, found.record));
+  });
+
+  app.post<{ Params: AttemptParams }>('/hooks/:id/deliveries/:attemptId/resend', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const found = await attemptOf(who.account.id, request.params);
+    if (!found) return ctx.notFound(request, reply);
+    const { hook, record } = found;
+    if (!record.event_fields || !eventKind(record.event_type)) {
+      await ctx.sessions.flash(request, {
+        kind: 'warning',
+        message: 'This attempt cannot be sent again: its record does not keep the event.',
+      });
+      return reply.redirect(`/hooks/${hook.id}/deliveries/${record.attempt_id}`, 303);
+    }
+    const event: DeliverableEvent = {
+      id: record.event_id,
+      type: record.event_type as DeliverableEvent['type'],
+      fields: record.event_fields,
+    };
+    const attemptId = newId('att');
+    await ctx.deps.producer.resend(who.account.id, hook.id, event, attemptId);
+    await ctx.sessions.flash(request, {
+      kind: 'success',
+      message:
+        hook.state === 'suspended'
+          ? `Event ${event.id} is queued again, and held: this hook is suspended.`
+          : `Event ${event.id} is queued again; it arrives after the events queued before it (attempt ${attemptId}).`,
+    });
+    return reply.redirect(`/hooks/${hook.id}`, 303);
+  });
+
+  app.get<{ Querystring: { call_id?: string; cursor?: string } }>('/search', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const callId = (typeof request.query.call_id === 'string' ? request.query.call_id : '').trim();
+    const viewer = await ctx.viewer(request, who);
+    if (!callId) return ctx.page(reply, searchPage(viewer, { callId: '', lines: [], hooks: new Map() }));
+    if (callId.length > 256)
+      return ctx.page(
+        reply.code(400),
+        searchPage(viewer, {
+          callId,
+          lines: [],
+          hooks: new Map(),
+          problem: 'A call id is at most 256 characters.',
+        }),
+      );
+    const cursor = typeof request.query.cursor === 'string' ? decodeCursor(request.query.cursor) : undefined;
+    const [page, list] = await Promise.all([
+      ctx.deps.history.searchAccount(
+        who.account.id,
+        { callId },
+        { limit: SEARCH_LIMIT, ...(cursor ? { cursor } : {}) },
+      ),
+      hooks.list(who.account.id),
+    ]);
+    return ctx.page(
+      reply,
+      searchPage(viewer, {
+        callId,
+        lines: page.data,
+        hooks: new Map(list.map((hook) => [hook.id, hook])),
+        ...(page.next_cursor ? { next: page.next_cursor } : {}),
+      }),
+    );
+  });
+}
