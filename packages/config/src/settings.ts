@@ -145,6 +145,12 @@ export const settingsSchema = z.object({
     'name of the header carrying the event kind',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
+  HOOKLINE_EVENT_CATALOG: setting(
+    z.string().min(1).optional(),
+    'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"); read ' +
+      'and checked at start, every problem listed. Give every process the same file',
+    '— (`call_created` only)',
+  ),
   HOOKLINE_DELIVERY_LOG_MAX: setting(int(1000, 1, 100000), 'delivery log entries kept per hook'),
   HOOKLINE_WORKER_MAX_HOOKS: setting(
     int(1000, 1, 100000),
