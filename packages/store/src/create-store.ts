@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@hookline/core';
+import { type Clock, type EventCatalog, systemClock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
@@ -18,6 +18,8 @@ export interface StoreDeps {
   readonly clock?: Clock;
   readonly deliveryLogMax?: number;
   readonly activityMax?: number;
+  /** The event kinds hooks may subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
+  readonly catalog?: EventCatalog;
 }
 
 export interface Store {
