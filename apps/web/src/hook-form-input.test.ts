@@ -11,6 +11,8 @@ const stored = (auth: HookView['auth']): HookView => ({
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   insecure_credentials: false,
+  events: 'all',
+  signing: false,
 });
 
 describe('hook form', () => {

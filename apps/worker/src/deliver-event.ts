@@ -63,6 +63,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,
+      sentAt: deps.clock(),
     });
     const result = await deps.attempt(request);
     const recorded = await deps.recorder.record(data, fence, { ...result, startedAt });

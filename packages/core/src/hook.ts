@@ -80,7 +80,7 @@ const description = z
 /** Every kind producers publish, now and later: how a hook's subscription is stored and shown by default. */
 export const ALL_EVENTS = 'all';
 /** A hook's subscription: every kind (`"all"`, also kinds added later), or the listed kinds only. */
-export type HookEvents = typeof ALL_EVENTS | readonly string[];
+export type HookEvents = typeof ALL_EVENTS | string[];
 
 /**
  * `events` against the catalogue: "all" or a non-empty list of kinds hooks can subscribe to (duplicates are

@@ -40,6 +40,17 @@ function textSchema(field: EventField) {
   return schema;
 }
 
+/**
+ * How a decimal field is documented in JSON Schema. zod sees only "a string" (the preprocess step turns a
+ * JSON number into its text), so the OpenAPI generator puts this in place of what zod makes of a schema
+ * marked `DECIMAL_MARK`.
+ */
+export const DECIMAL_JSON_SCHEMA = {
+  description: 'Decimal, as a JSON number or a string; its text is delivered as given (0.0 stays 0.0)',
+  anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$' }],
+} as const;
+export const DECIMAL_MARK = 'x-hookline-decimal';
+
 const decimalSchema = z
   .preprocess(
     (value) => {
@@ -47,13 +58,19 @@ const decimalSchema = z
       if (typeof value === 'number') return decimalTextFromNumber(value) ?? String(value);
       return value;
     },
-    z.string({ error: 'must be a decimal number or decimal string' }),
+    z
+      .string({ error: 'must be a decimal number or decimal string' })
+      .refine(isDecimalText, 'must be a decimal number such as 0.0 or 0.0100'),
   )
-  .pipe(z.string().refine(isDecimalText, 'must be a decimal number such as 0.0 or 0.0100'));
+  .meta({ [DECIMAL_MARK]: true });
 
 const timestampSchema = z
   .string()
-  .refine(isEventTimestamp, 'must be a timestamp shaped YYYY-MM-DDThh:mm:ss.fffffff (7 digits, no zone)');
+  .refine(isEventTimestamp, 'must be a timestamp shaped YYYY-MM-DDThh:mm:ss.fffffff (7 digits, no zone)')
+  .meta({
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{7}$',
+    description: 'YYYY-MM-DDThh:mm:ss.fffffff (UTC, no zone)',
+  });
 
 function fieldSchema(field: EventField): z.ZodType {
   const schema =
@@ -81,7 +98,9 @@ export function publishEventSchema(catalog: EventCatalog) {
     z
       .strictObject({
         type: z.literal(kind.name),
-        id: idempotencyKey.optional(),
+        id: idempotencyKey
+          .optional()
+          .describe('Idempotency key: the same id within 24 h is accepted only once'),
         data: eventDataSchema(kind),
       })
       .meta({ title: kind.name, ...(kind.description ? { description: kind.description } : {}) }),

@@ -28,6 +28,8 @@ describe('hooks', () => {
         created_at: expect.any(String),
         updated_at: expect.any(String),
         insecure_credentials: false,
+        events: 'all',
+        signing: false,
       });
       expectAbsent(res, TOKEN);
     });

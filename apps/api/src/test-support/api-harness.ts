@@ -28,15 +28,18 @@ export interface CallOptions {
   readonly raw?: string | Buffer;
 }
 
-export function configFor(prefix: string) {
+/** `eventCatalog`: the text of a catalogue file, given to the config as HOOKLINE_EVENT_CATALOG would. */
+export function configFor(prefix: string, eventCatalog?: string) {
   return loadConfig(
     {
       HOOKLINE_API_KEY: API_KEY,
       HOOKLINE_SECRET_KEY: SECRET_KEY,
       HOOKLINE_QUEUE_PREFIX: prefix,
       LOG_LEVEL: 'silent',
+      ...(eventCatalog !== undefined ? { HOOKLINE_EVENT_CATALOG: 'catalog.json' } : {}),
     },
     'api',
+    () => eventCatalog ?? '',
   );
 }
 
@@ -45,7 +48,7 @@ async function connected(redis: Redis): Promise<Redis> {
   return redis;
 }
 
-export function useApi() {
+export function useApi(options: { readonly eventCatalog?: string } = {}) {
   const ctx = useRedis('api');
   const h = {
     ctx,
@@ -113,7 +116,7 @@ export function useApi() {
   };
 
   beforeEach(async () => {
-    const config = configFor(ctx.prefix);
+    const config = configFor(ctx.prefix, options.eventCatalog);
     const redis = await connected(createFailFastRedis(TEST_REDIS_URL));
     ctx.onCleanup(() => redis.disconnect());
     h.keys = redisKeys(ctx.prefix);
