@@ -47,7 +47,7 @@ async function startVerifyingReceiver(onCleanup: (close: () => Promise<unknown>)
       await waitUntil(async () => {
         found = (await (await fetch(`${base}/__results`)).json()) as Verdict[];
         return found.length >= count;
-      }, 20000);
+      }, `${count} verified requests`);
       return found;
     },
   };

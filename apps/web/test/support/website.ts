@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { redisKeys, type RedisKeys } from '@hookline/redis';
-import { type CreateHookInput } from '@hookline/core';
+import { type CreateHookInput, type EventCatalog } from '@hookline/core';
 import { HookControl, streakReason } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer, ReadySet } from '@hookline/queue';
@@ -16,7 +16,9 @@ export const PASSWORD = 'correct horse battery';
  * The website on 127.0.0.1:0 with hookline's real parts behind it (store, producer, hook control) on a real
  * Redis under a test-only prefix. Everything is closed after each test.
  */
-export function useWebsite() {
+/** `eventCatalog`: the event kinds, as HOOKLINE_EVENT_CATALOG gives them (call_created alone by default). */
+export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {}) {
+  const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
   const ctx = useRedis('web');
   const w = {
     ctx,
@@ -64,8 +66,9 @@ export function useWebsite() {
       keys: w.keys,
       secretBox: SecretBox.fromKey(randomBytes(32)),
       hookQueues: w.hookQueues,
+      ...catalog,
     });
-    w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys }));
+    w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys, ...catalog }));
     const ready = new ReadySet(ctx.redis, w.keys);
     w.control = new HookControl({
       redis: ctx.redis,
@@ -75,7 +78,11 @@ export function useWebsite() {
       signalReady: (hookId) => ready.signal([hookId]),
     });
     const app = await buildWebApp({
-      config: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type', HOOKLINE_DELIVERY_TIMEOUT_MS: 2500 },
+      config: {
+        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+        HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
+        ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
+      },
       redis: ctx.redis,
       keys: w.keys,
       store: w.store,
