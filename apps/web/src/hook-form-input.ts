@@ -74,6 +74,12 @@ export const EMPTY_VALUES: HookFormValues = {
 const list = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 
+/**
+ * Unticked checkboxes send nothing, so the form says that it showed them (a hidden field): a form without
+ * them (an older page still open) leaves the subscription and signing as they are.
+ */
+const hasChoices = (body: FormBody) => text(body, 'events_signing_shown') === '1';
+
 function readValues(body: FormBody): HookFormValues {
   const scheme = text(body, 'auth_scheme');
   return {
@@ -83,7 +89,7 @@ function readValues(body: FormBody): HookFormValues {
     scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
     username: text(body, 'basic_username'),
     // "Every kind" wins over single kinds ticked beside it: it also covers kinds added later.
-    events: text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
+    events: !hasChoices(body) || text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
     signing: text(body, 'signing') === '1',
   };
 }
@@ -161,7 +167,7 @@ export function parseCreateForm(
     format: values.format,
     auth: authFrom(body, values),
     ...(values.description ? { description: values.description } : {}),
-    events: values.events,
+    ...(hasChoices(body) ? { events: values.events } : {}),
     ...(values.signing ? { signing: true } : {}),
   };
   const parsed = schemas.create.safeParse(candidate);
@@ -198,9 +204,10 @@ export function parseUpdateForm(
     format: values.format,
     description: values.description === '' ? null : values.description,
     ...(keepAuth ? {} : { auth }),
-    events: values.events,
-    // Only a change is sent: ticking it on a hook that signs already must not look like a request for a secret.
-    ...(values.signing !== current.signing ? { signing: values.signing } : {}),
+    // Only a change of signing is sent: ticked on a hook that signs already is not a request for a secret.
+    ...(hasChoices(body)
+      ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
+      : {}),
   };
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };

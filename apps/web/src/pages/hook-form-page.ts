@@ -34,6 +34,7 @@ function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonl
   const all = values.events === 'all';
   return html`<fieldset class="field" ${described(errors, 'events', 'events-hint')}>
     <legend>Events</legend>
+    <input type="hidden" name="events_signing_shown" value="1" />
     <div class="choices choices-stack">
       ${checkbox('events_all', '1', all, 'Every kind of event', 'Also kinds added later')}
       ${kinds.map((kind) =>
