@@ -10,6 +10,7 @@ import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
 import { deliveryRoutes } from './routes/deliveries';
 import { eventRoutes } from './routes/events';
+import { eventTypeRoutes } from './routes/event-types';
 import { healthRoutes } from './routes/health';
 import { hookActionRoutes } from './routes/hook-actions';
 import { hookRoutes } from './routes/hooks';
@@ -25,6 +26,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...deliveryRoutes(deps),
     ...activityRoutes(deps),
     ...eventRoutes(deps),
+    ...eventTypeRoutes(deps),
   ];
   return [...routes, openApiRoute(routes)];
 }

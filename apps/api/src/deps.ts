@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { DeliverableEvent, HeldChoice, HookView, PublishEventInput } from '@hookline/core';
+import type { DeliverableEvent, EventCatalog, HeldChoice, HookView, PublishEventInput } from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -10,7 +10,8 @@ import type { Logger, Metrics } from '@hookline/telemetry';
  * tests build them against a real Redis. Structural types, so any implementation of these shapes will do.
  */
 export interface ApiDeps {
-  readonly config: Pick<Config, 'HOOKLINE_API_KEY'>;
+  /** `eventCatalog`: the event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
+  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> & { readonly eventCatalog?: EventCatalog };
   /** Fail-fast client (no offline queue): a Redis outage turns into a 503 instead of a hung request. */
   readonly redis: Redis;
   readonly store: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createHookInput, publishEventInput, updateHookInput } from '@hookline/core';
+import { createHookInput, SAMPLE_CALL_DATA, updateHookInput } from '@hookline/core';
 import { apiRoutes } from './app';
 import { useApi } from './test-support/api-harness';
 
@@ -67,25 +67,44 @@ describe('GET /openapi.json', () => {
       doc.paths[path]![method]!.requestBody!.content['application/json']!.schema;
     expect(body('/v1/accounts/{acct}/hooks', 'post')).toEqual(asInput(createHookInput));
     expect(body('/v1/accounts/{acct}/hooks/{hook}', 'patch')).toEqual(asInput(updateHookInput));
-    const event = body('/v1/accounts/{acct}/events', 'post') as {
-      required: string[];
-      properties: { data: { required: string[]; properties: Record<string, Record<string, unknown>> } };
-    };
-    expect(event.required).toEqual(['type', 'data']);
-    expect(event.properties.data.required).toContain('rate');
-    expect(event.properties.data.properties.rate).toMatchObject({
+    // One shape per kind of the catalogue (call_created alone here), told apart by its `type`.
+    const [event, ...others] = (
+      body('/v1/accounts/{acct}/events', 'post') as {
+        oneOf: {
+          required: string[];
+          properties: {
+            type: { const: string };
+            data: { required: string[]; properties: Record<string, Record<string, unknown>> };
+          };
+        }[];
+      }
+    ).oneOf;
+    expect(others).toEqual([]);
+    expect(event!.properties.type.const).toBe('call_created');
+    expect(event!.required).toEqual(['type', 'data']);
+    expect(event!.properties.data.required).toEqual([
+      'call_id',
+      'direction',
+      'from',
+      'from_cnam',
+      'to',
+      'rate',
+    ]);
+    expect(event!.properties.data.properties.rate).toMatchObject({
       anyOf: [{ type: 'number' }, { type: 'string' }],
     });
-    expect(Object.keys(event.properties.data.properties)).toEqual(
-      Object.keys(publishEventInput.shape.data.shape),
-    );
+    expect(event!.properties.data.properties.date).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+    });
+    expect(Object.keys(event!.properties.data.properties)).toEqual(Object.keys(SAMPLE_CALL_DATA));
   });
 
   it('documents answers, errors and security per route', () => {
     const op = (path: string, method: string) => doc.paths[path]![method]!;
     const createHook = op('/v1/accounts/{acct}/hooks', 'post');
     expect(createHook.responses['201']!.content!['application/json']!.schema).toEqual({
-      $ref: '#/components/schemas/Hook',
+      $ref: '#/components/schemas/HookWithSecret',
     });
     for (const status of ['400', '401', '404', '413', '415', '503', '500'])
       expect(createHook.responses[status]!.content!['application/json']!.schema).toEqual({

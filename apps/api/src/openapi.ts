@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorCode } from '@hookline/core';
+import { DECIMAL_JSON_SCHEMA, DECIMAL_MARK, ERROR_CATALOGUE, type ErrorCode } from '@hookline/core';
 import { pathParams, type FieldDoc, type Route } from './route';
 import { errorBody } from './schemas';
 
@@ -19,6 +19,13 @@ class SchemaCollector {
       io,
       unrepresentable: 'any',
       target: 'draft-2020-12',
+      // A decimal field accepts a JSON number or a string, which zod (seeing the string it becomes) cannot say.
+      override: ({ jsonSchema }) => {
+        const node = jsonSchema as JsonSchema;
+        if (!node[DECIMAL_MARK]) return;
+        for (const key of Object.keys(node)) delete node[key];
+        Object.assign(node, structuredClone(DECIMAL_JSON_SCHEMA));
+      },
     }) as JsonSchema;
     const { $schema: _draft, $defs, ...rest } = json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>))

@@ -45,8 +45,31 @@ export const hookView = z
         'failing: its current run of failures reached half of HOOKLINE_SUSPEND_AFTER_FAILURES (it is suspended ' +
           'if the run goes on); back to healthy after a delivered attempt or a re-enable',
       ),
+    events: z
+      .union([z.literal('all'), z.array(z.string())])
+      .describe(
+        'The event kinds delivered to this hook: "all" (every kind, also kinds added later) or a list',
+      ),
+    signing: z.boolean().describe('Whether requests carry Standard Webhooks signatures (webhook-signature)'),
+    signing_previous_expires_at: z
+      .string()
+      .optional()
+      .describe('After a rotation: until when the previous secret still signs beside the new one (ISO 8601)'),
   })
   .meta({ id: 'Hook' });
+
+/** A hook with its new signing secret: only in the answer that made the secret, never again. */
+export const hookWithSecret = hookView
+  .extend({
+    signing_secret: z
+      .string()
+      .optional()
+      .describe(
+        'The signing secret (whsec_…), present only in the answer that made it (signing: true, or a rotation): ' +
+          'store it now, it is never shown again',
+      ),
+  })
+  .meta({ id: 'HookWithSecret' });
 
 export const deliveryRecord = z
   .object({

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import { type Clock, type DeliverableEvent, type HeldChoice, type HookView } from '@hookline/core';
+import {
+  type Clock,
+  type DeliverableEvent,
+  type EventCatalog,
+  type HeldChoice,
+  type HookView,
+} from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
@@ -8,10 +14,11 @@ import type { Logger } from '@hookline/telemetry';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
+  /** `eventCatalog`: the event kinds hooks subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
   readonly config: Pick<
     Config,
     'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
-  >;
+  > & { readonly eventCatalog?: EventCatalog };
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {

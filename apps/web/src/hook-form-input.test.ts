@@ -12,6 +12,8 @@ const stored = (auth: HookView['auth']): HookView => ({
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   insecure_credentials: false,
+  events: 'all',
+  signing: false,
 });
 
 describe('hook form', () => {
@@ -45,7 +47,15 @@ describe('hook form', () => {
     });
     expect(result).toEqual({
       ok: false,
-      values: { url: 'not a url', format: 'json', description: '', scheme: 'bearer', username: '' },
+      values: {
+        url: 'not a url',
+        format: 'json',
+        description: '',
+        scheme: 'bearer',
+        username: '',
+        events: 'all',
+        signing: false,
+      },
       errors: {
         url: 'URL must be an absolute http:// or https:// URL.',
         bearer_token: 'Token must not be empty.',
@@ -99,6 +109,26 @@ describe('hook form', () => {
     expect(parseUpdateForm({ url: basic.url, auth_scheme: 'none' }, basic)).toMatchObject({
       ok: true,
       input: { auth: { scheme: 'none' } },
+    });
+  });
+
+  it('reads the event kinds and signing only from a form that showed them', () => {
+    const hook = stored({ scheme: 'none' });
+    const base = { url: hook.url, format: 'json', auth_scheme: 'none' };
+    expect(parseUpdateForm(base, hook)).toMatchObject({ ok: true });
+    expect((parseUpdateForm(base, hook) as { input: object }).input).not.toHaveProperty('events');
+    const shown = { ...base, events_signing_shown: '1' };
+    expect(parseUpdateForm(shown, hook)).toMatchObject({
+      ok: false,
+      errors: { events: 'Choose at least one kind of event, or every kind.' },
+    });
+    expect(parseUpdateForm({ ...shown, events: 'call_created', signing: '1' }, hook)).toMatchObject({
+      ok: true,
+      input: { events: ['call_created'], signing: true },
+    });
+    expect(parseCreateForm({ ...shown, events_all: '1', events: ['call_created'] })).toMatchObject({
+      ok: true,
+      input: { events: 'all' },
     });
   });
 });

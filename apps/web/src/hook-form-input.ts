@@ -1,8 +1,10 @@
 import {
+  ALL_EVENTS,
   AUTH_SCHEMES,
-  createHookInput,
-  updateHookInput,
+  BUILT_IN_CATALOG,
+  hookInputSchemas,
   type AuthScheme,
+  type HookEvents,
   type CreateHookInput,
   type FieldProblem,
   type HookFormat,
@@ -18,10 +20,25 @@ export interface HookFormValues {
   readonly description: string;
   readonly scheme: AuthScheme;
   readonly username: string;
+  /** `all`, or the kinds ticked. */
+  readonly events: HookEvents;
+  readonly signing: boolean;
 }
 
 export type HookFormField =
-  'url' | 'format' | 'description' | 'auth_scheme' | 'bearer_token' | 'basic_username' | 'basic_password';
+  | 'url'
+  | 'format'
+  | 'description'
+  | 'auth_scheme'
+  | 'bearer_token'
+  | 'basic_username'
+  | 'basic_password'
+  | 'events'
+  | 'signing';
+
+/** The create and update schemas the forms are checked with: those of the process's event catalogue. */
+export type HookSchemas = ReturnType<typeof hookInputSchemas>;
+const BUILT_IN_SCHEMAS = hookInputSchemas(BUILT_IN_CATALOG);
 export type FieldErrors = Partial<Record<HookFormField, string>>;
 
 export type HookFormResult<T> =
@@ -38,6 +55,8 @@ export function valuesOf(hook: HookView): HookFormValues {
     description: hook.description ?? '',
     scheme: hook.auth.scheme,
     username: hook.auth.scheme === 'basic' ? hook.auth.username : '',
+    events: hook.events,
+    signing: hook.signing,
   };
 }
 
@@ -47,7 +66,19 @@ export const EMPTY_VALUES: HookFormValues = {
   description: '',
   scheme: 'none',
   username: '',
+  events: ALL_EVENTS,
+  signing: false,
 };
+
+// A repeated checkbox arrives as a string (one ticked) or an array (several).
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+
+/**
+ * Unticked checkboxes send nothing, so the form says that it showed them (a hidden field): a form without
+ * them (an older page still open) leaves the subscription and signing as they are.
+ */
+const hasChoices = (body: FormBody) => text(body, 'events_signing_shown') === '1';
 
 function readValues(body: FormBody): HookFormValues {
   const scheme = text(body, 'auth_scheme');
@@ -57,6 +88,9 @@ function readValues(body: FormBody): HookFormValues {
     description: text(body, 'description').trim(),
     scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
     username: text(body, 'basic_username'),
+    // "Every kind" wins over single kinds ticked beside it: it also covers kinds added later.
+    events: !hasChoices(body) || text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
+    signing: text(body, 'signing') === '1',
   };
 }
 
@@ -80,6 +114,8 @@ const FIELD_OF: Record<string, HookFormField> = {
   'auth.token': 'bearer_token',
   'auth.username': 'basic_username',
   'auth.password': 'basic_password',
+  events: 'events',
+  signing: 'signing',
 };
 
 const NAMES: Record<HookFormField, string> = {
@@ -90,17 +126,30 @@ const NAMES: Record<HookFormField, string> = {
   bearer_token: 'Token',
   basic_username: 'Username',
   basic_password: 'Password',
+  events: 'Events',
+  signing: 'Signing',
 };
 
 /** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
 export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const { field, message } of problems) {
-    const name = FIELD_OF[field] ?? 'url';
+    const name = FIELD_OF[field] ?? (field.startsWith('events.') ? 'events' : 'url');
     if (errors[name]) continue;
-    const rest = message.replace(/^(url|format|description|token|username|password|scheme)\s+/i, '');
+    const rest = message.replace(
+      /^(url|format|description|token|username|password|scheme|events|signing)\s+/i,
+      '',
+    );
     errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
   }
+  return errors;
+}
+
+const NO_EVENTS = 'Choose at least one kind of event, or every kind.';
+
+function formErrors(error: z.ZodError, values: HookFormValues): FieldErrors {
+  const errors = fieldErrors(issuesOf(error));
+  if (errors.events && Array.isArray(values.events) && values.events.length === 0) errors.events = NO_EVENTS;
   return errors;
 }
 
@@ -108,16 +157,21 @@ function issuesOf(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
 }
 
-export function parseCreateForm(body: FormBody): HookFormResult<CreateHookInput> {
+export function parseCreateForm(
+  body: FormBody,
+  schemas: HookSchemas = BUILT_IN_SCHEMAS,
+): HookFormResult<CreateHookInput> {
   const values = readValues(body);
   const candidate = {
     url: values.url,
     format: values.format,
     auth: authFrom(body, values),
     ...(values.description ? { description: values.description } : {}),
+    ...(hasChoices(body) ? { events: values.events } : {}),
+    ...(values.signing ? { signing: true } : {}),
   };
-  const parsed = createHookInput.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: fieldErrors(issuesOf(parsed.error)) };
+  const parsed = schemas.create.safeParse(candidate);
+  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
 }
 
@@ -126,7 +180,11 @@ export function parseCreateForm(body: FormBody): HookFormResult<CreateHookInput>
  * scheme, the stored credentials stay. Changing a Basic username needs the password again because the
  * site cannot read the stored one.
  */
-export function parseUpdateForm(body: FormBody, current: HookView): HookFormResult<UpdateHookInput> {
+export function parseUpdateForm(
+  body: FormBody,
+  current: HookView,
+  schemas: HookSchemas = BUILT_IN_SCHEMAS,
+): HookFormResult<UpdateHookInput> {
   const values = readValues(body);
   const auth = authFrom(body, values);
   const same = current.auth.scheme === values.scheme;
@@ -146,8 +204,12 @@ export function parseUpdateForm(body: FormBody, current: HookView): HookFormResu
     format: values.format,
     description: values.description === '' ? null : values.description,
     ...(keepAuth ? {} : { auth }),
+    // Only a change of signing is sent: ticked on a hook that signs already is not a request for a secret.
+    ...(hasChoices(body)
+      ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
+      : {}),
   };
-  const parsed = updateHookInput.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: fieldErrors(issuesOf(parsed.error)) };
+  const parsed = schemas.update.safeParse(candidate);
+  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
 }

@@ -72,6 +72,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,
+      sentAt: deps.clock(),
     });
     const result = await deps.attempt(request);
     // Kept with the outcome as sent, but with the credentials masked: the history never holds a secret.

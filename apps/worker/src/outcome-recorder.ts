@@ -60,6 +60,7 @@ export class OutcomeRecorder {
       hook_id: hookId,
       ...(attempt.request ? { request: attempt.request } : {}),
       event_fields: event.fields,
+      ...(event.layout ? { event_layout: event.layout } : {}),
     };
     const finished = await this.deps.attempts.finish(
       hookId,

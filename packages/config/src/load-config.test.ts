@@ -89,3 +89,43 @@ describe('loadConfig', () => {
     expect(() => secretKeyOf({})).toThrow(/HOOKLINE_SECRET_KEY/);
   });
 });
+
+describe('HOOKLINE_EVENT_CATALOG', () => {
+  const files = (text: string) => (path: string) => {
+    if (path !== '/etc/hookline/catalog.json')
+      throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    return text;
+  };
+  const env = { HOOKLINE_SECRET_KEY: KEY, HOOKLINE_EVENT_CATALOG: '/etc/hookline/catalog.json' };
+
+  it('is call_created alone when unset', () => {
+    const config = loadConfig({ HOOKLINE_SECRET_KEY: KEY }, 'worker');
+    expect(config.eventCatalog.producerKinds.map((k) => k.name)).toEqual(['call_created']);
+  });
+
+  it('adds the kinds of the file', () => {
+    const text = '{"kinds":[{"name":"call_ended","fields":[{"name":"duration","type":"decimal"}]}]}';
+    const config = loadConfig(env, 'worker', files(text));
+    expect(config.eventCatalog.get('call_ended')?.fields).toEqual([{ name: 'duration', type: 'decimal' }]);
+  });
+
+  it('reports every problem of the file together with those of the other settings', () => {
+    const text = '{"kinds":[{"name":"call_created","fields":[{"name":"x","type":"money"}]}]}';
+    expect(() => loadConfig({ ...env, PORT: 'eighty' }, 'worker', files(text))).toThrow(ConfigError);
+    try {
+      loadConfig({ ...env, PORT: 'eighty' }, 'worker', files(text));
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^PORT: /),
+        'HOOKLINE_EVENT_CATALOG (/etc/hookline/catalog.json): kinds[0] (call_created).name: is a built-in kind and cannot be redefined',
+        'HOOKLINE_EVENT_CATALOG (/etc/hookline/catalog.json): kinds[0] (call_created).fields[0].type: must be one of string, decimal, timestamp',
+      ]);
+    }
+  });
+
+  it('names a file it cannot read', () => {
+    expect(() => loadConfig({ ...env, HOOKLINE_EVENT_CATALOG: '/nope.json' }, 'worker', files(''))).toThrow(
+      /HOOKLINE_EVENT_CATALOG: cannot read \/nope\.json \(ENOENT\)/,
+    );
+  });
+});

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { BUILT_IN_CATALOG, parseEventCatalog, type EventCatalog } from '@hookline/core';
 import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 
 export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
@@ -18,10 +20,26 @@ export class ConfigError extends Error {
   }
 }
 
-export type Config = Readonly<Settings> & { readonly role: Role; readonly redisUrlGiven: boolean };
+export type Config = Readonly<Settings> & {
+  readonly role: Role;
+  readonly redisUrlGiven: boolean;
+  /** The event kinds: the built-in ones and those of HOOKLINE_EVENT_CATALOG. */
+  readonly eventCatalog: EventCatalog;
+};
 
-/** Pure: reads only the env it is given, reports every problem at once, returns a frozen config. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, role: Role): Config {
+/** How the catalogue file is read; tests pass their own. */
+export type ReadFile = (path: string) => string;
+const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
+
+/**
+ * Reads only the env it is given (and the catalogue file it names), reports every problem at once, each
+ * catalogue problem under HOOKLINE_EVENT_CATALOG, and returns a frozen config.
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  role: Role,
+  readFile: ReadFile = readUtf8,
+): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = settingsSchema.safeParse(present);
   const problems = parsed.success
@@ -30,8 +48,35 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ro
   for (const key of REQUIRED[role]) {
     if (present[key] === undefined) problems.push(`${key}: is required for the ${role} process`);
   }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ ...parsed.data, role, redisUrlGiven: present.REDIS_URL !== undefined });
+  const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
+  if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);
+  return Object.freeze({
+    ...parsed.data,
+    role,
+    redisUrlGiven: present.REDIS_URL !== undefined,
+    eventCatalog: catalog,
+  });
+}
+
+function loadEventCatalog(
+  path: string | undefined,
+  readFile: ReadFile,
+  problems: string[],
+): EventCatalog | undefined {
+  if (path === undefined) return BUILT_IN_CATALOG;
+  const name = 'HOOKLINE_EVENT_CATALOG';
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push(`${name}: cannot read ${path}${code ? ` (${code})` : ''}`);
+    return undefined;
+  }
+  const parsed = parseEventCatalog(text);
+  if (parsed.ok) return parsed.catalog;
+  problems.push(...parsed.problems.map((problem) => `${name} (${path}): ${problem}`));
+  return undefined;
 }
 
 /** The credentials key as bytes. Processes that store or read hook credentials call this once at start. */

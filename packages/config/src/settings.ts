@@ -184,6 +184,12 @@ export const settingsSchema = z.object({
     'name of the header carrying the event kind',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
+  HOOKLINE_EVENT_CATALOG: setting(
+    z.string().min(1).optional(),
+    'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"); read ' +
+      'and checked at start, every problem listed. Give every process the same file',
+    '— (`call_created` only)',
+  ),
   HOOKLINE_WORKER_MAX_HOOKS: setting(
     int(1000, 1, 100000),
     'most hooks one worker process delivers to at once (each with at most one request in flight; no ' +

@@ -1,5 +1,5 @@
 import type { DeliveryRequest } from './delivery-request';
-import type { DeliverableEvent } from './event-kinds';
+import { wireLayout, type DeliverableEvent, type WireLayout } from './event-kinds';
 import type { DeliveryRecord } from './outcomes';
 
 /** The request an attempt sent, as the history keeps it: credentials masked, the body's exact text. */
@@ -18,12 +18,14 @@ export interface AttemptRecord extends DeliveryRecord {
   readonly request?: RecordedRequest;
   /** The event's fields as delivered (what a send-again sends again); kept in the history, never shown. */
   readonly event_fields?: Readonly<Record<string, string>>;
+  /** A catalogue kind's wire layout as the event carried it (built-in kinds need none). */
+  readonly event_layout?: WireLayout;
 }
 
 /** The list line of a record: everything but the request, which only an attempt's own page shows. */
 export function toDeliveryRecord(record: AttemptRecord): DeliveryRecord & { readonly hook_id: string } {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { request, account_id, event_fields, ...line } = record;
+  const { request, account_id, event_fields, event_layout, ...line } = record;
   return line;
 }
 
@@ -47,4 +49,19 @@ export function recordRequest(
   for (const [name, value] of Object.entries(request.headers))
     headers[name] = name.toLowerCase() === 'authorization' ? (maskedAuthorization ?? '••••') : value;
   return { method: 'POST', url: request.url, headers, body: request.body };
+}
+
+/**
+ * The event an attempt was of, as it was delivered, for a send-again; undefined when the record does not keep
+ * it (made by an older version) or its kind cannot be encoded (a catalogue kind recorded without its layout).
+ */
+export function resendableEvent(record: AttemptRecord): DeliverableEvent | undefined {
+  if (!record.event_fields) return undefined;
+  const event: DeliverableEvent = {
+    id: record.event_id,
+    type: record.event_type,
+    fields: record.event_fields,
+    ...(record.event_layout ? { layout: record.event_layout } : {}),
+  };
+  return wireLayout(event) ? event : undefined;
 }

@@ -3,6 +3,7 @@ import { authorizationHeader } from './auth';
 import type { HookFormat } from './encoders';
 import { encodeEvent } from './encoders';
 import type { DeliverableEvent } from './event-kinds';
+import { SIGNATURE_HEADERS, signatureHeaders, type SigningKeys } from './signing';
 
 /** Exactly what one attempt sends: POST to `url` with these headers and this body. */
 export interface DeliveryRequest {
@@ -16,6 +17,11 @@ export interface DeliveryRequestOptions {
   /** The header that carries the event type; a setting, `X-Service-Event-Type` by default. */
   readonly eventTypeHeader: string;
   readonly userAgent: string;
+  /**
+   * When the request leaves (the worker's clock): `webhook-timestamp` and the signatures of a signing hook
+   * depend on it, and which secrets sign during a rotation. Required for a signing target.
+   */
+  readonly sentAt?: Date;
 }
 
 export interface DeliveryTarget<A> {
@@ -24,16 +30,28 @@ export interface DeliveryTarget<A> {
   readonly auth: A;
 }
 
+/** A hook's target as the worker has it: with its signing secrets when it signs (Standard Webhooks). */
+export interface SendTarget extends DeliveryTarget<HookAuth> {
+  readonly signing?: SigningKeys;
+}
+
+/** A hook's target as a page has it: credentials masked, and whether it signs. */
+export interface PreviewTarget extends DeliveryTarget<MaskedAuth> {
+  readonly signing?: boolean;
+}
+
 /** The User-Agent of every delivery, and of the website's request preview. */
 export const USER_AGENT = 'hookline/0.1';
 
 const MASK = '••••';
 
 // The real request and the website's preview share one builder so the preview can never drift from what is
-// sent; only the Authorization value differs.
+// sent; only the Authorization value and the signatures differ. A hook that does not sign gets exactly
+// §3's headers, none more.
 function build(
   target: DeliveryTarget<unknown>,
   authorization: string | undefined,
+  signatures: ((body: string) => Record<string, string>) | undefined,
   event: DeliverableEvent,
   options: DeliveryRequestOptions,
 ): DeliveryRequest {
@@ -43,16 +61,23 @@ function build(
     [options.eventTypeHeader]: event.type,
   };
   if (authorization !== undefined) headers['Authorization'] = authorization;
+  if (signatures) Object.assign(headers, signatures(body));
   headers['User-Agent'] = options.userAgent;
   return { url: target.url, headers, body };
 }
 
+/** Exactly what one attempt sends, signature headers included: the delivery history records this. */
 export function buildDeliveryRequest(
-  target: DeliveryTarget<HookAuth>,
+  target: SendTarget,
   event: DeliverableEvent,
   options: DeliveryRequestOptions,
 ): DeliveryRequest {
-  return build(target, authorizationHeader(target.auth), event, options);
+  const { signing } = target;
+  const { sentAt } = options;
+  if (signing && !sentAt) throw new Error('a signing hook needs the send time (options.sentAt)');
+  const signatures =
+    signing && sentAt && ((body: string) => signatureHeaders(signing, event.id, sentAt, body));
+  return build(target, authorizationHeader(target.auth), signatures || undefined, event, options);
 }
 
 /** The Authorization value as a page may show it: scheme, and for a bearer token its last 4 characters at most. */
@@ -68,11 +93,22 @@ export function maskedAuthorizationHeader(auth: MaskedAuth): string | undefined 
   }
 }
 
-/** What `buildDeliveryRequest` would send, with the credentials masked, for the website's preview. */
+/**
+ * What `buildDeliveryRequest` would send, with the credentials masked, for the website's preview. A signing
+ * hook's signature is shown masked: the secret is never read to draw a page.
+ */
 export function previewDeliveryRequest(
-  target: DeliveryTarget<MaskedAuth>,
+  target: PreviewTarget,
   event: DeliverableEvent,
   options: DeliveryRequestOptions,
 ): DeliveryRequest {
-  return build(target, maskedAuthorizationHeader(target.auth), event, options);
+  const sentAt = options.sentAt ?? new Date(0);
+  const signatures = target.signing
+    ? () => ({
+        [SIGNATURE_HEADERS.id]: event.id,
+        [SIGNATURE_HEADERS.timestamp]: String(Math.floor(sentAt.getTime() / 1000)),
+        [SIGNATURE_HEADERS.signature]: `v1,${MASK}`,
+      })
+    : undefined;
+  return build(target, maskedAuthorizationHeader(target.auth), signatures, event, options);
 }

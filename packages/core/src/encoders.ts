@@ -1,5 +1,4 @@
-import type { DeliverableEvent } from './event-kinds';
-import { EVENT_KINDS } from './event-kinds';
+import { wireLayout, type DeliverableEvent, type WireLayout } from './event-kinds';
 
 export type HookFormat = 'json' | 'form';
 export const HOOK_FORMATS = ['json', 'form'] as const;
@@ -14,20 +13,37 @@ export const CONTENT_TYPES: Readonly<Record<HookFormat, string>> = {
   form: 'application/x-www-form-urlencoded',
 };
 
-// Built by hand rather than with JSON.stringify(object) because `rate` must keep the producer's decimal
-// text (a JSON number token, not a string), and field order is part of the contract.
+function layout(event: DeliverableEvent): WireLayout {
+  const found = wireLayout(event);
+  // Job data is checked when it is read (parseDeliverJob), so this is a bug, not an input problem.
+  if (!found) throw new Error(`event ${event.id}: kind ${event.type} is unknown and carries no layout`);
+  return found;
+}
+
+// Own fields only: a field named like an Object.prototype member ("constructor") must not read the prototype's.
+const valueOf = (event: DeliverableEvent, name: string): string | undefined =>
+  Object.hasOwn(event.fields, name) ? event.fields[name] : undefined;
+
+// Built by hand rather than with JSON.stringify(object) because a decimal must keep the producer's text (a
+// JSON number token, not a string), and field order is part of the contract. A field the layout names but
+// the event lacks is left out: only an absent optional field can be missing, as events are checked on entry.
 export function encodeJson(event: DeliverableEvent): string {
-  const parts = EVENT_KINDS[event.type].fields.map(({ name, kind }) => {
-    const value = event.fields[name] ?? '';
-    return `${JSON.stringify(name)}:${kind === 'decimal' ? value : JSON.stringify(value)}`;
-  });
+  const parts: string[] = [];
+  for (const [name, type] of layout(event)) {
+    const value = valueOf(event, name);
+    if (value === undefined) continue;
+    parts.push(`${JSON.stringify(name)}:${type === 'decimal' ? value : JSON.stringify(value)}`);
+  }
   return `{${parts.join(',')}}`;
 }
 
 // URLSearchParams implements the WHATWG x-www-form-urlencoded serializer: space as '+', ':' as %3A.
 export function encodeForm(event: DeliverableEvent): string {
   const params = new URLSearchParams();
-  for (const { name } of EVENT_KINDS[event.type].fields) params.append(name, event.fields[name] ?? '');
+  for (const [name] of layout(event)) {
+    const value = valueOf(event, name);
+    if (value !== undefined) params.append(name, value);
+  }
   return params.toString();
 }
 

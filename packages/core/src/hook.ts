@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
+import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
 import { freeTextProblem } from './text';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
@@ -76,23 +77,85 @@ const description = z
     if (problem) ctx.addIssue({ code: 'custom', message: `description ${problem}` });
   });
 
-export const createHookInput = z.strictObject({
-  url: hookUrl,
-  format: hookFormat,
-  auth: hookAuthInput.default({ scheme: 'none' }),
-  description: description.optional(),
-});
+/** Every kind producers publish, now and later: how a hook's subscription is stored and shown by default. */
+export const ALL_EVENTS = 'all';
+/** A hook's subscription: every kind (`"all"`, also kinds added later), or the listed kinds only. */
+export type HookEvents = typeof ALL_EVENTS | string[];
+
+/**
+ * `events` against the catalogue: "all" or a non-empty list of kinds hooks can subscribe to (duplicates are
+ * dropped, order kept). Operator notice kinds are not among them: they go to the operator's endpoint only.
+ */
+export function hookEventsInput(catalog: EventCatalog) {
+  const names = catalog.producerKinds.map((kind) => kind.name);
+  const known = new Set(names);
+  return z
+    .union(
+      [z.literal(ALL_EVENTS), z.array(z.string()).min(1, 'events must list at least one kind, or be "all"')],
+      {
+        error: 'events must be "all" or a list of event kinds',
+      },
+    )
+    .superRefine((events, ctx) => {
+      if (!Array.isArray(events)) return;
+      events.forEach((name, i) => {
+        if (!known.has(name))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i],
+            message: `is not an event kind a hook can subscribe to; the kinds are ${names.join(', ')}`,
+          });
+      });
+    })
+    .transform((events): typeof ALL_EVENTS | string[] =>
+      Array.isArray(events) ? [...new Set(events)] : ALL_EVENTS,
+    )
+    .describe(
+      'The event kinds delivered to this hook: "all" (the default: every kind, also kinds added later) or a ' +
+        'list of kinds (GET /v1/event-types)',
+    );
+}
+
+const signing = z
+  .boolean({ error: 'signing must be true or false' })
+  .describe(
+    'Sign every request (Standard Webhooks v1). true makes hookline generate a secret, returned once as ' +
+      'signing_secret; false stops signing and forgets the secret',
+  );
+
+/** The create and update bodies, with `events` checked against the process's catalogue. */
+export function hookInputSchemas(catalog: EventCatalog) {
+  const events = hookEventsInput(catalog);
+  const create = z.strictObject({
+    url: hookUrl,
+    format: hookFormat,
+    auth: hookAuthInput.default({ scheme: 'none' }),
+    description: description.optional(),
+    events: events.optional(),
+    signing: signing.optional(),
+  });
+  const update = z
+    .strictObject({
+      url: hookUrl.optional(),
+      format: hookFormat.optional(),
+      auth: hookAuthInput.optional(),
+      description: description.nullable().optional(),
+      events: events.optional(),
+      signing: signing.optional(),
+    })
+    .refine(
+      (v) => Object.keys(v).length > 0,
+      'give at least one of url, format, auth, description, events, signing',
+    );
+  return { create, update };
+}
+
+const BUILT_IN_SCHEMAS = hookInputSchemas(BUILT_IN_CATALOG);
+export const createHookInput = BUILT_IN_SCHEMAS.create;
 // The input shape (auth may be omitted: it defaults to none); the store parses it again with the schema.
 export type CreateHookInput = z.input<typeof createHookInput>;
 
-export const updateHookInput = z
-  .strictObject({
-    url: hookUrl.optional(),
-    format: hookFormat.optional(),
-    auth: hookAuthInput.optional(),
-    description: description.nullable().optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, 'give at least one of url, format, auth, description');
+export const updateHookInput = BUILT_IN_SCHEMAS.update;
 export type UpdateHookInput = z.infer<typeof updateHookInput>;
 
 export type HookState = 'active' | 'suspended';
@@ -124,6 +187,21 @@ export interface HookView {
    * until a delivery succeeds or the hook is re-enabled); `healthy` otherwise.
    */
   readonly health: HookHealthState;
+  readonly events: HookEvents;
+  /** Whether requests carry Standard Webhooks signatures; the secret itself is never shown again. */
+  readonly signing: boolean;
+  /** While a rotated-out secret still signs beside the new one: until when (ISO 8601). */
+  readonly signing_previous_expires_at?: string;
+}
+
+/** A hook as the answer that made its signing secret shows it: the only time the secret is ever shown. */
+export interface HookWithSecret extends HookView {
+  readonly signing_secret?: string;
+}
+
+/** Whether a hook subscribed to `events` gets events of kind `type`. */
+export function wantsEvent(events: HookEvents, type: string): boolean {
+  return events === ALL_EVENTS || events.includes(type);
 }
 
 export type HookHealthState = 'healthy' | 'failing';

@@ -3,6 +3,8 @@ export * from './decimal';
 export * from './encoders';
 export * from './errors';
 export * from './event-kinds';
+export * from './event-catalog-file';
+export * from './signing';
 export * from './ids';
 export * from './outcomes';
 export * from './timestamp';

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { acceptPublishEventInput, publishEventInput } from './publish-input';
+import { parseEventCatalog } from './event-catalog-file';
+import {
+  acceptPublishEventInput,
+  publishAcceptor,
+  publishEventInput,
+  publishEventSchema,
+} from './publish-input';
 
 // The publish route checks bodies with acceptPublishEventInput first and leaves everything it does not accept
 // to the schema, so the two must agree exactly: same answer, same value, same key order.
@@ -130,5 +136,63 @@ describe('acceptPublishEventInput', () => {
     const lent = Object.create({ type: 'call_created' }) as Record<string, unknown>;
     lent.data = { call_id: 'c', direction: 'd', from: '', from_cnam: '', to: '', rate: '0.0' };
     expect(acceptPublishEventInput(lent)).toBeUndefined();
+  });
+});
+
+describe('a catalogue kind', () => {
+  const parsed = parseEventCatalog(
+    JSON.stringify({
+      kinds: [
+        {
+          name: 'call_ended',
+          fields: [
+            { name: 'call_id', type: 'string' },
+            { name: 'duration', type: 'decimal' },
+            { name: 'note', type: 'string', optional: true },
+            { name: 'date', type: 'timestamp', optional: true },
+          ],
+        },
+      ],
+    }),
+  );
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  const schema = publishEventSchema(parsed.catalog);
+  const accept = publishAcceptor(parsed.catalog);
+  const ended = record({ call_id: text, duration: rate, note: text, date });
+  const anyKind = mostly(
+    fc.oneof(
+      record({ type: fc.constant('call_ended'), id: idKey, data: mostly(ended, anyValue) }),
+      record({ type: fc.constant('call_created'), id: idKey, data: mostly(data, anyValue) }),
+    ),
+    record({ type: fc.constantFrom('hook.suspended', 'call_ended '), data: ended }),
+  );
+
+  it('is accepted by the fast path exactly when the schema accepts it, with the same value', () => {
+    fc.assert(
+      fc.property(anyKind, (input) => {
+        const fast = accept(input);
+        const checked = schema.safeParse(input);
+        expect(fast !== undefined).toBe(checked.success);
+        if (fast !== undefined) expect(JSON.stringify(fast)).toBe(JSON.stringify(checked.data));
+      }),
+      { numRuns: 10_000 },
+    );
+    const accepted = fc
+      .sample(anyKind, 2000)
+      .filter((b) => (accept(b) as { type?: string })?.type === 'call_ended');
+    expect(accepted.length).toBeGreaterThan(200);
+  });
+
+  it('names the type when it is not a kind producers may publish', () => {
+    for (const type of ['call_ende', 'hook.suspended']) {
+      const result = schema.safeParse({ type, data: {} });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues).toEqual([
+        expect.objectContaining({
+          path: ['type'],
+          message: 'type must be one of "call_created", "call_ended"',
+        }),
+      ]);
+    }
   });
 });

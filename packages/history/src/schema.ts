@@ -36,8 +36,9 @@ const STEPS: readonly (readonly string[])[] = [
     `CREATE INDEX attempts_by_call ON attempts (account_id, call_id, attempted_at DESC)`,
     `CREATE INDEX attempts_by_event ON attempts (account_id, event_id, attempted_at DESC)`,
   ],
-  // The event's fields, so that an attempt can be sent again as the same event (json keeps their order).
-  [`ALTER TABLE attempts ADD COLUMN event_fields json`],
+  // The event's fields and, for a catalogue kind, its wire layout: an attempt can be sent again as the same
+  // event whatever the catalogue says by then (json keeps the fields' order).
+  [`ALTER TABLE attempts ADD COLUMN event_fields json`, `ALTER TABLE attempts ADD COLUMN event_layout json`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EVENT_TYPES, TRIGGERS, type AttemptTrigger, type DeliverableEvent } from '@hookline/core';
+import {
+  FIELD_TYPES,
+  TRIGGERS,
+  wireLayout,
+  type AttemptTrigger,
+  type DeliverableEvent,
+} from '@hookline/core';
 
 // The job catalogue: one job kind today. The version in the name lets a later shape coexist with queued
 // jobs of this one during a rolling deploy.
@@ -20,11 +26,17 @@ export interface DeliverJobData {
 const deliverJobSchema = z.object({
   accountId: z.string().min(1),
   hookId: z.string().min(1),
-  event: z.object({
-    id: z.string().min(1),
-    type: z.enum(EVENT_TYPES),
-    fields: z.record(z.string(), z.string()),
-  }),
+  event: z
+    .object({
+      id: z.string().min(1),
+      type: z.string().min(1),
+      fields: z.record(z.string(), z.string()),
+      layout: z.array(z.tuple([z.string(), z.enum(FIELD_TYPES)])).optional(),
+    })
+    // Events of catalogue kinds carry their layout; only built-in kinds may come without one.
+    .refine((event) => wireLayout(event) !== undefined, {
+      message: 'is of a kind this version does not know and carries no layout',
+    }),
   acceptedAt: z.number(),
   trigger: z.enum(TRIGGERS as [AttemptTrigger, ...AttemptTrigger[]]).optional(),
   attemptId: z

@@ -1,14 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
+  BUILT_IN_CATALOG,
   type DeliverableEvent,
+  type EventCatalog,
+  type EventKind,
+  EVENT_TYPE_FIELD,
   type PublishEventInput,
   formatEventTimestamp,
   HooklineError,
+  layoutOf,
   Lru,
   newId,
+  publishAcceptor,
+  publishEventSchema,
   type Clock,
   systemClock,
+  validationError,
+  zodProblems,
 } from '@hookline/core';
 import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
@@ -33,6 +42,8 @@ export interface ProducerDeps {
   /** How old an unfinished fan-out must be before a publish for the same account completes it. */
   recoveryGraceMs?: number;
   log?: LogSink;
+  /** The event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
+  catalog?: EventCatalog;
 }
 
 const DAY_SECONDS = 24 * 3600;
@@ -59,6 +70,9 @@ export class Producer {
   private readonly graceMs: number;
   /** accountId -> performance.now() when this process sent its latest mark for the account that succeeded. */
   private readonly marks = new Lru<string, number>(REMEMBERED_MARKS);
+  private readonly catalog: EventCatalog;
+  private readonly accept_: (body: unknown) => PublishEventInput | undefined;
+  private readonly schema: ReturnType<typeof publishEventSchema>;
 
   constructor(private readonly deps: ProducerDeps) {
     ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
@@ -69,13 +83,31 @@ export class Producer {
     this.clock = deps.clock ?? systemClock;
     this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
     this.graceMs = deps.recoveryGraceMs ?? INBOX_GRACE_MS;
+    this.catalog = deps.catalog ?? BUILT_IN_CATALOG;
+    this.accept_ = publishAcceptor(this.catalog);
+    this.schema = publishEventSchema(this.catalog);
   }
 
+  /**
+   * Publishes an event of a kind producers may publish, checked against the catalogue (a 400-style
+   * VALIDATION_FAILED naming each bad field otherwise): the TypeScript producer is held to the same contract
+   * as the HTTP API. The event goes to the account's hooks subscribed to its kind, all or none.
+   */
   async publish(accountId: string, input: PublishEventInput): Promise<PublishResult> {
+    return this.accept(accountId, this.checked(input), input.id);
+  }
+
+  /**
+   * An operator notice (`hook.failing`, `hook.suspended`, `hook.enabled`): built-in kinds only hookline
+   * publishes, never producers, delivered through the same inbox, fan-out and workers as any event.
+   */
+  async publishNotice(accountId: string, input: PublishEventInput): Promise<PublishResult> {
+    const kind = this.catalog.get(input.type);
+    if (kind?.origin !== 'hookline') throw new Error(`${input.type} is not an operator notice kind`);
     return this.accept(accountId, input, input.id);
   }
 
-  /** A sample call_created to one hook, in sequence with its other events. */
+  /** A sample call_created to one hook, in sequence with its other events, whatever the hook subscribes to. */
   async publishTest(accountId: string, hookId: string): Promise<{ id: string }> {
     const sample: PublishEventInput = {
       type: 'call_created',
@@ -126,6 +158,14 @@ export class Producer {
     await this.fanOut.close();
   }
 
+  private checked(input: PublishEventInput): PublishEventInput {
+    const accepted = this.accept_(input);
+    if (accepted) return accepted;
+    const parsed = this.schema.safeParse(input);
+    if (!parsed.success) throw validationError(zodProblems(parsed.error));
+    return parsed.data;
+  }
+
   private async accept(
     accountId: string,
     input: PublishEventInput,
@@ -133,8 +173,10 @@ export class Producer {
     hooks?: readonly string[],
     trigger?: AttemptTrigger,
   ): Promise<PublishResult> {
+    const kind = this.catalog.get(input.type);
+    if (!kind) throw new Error(`event kind ${input.type} is not in the catalogue`);
     const now = this.clock();
-    const event = toDeliverable(newId('evt', now.getTime()), input, now);
+    const event = toDeliverable(newId('evt', now.getTime()), input, kind, now);
     // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
     await this.markActive(accountId);
     const acceptance = await this.inbox.accept({
@@ -217,11 +259,18 @@ function fingerprint(input: PublishEventInput): string {
     .digest('hex');
 }
 
-function toDeliverable(id: string, input: PublishEventInput, now: Date): DeliverableEvent {
-  const { date, ...rest } = input.data;
-  return {
-    id,
-    type: input.type,
-    fields: { EventType: input.type, ...rest, date: date ?? formatEventTimestamp(now) },
-  };
+/**
+ * Every field as text in the kind's order, EventType first: an absent optional timestamp is stamped with the
+ * current UTC time (§3's date rule), any other absent optional field is left out. Catalogue kinds carry their
+ * layout with them (see DeliverableEvent); built-in kinds do not need to, so their jobs are unchanged.
+ */
+function toDeliverable(id: string, input: PublishEventInput, kind: EventKind, now: Date): DeliverableEvent {
+  const fields: Record<string, string> = { [EVENT_TYPE_FIELD]: kind.name };
+  for (const field of kind.fields) {
+    const value = Object.hasOwn(input.data, field.name) ? input.data[field.name] : undefined;
+    if (value !== undefined) fields[field.name] = value;
+    else if (field.type === 'timestamp') fields[field.name] = formatEventTimestamp(now);
+  }
+  if (kind.builtIn) return { id, type: kind.name, fields };
+  return { id, type: kind.name, fields, layout: layoutOf(kind, (field) => fields[field.name] !== undefined) };
 }

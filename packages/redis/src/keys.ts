@@ -38,6 +38,12 @@ export function redisKeys(prefix: string) {
 
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
+    /**
+     * What each hook of the account subscribes to: HASH hookId -> `*` (every kind, now and later) or kinds
+     * joined by commas. In the account's slot, so accepting an event picks the subscribed hooks in one script;
+     * a hook without an entry (made before subscriptions existed) gets every kind.
+     */
+    accountHookEvents: (accountId: string) => `${account(accountId)}:hook-events`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,
     /** When the account's sessions were last ended (a password change): older sessions are signed out. */
     accountSessionsAfter: (accountId: string) => `${account(accountId)}:sessions-after`,

@@ -22,6 +22,8 @@ export const SCRIPTS = {
   inboxOlderThan: loadScript('inbox-older-than'),
   /** Hook records. */
   hookChange: loadScript('hook-change'),
+  /** A hook's subscription, set only while the hook is in its account's index. */
+  hookEventsSet: loadScript('hook-events-set'),
   /** Hook queues: does the hook need a worker; take over the active job of a holder that is gone. */
   hookNeedsWorker: loadScript('hook-needs-worker'),
   /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */

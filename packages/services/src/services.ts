@@ -6,12 +6,14 @@ import { createHoldCap } from '@hookline/suspension';
 import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
-import { type LogSink, type Clock } from '@hookline/core';
+import { type LogSink, type Clock, type EventCatalog } from '@hookline/core';
 import { ReadySet } from '@hookline/queue';
 
 export interface ServiceSettings {
   readonly HOOKLINE_QUEUE_PREFIX: string;
   readonly HOOKLINE_HOLD_MAX: number;
+  /** The event kinds (HOOKLINE_EVENT_CATALOG, loaded with the config); call_created alone when absent. */
+  readonly eventCatalog?: EventCatalog;
 }
 
 export interface Services {
@@ -48,6 +50,7 @@ export function createServices(deps: {
   clock?: Clock;
 }): Services {
   const { redis, settings } = deps;
+  const catalog = settings.eventCatalog;
   const keys = redisKeys(settings.HOOKLINE_QUEUE_PREFIX);
   const hookQueues = new HookQueues(redis, keys);
   const store = createStore({
@@ -56,6 +59,7 @@ export function createServices(deps: {
     secretBox: SecretBox.fromKey(deps.secretKey),
     hookQueues,
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(catalog ? { catalog } : {}),
   });
   const outbox = new HistoryOutbox(redis, keys);
   const history = new HistoryReader(deps.historyDb, outbox);
@@ -66,6 +70,7 @@ export function createServices(deps: {
     keys,
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.log ? { log: deps.log } : {}),
+    ...(catalog ? { catalog } : {}),
     // Past HOOKLINE_HOLD_MAX held events, a suspended hook drops its oldest (recorded `expired`).
     onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, settings.HOOKLINE_HOLD_MAX))),
   });

@@ -5,6 +5,8 @@ import type {
   HookAuth,
   HookFormat,
   HookView,
+  HookWithSecret,
+  SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
 
@@ -31,6 +33,8 @@ export interface HookTarget {
   readonly url: string;
   readonly format: HookFormat;
   readonly auth: HookAuth;
+  /** Present when the hook signs its requests (Standard Webhooks). */
+  readonly signing?: SigningKeys;
   /** Bumped on every change, so caches can tell a stale target. */
   readonly version: number;
 }
@@ -72,7 +76,8 @@ export interface Accounts {
 }
 
 export interface Hooks {
-  create(accountId: string, input: CreateHookInput, actor: string): Promise<HookView>;
+  /** With `signing_secret` when the input asked for signing: the only time the secret is shown. */
+  create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret>;
   /** Undefined when the hook does not exist or belongs to another account. */
   get(accountId: string, hookId: string): Promise<HookView | undefined>;
   list(accountId: string): Promise<HookView[]>;
@@ -81,7 +86,12 @@ export interface Hooks {
     hookId: string,
     input: UpdateHookInput,
     actor: string,
-  ): Promise<HookView | undefined>;
+  ): Promise<HookWithSecret | undefined>;
+  /**
+   * A new signing secret, returned once; the previous one keeps signing beside it for 24 hours. Undefined when
+   * the hook does not exist or is another account's; a CONFLICT error when the hook does not sign.
+   */
+  rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined>;
   remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
   listIds(accountId: string): Promise<string[]>;
   /** The account a hook belongs to, for processes that know only the hook (the monitor's watchdog). */

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@hookline/core';
+import { type Clock, type EventCatalog, systemClock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
@@ -16,6 +16,8 @@ export interface StoreDeps {
   readonly hookQueues: HookQueueAdmin;
   readonly clock?: Clock;
   readonly activityMax?: number;
+  /** The event kinds hooks may subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
+  readonly catalog?: EventCatalog;
 }
 
 export interface Store {

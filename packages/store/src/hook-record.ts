@@ -1,6 +1,9 @@
 import {
+  ALL_EVENTS,
   maskAuth,
   type AuthScheme,
+  type HookEvents,
+  type SigningKeys,
   type DeliveryRecord,
   type HookAuth,
   type HookFormat,
@@ -27,7 +30,35 @@ export interface StoredHook {
   readonly suspended_at?: string;
   readonly suspended_reason?: string;
   readonly suspension_failures?: readonly DeliveryRecord[];
+  /** The signing secrets (SigningKeys as JSON), sealed like the credentials; absent when the hook does not sign. */
+  readonly signing_sealed?: string;
+  /** Until when a rotated-out secret still signs (ms since epoch), beside the sealed keys so views need no key. */
+  readonly signing_previous_until?: number;
 }
+
+/** Hash fields cleared when a hook stops signing. */
+export const SIGNING_FIELDS = ['signing_sealed', 'signing_previous_until'] as const;
+
+/** The signing fields of a hook's hash for `keys`: sealed for this hook (a distinct context from the credentials). */
+export function signingFields(box: SecretBox, hookId: string, keys: SigningKeys): Record<string, string> {
+  return {
+    signing_sealed: box.seal(JSON.stringify(keys), signingContext(hookId)),
+    ...(keys.previous ? { signing_previous_until: String(keys.previous.until) } : {}),
+  };
+}
+
+const signingContext = (hookId: string) => `${hookId}:signing`;
+
+export function openSigningKeys(hook: StoredHook, box: SecretBox): SigningKeys | undefined {
+  return hook.signing_sealed
+    ? (JSON.parse(box.open(hook.signing_sealed, signingContext(hook.id))) as SigningKeys)
+    : undefined;
+}
+
+/** A subscription as the account's hook-events hash holds it, and back. */
+export const eventsToField = (events: HookEvents): string => (events === ALL_EVENTS ? '*' : events.join(','));
+export const eventsFromField = (field: string | null | undefined): HookEvents =>
+  !field || field === '*' ? ALL_EVENTS : field.split(',');
 
 /** Hash fields cleared when a suspension ends. */
 export const SUSPENSION_FIELDS = ['suspended_at', 'suspended_reason', 'suspension_failures'] as const;
@@ -70,6 +101,8 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
     ...(raw.suspension_failures
       ? { suspension_failures: JSON.parse(raw.suspension_failures) as DeliveryRecord[] }
       : {}),
+    ...(raw.signing_sealed ? { signing_sealed: raw.signing_sealed } : {}),
+    ...(raw.signing_previous_until ? { signing_previous_until: Number(raw.signing_previous_until) } : {}),
   };
 }
 
@@ -78,8 +111,19 @@ export function hasInsecureCredentials(url: string, scheme: AuthScheme): boolean
   return scheme !== 'none' && /^http:/i.test(url);
 }
 
-/** The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state. */
-export function toHookView(hook: StoredHook, paused: boolean, failing = false): HookView {
+/**
+ * The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state; `events`
+ * comes from the account's hook-events hash, the one routing reads; `now` tells whether a rotated-out secret
+ * still signs (read only then: views take no time of their own).
+ */
+export function toHookView(
+  hook: StoredHook,
+  paused: boolean,
+  events: HookEvents,
+  now: () => Date,
+  failing = false,
+): HookView {
+  const previousUntil = hook.signing_previous_until;
   return {
     id: hook.id,
     account_id: hook.account_id,
@@ -96,6 +140,11 @@ export function toHookView(hook: StoredHook, paused: boolean, failing = false): 
     updated_at: hook.updated_at,
     insecure_credentials: hasInsecureCredentials(hook.url, hook.auth_scheme),
     health: failing ? 'failing' : 'healthy',
+    events,
+    signing: hook.signing_sealed !== undefined,
+    ...(hook.signing_sealed && previousUntil && previousUntil > now().getTime()
+      ? { signing_previous_expires_at: new Date(previousUntil).toISOString() }
+      : {}),
   };
 }
 
@@ -106,6 +155,7 @@ export function toHookTarget(hook: StoredHook, box: SecretBox): HookTarget {
     url: hook.url,
     format: hook.format,
     auth: JSON.parse(box.open(hook.auth_sealed, hook.id)) as HookAuth,
+    ...(hook.signing_sealed ? { signing: openSigningKeys(hook, box) } : {}),
     version: hook.version,
   };
 }

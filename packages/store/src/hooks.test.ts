@@ -50,6 +50,8 @@ describe('hooks', () => {
       updated_at: '2024-05-01T10:00:02.000Z',
       insecure_credentials: false,
       health: 'healthy',
+      events: 'all',
+      signing: false,
     });
     expect(await store.hooks.get(account.id, hook.id)).toEqual(hook);
     expect(await store.hooks.list(account.id)).toEqual([hook]);

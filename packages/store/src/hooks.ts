@@ -1,12 +1,19 @@
 import {
-  createHookInput,
+  ALL_EVENTS,
+  BUILT_IN_CATALOG,
+  HooklineError,
+  hookInputSchemas,
   newId,
+  newSigningSecret,
   notFound,
-  updateHookInput,
+  rotatedKeys,
   validationError,
   zodProblems,
   type CreateHookInput,
+  type EventCatalog,
+  type HookEvents,
   type HookView,
+  type HookWithSecret,
   type UpdateHookInput,
   type Clock,
 } from '@hookline/core';
@@ -17,7 +24,12 @@ import { execOrThrow } from './capped-list';
 import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo } from './contracts';
 import {
   authFields,
+  eventsFromField,
+  eventsToField,
+  openSigningKeys,
   parseStoredHook,
+  SIGNING_FIELDS,
+  signingFields,
   SUSPENSION_FIELDS,
   suspensionFields,
   toHookTarget,
@@ -35,14 +47,23 @@ export interface HooksDeps {
   readonly hookQueues: HookQueueAdmin;
   readonly activity: RedisActivityFeed;
   readonly clock: Clock;
+  /** The event kinds hooks may subscribe to; call_created alone when absent. */
+  readonly catalog?: EventCatalog;
 }
 
-/** Hooks in Redis: a hash per hook, indexed per account and globally; each hook owns one BullMQ queue. */
+/**
+ * Hooks in Redis: a hash per hook, indexed per account and globally; each hook owns one BullMQ queue. What a
+ * hook subscribes to lives in its account's hook-events hash (the account's slot), where routing reads it.
+ */
 export class RedisHooks implements Hooks {
-  constructor(private readonly deps: HooksDeps) {}
+  private readonly schemas: ReturnType<typeof hookInputSchemas>;
 
-  async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookView> {
-    const parsed = createHookInput.safeParse(input);
+  constructor(private readonly deps: HooksDeps) {
+    this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG);
+  }
+
+  async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret> {
+    const parsed = this.schemas.create.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
     const { redis, keys, hookQueues, activity } = this.deps;
     if (!isIdOf('acct', accountId) || !(await redis.exists(keys.accountRecord(accountId))))
@@ -50,6 +71,7 @@ export class RedisHooks implements Hooks {
     const hook = parsed.data;
     const id = newId('hk');
     const now = this.now();
+    const secret = hook.signing ? newSigningSecret() : undefined;
     const record: Record<string, string> = {
       id,
       account_id: accountId,
@@ -57,6 +79,7 @@ export class RedisHooks implements Hooks {
       format: hook.format,
       ...authFields(this.deps.secretBox, id, hook.auth),
       ...(hook.description !== undefined ? { description: hook.description } : {}),
+      ...(secret ? signingFields(this.deps.secretBox, id, { current: secret }) : {}),
       created_at: now,
       updated_at: now,
       version: '1',
@@ -70,7 +93,11 @@ export class RedisHooks implements Hooks {
     try {
       await redis.hset(keys.hookRecord(id), record);
       await redis.sadd(keys.allHooks(), id);
-      const tx = redis.multi().sadd(keys.accountHooks(accountId), id);
+      // The subscription with the index entry, in one step: no event is routed to the hook without it.
+      const tx = redis
+        .multi()
+        .sadd(keys.accountHooks(accountId), id)
+        .hset(keys.accountHookEvents(accountId), id, eventsToField(hook.events ?? ALL_EVENTS));
       activity.appendInto(tx, accountId, { kind: 'hook.created', at: now, hook_id: id, actor });
       await execOrThrow(tx);
     } catch (error) {
@@ -82,17 +109,18 @@ export class RedisHooks implements Hooks {
     }
     const created = await this.get(accountId, id);
     if (!created) throw new Error(`hook ${id} vanished right after it was created`);
-    return created;
+    return secret ? { ...created, signing_secret: secret } : created;
   }
 
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.readOwned(accountId, hookId);
     if (!hook) return undefined;
-    const [paused, failing] = await Promise.all([
+    const [paused, events, failing] = await Promise.all([
       this.deps.hookQueues.isPaused(hookId),
+      this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId),
       this.failing(hookId),
     ]);
-    return toHookView(hook, paused, failing);
+    return toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing);
   }
 
   /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
@@ -108,12 +136,22 @@ export class RedisHooks implements Hooks {
     const hooks = ids
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
-    const [paused, failing] = await Promise.all([
+    if (hooks.length === 0) return [];
+    const [paused, events, failing] = await Promise.all([
       this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
+      this.deps.redis.hmget(this.deps.keys.accountHookEvents(accountId), ...hooks.map((hook) => hook.id)),
       Promise.all(hooks.map((hook) => this.failing(hook.id))),
     ]);
     return hooks
-      .map((hook, i) => toHookView(hook, paused[i] ?? false, failing[i] ?? false))
+      .map((hook, i) =>
+        toHookView(
+          hook,
+          paused[i] ?? false,
+          eventsFromField(events[i]),
+          this.deps.clock,
+          failing[i] ?? false,
+        ),
+      )
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
@@ -122,20 +160,28 @@ export class RedisHooks implements Hooks {
     hookId: string,
     input: UpdateHookInput,
     actor: string,
-  ): Promise<HookView | undefined> {
-    const parsed = updateHookInput.safeParse(input);
+  ): Promise<HookWithSecret | undefined> {
+    const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
     const change = parsed.data;
-    if (!(await this.readOwned(accountId, hookId))) return undefined;
+    const stored = await this.readOwned(accountId, hookId);
+    if (!stored) return undefined;
     const now = this.now();
     const set: Record<string, string> = { updated_at: now };
     const remove: string[] = [];
+    // `signing: true` on a hook that signs already changes nothing: a new secret without the 24 h overlap
+    // would break its receiver, and rotating is its own, explicit call.
+    const secret = change.signing === true && !stored.signing_sealed ? newSigningSecret() : undefined;
+    if (secret) Object.assign(set, signingFields(this.deps.secretBox, hookId, { current: secret }));
+    if (change.signing === false) remove.push(...SIGNING_FIELDS);
     if (change.url !== undefined) set.url = change.url;
     if (change.format !== undefined) set.format = change.format;
     if (change.auth !== undefined) Object.assign(set, authFields(this.deps.secretBox, hookId, change.auth));
     if (typeof change.description === 'string') set.description = change.description;
     if (change.description === null) remove.push('description');
     if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
+    if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
+      return undefined;
     // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
     const detail = Object.keys(change).join(', ');
     await this.deps.activity.append(accountId, {
@@ -145,7 +191,51 @@ export class RedisHooks implements Hooks {
       actor,
       detail,
     });
-    return this.get(accountId, hookId);
+    const updated = await this.get(accountId, hookId);
+    return updated && secret ? { ...updated, signing_secret: secret } : updated;
+  }
+
+  async rotateSigningSecret(
+    accountId: string,
+    hookId: string,
+    actor: string,
+  ): Promise<HookWithSecret | undefined> {
+    const stored = await this.readOwned(accountId, hookId);
+    if (!stored) return undefined;
+    const keys = openSigningKeys(stored, this.deps.secretBox);
+    if (!keys)
+      throw new HooklineError(
+        'CONFLICT',
+        'This hook does not sign its requests; turn signing on (signing: true) to get a secret',
+      );
+    const clock = this.deps.clock();
+    const secret = newSigningSecret();
+    const set = {
+      ...signingFields(this.deps.secretBox, hookId, rotatedKeys(keys, secret, clock)),
+      updated_at: clock.toISOString(),
+    };
+    // The version bump makes every worker re-read the hook: the new secret signs from the next request on.
+    if ((await this.change(hookId, accountId, true, [], set)) < 0) return undefined;
+    await this.deps.activity.append(accountId, {
+      kind: 'hook.updated',
+      at: set.updated_at,
+      hook_id: hookId,
+      actor,
+      detail: 'signing secret rotated',
+    });
+    const updated = await this.get(accountId, hookId);
+    return updated && { ...updated, signing_secret: secret };
+  }
+
+  /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
+  private async setEvents(accountId: string, hookId: string, events: HookEvents): Promise<boolean> {
+    const { keys } = this.deps;
+    const result = await SCRIPTS.hookEventsSet.run(
+      this.deps.redis,
+      [keys.accountHooks(accountId), keys.accountHookEvents(accountId)],
+      [hookId, eventsToField(events)],
+    );
+    return Number(result) === 1;
   }
 
   async remove(accountId: string, hookId: string, actor: string): Promise<boolean> {
@@ -155,7 +245,10 @@ export class RedisHooks implements Hooks {
     // fanning out to it; then the global index, the queue and its jobs, and the hook's own keys last. Each
     // step is safe to repeat and the record goes last, so a delete interrupted half-way is finished by
     // deleting again.
-    const tx = this.deps.redis.multi().srem(this.deps.keys.accountHooks(accountId), hookId);
+    const tx = this.deps.redis
+      .multi()
+      .srem(this.deps.keys.accountHooks(accountId), hookId)
+      .hdel(this.deps.keys.accountHookEvents(accountId), hookId);
     activity.appendInto(tx, accountId, { kind: 'hook.deleted', at: this.now(), hook_id: hookId, actor });
     await execOrThrow(tx);
     await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
@@ -215,7 +308,11 @@ export class RedisHooks implements Hooks {
   private async unindex(accountId: string, hookId: string): Promise<void> {
     const { redis, keys } = this.deps;
     const results = await Promise.allSettled([
-      redis.srem(keys.accountHooks(accountId), hookId),
+      redis
+        .multi()
+        .srem(keys.accountHooks(accountId), hookId)
+        .hdel(keys.accountHookEvents(accountId), hookId)
+        .exec(),
       redis.srem(keys.allHooks(), hookId),
     ]);
     for (const result of results) if (result.status === 'rejected') throw result.reason;

@@ -72,6 +72,7 @@ function dropRecord(
     account_id: data.accountId ?? '',
     hook_id: hookId,
     ...(data.event ? { event_fields: data.event.fields } : {}),
+    ...(data.event?.layout ? { event_layout: data.event.layout } : {}),
   };
 }
 

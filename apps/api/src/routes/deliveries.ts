@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
-  eventKind,
   HooklineError,
   newId,
   notFound,
+  resendableEvent,
   type AttemptRecord,
   type DeliverableEvent,
 } from '@hookline/core';
@@ -107,16 +107,13 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
 
 /** The event an attempt was of, as it was delivered; a conflict when the record does not keep it. */
 function eventOf(record: AttemptRecord): DeliverableEvent {
-  if (!record.event_fields || !eventKind(record.event_type))
+  const event = resendableEvent(record);
+  if (!event)
     throw new HooklineError(
       'CONFLICT',
       'This attempt cannot be sent again: its record does not keep the event (it was made by an older version)',
     );
-  return {
-    id: record.event_id,
-    type: record.event_type as DeliverableEvent['type'],
-    fields: record.event_fields,
-  };
+  return event;
 }
 
 function detail(record: AttemptRecord) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { acceptPublishEventInput, publishEventInput } from '@hookline/core';
+import { BUILT_IN_CATALOG, decimalPaths, publishAcceptor, publishEventSchema } from '@hookline/core';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
@@ -9,41 +9,30 @@ const acceptedEvent = z.object({
 });
 
 export function eventRoutes(deps: ApiDeps): Route[] {
+  const catalog = deps.config.eventCatalog ?? BUILT_IN_CATALOG;
   return [
     defineRoute({
       operationId: 'publishEvent',
       method: 'POST',
       path: '/v1/accounts/{acct}/events',
-      summary: 'Publish an event to every hook of the account (all or none)',
+      summary:
+        'Publish an event to every hook of the account subscribed to its kind (all or none); the kinds and ' +
+        'their data are those of GET /v1/event-types',
       tag: 'events',
       scope: 'account',
-      body: publishEventInput,
-      // The rate's JSON number must reach the endpoint as written ("0.0" stays 0.0), so its source text is kept.
-      keepNumberText: ['data.rate'],
+      // One body shape per kind of the catalogue, told apart by `type`.
+      body: publishEventSchema(catalog),
+      // A decimal's JSON number must reach the endpoint as written ("0.0" stays 0.0), so its source text is kept.
+      keepNumberText: decimalPaths(catalog),
       // Every published event passes here: valid bodies skip zod (which cost the most of the API's own work).
-      acceptBody: acceptPublishEventInput,
-      bodyDocs: {
-        'data.rate': {
-          mode: 'replace',
-          required: true,
-          schema: {
-            description:
-              'Decimal, as a JSON number or a string; its text is delivered as given (0.0 stays 0.0)',
-            anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$' }],
-          },
-        },
-        'data.date': {
-          schema: {
-            type: 'string',
-            pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{7}$',
-            description: 'YYYY-MM-DDThh:mm:ss.fffffff, no zone; the current UTC time when omitted',
-          },
-        },
-        id: { schema: { description: 'Idempotency key: the same id within 24 h is accepted only once' } },
-      },
+      acceptBody: publishAcceptor(catalog),
       otherErrors: ['CONFLICT', 'IDEMPOTENCY_CONFLICT'],
       responses: {
-        202: { description: 'The event is queued for every hook of the account', schema: acceptedEvent },
+        202: {
+          description:
+            'The event is queued for every hook of the account subscribed to its kind (hooks: [] when none is)',
+          schema: acceptedEvent,
+        },
         200: {
           description: 'This id was accepted before: the original answer, nothing queued',
           schema: acceptedEvent,

@@ -29,6 +29,8 @@ describe('hooks', () => {
         updated_at: expect.any(String),
         insecure_credentials: false,
         health: 'healthy',
+        events: 'all',
+        signing: false,
       });
       expectAbsent(res, TOKEN);
     });

@@ -1,23 +1,31 @@
-import { createHookInput, notFound, updateHookInput } from '@hookline/core';
+import { BUILT_IN_CATALOG, hookInputSchemas, notFound } from '@hookline/core';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
-import { hookView, listOf } from '../schemas';
+import { hookView, hookWithSecret, listOf } from '../schemas';
 
 const HOOKS = '/v1/accounts/{acct}/hooks';
 const HOOK = `${HOOKS}/{hook}`;
 
 export function hookRoutes(deps: ApiDeps): Route[] {
   const { hooks } = deps.store;
+  const schemas = hookInputSchemas(deps.config.eventCatalog ?? BUILT_IN_CATALOG);
   return [
     defineRoute({
       operationId: 'createHook',
       method: 'POST',
       path: HOOKS,
-      summary: 'Create a hook: every event of the account is delivered to it from now on',
+      summary:
+        'Create a hook: the events of the account of the kinds it subscribes to are delivered to it from now on',
       tag: 'hooks',
       scope: 'account',
-      body: createHookInput,
-      responses: { 201: { description: 'The hook, credentials masked', schema: hookView } },
+      body: schemas.create,
+      responses: {
+        201: {
+          description:
+            'The hook, credentials masked; with signing: true, its signing secret (shown only here)',
+          schema: hookWithSecret,
+        },
+      },
     })(async ({ account, body }) => ({
       status: 201,
       body: await hooks.create(account.id, body, OPERATOR),
@@ -47,12 +55,34 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       summary: 'Change a hook: give only the fields to change (description null removes it)',
       tag: 'hooks',
       scope: 'hook',
-      body: updateHookInput,
-      responses: { 200: { description: 'The changed hook', schema: hookView } },
+      body: schemas.update,
+      responses: {
+        200: {
+          description:
+            'The changed hook; when signing was just turned on, its signing secret (shown only here)',
+          schema: hookWithSecret,
+        },
+      },
     })(async ({ account, hook, body }) => {
       const updated = await hooks.update(account.id, hook.id, body, OPERATOR);
       if (!updated) throw notFound('Hook');
       return { status: 200, body: updated };
+    }),
+    defineRoute({
+      operationId: 'rotateSigningSecret',
+      method: 'POST',
+      path: `${HOOK}/signing-secret/rotate`,
+      summary:
+        'A new signing secret, shown once; for 24 hours requests carry the signatures of both the new and ' +
+        'the previous secret, so the receiver can switch without losing a request',
+      tag: 'hooks',
+      scope: 'hook',
+      otherErrors: ['CONFLICT'],
+      responses: { 200: { description: 'The hook with its new signing secret', schema: hookWithSecret } },
+    })(async ({ account, hook }) => {
+      const rotated = await hooks.rotateSigningSecret(account.id, hook.id, OPERATOR);
+      if (!rotated) throw notFound('Hook');
+      return { status: 200, body: rotated };
     }),
     defineRoute({
       operationId: 'deleteHook',

@@ -29,7 +29,8 @@ export interface CallOptions {
   readonly raw?: string | Buffer;
 }
 
-export function configFor(prefix: string) {
+/** `eventCatalog`: the text of a catalogue file, given to the config as HOOKLINE_EVENT_CATALOG would. */
+export function configFor(prefix: string, eventCatalog?: string) {
   return loadConfig(
     {
       HOOKLINE_API_KEY: API_KEY,
@@ -41,8 +42,10 @@ export function configFor(prefix: string) {
       HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
       HOOKLINE_DELIVERY_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'silent',
+      ...(eventCatalog !== undefined ? { HOOKLINE_EVENT_CATALOG: 'catalog.json' } : {}),
     },
     'api',
+    () => eventCatalog ?? '',
   );
 }
 
@@ -51,7 +54,7 @@ async function connected(redis: Redis): Promise<Redis> {
   return redis;
 }
 
-export function useApi() {
+export function useApi(options: { readonly eventCatalog?: string } = {}) {
   const ctx = useRedis('api');
   const pg = usePostgres('api');
   const h = {
@@ -121,7 +124,7 @@ export function useApi() {
   };
 
   beforeEach(async () => {
-    const config = configFor(ctx.prefix);
+    const config = configFor(ctx.prefix, options.eventCatalog);
     const redis = await connected(createFailFastRedis(TEST_REDIS_URL));
     ctx.onCleanup(() => redis.disconnect());
     h.keys = redisKeys(ctx.prefix);

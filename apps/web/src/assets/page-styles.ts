@@ -37,6 +37,18 @@ pre.request {
 pre.request .h { color: #93c5fd; }
 pre.request .m { color: #fbbf24; font-weight: 700; }
 
+/* Signing secret, shown once */
+.inline-form { display: inline-block; margin: 6px 0 0; }
+.btn-small { padding: 4px 10px; font-size: 0.85rem; }
+.secret-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: stretch; margin-bottom: 12px; }
+.secret-row input { flex: 1 1 320px; min-width: 0; font-size: 0.85rem; }
+pre.snippet {
+  margin: 0 0 18px; background: #0f172a; color: #e2e8f0; padding: 14px 16px; border-radius: 8px; overflow-x: auto;
+  line-height: 1.55; font-size: 0.85rem;
+}
+.card-body h3 { font-size: 0.95rem; margin: 0 0 8px; }
+.choices-stack { grid-template-columns: minmax(0, 1fr); }
+
 /* Activity */
 .feed { list-style: none; margin: 0; padding: 0; }
 .feed li { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 4px 14px; padding: 14px 20px; border-top: 1px solid var(--border); align-items: baseline; }

@@ -68,7 +68,22 @@ export const SCRIPT = String.raw`
     setInterval(tick, every);
   }
 
+  // Copies the signing secret; says so on the button, since the secret is shown only on this page.
+  function copyButtons() {
+    document.querySelectorAll('[data-copy]').forEach(function (button) {
+      button.addEventListener('click', function () {
+        var field = document.querySelector(button.getAttribute('data-copy'));
+        if (!field) return;
+        field.select();
+        var done = function () { button.textContent = 'Copied'; };
+        if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand('copy'); done(); });
+        else { document.execCommand('copy'); done(); }
+      });
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    copyButtons();
     localTimes(document);
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();

@@ -1,5 +1,5 @@
 import { deadlineText } from '../view/format';
-import type { HookView } from '@hookline/core';
+import type { EventKind, HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
 import { csrfField, layout, type Viewer } from '../view/layout';
@@ -11,6 +11,59 @@ export interface HookFormPageInput {
   readonly deadlineMs: number;
   /** Present when editing: what is stored now (masked credentials). */
   readonly hook?: HookView;
+  /** The kinds a hook can subscribe to, in catalogue order. */
+  readonly kinds: readonly EventKind[];
+}
+
+function checkbox(
+  name: string,
+  value: string,
+  checked: boolean,
+  label: SafeHtml | string,
+  note: string,
+): SafeHtml {
+  const id = `${name}-${value.replace(/[^a-z0-9_-]/gi, '-')}`;
+  return html`<label class="choice" for="${id}">
+    <input type="checkbox" id="${id}" name="${name}" value="${value}" ${checked ? trusted('checked') : ''} />
+    <span>${label}<small>${note}</small></span>
+  </label>`;
+}
+
+// "Every kind" is stored as such, so kinds the operator adds later reach the hook too.
+function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonly EventKind[]): SafeHtml {
+  const all = values.events === 'all';
+  return html`<fieldset class="field" ${described(errors, 'events', 'events-hint')}>
+    <legend>Events</legend>
+    <input type="hidden" name="events_signing_shown" value="1" />
+    <div class="choices choices-stack">
+      ${checkbox('events_all', '1', all, 'Every kind of event', 'Also kinds added later')}
+      ${kinds.map((kind) =>
+        checkbox(
+          'events',
+          kind.name,
+          all || (Array.isArray(values.events) && values.events.includes(kind.name)),
+          html`<code>${kind.name}</code>`,
+          kind.description ?? '',
+        ),
+      )}
+    </div>
+    <p class="hint" id="events-hint">Only events of the kinds ticked are sent to this hook.</p>
+    ${error(errors, 'events')}
+  </fieldset>`;
+}
+
+function signingField(values: HookFormValues, errors: FieldErrors, hook?: HookView): SafeHtml {
+  const note = hook?.signing
+    ? 'On. Untick to stop signing (the secret is then forgotten); rotate it on the hook page.'
+    : 'We generate a secret and show it once, after saving.';
+  return html`<fieldset class="field">
+    <legend>Signatures</legend>
+    <div class="choices">
+      ${checkbox('signing', '1', values.signing, 'Sign every request', 'Standard Webhooks: webhook-signature')}
+    </div>
+    <p class="hint">${note}</p>
+    ${error(errors, 'signing')}
+  </fieldset>`;
 }
 
 function error(errors: FieldErrors, field: HookFormField): SafeHtml {
@@ -123,7 +176,7 @@ const insecure = (values: HookFormValues) => values.scheme !== 'none' && /^http:
 
 export function hookFormPage(
   viewer: Viewer,
-  { values, errors, hook, deadlineMs }: HookFormPageInput,
+  { values, errors, hook, deadlineMs, kinds }: HookFormPageInput,
 ): SafeHtml {
   const editing = hook !== undefined;
   const title = editing ? 'Edit hook' : 'New hook';
@@ -202,7 +255,8 @@ export function hookFormPage(
               </div>
               ${error(errors, 'auth_scheme')}
             </fieldset>
-            ${credentialFields(values, errors, hook)}
+            ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
+            ${signingField(values, errors, hook)}
             <div
               class="alert alert-warning"
               data-http-warning

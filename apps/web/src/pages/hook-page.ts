@@ -1,4 +1,4 @@
-import type { DeliveryRecord, HookView } from '@hookline/core';
+import type { DeliveryRecord, HookEvents, HookView } from '@hookline/core';
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
@@ -35,7 +35,33 @@ function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeH
 
 const REFRESH_MS = 3000;
 
-function settings(hook: HookView): SafeHtml {
+const eventsSummary = (events: HookEvents): SafeHtml =>
+  events === 'all'
+    ? html`Every kind <span class="muted">(also kinds added later)</span>`
+    : html`${events.map((name, i) => html`${i > 0 ? ', ' : ''}<code>${name}</code>`)}`;
+
+function signingSummary(hook: HookView, csrf: string): SafeHtml {
+  if (!hook.signing) return html`<span class="muted">Off</span>`;
+  return html`On (Standard Webhooks)
+    ${
+      hook.signing_previous_expires_at
+        ? html`<span class="muted"
+            >· previous secret also signs until ${time(hook.signing_previous_expires_at)}</span
+          >`
+        : ''
+    }
+    <form
+      method="post"
+      action="/hooks/${hook.id}/signing-secret/rotate"
+      class="inline-form"
+      data-confirm="Make a new signing secret? Both secrets sign for the next 24 hours; then only the new one."
+    >
+      ${csrfField(csrf)}
+      <button class="btn btn-secondary btn-small" type="submit">Rotate secret</button>
+    </form>`;
+}
+
+function settings(hook: HookView, csrf: string): SafeHtml {
   return html`<section class="card" aria-labelledby="settings-title">
     <div class="card-header">
       <h2 id="settings-title">Settings</h2>
@@ -49,6 +75,10 @@ function settings(hook: HookView): SafeHtml {
         <dd>${formatLabel(hook.format)}</dd>
         <dt>Authentication</dt>
         <dd>${authSummary(hook.auth)}</dd>
+        <dt>Events</dt>
+        <dd data-hook-events>${eventsSummary(hook.events)}</dd>
+        <dt>Signatures</dt>
+        <dd data-hook-signing>${signingSummary(hook, csrf)}</dd>
         <dt>Description</dt>
         <dd>${hook.description ?? html`<span class="muted">None</span>`}</dd>
         <dt>Created</dt>
@@ -141,12 +171,15 @@ export function hookPage(
         </section>
         ${healthCard(hook.id, health)}
         <div class="grid-2">
-          ${settings(hook)}
+          ${settings(hook, viewer.csrf)}
           <section class="card" aria-labelledby="preview-title">
             <div class="card-header">
               <div>
                 <h2 id="preview-title">What your endpoint receives</h2>
-                <p>A <code>call_created</code> event, exactly as sent (credentials masked).</p>
+                <p>
+                  A <code>call_created</code> event, exactly as sent
+                  (credentials${hook.signing ? ' and signature' : ''} masked).
+                </p>
               </div>
             </div>
             <div class="card-body">${requestPreview(hook, preview)}</div>

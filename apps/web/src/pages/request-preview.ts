@@ -14,9 +14,12 @@ export interface PreviewOptions {
   readonly userAgent: string;
 }
 
-/** The request line, headers and body a `call_created` would arrive as, credentials masked. */
+/** The request line, headers and body a `call_created` would arrive as, credentials and signature masked. */
+// The sample's own date, so the illustrative webhook-timestamp agrees with the body.
+const SAMPLE_SENT_AT = new Date('2016-03-01T08:31:55Z');
+
 export function requestPreview(hook: HookView, options: PreviewOptions): SafeHtml {
-  const request = previewDeliveryRequest(hook, SAMPLE_EVENT, options);
+  const request = previewDeliveryRequest(hook, SAMPLE_EVENT, { ...options, sentAt: SAMPLE_SENT_AT });
   const url = new URL(request.url);
   const headers: [string, string][] = [
     ['Host', url.host],

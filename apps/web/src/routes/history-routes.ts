@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor } from '@hookline/history';
-import { eventKind, newId, type DeliverableEvent } from '@hookline/core';
+import { newId, resendableEvent } from '@hookline/core';
 import { attemptPage } from '../pages/attempt-page';
 import { searchPage } from '../pages/search-page';
 import type { WebContext } from '../web-context';
@@ -34,18 +34,14 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const found = await attemptOf(who.account.id, request.params);
     if (!found) return ctx.notFound(request, reply);
     const { hook, record } = found;
-    if (!record.event_fields || !eventKind(record.event_type)) {
+    const event = resendableEvent(record);
+    if (!event) {
       await ctx.sessions.flash(request, {
         kind: 'warning',
         message: 'This attempt cannot be sent again: its record does not keep the event.',
       });
       return reply.redirect(`/hooks/${hook.id}/deliveries/${record.attempt_id}`, 303);
     }
-    const event: DeliverableEvent = {
-      id: record.event_id,
-      type: record.event_type as DeliverableEvent['type'],
-      fields: record.event_fields,
-    };
     const attemptId = newId('att');
     await ctx.deps.producer.resend(who.account.id, hook.id, event, attemptId);
     await ctx.sessions.flash(request, {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HooklineError } from '@hookline/core';
+import { BUILT_IN_CATALOG, hookInputSchemas, HooklineError, type HookWithSecret } from '@hookline/core';
 import {
   EMPTY_VALUES,
   fieldErrors,
@@ -11,6 +11,7 @@ import {
 import { deleteHookPage } from '../pages/delete-hook-page';
 import { hookFormPage } from '../pages/hook-form-page';
 import { hooksPage } from '../pages/hooks-page';
+import { signingSecretPage } from '../pages/signing-secret-page';
 import type { SignedIn, WebContext } from '../web-context';
 
 type Params = { id: string };
@@ -24,11 +25,13 @@ function storeProblems(error: unknown, values: HookFormValues) {
 
 export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
+  const catalog = ctx.deps.config.eventCatalog ?? BUILT_IN_CATALOG;
+  const schemas = hookInputSchemas(catalog);
   const formPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
     who: SignedIn,
-    input: Omit<Parameters<typeof hookFormPage>[1], 'deadlineMs'>,
+    input: Omit<Parameters<typeof hookFormPage>[1], 'deadlineMs' | 'kinds'>,
     status = 200,
   ) =>
     ctx.page(
@@ -36,9 +39,21 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       hookFormPage(await ctx.viewer(request, who), {
         ...input,
         deadlineMs: ctx.deps.config.HOOKLINE_DELIVERY_TIMEOUT_MS,
+        kinds: catalog.producerKinds,
       }),
       status,
     );
+  // The secret is answered to the request that made it, never kept for a later page; nothing caches it.
+  const secretPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: SignedIn,
+    hook: HookWithSecret,
+    rotated: boolean,
+  ) => {
+    void reply.header('cache-control', 'no-store');
+    return ctx.page(reply, signingSecretPage(await ctx.viewer(request, who), hook, rotated));
+  };
 
   app.get('/', async (request, reply) => {
     const who = await ctx.require(request, reply);
@@ -65,10 +80,11 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.post('/hooks', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    const form = parseCreateForm(request.body as Record<string, unknown>);
+    const form = parseCreateForm(request.body as Record<string, unknown>, schemas);
     if (!form.ok) return formPage(request, reply, who, form, 400);
     try {
       const hook = await hooks.create(who.account.id, form.input, who.actor);
+      if (hook.signing_secret) return await secretPage(request, reply, who, hook, false);
       await ctx.sessions.flash(request, {
         kind: 'success',
         message: 'Hook created. Send a test event to check that your endpoint receives it.',
@@ -92,16 +108,34 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const form = parseUpdateForm(request.body as Record<string, unknown>, hook);
+    const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
     if (!form.ok) return formPage(request, reply, who, { ...form, hook }, 400);
     try {
       const updated = await hooks.update(who.account.id, hook.id, form.input, who.actor);
       if (!updated) return ctx.notFound(request, reply);
+      if (updated.signing_secret) return await secretPage(request, reply, who, updated, false);
       await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     } catch (error) {
       return formPage(request, reply, who, { ...storeProblems(error, form.values), hook }, 400);
     }
+  });
+
+  app.post<{ Params: Params }>('/hooks/:id/signing-secret/rotate', async (request, reply) => {
+    const who = await ctx.require(request, reply);
+    if (!who) return reply;
+    const hook = await hooks.get(who.account.id, request.params.id);
+    if (!hook) return ctx.notFound(request, reply);
+    if (!hook.signing) {
+      await ctx.sessions.flash(request, {
+        kind: 'warning',
+        message: 'This hook does not sign its requests.',
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
+    const rotated = await hooks.rotateSigningSecret(who.account.id, hook.id, who.actor);
+    if (!rotated) return ctx.notFound(request, reply);
+    return secretPage(request, reply, who, rotated, true);
   });
 
   app.get<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {

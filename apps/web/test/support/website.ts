@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { newId, type AttemptRecord, type CreateHookInput } from '@hookline/core';
+import { newId, type AttemptRecord, type CreateHookInput, type EventCatalog } from '@hookline/core';
 import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
@@ -18,7 +18,9 @@ export const PASSWORD = 'correct horse battery';
  * The website on 127.0.0.1:0 with hookline's real parts behind it (store, producer, hook control) on a real
  * Redis under a test-only prefix. Everything is closed after each test.
  */
-export function useWebsite() {
+/** `eventCatalog`: the event kinds, as HOOKLINE_EVENT_CATALOG gives them (call_created alone by default). */
+export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {}) {
+  const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
   const ctx = useRedis('web');
   const pg = usePostgres('web');
   const w = {
@@ -79,11 +81,12 @@ export function useWebsite() {
         keys: w.keys,
         secretBox: SecretBox.fromKey(randomBytes(32)),
         hookQueues: w.hookQueues,
+        ...catalog,
       }),
       deliveryLog: new DeliveryLog(outbox, w.reader),
       history: outbox,
     };
-    w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys }));
+    w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys, ...catalog }));
     const ready = new ReadySet(ctx.redis, w.keys);
     // Probes (Test & re-enable) go to the tests' receivers on this machine.
     const deliverer = createDeliverer({ timeoutMs: 2500, allowNetworks: ['127.0.0.0/8'] });
@@ -97,7 +100,11 @@ export function useWebsite() {
       probe: { attempt: (request) => deliverer.attempt(request), eventTypeHeader: 'X-Service-Event-Type' },
     });
     const app = await buildWebApp({
-      config: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type', HOOKLINE_DELIVERY_TIMEOUT_MS: 2500 },
+      config: {
+        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+        HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
+        ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
+      },
       redis: ctx.redis,
       keys: w.keys,
       store: w.store,

@@ -59,7 +59,7 @@ export interface AcceptInput {
   readonly idempotencyTtlSeconds: number;
   /** What the request asked for (a hash): the same key with another one is a conflict. */
   readonly fingerprint?: string;
-  /** The hooks to deliver to; the account's current hooks when absent. */
+  /** The hooks to deliver to; when absent, the account's current hooks subscribed to the event's kind. */
   readonly hooks?: readonly string[];
   readonly graceMs: number;
   readonly maxAbandoned: number;
@@ -87,7 +87,12 @@ export class AccountInbox {
       : [];
     const reply = (await SCRIPTS.inboxAccept.run(
       this.redis,
-      [keys.accountInbox(input.accountId), keys.accountHooks(input.accountId), ...idemKey],
+      [
+        keys.accountInbox(input.accountId),
+        keys.accountHooks(input.accountId),
+        keys.accountHookEvents(input.accountId),
+        ...idemKey,
+      ],
       [
         input.event.id,
         JSON.stringify(input.event),
@@ -97,6 +102,7 @@ export class AccountInbox {
         input.maxAbandoned,
         input.hooks ? JSON.stringify(input.hooks) : '',
         input.fingerprint ?? '',
+        input.event.type,
         input.trigger && input.trigger !== 'auto' ? input.trigger : '',
         input.attemptId ?? '',
       ],

@@ -1,13 +1,13 @@
--- KEYS: inbox, account hooks set, idempotency key (only for an event with an id).
+-- KEYS: inbox, account hooks set, account hook-events hash, idempotency key (only for an event with an id).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
--- return, hook ids as a JSON array ('' = the account's hooks now), fingerprint of the request ('' = none),
--- what queued it ('' = the event's own publish, else test / manual / probe), the attempt id it was made
--- for ('' = none: one is made at the attempt).
+-- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind), fingerprint of the
+-- request ('' = none), the event's kind, what queued it ('' = the event's own publish, else test / manual /
+-- probe), the attempt id it was made for ('' = none: one is made at the attempt).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
 -- the answer JSON names the new entry ("entry", '' when the account has no hooks).
 --!include now-ms.lua
-local inbox, hooksKey, idemKey = KEYS[1], KEYS[2], KEYS[3]
+local inbox, hooksKey, eventsKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
   'COUNT', tonumber(ARGV[6]))
 if idemKey then
@@ -25,18 +25,28 @@ local hooks
 if ARGV[7] ~= '' then
   hooks = cjson.decode(ARGV[7])
 else
-  hooks = redis.call('SMEMBERS', hooksKey)
-  table.sort(hooks)
+  -- The account's hooks that want this kind: '*' (or no entry) is every kind; else a comma-separated list.
+  local all = redis.call('SMEMBERS', hooksKey)
+  table.sort(all)
+  local wants = {}
+  local flat = redis.call('HGETALL', eventsKey)
+  for i = 1, #flat, 2 do wants[flat[i]] = flat[i + 1] end
+  local needle = ',' .. ARGV[9] .. ','
+  hooks = {}
+  for _, hook in ipairs(all) do
+    local w = wants[hook]
+    if not w or w == '*' or string.find(',' .. w .. ',', needle, 1, true) then hooks[#hooks + 1] = hook end
+  end
 end
 local hooksJson = '[]'
 local entry = ''
 if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
-  if ARGV[10] and ARGV[10] ~= '' then
-    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[9],
-      'attempt', ARGV[10])
-  elseif ARGV[9] and ARGV[9] ~= '' then
-    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[9])
+  if ARGV[11] and ARGV[11] ~= '' then
+    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[10],
+      'attempt', ARGV[11])
+  elseif ARGV[10] and ARGV[10] ~= '' then
+    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[10])
   else
     entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
   end
