@@ -124,7 +124,7 @@ runProcess(
       history,
       metrics,
       logger,
-      ...noticesFor(config, background.store.accounts),
+      ...noticesFor(config, background.store.accounts, background.producer),
     });
 
     const account = await ensureDemoAccount(services, secrets.demoPassword);

@@ -3,6 +3,7 @@ import { decodeSecretKey } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { DeliveryLog, HistoryReader } from '@hookline/history';
 import { createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
+import { Producer } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
@@ -17,7 +18,10 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, 
   // throwaway key that can decrypt nothing.
   const secretKey = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
   const secretBox = SecretBox.fromKey(secretKey ?? randomBytes(32));
-  const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
+  const catalog = config.eventCatalog;
+  const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys), catalog });
+  // Publishes the operator's notices (HOOKLINE_OPERATOR_WEBHOOK_URL) to their hook.
+  const producer = new Producer({ redis, keys, catalog });
   const history = await openHistoryFor(config);
   const outbox = new HistoryOutbox(redis, keys);
   const deliveryLog = new DeliveryLog(outbox, new HistoryReader(history.client, outbox));
@@ -29,12 +33,13 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, 
     logger,
     metrics,
     config,
-    ...noticesFor(config, store.accounts),
+    ...noticesFor(config, store.accounts, producer),
   });
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {
     await monitor.close();
+    await producer.close();
     await metricsServer.close();
     await history.close();
     redis.disconnect();

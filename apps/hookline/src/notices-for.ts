@@ -2,16 +2,33 @@ import type { Config } from '@hookline/config';
 import { smtpMailer, type MonitorDeps } from '@hookline/monitor';
 import type { Accounts } from '@hookline/store';
 
-/** The monitor's e-mail notices when HOOKLINE_SMTP_URL is set; nothing (activity entries only) otherwise. */
+type NoticeSettings = Pick<
+  Config,
+  | 'HOOKLINE_SMTP_URL'
+  | 'HOOKLINE_SMTP_FROM'
+  | 'HOOKLINE_PUBLIC_URL'
+  | 'HOOKLINE_OPERATOR_WEBHOOK_URL'
+  | 'HOOKLINE_OPERATOR_WEBHOOK_SECRET'
+>;
+type Operator = NonNullable<NonNullable<MonitorDeps['notices']>['operator']>;
+
+/**
+ * The monitor's notices: e-mail when HOOKLINE_SMTP_URL is set, the operator's webhook when
+ * HOOKLINE_OPERATOR_WEBHOOK_URL is; nothing (activity entries only) otherwise.
+ */
 export function noticesFor(
-  config: Pick<Config, 'HOOKLINE_SMTP_URL' | 'HOOKLINE_SMTP_FROM' | 'HOOKLINE_PUBLIC_URL'>,
-  accounts: Pick<Accounts, 'get'>,
+  config: NoticeSettings,
+  accounts: Pick<Accounts, 'get' | 'create'>,
+  producer: Operator['producer'],
 ): Pick<MonitorDeps, 'notices'> {
-  if (!config.HOOKLINE_SMTP_URL) return {};
+  const { HOOKLINE_SMTP_URL: smtp, HOOKLINE_OPERATOR_WEBHOOK_URL: url } = config;
+  const secret = config.HOOKLINE_OPERATOR_WEBHOOK_SECRET;
+  if (!smtp && !(url && secret)) return {};
   return {
     notices: {
-      mailer: smtpMailer(config.HOOKLINE_SMTP_URL, config.HOOKLINE_SMTP_FROM),
       accounts,
+      ...(smtp ? { mailer: smtpMailer(smtp, config.HOOKLINE_SMTP_FROM) } : {}),
+      ...(url && secret ? { operator: { url, secret, producer } } : {}),
       ...(config.HOOKLINE_PUBLIC_URL ? { publicUrl: config.HOOKLINE_PUBLIC_URL } : {}),
     },
   };

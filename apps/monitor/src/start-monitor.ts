@@ -12,9 +12,7 @@ import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
 import type { HistoryStore } from '@hookline/history';
 import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
-import type { Mailer } from './notices/mailer';
-import { startNotifier } from './notices/notifier';
-import type { Accounts } from '@hookline/store';
+import { startNotices, type NoticesConfig } from './notices/start-notices';
 import { startOperations } from './operations';
 
 export interface MonitorDeps {
@@ -48,12 +46,7 @@ export interface MonitorDeps {
   /** How often the watchdog looks at its next batch and the fleet gauges are refreshed (default 1 s). */
   readonly operationsTickMs?: number;
   /** E-mail notices to customers (HOOKLINE_SMTP_URL): without them, notices are only in the activity feed. */
-  readonly notices?: {
-    readonly mailer: Mailer;
-    readonly accounts: Pick<Accounts, 'get'>;
-    /** HOOKLINE_PUBLIC_URL, for the link to the hook's page. */
-    readonly publicUrl?: string;
-  };
+  readonly notices?: NoticesConfig;
   /** Tests shorten the history writer's sweep and hold. */
   readonly historyTimings?: Pick<HistoryWriterDeps, 'sweepEveryMs' | 'idleMs' | 'holdMs'>;
 }
@@ -166,26 +159,18 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
     ...deps.historyTimings,
   });
+  let closed = false;
   const notifier =
     deps.notices &&
-    startNotifier({
-      redis,
-      keys,
-      store: { hooks: deps.store.hooks, accounts: deps.notices.accounts },
-      mailer: deps.notices.mailer,
-      ...(deps.notices.publicUrl ? { publicUrl: deps.notices.publicUrl } : {}),
-      consumerName,
-      logger,
-      claimIdleMs,
-      blockMs: deps.blockMs ?? 1000,
-    });
+    startNotices(deps, deps.notices, { consumerName, claimIdleMs, log, closed: () => closed });
   log.info(
     {
       threshold: deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES,
       windowMs,
       claimIdleMs,
       stuckAfterMs,
-      emailNotices: notifier !== undefined,
+      emailNotices: deps.notices?.mailer !== undefined,
+      operatorNotices: deps.notices?.operator !== undefined,
     },
     'monitor started',
   );
@@ -196,7 +181,8 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       clearInterval(timer);
       await operations.close();
       await historyWriter.close();
-      await notifier?.close();
+      closed = true;
+      await (await notifier)?.close();
       await consumer.stop();
       await ticking;
       await recovery.close();

@@ -57,6 +57,49 @@ describe('loadConfig', () => {
       expect(() => drain(value)).toThrow(/HOOKLINE_HTTP_DRAIN_MS/);
   });
 
+  it('checks the history, notice and operator webhook settings, naming each problem', () => {
+    const fail = (env: Record<string, string>, role: Parameters<typeof loadConfig>[1] = 'monitor') => {
+      try {
+        loadConfig(env, role);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(fail({}, 'monitor')).toEqual(['DATABASE_URL: is required for the monitor process']);
+    const db = { DATABASE_URL: 'postgres://u@db/hookline' };
+    expect(fail({ ...db, DATABASE_URL: 'mysql://x' })).toEqual([
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL',
+    ]);
+    expect(fail({ ...db, HOOKLINE_DATABASE_SCHEMA: 'Bad-Name' })).toEqual([
+      'HOOKLINE_DATABASE_SCHEMA: must be a lower-case identifier (letters, digits, _)',
+    ]);
+    expect(fail({ ...db, HOOKLINE_SMTP_URL: 'http://mail' })).toEqual([
+      'HOOKLINE_SMTP_URL: must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465',
+    ]);
+    expect(fail({ ...db, HOOKLINE_OPERATOR_WEBHOOK_URL: 'https://ops.example.com/hooks' })).toEqual([
+      'HOOKLINE_OPERATOR_WEBHOOK_SECRET: is required with HOOKLINE_OPERATOR_WEBHOOK_URL',
+      'HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL',
+    ]);
+    expect(fail({ ...db, HOOKLINE_OPERATOR_WEBHOOK_SECRET: 'not-a-secret' })).toEqual([
+      'HOOKLINE_OPERATOR_WEBHOOK_SECRET: must be whsec_ followed by the base64 of 32 bytes (e.g. whsec_$(openssl rand -base64 32))',
+    ]);
+    const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    const config = loadConfig(
+      {
+        ...db,
+        HOOKLINE_SECRET_KEY: KEY,
+        HOOKLINE_OPERATOR_WEBHOOK_URL: 'https://ops.example.com/hooks',
+        HOOKLINE_OPERATOR_WEBHOOK_SECRET: secret,
+      },
+      'monitor',
+    );
+    expect(config).toMatchObject({
+      HOOKLINE_OPERATOR_WEBHOOK_SECRET: secret,
+      HOOKLINE_HISTORY_RETENTION_DAYS: 30,
+    });
+  });
+
   it('parses the allow-list of networks', () => {
     const config = loadConfig(
       { HOOKLINE_SECRET_KEY: KEY, HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8,::1/128' },

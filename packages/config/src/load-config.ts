@@ -48,6 +48,14 @@ export function loadConfig(
   for (const key of REQUIRED[role]) {
     if (present[key] === undefined) problems.push(`${key}: is required for the ${role} process`);
   }
+  if (
+    present.HOOKLINE_OPERATOR_WEBHOOK_URL !== undefined &&
+    present.HOOKLINE_OPERATOR_WEBHOOK_SECRET === undefined
+  )
+    problems.push('HOOKLINE_OPERATOR_WEBHOOK_SECRET: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
+  // The monitor seals the operator's signing secret for the workers, with the key they open it with.
+  if (present.HOOKLINE_OPERATOR_WEBHOOK_URL !== undefined && present.HOOKLINE_SECRET_KEY === undefined)
+    problems.push('HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);
   return Object.freeze({

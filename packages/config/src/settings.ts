@@ -125,6 +125,34 @@ export const settingsSchema = z.object({
       "to the account's e-mail address; `smtp://` (STARTTLS when the server offers it) or `smtps://`",
     '— (no e-mail notices)',
   ),
+  HOOKLINE_OPERATOR_WEBHOOK_URL: setting(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, 'must be an absolute http:// or https:// URL')
+      .optional(),
+    "where the operator's notices go (a hook failing, suspended, re-enabled, on any account): JSON webhooks " +
+      "signed as Standard Webhooks with `HOOKLINE_OPERATOR_WEBHOOK_SECRET`, delivered by hookline's own " +
+      'pipeline (in order, one attempt each). The network policy applies: exempt a private address with ' +
+      '`HOOKLINE_ALLOW_NETWORKS`',
+    '— (no operator notices)',
+  ),
+  HOOKLINE_OPERATOR_WEBHOOK_SECRET: setting(
+    z
+      .string()
+      .refine(
+        (v) => /^whsec_[A-Za-z0-9+/]{43}=$/.test(v),
+        'must be whsec_ followed by the base64 of 32 bytes (e.g. whsec_$(openssl rand -base64 32))',
+      )
+      .optional(),
+    "the operator notices' signing secret; required with `HOOKLINE_OPERATOR_WEBHOOK_URL`",
+    '—',
+  ),
   HOOKLINE_SMTP_FROM: setting(
     z.string().min(3).max(320).default('hookline <hookline@localhost>'),
     'the From of notice e-mails, e.g. `Acme webhooks <webhooks@acme.example>`',

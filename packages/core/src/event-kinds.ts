@@ -61,7 +61,10 @@ const notice = (name: string, description: string, extra: readonly EventField[] 
     { name: 'account_id', type: 'string', minLength: 1, maxLength: 64 },
     { name: 'hook_id', type: 'string', minLength: 1, maxLength: 64 },
     { name: 'url', type: 'string', maxLength: 2048 },
+    { name: 'state', type: 'string', maxLength: 16 },
     { name: 'reason', type: 'string', maxLength: STRING_FIELD_MAX },
+    // The last 3 failures, one per line: `<time> <outcome> [<status>] [<error>]`.
+    { name: 'last_failures', type: 'string', maxLength: STRING_FIELD_MAX },
     ...extra,
     { name: 'date', type: 'timestamp', optional: true },
   ],

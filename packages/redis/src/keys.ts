@@ -87,6 +87,8 @@ export function redisKeys(prefix: string) {
      * by whoever made it; the monitors' notifier consumes it with a consumer group and sends each one.
      */
     notices: () => `${prefix}:notices`,
+    /** The internal account and hook the operator's notices are delivered through: `<accountId> <hookId>`. */
+    operatorHook: () => `${prefix}:operator-hook`,
     /**
      * Hooks whose history outbox has records to write: ZSET hookId -> since when (ms), or, while a writer is
      * on it, until when that writer holds it. Marked after the outcome script (another slot than the hook's);

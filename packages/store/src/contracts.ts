@@ -92,6 +92,11 @@ export interface Hooks {
    * the hook does not exist or is another account's; a CONFLICT error when the hook does not sign.
    */
   rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined>;
+  /**
+   * Signs the hook's requests with exactly this secret from the next request on, no other one beside it: for
+   * a hook whose secret comes from a setting (the operator's notices). False when the hook is not found.
+   */
+  setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean>;
   remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
   listIds(accountId: string): Promise<string[]>;
   /** The account a hook belongs to, for processes that know only the hook (the monitor's watchdog). */

@@ -4,6 +4,7 @@ import {
   HooklineError,
   hookInputSchemas,
   newId,
+  isSigningSecret,
   newSigningSecret,
   notFound,
   rotatedKeys,
@@ -225,6 +226,31 @@ export class RedisHooks implements Hooks {
     });
     const updated = await this.get(accountId, hookId);
     return updated && { ...updated, signing_secret: secret };
+  }
+
+  async setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
+    if (!isSigningSecret(secret))
+      throw new HooklineError(
+        'VALIDATION_FAILED',
+        'A signing secret is whsec_ followed by base64 of 32 bytes',
+      );
+    const stored = await this.readOwned(accountId, hookId);
+    if (!stored) return false;
+    const current = openSigningKeys(stored, this.deps.secretBox);
+    if (current?.current === secret && !current.previous) return true;
+    const set = {
+      ...signingFields(this.deps.secretBox, hookId, { current: secret }),
+      updated_at: this.now(),
+    };
+    if ((await this.change(hookId, accountId, true, [...SIGNING_FIELDS], set)) < 0) return false;
+    await this.deps.activity.append(accountId, {
+      kind: 'hook.updated',
+      at: set.updated_at,
+      hook_id: hookId,
+      actor,
+      detail: 'signing secret set',
+    });
+    return true;
   }
 
   /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */

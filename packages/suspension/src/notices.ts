@@ -24,6 +24,8 @@ export interface Notice {
   readonly reason: string;
   /** Who made the transition (`monitor`, `customer:…`, `operator`, `admin:…`). */
   readonly actor: string;
+  /** The failures in a row so far (failing and suspended notices). */
+  readonly count?: number;
   /** The last failures, oldest first, at most NOTICE_FAILURES. */
   readonly failures: readonly NoticeFailure[];
 }

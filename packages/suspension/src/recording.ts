@@ -68,6 +68,7 @@ export interface Warning {
   /** "5 consecutive failures over 3 minutes; the last: the endpoint answered 503". */
   readonly reason: string;
   readonly failures: readonly DeliveryRecord[];
+  readonly count: number;
 }
 
 /** Writes that a hook is failing (half the suspension threshold): the account's feed and the log. */
@@ -86,6 +87,7 @@ export async function recordWarning(deps: SuspensionDeps, w: Warning): Promise<v
     at: w.at.toISOString(),
     reason: w.reason,
     actor: 'monitor',
+    count: w.count,
     failures: noticeFailures(w.failures),
   });
   deps.log?.warn({ hookId: w.hookId, accountId: w.accountId, reason: w.reason }, 'hook failing');

@@ -87,7 +87,14 @@ export class Suspender {
       const startedAt = verdict.streakStartedAt ?? at.getTime();
       const failures = await recentFailures(store.deliveryLog, hookId, startedAt);
       const reason = streakReason(verdict.count, startedAt, at.getTime(), failures.at(-1));
-      await recordWarning(this.deps, { hookId, accountId: verdict.accountId, at, reason, failures });
+      await recordWarning(this.deps, {
+        hookId,
+        accountId: verdict.accountId,
+        at,
+        reason,
+        failures,
+        count: verdict.count,
+      });
       return true;
     } catch (error) {
       this.deps.log.warn({ hookId, err: error }, 'failing hook not recorded yet; will retry');

@@ -3,15 +3,24 @@ import { OutcomeConsumer, type StreamEntry } from '@hookline/queue';
 import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
+import type { PublishEventInput } from '@hookline/core';
 import type { Logger } from '@hookline/telemetry';
 import type { Mailer } from './mailer';
 import { noticeMail } from './notice-mail';
+import type { OperatorHook } from './operator-hook';
+import { operatorEvent } from './operator-notice';
 
 export interface NotifierDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: { readonly hooks: Pick<Hooks, 'get'>; readonly accounts: Pick<Accounts, 'get'> };
-  readonly mailer: Mailer;
+  /** E-mail to the account (HOOKLINE_SMTP_URL). */
+  readonly mailer?: Mailer;
+  /** The operator's webhook (HOOKLINE_OPERATOR_WEBHOOK_URL): each notice is published to this hook. */
+  readonly operator?: {
+    readonly hook: OperatorHook;
+    readonly publish: (accountId: string, input: PublishEventInput) => Promise<unknown>;
+  };
   /** HOOKLINE_PUBLIC_URL: the e-mails link to the hook's page when it is known. */
   readonly publicUrl?: string;
   readonly consumerName: string;
@@ -22,8 +31,9 @@ export interface NotifierDeps {
 
 /**
  * Sends each notice once across every monitor: the notices stream is read with a consumer group, and an entry
- * is acknowledged once its e-mail is accepted by the mail server. A notice whose sending fails stays pending
- * and is tried again (by this monitor or another) after `claimIdleMs`.
+ * is acknowledged once it is queued for the operator's webhook and its e-mail is accepted by the mail server.
+ * A notice whose sending fails stays pending and is tried again (by this monitor or another) after
+ * `claimIdleMs`; queueing it for the operator again is harmless (the entry id is its idempotency key).
  */
 export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   const log = deps.logger.child({ component: 'notifier' });
@@ -50,7 +60,7 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   return {
     async close() {
       await consumer.stop();
-      deps.mailer.close();
+      deps.mailer?.close();
     },
   };
 }
@@ -63,14 +73,20 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
     deps.store.hooks.get(notice.accountId, notice.hookId),
     deps.store.accounts.get(notice.accountId),
   ]);
-  // A hook deleted since, or an account without an address: nobody to tell.
-  if (!hook || !account?.email) return true;
   try {
-    await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl));
-    log.info(noticeLine(notice), 'notice e-mailed');
+    if (deps.operator) {
+      const { hook: operatorHook, publish } = deps.operator;
+      await publish(operatorHook.accountId, operatorEvent(entry.id, notice, hook?.url ?? ''));
+      log.info(noticeLine(notice), 'notice queued for the operator');
+    }
+    // A hook deleted since, or an account without an address: no customer to tell.
+    if (deps.mailer && hook && account?.email) {
+      await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl));
+      log.info(noticeLine(notice), 'notice e-mailed');
+    }
     return true;
   } catch (error) {
-    log.warn({ ...noticeLine(notice), err: error }, 'notice not e-mailed yet; will retry');
+    log.warn({ ...noticeLine(notice), err: error }, 'notice not sent yet; will retry');
     return false;
   }
 }

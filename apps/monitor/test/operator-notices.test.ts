@@ -1,0 +1,87 @@
+import { Webhook } from 'standardwebhooks';
+import { Producer } from '@hookline/queue';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { startReceiver, waitUntil, type ReceivedRequest } from '@hookline/testing';
+import { startWorker } from '@hookline/worker';
+import { useMonitorHarness } from './harness';
+
+// The operator's notices (product.md §11): signed JSON webhooks, delivered by hookline's own pipeline (a hook of
+// an internal account, its queue, one attempt each) and verified here with the `standardwebhooks` library.
+
+const h = useMonitorHarness();
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+
+function verified(request: ReceivedRequest): Record<string, string> {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  return new Webhook(SECRET).verify(request.body.toString('utf8'), headers) as Record<string, string>;
+}
+
+describe("the operator's notices", () => {
+  it('are signed webhooks, one per transition with two monitors, with the account, hook, state, reason and failures', async () => {
+    const receiver = h.ctx.closeLater(await startReceiver());
+    const producer = h.ctx.closeLater(new Producer({ redis: h.ctx.redis, keys: h.keys }));
+    const worker = startWorker({
+      config: {
+        HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
+        HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+        HOOKLINE_WORKER_MAX_HOOKS: 16,
+      },
+      redis: h.ctx.redis,
+      keys: h.keys,
+      store: h.store,
+      metrics: createMetrics(),
+      logger: createLogger('silent', 'operator-worker'),
+    });
+    h.ctx.onCleanup(() => worker.close());
+    const notices = {
+      notices: {
+        accounts: h.store.accounts,
+        operator: { url: receiver.url('/ops'), secret: SECRET, producer },
+      },
+    };
+    const config = { HOOKLINE_SUSPEND_AFTER_FAILURES: 4, HOOKLINE_SUSPEND_AFTER_MS: 300 };
+    h.start(config, notices);
+    h.start(config, notices);
+
+    const t = Date.now();
+    await h.failures(2, t);
+    await receiver.waitFor(1);
+    const failing = verified(receiver.requests[0]!);
+    expect(failing).toMatchObject({
+      EventType: 'hook.failing',
+      account_id: h.hook.account_id,
+      hook_id: h.hook.id,
+      url: 'https://crm.example.com/hook',
+      state: 'active',
+      failures: 2,
+    });
+    expect(failing.reason).toMatch(/^2 consecutive failures .*; the last: the endpoint answered 500$/);
+    expect(failing.last_failures!.split('\n')).toHaveLength(2);
+    expect(receiver.requests[0]!.headers['x-service-event-type']).toBe('hook.failing');
+
+    await h.failures(3, t + 10);
+    await h.suspended();
+    await receiver.waitFor(2);
+    const suspended = verified(receiver.requests[1]!);
+    expect(suspended).toMatchObject({ EventType: 'hook.suspended', hook_id: h.hook.id, state: 'suspended' });
+    expect(suspended.last_failures!.split('\n')).toHaveLength(3);
+    expect(suspended.last_failures!.split('\n')[2]).toMatch(/^\d{4}-\d{2}-\d{2}T.* failed 500$/);
+
+    // Once each, though two monitors read the notices; a tampered body fails verification.
+    await h.consumed();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.requests.map((r) => r.headers['x-service-event-type'])).toEqual([
+      'hook.failing',
+      'hook.suspended',
+    ]);
+    const tampered = {
+      ...receiver.requests[1]!,
+      body: Buffer.from(receiver.requests[1]!.body.toString().replace('suspended', 'active')),
+    };
+    expect(() => verified(tampered)).toThrow();
+    await waitUntil(async () => (await h.ctx.redis.get(h.keys.operatorHook())) !== null, 'the operator hook');
+  });
+});
