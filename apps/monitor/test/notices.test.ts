@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { HookControl } from '@hookline/suspension';
+import { fleetMetrics } from '@hookline/telemetry';
 import { waitUntil } from '@hookline/testing';
 import { smtpMailer } from '../src';
 import { useMonitorHarness } from './harness';
@@ -95,6 +96,12 @@ describe('notices by e-mail', () => {
     // Once each: both monitors read the notices, neither sends one twice.
     await h.consumed();
     await new Promise((resolve) => setTimeout(resolve, 500));
+    const sent = (await fleetMetrics(h.metrics.registry).noticesSent.get()).values;
+    expect(sent.map((v) => [v.labels.kind, v.value]).sort()).toEqual([
+      ['hook.enabled', 1],
+      ['hook.failing', 1],
+      ['hook.suspended', 1],
+    ]);
     expect(mailbox.mails.map((m) => m.subject)).toEqual([
       '[hookline] Hook “CRM” is failing',
       '[hookline] Hook “CRM” was suspended',

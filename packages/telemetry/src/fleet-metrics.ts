@@ -96,6 +96,17 @@ export function fleetMetrics(registry: Registry): FleetMetrics {
       help: 'Rounds of the history writer that failed (database or Redis unreachable); their records are retried',
       registers,
     }),
+    noticesSent: new Counter({
+      name: 'hookline_notices_sent_total',
+      help: 'Notices of hook transitions sent by this monitor: e-mailed to the account, or queued for the operator',
+      labelNames: ['channel', 'kind'] as const,
+      registers,
+    }),
+    noticeFailures: new Counter({
+      name: 'hookline_notice_failures_total',
+      help: 'Notices this monitor could not send yet (mail server or Redis unreachable); each is tried again',
+      registers,
+    }),
     historyUp: new Gauge({
       name: 'hookline_history_database_up',
       help: '1 when the history database answered the monitor at its last look, 0 when not',
@@ -124,4 +135,6 @@ export interface FleetMetrics {
   readonly historyDropped: Counter<'reason'>;
   readonly historyWriteErrors: Counter;
   readonly historyUp: Gauge;
+  readonly noticesSent: Counter<'channel' | 'kind'>;
+  readonly noticeFailures: Counter;
 }

@@ -4,7 +4,7 @@ import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
 import type { PublishEventInput } from '@hookline/core';
-import type { Logger } from '@hookline/telemetry';
+import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Mailer } from './mailer';
 import { noticeMail } from './notice-mail';
 import type { OperatorHook } from './operator-hook';
@@ -27,6 +27,7 @@ export interface NotifierDeps {
   readonly logger: Logger;
   readonly claimIdleMs: number;
   readonly blockMs: number;
+  readonly registry?: Metrics['registry'];
 }
 
 /**
@@ -69,6 +70,7 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
 async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Promise<boolean> {
   const notice = parseNotice(entry.fields);
   if (!notice) return true;
+  const metrics = deps.registry ? fleetMetrics(deps.registry) : undefined;
   const [hook, account] = await Promise.all([
     deps.store.hooks.get(notice.accountId, notice.hookId),
     deps.store.accounts.get(notice.accountId),
@@ -77,15 +79,18 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
     if (deps.operator) {
       const { hook: operatorHook, publish } = deps.operator;
       await publish(operatorHook.accountId, operatorEvent(entry.id, notice, hook?.url ?? ''));
+      metrics?.noticesSent.inc({ channel: 'operator', kind: notice.kind });
       log.info(noticeLine(notice), 'notice queued for the operator');
     }
     // A hook deleted since, or an account without an address: no customer to tell.
     if (deps.mailer && hook && account?.email) {
       await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl));
+      metrics?.noticesSent.inc({ channel: 'email', kind: notice.kind });
       log.info(noticeLine(notice), 'notice e-mailed');
     }
     return true;
   } catch (error) {
+    metrics?.noticeFailures.inc();
     log.warn({ ...noticeLine(notice), err: error }, 'notice not sent yet; will retry');
     return false;
   }

@@ -1,7 +1,7 @@
 import type { PublishEventInput } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
-import type { Logger } from '@hookline/telemetry';
+import type { Logger, Metrics } from '@hookline/telemetry';
 import type { Redis } from 'ioredis';
 import type { Mailer } from './mailer';
 import { startNotifier } from './notifier';
@@ -27,6 +27,7 @@ interface MonitorParts {
   readonly store: { readonly hooks: Hooks };
   readonly logger: Logger;
   readonly blockMs?: number;
+  readonly metrics?: { readonly registry: Metrics['registry'] };
 }
 
 /**
@@ -74,5 +75,6 @@ export async function startNotices(
     logger: deps.logger,
     claimIdleMs: o.claimIdleMs,
     blockMs: deps.blockMs ?? 1000,
+    ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
   });
 }
