@@ -21,6 +21,8 @@ export interface ApiDeps {
   };
   /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
+  /** How long the oldest attempt record not yet written to the database has waited (ms; 0 when none). */
+  historyLagMs(): Promise<number>;
   /** Whether the history database answers within `ms` (readiness). */
   historyAnswers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
   readonly producer: {

@@ -44,10 +44,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     trustProxy: config.HOOKLINE_TRUST_PROXY.length > 0 ? config.HOOKLINE_TRUST_PROXY.join(',') : false,
     requestIdHeader: false,
   }) as unknown as FastifyInstance;
-  const { store, producer, control, hookQueues, keys, history, historyAnswers } = services;
+  const { store, producer, control, hookQueues, keys, history, historyAnswers, historyLagMs } = services;
 
   await app.register(apiPlugin, {
-    deps: { config, redis, store, history, historyAnswers, producer, control, metrics, logger },
+    deps: { config, redis, store, history, historyAnswers, historyLagMs, producer, control, metrics, logger },
   });
   const webDeps: WebDeps = {
     config,

@@ -30,6 +30,8 @@ export interface Services {
   readonly control: HookControl;
   /** Whether the history database answers within `ms` (readiness). */
   historyAnswers(ms: number): ReturnType<typeof historyAnswers>;
+  /** How long the oldest attempt record not yet in the database has waited (ms; 0 when none waits). */
+  historyLagMs(): Promise<number>;
   readonly ready: ReadySet;
   close(): Promise<void>;
 }
@@ -96,6 +98,11 @@ export function createServices(deps: {
     control,
     ready,
     historyAnswers: (ms) => historyAnswers(deps.historyDb, ms),
+    historyLagMs: async () => {
+      const now = Date.now();
+      const oldest = await outbox.oldestMark(now);
+      return oldest === undefined ? 0 : Math.max(0, now - oldest);
+    },
     close: () => producer.close(),
   };
 }

@@ -20,7 +20,21 @@ describe('health, readiness and metrics', () => {
       checks: [
         { name: 'redis', status: 'ok', detail: expect.stringMatching(/^answered PING in \d+ ms$/) },
         { name: 'postgres', status: 'ok', detail: expect.stringMatching(/^answered in \d+ ms$/) },
+        { name: 'history_writer', status: 'ok', detail: 'no attempt record waiting' },
       ],
+    });
+  });
+
+  it('says on /readyz that the history writer lags, and stays ready: records wait in Redis, nothing is lost', async () => {
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct);
+    await api.deps.outbox.mark([hook.id], Date.now() - 120_000);
+    const ready = await api.call('GET', '/readyz', undefined, { key: null });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().checks[2]).toEqual({
+      name: 'history_writer',
+      status: 'lagging',
+      detail: expect.stringMatching(/^the oldest attempt record not yet in PostgreSQL has waited 1[23]\d s$/),
     });
   });
 

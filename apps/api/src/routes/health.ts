@@ -9,13 +9,19 @@ const ready = z.object({
   status: z.literal('ok'),
   checks: z.array(
     z.object({
-      name: z.string().describe('what was checked: `redis`, `postgres` (the delivery history)'),
-      status: z.literal('ok'),
+      name: z
+        .string()
+        .describe('what was checked: `redis`, `postgres` (the delivery history), `history_writer` (its lag)'),
+      status: z
+        .enum(['ok', 'lagging'])
+        .describe('`lagging`: reported, not a reason to take this instance out of service'),
       detail: z.string(),
     }),
   ),
 });
 const READY_TIMEOUT_MS = 2000;
+/** Past this, the history writer's lag is reported as `lagging` (HooklineHistoryLagging alerts at 60 s too). */
+const LAG_REPORTED_MS = 60_000;
 
 /**
  * What the HTTP tier needs to take requests, each checked within a bound: Redis (events, hooks, everything
@@ -38,9 +44,20 @@ async function readiness(deps: ApiDeps) {
       `Not ready: ${failed.map((f) => (f.field === 'redis' ? 'Redis' : 'PostgreSQL')).join(' and ')} ${failed.length > 1 ? 'do' : 'does'} not answer`,
       failed,
     );
+  // Said, never failed on: every HTTP tier instance would be taken out of service at once for a writer that
+  // is behind (the records wait in Redis, nothing is lost), and producers could not publish.
+  const lagMs = await deps.historyLagMs();
   return [
     { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
     { name: 'postgres', status: 'ok' as const, detail: `answered in ${postgres.ok ? postgres.ms : 0} ms` },
+    {
+      name: 'history_writer',
+      status: lagMs > LAG_REPORTED_MS ? ('lagging' as const) : ('ok' as const),
+      detail:
+        lagMs === 0
+          ? 'no attempt record waiting'
+          : `the oldest attempt record not yet in PostgreSQL has waited ${Math.round(lagMs / 1000)} s`,
+    },
   ];
 }
 

@@ -25,7 +25,7 @@ export function createApiDeps(
     timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
   });
-  const { store, history, historyAnswers, outbox, producer, control } = createServices({
+  const { store, history, historyAnswers, historyLagMs, outbox, producer, control } = createServices({
     redis,
     settings: config,
     secretKey: secretKeyOf(config),
@@ -42,6 +42,7 @@ export function createApiDeps(
     store,
     history,
     historyAnswers,
+    historyLagMs,
     outbox,
     producer,
     control,
