@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
 import { ReadySet, Watchdog, WorkerRoster } from '@hookline/queue';
 import { answersWithin, type HookQueues, type RedisKeys } from '@hookline/redis';
-import type { SuspensionStore } from '@hookline/suspension';
+import { announce, type SuspensionStore } from '@hookline/suspension';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import { refreshFleetGauges } from './fleet-gauges';
 import { stuckReporting } from './stuck-reports';
@@ -42,7 +42,13 @@ export function startOperations(deps: OperationsDeps): { close(): Promise<void> 
     stuckAfterMs: deps.stuckAfterMs,
     tickMs: deps.tickMs,
     clock,
-    ...stuckReporting({ store: deps.store, metrics: fleet, log, clock }),
+    ...stuckReporting({
+      store: deps.store,
+      metrics: fleet,
+      log,
+      clock,
+      announce: (notice) => announce(redis, keys, notice),
+    }),
   });
 
   const tick = async () => {

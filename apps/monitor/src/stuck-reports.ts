@@ -1,6 +1,6 @@
 import type { Clock } from '@hookline/core';
 import type { StuckReport } from '@hookline/queue';
-import type { SuspensionStore } from '@hookline/suspension';
+import type { Notice, SuspensionStore } from '@hookline/suspension';
 import type { FleetMetrics, Logger } from '@hookline/telemetry';
 
 export interface StuckReportDeps {
@@ -8,6 +8,8 @@ export interface StuckReportDeps {
   readonly metrics?: Pick<FleetMetrics, 'stuckReports' | 'watchdogWakeups'>;
   readonly log: Logger;
   readonly clock: Clock;
+  /** Tells the operator (a `hook.stuck` notice, sent on by the notifier when the operator's webhook is set). */
+  readonly announce?: (notice: Notice) => Promise<void>;
 }
 
 /** For the customer's activity feed: what they would notice, and that someone is on it. */
@@ -47,14 +49,26 @@ export function stuckReporting(deps: StuckReportDeps) {
         },
         'watchdog: hook stuck: events waiting and no worker on it, even after a wake-up',
       );
-      if (accountId)
-        await deps.store.activity.append(accountId, {
-          kind: 'hook.stuck',
-          at: new Date(now).toISOString(),
-          hook_id: report.hookId,
-          actor: 'monitor',
-          detail: stuckDetail(report, now),
-        });
+      if (!accountId) return;
+      const at = new Date(now).toISOString();
+      const detail = stuckDetail(report, now);
+      await deps.store.activity.append(accountId, {
+        kind: 'hook.stuck',
+        at,
+        hook_id: report.hookId,
+        actor: 'monitor',
+        detail,
+      });
+      await deps.announce?.({
+        kind: 'hook.stuck',
+        accountId,
+        hookId: report.hookId,
+        at,
+        reason: detail,
+        actor: 'monitor',
+        count: report.backlog.waiting,
+        failures: [],
+      });
     },
     onRecovered(hookId: string): void {
       log.info({ hookId }, 'watchdog: a hook reported stuck has a worker again (or nothing left to deliver)');

@@ -78,6 +78,9 @@ export const NOTICE_KINDS: readonly EventKind[] = [
   notice('hook.enabled', 'A suspended hook was re-enabled', [
     { name: 'actor', type: 'string', maxLength: 256 },
   ]),
+  notice('hook.stuck', 'A hook has events waiting and no worker on it, even after the watchdog woke it', [
+    { name: 'waiting', type: 'decimal' },
+  ]),
 ];
 
 export const BUILT_IN_KINDS: readonly EventKind[] = [CALL_CREATED, ...NOTICE_KINDS];

@@ -6,7 +6,8 @@ import type { RedisKeys } from '@hookline/redis';
 // made the transition (the streak script elects one monitor for `failing` and `suspended`; the paused flag's
 // atomic flip elects one caller for `enabled`), and the monitors' notifier sends it on.
 
-export type NoticeKind = 'hook.failing' | 'hook.suspended' | 'hook.enabled';
+/** `hook.stuck` (the watchdog's report) goes to the operator only: it is not the customer's to fix. */
+export type NoticeKind = 'hook.failing' | 'hook.suspended' | 'hook.enabled' | 'hook.stuck';
 
 export interface NoticeFailure {
   readonly attempted_at: string;
@@ -24,7 +25,7 @@ export interface Notice {
   readonly reason: string;
   /** Who made the transition (`monitor`, `customer:…`, `operator`, `admin:…`). */
   readonly actor: string;
-  /** The failures in a row so far (failing and suspended notices). */
+  /** The failures in a row so far (failing and suspended notices); the events waiting (stuck notices). */
   readonly count?: number;
   /** The last failures, oldest first, at most NOTICE_FAILURES. */
   readonly failures: readonly NoticeFailure[];

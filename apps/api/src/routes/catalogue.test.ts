@@ -31,9 +31,10 @@ describe('event kinds, subscriptions and signing through the API', () => {
         ['hook.failing', 'hookline'],
         ['hook.suspended', 'hookline'],
         ['hook.enabled', 'hookline'],
+        ['hook.stuck', 'hookline'],
         ['call_ended', 'producer'],
       ]);
-      expect(kinds[4]).toEqual({
+      expect(kinds[5]).toEqual({
         name: 'call_ended',
         description: 'A call ended',
         source: 'producer',

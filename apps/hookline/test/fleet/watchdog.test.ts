@@ -128,6 +128,13 @@ describe('the watchdog', () => {
     const wakeups = popped.length;
     await waitUntil(() => popped.length > wakeups, 'another wake-up');
     expect(await activity(account.id, 'hook.stuck')).toHaveLength(1);
+    // And one notice for the operator (sent on to HOOKLINE_OPERATOR_WEBHOOK_URL when it is set).
+    const notices = (await h.ctx.redis.xrange(h.keys.notices(), '-', '+')).map(([, fields]) =>
+      JSON.parse(fields[1]!),
+    );
+    expect(notices.filter((n: { kind: string }) => n.kind === 'hook.stuck')).toEqual([
+      expect.objectContaining({ kind: 'hook.stuck', hookId: hook.id, accountId: account.id, count: 1 }),
+    ]);
     const warnings = monitors.flatMap((m) => m.lines).filter((l) => l.level === 40 && l.hookId === hook.id);
     expect(warnings.map((l) => l.msg)).toEqual([
       'watchdog: hook stuck: events waiting and no worker on it, even after a wake-up',

@@ -8,13 +8,15 @@ export interface NoticeMail {
   readonly html: string;
 }
 
-const HEADLINE: Record<Notice['kind'], string> = {
+type MailedKind = Exclude<Notice['kind'], 'hook.stuck'>;
+
+const HEADLINE: Record<MailedKind, string> = {
   'hook.failing': 'is failing',
   'hook.suspended': 'was suspended',
   'hook.enabled': 'was re-enabled',
 };
 
-const NEXT: Record<Notice['kind'], string> = {
+const NEXT: Record<MailedKind, string> = {
   'hook.failing':
     'Deliveries go on for now. If the endpoint keeps failing, hookline suspends the hook: nothing is sent ' +
     'until someone re-enables it, and new events are held meanwhile.',
@@ -42,7 +44,7 @@ function failureLine(f: NoticeFailure): string {
  * link to the hook's page when the website's address is known (HOOKLINE_PUBLIC_URL).
  */
 export function noticeMail(
-  notice: Notice,
+  notice: Notice & { kind: MailedKind },
   hook: Pick<HookView, 'id' | 'url' | 'description'>,
   publicUrl?: string,
 ): NoticeMail {

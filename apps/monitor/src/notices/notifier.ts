@@ -83,7 +83,7 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
       log.info(noticeLine(notice), 'notice queued for the operator');
     }
     // A hook deleted since, or an account without an address: no customer to tell.
-    if (deps.mailer && hook && account?.email) {
+    if (deps.mailer && hook && account?.email && isMailed(notice)) {
       await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl));
       metrics?.noticesSent.inc({ channel: 'email', kind: notice.kind });
       log.info(noticeLine(notice), 'notice e-mailed');
@@ -97,3 +97,7 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
 }
 
 const noticeLine = (n: Notice) => ({ kind: n.kind, hookId: n.hookId, accountId: n.accountId });
+
+/** A stuck hook is the operator's to fix: its notice goes to the operator's webhook only. */
+const isMailed = (n: Notice): n is Notice & { kind: Exclude<Notice['kind'], 'hook.stuck'> } =>
+  n.kind !== 'hook.stuck';

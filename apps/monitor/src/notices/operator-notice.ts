@@ -16,7 +16,7 @@ export function operatorEvent(entryId: string, notice: Notice, hookUrl: string):
     account_id: notice.accountId,
     hook_id: notice.hookId,
     url: hookUrl,
-    state: notice.kind === 'hook.suspended' ? 'suspended' : 'active',
+    state: notice.kind === 'hook.suspended' ? 'suspended' : notice.kind === 'hook.stuck' ? 'stuck' : 'active',
     reason: notice.reason,
     last_failures: lines.join('\n'),
   };
@@ -25,6 +25,8 @@ export function operatorEvent(entryId: string, notice: Notice, hookUrl: string):
       ? { failures: String(notice.count ?? notice.failures.length) }
       : notice.kind === 'hook.enabled'
         ? { actor: notice.actor }
-        : {};
+        : notice.kind === 'hook.stuck'
+          ? { waiting: String(notice.count ?? 0) }
+          : {};
   return { type: notice.kind, id: `notice-${entryId}`, data: { ...common, ...extra } };
 }
