@@ -45,6 +45,9 @@ async function refusedActionsOffered(page: Page): Promise<string[]> {
     );
     for (const label of labels) if (REFUSED.test(label)) offered.add(label.trim());
   };
+  // Bull Board re-renders as its data arrives (it polls): menus are counted once the page has settled, and each
+  // is found again by its index right before it is opened.
+  await page.waitForLoadState('networkidle');
   await collect();
   const menus = page.locator('[aria-haspopup="menu"]');
   for (let i = 0; i < (await menus.count()); i += 1) {
@@ -52,6 +55,7 @@ async function refusedActionsOffered(page: Page): Promise<string[]> {
     await page.locator('[role="menu"]').first().waitFor();
     await collect();
     await page.keyboard.press('Escape');
+    await page.locator('[role="menu"]').first().waitFor({ state: 'detached' });
   }
   return [...offered];
 }
