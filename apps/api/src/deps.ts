@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { DeliverableEvent, EventCatalog, HeldChoice, HookView, PublishEventInput } from '@hookline/core';
+import type { DeliverableEvent, EventCatalog, HookEnabler, PublishEventInput } from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -34,15 +34,7 @@ export interface ApiDeps {
     /** The same event to one hook again, at the tail of its queue, recorded `manual` under `attemptId`. */
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
-  readonly control: {
-    enable(
-      accountId: string,
-      hookId: string,
-      held: HeldChoice,
-      actor: string,
-      options?: { probe?: boolean },
-    ): Promise<HookView | undefined>;
-  };
+  readonly control: HookEnabler;
   readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;
   readonly logger: Logger;
 }

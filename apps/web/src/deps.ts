@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import {
-  type Clock,
-  type DeliverableEvent,
-  type EventCatalog,
-  type HeldChoice,
-  type HookView,
-} from '@hookline/core';
+import { type Clock, type DeliverableEvent, type EventCatalog, type HookEnabler } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
@@ -33,15 +27,7 @@ export interface WebDeps {
     /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
-  readonly control: {
-    enable(
-      accountId: string,
-      hookId: string,
-      held: HeldChoice,
-      actor: string,
-      options?: { probe?: boolean },
-    ): Promise<HookView | undefined>;
-  };
+  readonly control: HookEnabler;
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
   readonly logger: Logger;

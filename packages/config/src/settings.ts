@@ -44,6 +44,16 @@ const clusterNode = z.string().transform((value, ctx) => {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 });
 
+/** A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. */
+const urlOf = (protocols: readonly string[], message: string) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
+
 // A comma-separated list (empty by default), each entry checked by `item`.
 const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
   z
@@ -94,15 +104,7 @@ export const settingsSchema = z.object({
       'used, for every node: `REDIS_URL=rediss://hookline:s3cret@cluster`',
   ),
   HOOKLINE_PUBLIC_URL: setting(
-    z
-      .string()
-      .refine((v) => {
-        try {
-          return ['http:', 'https:'].includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      }, 'must be an absolute http:// or https:// URL, e.g. https://hooks.example.com')
+    urlOf(['http:', 'https:'], 'must be an absolute http:// or https:// URL, e.g. https://hooks.example.com')
       .transform((v) => new URL(v).origin)
       .optional(),
     'where people reach the website, as they type it (e.g. `https://hooks.example.com` behind a ' +
@@ -111,31 +113,16 @@ export const settingsSchema = z.object({
     '— (cookies without `Secure`: fine for `pnpm start` on localhost, not behind TLS)',
   ),
   HOOKLINE_SMTP_URL: setting(
-    z
-      .string()
-      .refine((v) => {
-        try {
-          return ['smtp:', 'smtps:'].includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      }, 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465')
-      .optional(),
+    urlOf(
+      ['smtp:', 'smtps:'],
+      'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465',
+    ).optional(),
     'mail server for the notices to customers (a hook failing, suspended, re-enabled), sent by the monitor ' +
       "to the account's e-mail address; `smtp://` (STARTTLS when the server offers it) or `smtps://`",
     '— (no e-mail notices)',
   ),
   HOOKLINE_OPERATOR_WEBHOOK_URL: setting(
-    z
-      .string()
-      .refine((v) => {
-        try {
-          return ['http:', 'https:'].includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      }, 'must be an absolute http:// or https:// URL')
-      .optional(),
+    urlOf(['http:', 'https:'], 'must be an absolute http:// or https:// URL').optional(),
     "where the operator's notices go (a hook failing, suspended, re-enabled, on any account): JSON webhooks " +
       "signed as Standard Webhooks with `HOOKLINE_OPERATOR_WEBHOOK_SECRET`, delivered by hookline's own " +
       'pipeline (in order, one attempt each). The network policy applies: exempt a private address with ' +

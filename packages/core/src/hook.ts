@@ -167,6 +167,20 @@ export type HookState = 'active' | 'suspended';
  */
 export type HeldChoice = 'deliver' | 'discard' | { readonly since: Date };
 
+/**
+ * Re-enabling a suspended hook, as the front doors call it (@hookline/suspension's HookControl): the held
+ * events' fate, who acts, and whether to test the endpoint first (`probe`).
+ */
+export interface HookEnabler {
+  enable(
+    accountId: string,
+    hookId: string,
+    held: HeldChoice,
+    actor: string,
+    options?: { readonly probe?: boolean },
+  ): Promise<HookView | undefined>;
+}
+
 /** A hook as the API and the website show it: credentials masked, state read from the queue's paused flag. */
 export interface HookView {
   readonly id: string;
