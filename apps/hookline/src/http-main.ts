@@ -1,5 +1,5 @@
 import { secretKeyOf } from '@hookline/config';
-import { createFailFastRedis } from '@hookline/redis';
+import { batchWritesPerTurn, createFailFastRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
@@ -14,7 +14,8 @@ runProcess(
   'api',
   'hookline-http',
   async ({ config, logger, metrics, watch }) => {
-    const redis = watch(createFailFastRedis(config));
+    // Concurrent requests' commands go out together, a write per turn (see batchWritesPerTurn).
+    const redis = watch(batchWritesPerTurn(createFailFastRedis(config)));
     const history = await openHistoryFor(config);
     const probes = probeSender(config);
     const services = createServices({

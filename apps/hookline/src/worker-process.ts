@@ -1,5 +1,5 @@
 import { secretKeyOf } from '@hookline/config';
-import { createRedis, HookQueues, redisKeys } from '@hookline/redis';
+import { batchWritesPerTurn, createRedis, HookQueues, redisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
@@ -15,8 +15,10 @@ export async function startWorkerProcess(
   options: { adaptStore?: (store: Store) => Store } = {},
 ): Promise<() => Promise<void>> {
   // Named, so an operator's CLIENT LIST shows which process each connection belongs to (the blocking one is
-  // a duplicate and carries the name too).
-  const redis = watch(createRedis(config, { connectionName: `hookline-worker-${process.pid}` }));
+  // a duplicate and carries the name too). The commands of a turn go out in one write (see batchWritesPerTurn).
+  const redis = watch(
+    batchWritesPerTurn(createRedis(config, { connectionName: `hookline-worker-${process.pid}` })),
+  );
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const secretBox = SecretBox.fromKey(secretKeyOf(config));
   const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });

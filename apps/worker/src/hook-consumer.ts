@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { TurnBatch } from '@hookline/core';
 import type { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { ActiveJob, HookJobs, HookQueues, JobOffer } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -49,9 +50,13 @@ export class HookConsumer {
   private timers: NodeJS.Timeout[] = [];
   private slotFreed?: () => void;
   private inFlight = 0;
+  // Hooks whose queues ran empty in the same turn give their leases back in one script (quiet hooks do this
+  // once per event).
+  private readonly releases: TurnBatch<string, boolean>;
 
   constructor(private readonly deps: ConsumerDeps) {
     this.leases = new LeaseClock(deps.timings.leaseMs);
+    this.releases = new TurnBatch((hookIds) => deps.ready.release(hookIds, deps.holderId));
   }
 
   get count(): number {
@@ -188,7 +193,7 @@ export class HookConsumer {
   }
 
   private async letGo(holding: Holding): Promise<void> {
-    const { ready, queues, holderId, logger } = this.deps;
+    const { ready, queues, logger } = this.deps;
     logger.debug({ hookId: holding.hookId, lost: holding.lostBecause }, 'letting a hook go');
     // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
     // re-signal below), and that claim must start a new holding, not find this one on its way out.
@@ -199,7 +204,7 @@ export class HookConsumer {
       // Whatever release answers (a resent release finds the lease gone already): a signal for a hook
       // another process holds is a no-op.
       if (!holding.lost) {
-        await ready.release(holding.hookId, holderId);
+        await this.releases.add(holding.hookId);
         if (await queues.needsWorker(holding.hookId)) await ready.signal([holding.hookId]);
       }
     } catch (error) {

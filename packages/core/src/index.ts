@@ -16,6 +16,7 @@ export * from './ip-address';
 export * from './log-sink';
 export * from './samples';
 export * from './lru';
+export { TurnBatch } from './turn-batch';
 export * from './clock';
 export * from './text';
 export * from './error-words';

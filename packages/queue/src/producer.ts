@@ -16,6 +16,7 @@ import {
   publishEventSchema,
   type Clock,
   systemClock,
+  TurnBatch,
   validationError,
   zodProblems,
 } from '@hookline/core';
@@ -70,6 +71,8 @@ export class Producer {
   private readonly graceMs: number;
   /** accountId -> performance.now() when this process sent its latest mark for the account that succeeded. */
   private readonly marks = new Lru<string, number>(REMEMBERED_MARKS);
+  /** The marks asked for in one turn go out in one script (a quiet account needs one on every publish). */
+  private readonly marking: TurnBatch<string, void>;
   private readonly catalog: EventCatalog;
   private readonly accept_: (body: unknown) => PublishEventInput | undefined;
   private readonly schema: ReturnType<typeof publishEventSchema>;
@@ -86,6 +89,10 @@ export class Producer {
     this.catalog = deps.catalog ?? BUILT_IN_CATALOG;
     this.accept_ = publishAcceptor(this.catalog);
     this.schema = publishEventSchema(this.catalog);
+    this.marking = new TurnBatch(async (accountIds) => {
+      await this.inbox.markActive([...new Set(accountIds)]);
+      return [];
+    });
   }
 
   /**
@@ -225,7 +232,7 @@ export class Producer {
     const sentAt = performance.now();
     const lastSent = this.marks.get(accountId);
     if (lastSent !== undefined && sentAt - lastSent < this.graceMs / 4) return;
-    await this.inbox.markActive(accountId);
+    await this.marking.add(accountId);
     this.marks.set(accountId, sentAt);
   }
 

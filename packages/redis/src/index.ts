@@ -10,6 +10,7 @@ export {
 export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';
 export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 export { SCRIPTS } from './scripts';
+export { batchWritesPerTurn } from './turn-writes';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
 export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';

@@ -7,6 +7,7 @@ import {
   hookQueueLayout,
   HookQueues,
   redisKeys,
+  SCRIPTS,
   type RedisKeys,
 } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
@@ -167,6 +168,31 @@ describe('the recovery index', () => {
     // Another process has no mark of its own to go by.
     await producer(60_000).publish(accountId, event('c3'));
     expect(Number(await score())).toBeGreaterThan(1);
+  });
+
+  it('marks every account published to in one turn with one script', async () => {
+    const others = [];
+    for (const name of ['Beta', 'Gamma']) {
+      const other = (await store.accounts.create({ name })).id;
+      await store.hooks.create(
+        other,
+        { url: `https://hooks.example.com/${name}`, format: 'json', auth: { scheme: 'none' } },
+        'operator',
+      );
+      others.push(other);
+    }
+    const accounts = [accountId, ...others];
+    const marks = jest.spyOn(SCRIPTS.inboxMark, 'run');
+    try {
+      const p = producer(60_000);
+      await Promise.all(accounts.map((account, i) => p.publish(account, event(`c${i}`))));
+      expect(marks).toHaveBeenCalledTimes(1);
+      expect([...(marks.mock.calls[0]![2] as string[])].sort()).toEqual([...accounts].sort());
+    } finally {
+      marks.mockRestore();
+    }
+    for (const account of accounts)
+      expect(await ctx.redis.zscore(keys.inboxAccounts(), account)).not.toBeNull();
   });
 
   it('is written again once the mark is older than that', async () => {

@@ -75,9 +75,10 @@ export class AccountInbox {
     private readonly keys: RedisKeys,
   ) {}
 
-  /** Indexes the account for recovery; must happen before its entry is written. */
-  async markActive(accountId: string): Promise<void> {
-    await SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], [accountId]);
+  /** Indexes the accounts for recovery; must happen before their entries are written. */
+  async markActive(accountIds: readonly string[]): Promise<void> {
+    if (accountIds.length === 0) return;
+    await SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], accountIds);
   }
 
   async accept(input: AcceptInput): Promise<Acceptance> {

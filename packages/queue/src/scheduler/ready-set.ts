@@ -88,14 +88,15 @@ export class ReadySet {
     )) as string[];
   }
 
-  /** Gives the lease back if `holder` still has it; true when it did. */
-  async release(hookId: string, holder: string): Promise<boolean> {
-    const released = await SCRIPTS.readyRelease.run(
+  /** Gives the leases back that `holder` still has; true for each hook whose lease it gave back. */
+  async release(hookIds: readonly string[], holder: string): Promise<boolean[]> {
+    if (hookIds.length === 0) return [];
+    const released = (await SCRIPTS.readyRelease.run(
       this.redis,
       [this.keys.hookLeases(), this.keys.hookLeaseHolders()],
-      [holder, hookId],
-    );
-    return Number(released) === 1;
+      [holder, ...hookIds],
+    )) as number[];
+    return released.map((code) => Number(code) === 1);
   }
 
   async reclaimExpired(limit = 1000): Promise<string[]> {

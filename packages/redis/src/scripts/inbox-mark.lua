@@ -1,3 +1,3 @@
--- KEYS: index. ARGV: account id. The score only grows, so recovery can tell a quiet account from a busy one.
+-- KEYS: index. ARGV: account ids... The score only grows, so recovery can tell a quiet account from a busy one.
 --!include now-ms.lua
-redis.call('ZADD', KEYS[1], 'GT', now, ARGV[1])
+for i = 1, #ARGV do redis.call('ZADD', KEYS[1], 'GT', now, ARGV[i]) end

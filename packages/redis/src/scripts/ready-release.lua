@@ -1,6 +1,14 @@
--- KEYS: leases, lease holders. ARGV: holder id, hook id.
--- Gives a lease back, only if this holder still has it. Returns 1 when released.
-if redis.call('HGET', KEYS[2], ARGV[2]) ~= ARGV[1] then return 0 end
-redis.call('ZREM', KEYS[1], ARGV[2])
-redis.call('HDEL', KEYS[2], ARGV[2])
-return 1
+-- KEYS: leases, lease holders. ARGV: holder id, hook ids...
+-- Gives leases back, each only if this holder still has it (a resent release finds it gone: 0). Returns 1 or 0
+-- per hook, in order.
+local released = {}
+for i = 2, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    released[#released + 1] = 1
+  else
+    released[#released + 1] = 0
+  end
+end
+return released
