@@ -106,6 +106,13 @@ describe('the delivery history on the website (browser)', () => {
 
     await page.goto(`${w.baseUrl}/hooks/${crm.id}?since=yesterday`);
     await expect(page.locator('#since-error').textContent()).resolves.toBe('Enter a date and time.');
+    const since = page.locator('form.log-filters input[name="since"]');
+    await expect(since.getAttribute('type')).resolves.toBe('datetime-local');
+    await expect(since.getAttribute('value')).resolves.toBe('yesterday');
+    await expect(since.getAttribute('aria-invalid')).resolves.toBe('true');
+    const callId = page.locator('form.log-filters input[name="call_id"]');
+    await expect(callId.getAttribute('maxlength')).resolves.toBe('256');
+    await expect(callId.getAttribute('aria-invalid')).resolves.toBeNull();
     const stranger = await page.goto(`${w.baseUrl}/hooks/${theirs.id}/deliveries/${failed.attempt_id}`);
     expect(stranger?.status()).toBe(404);
     const notThisHook = await page.goto(`${w.baseUrl}/hooks/${billing.id}/deliveries/${failed.attempt_id}`);

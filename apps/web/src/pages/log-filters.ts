@@ -67,6 +67,25 @@ function problem(q: LogQuery, field: string): SafeHtml | string {
   return text ? html`<span class="field-error" id="${field}-error">${text}</span>` : '';
 }
 
+/** One labelled input of the filter form, showing the value given back and what is wrong with it. */
+function textField(
+  q: LogQuery,
+  label: string,
+  name: 'call_id' | 'since' | 'until',
+  attributes: SafeHtml,
+): SafeHtml {
+  return html`<label
+    >${label}
+    <input
+      ${attributes}
+      name="${name}"
+      value="${q.values[name]}"
+      ${q.problems[name] ? html`aria-invalid="true"` : ''}
+    />
+    ${problem(q, name)}
+  </label>`;
+}
+
 /** The filter form above a hook's log (a GET form: the filtered view is a link). */
 export function logFilters(hookId: string, q: LogQuery): SafeHtml {
   const option = (value: string, label: string) =>
@@ -79,38 +98,9 @@ export function logFilters(hookId: string, q: LogQuery): SafeHtml {
       </select>
       ${problem(q, 'outcome')}
     </label>
-    <label
-      >Call id
-      <input
-        name="call_id"
-        value="${q.values.call_id}"
-        maxlength="256"
-        ${q.problems.call_id ? html`aria-invalid="true"` : ''}
-      />
-      ${problem(q, 'call_id')}
-    </label>
-    <label
-      >From (UTC)
-      <input
-        type="datetime-local"
-        step="1"
-        name="since"
-        value="${q.values.since}"
-        ${q.problems.since ? html`aria-invalid="true"` : ''}
-      />
-      ${problem(q, 'since')}
-    </label>
-    <label
-      >Until (UTC)
-      <input
-        type="datetime-local"
-        step="1"
-        name="until"
-        value="${q.values.until}"
-        ${q.problems.until ? html`aria-invalid="true"` : ''}
-      />
-      ${problem(q, 'until')}
-    </label>
+    ${textField(q, 'Call id', 'call_id', html`maxlength="256"`)}
+    ${textField(q, 'From (UTC)', 'since', html`type="datetime-local" step="1"`)}
+    ${textField(q, 'Until (UTC)', 'until', html`type="datetime-local" step="1"`)}
     <div class="filter-actions">
       <button class="btn btn-secondary" type="submit">Filter</button>
       ${q.active ? html`<a href="/hooks/${hookId}">Clear</a>` : ''}
