@@ -1,10 +1,9 @@
-import { createRedisBackend, raw2NextJobData, type KeepJobs, type RedisQueueBackend } from 'bullmq';
+import { raw2NextJobData, type KeepJobs, type RedisQueueBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hookQueueLayout } from './bullmq-layout';
+import { HookBackends } from './hook-backends';
 import type { RedisKeys } from './keys';
 import { SCRIPTS } from './scripts';
-
-const BACKENDS_KEPT = 4096;
 
 /** A hook's job this process holds, with the lock token that proves it (the fence of every later write). */
 export interface ActiveJob {
@@ -43,24 +42,14 @@ export type JobEnd =
  * hook across the fleet), the paused flag, and the job lock on every move.
  */
 export class HookJobs {
-  private readonly root: RedisQueueBackend;
+  private readonly backends: HookBackends;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     readonly lockMs: number,
   ) {
-    // The root backend only lends its connection (a caller-owned client is shared, never closed) and its
-    // options to the per-hook backends made by forQueue; it is bound to no real queue.
-    this.root = createRedisBackend('hookline-root', {
-      connection: redis,
-      prefix: keys.prefix,
-      lockDuration: lockMs,
-      skipVersionCheck: true,
-    } as Parameters<typeof createRedisBackend>[1]);
-    // The backend re-emits the connection's errors; the connection's owner logs them already, and an
-    // 'error' event nobody listens to would throw.
-    this.root.on('error', () => undefined);
+    this.backends = new HookBackends(redis, keys, lockMs);
   }
 
   /** Moves the hook's next waiting job to active under `token`; BullMQ refuses while paused or maxed. */
@@ -125,19 +114,8 @@ export class HookJobs {
     return { kind: 'job', job: toActiveJob(hookId, String(reply[1]), raw, token) };
   }
 
-  // A hook's backend is only its key strings, but a delivery asks for it two or three times (take, finish,
-  // lock renewals): kept for the hooks served lately, and forgotten wholesale past a bound, so memory stays
-  // flat whatever the number of hooks.
-  private readonly backends = new Map<string, RedisQueueBackend>();
-
   private backend(hookId: string): RedisQueueBackend {
-    let backend = this.backends.get(hookId);
-    if (!backend) {
-      if (this.backends.size >= BACKENDS_KEPT) this.backends.clear();
-      backend = this.root.forQueue(this.keys.hookQueueName(hookId)) as RedisQueueBackend;
-      this.backends.set(hookId, backend);
-    }
-    return backend;
+    return this.backends.of(hookId);
   }
 }
 

@@ -13,6 +13,7 @@ export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
+export { HookJobAdder, type NewJobOptions } from './hook-job-adder';
 export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';
 export {
   HistoryOutbox,

@@ -1,8 +1,5 @@
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Lru } from '@hookline/core';
-import { type RedisKeys } from '@hookline/redis';
-import { HookQueues } from '@hookline/redis';
+import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '../scheduler/ready-set';
 import { AccountInbox, type InboxEntry } from './account-inbox';
@@ -14,11 +11,6 @@ export interface FanOutDeps {
   /** Called with the hooks that were paused when the event arrived, so the hold cap can drop the oldest. */
   readonly onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
 }
-
-// Opening a BullMQ Queue handle costs two commands before its first add (INFO for the version check, and an
-// HMSET of the queue's meta), so handles are kept for the hooks that receive events; adding is then one
-// script per event. The handles share our connection: a thousand of them cost a few listeners each, no socket.
-const CACHED_QUEUES = 1000;
 
 /** The account inbox and the fan-out that empties it, wired together (the producer and recovery both need them). */
 export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: AccountInbox; fanOut: FanOut } {
@@ -34,11 +26,13 @@ export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: Acc
  */
 export class FanOut {
   private readonly hookQueues: HookQueues;
-  private readonly queues = new Lru<string, Queue>(CACHED_QUEUES, (queue) => release(queue));
+  // BullMQ's add script without a Queue handle per hook: one script per event, for a quiet hook as for a busy one.
+  private readonly jobs: HookJobAdder;
   private readonly ready: ReadySet;
 
   constructor(private readonly deps: FanOutDeps) {
     this.hookQueues = new HookQueues(deps.redis, deps.keys);
+    this.jobs = new HookJobAdder(deps.redis, deps.keys);
     this.ready = new ReadySet(deps.redis, deps.keys);
   }
 
@@ -62,13 +56,11 @@ export class FanOut {
     if (held.length > 0) await this.deps.onHeld?.(held);
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.queues.drain().map((queue) => queue.close()));
-  }
+  /** Nothing to close: the fan-out holds no handle of its own, only the caller's connection. */
+  async close(): Promise<void> {}
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
     const { event, acceptedAt, trigger, attemptId } = entry;
-    const queue = this.queue(hookId);
     const data: DeliverJobData = {
       accountId,
       hookId,
@@ -79,30 +71,13 @@ export class FanOut {
     };
     // A send-again is the same event once more: a job of its own, named by the event and the new attempt.
     const jobId = attemptId ? `${event.id}.${attemptId}` : event.id;
-    try {
-      await queue.add(DELIVER_JOB, data, {
-        jobId,
-        deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
-        attempts: 1,
-        removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
-      });
-    } catch (error) {
-      // A handle whose opening failed (Redis unreachable at that moment) fails every add for good: drop it,
-      // so that the next attempt opens a fresh one.
-      if (this.queues.get(hookId) === queue) this.queues.delete(hookId);
-      release(queue);
-      throw error;
-    }
-  }
-
-  private queue(hookId: string): Queue {
-    let queue = this.queues.get(hookId);
-    if (!queue) {
-      queue = this.hookQueues.open(hookId);
-      this.queues.set(hookId, queue);
-    }
-    return queue;
+    await this.jobs.add(hookId, DELIVER_JOB, data, {
+      jobId,
+      deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
+      attempts: 1,
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    });
   }
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).
@@ -116,9 +91,4 @@ export class FanOut {
     const flags = await this.hookQueues.pausedMany(hookIds);
     return hookIds.filter((_, i) => flags[i]);
   }
-}
-
-// Closing a handle that shares our connection only detaches its listeners; adds still in flight on it finish.
-function release(queue: Queue): void {
-  void queue.close().catch(() => undefined);
 }
