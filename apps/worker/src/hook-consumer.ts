@@ -129,8 +129,11 @@ export class HookConsumer {
     this.held.set(hookId, holding);
     this.deps.metrics.attachedHooks.set(this.held.size);
     const drain = this.drain(holding)
-      .catch((error: unknown) => this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed'))
-      .then(() => this.letGo(holding));
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed');
+        return false;
+      })
+      .then((ranEmpty) => this.letGo(holding, ranEmpty));
     this.drains.add(drain);
     void drain.finally(() => this.drains.delete(drain));
   }
@@ -142,15 +145,20 @@ export class HookConsumer {
     return !full || holding.heldForMs() < this.deps.timings.tenureMs;
   }
 
-  private async drain(holding: Holding): Promise<void> {
+  /**
+   * Delivers the hook's queue in order while this holding may go on. True when it ended because the queue
+   * had nothing to take (empty, or paused); false when it stopped with work possibly left (tenure over, a job
+   * another holder still has locked, the hook lost, an error).
+   */
+  private async drain(holding: Holding): Promise<boolean> {
     const { jobs, deliver, timings, logger } = this.deps;
     let offer: JobOffer = await jobs.take(holding.hookId, holding.nextToken());
     for (;;) {
-      if (offer.kind === 'none') return;
+      if (offer.kind === 'none') return true;
       if (offer.kind === 'locked') {
         // Another holder's request may still be in flight (a process that froze with the job): its lock
         // expires on its own, and the job is taken over then.
-        if (!this.mayContinue(holding)) return;
+        if (!this.mayContinue(holding)) return false;
         await sleep(Math.min(Math.max(offer.lockMsLeft, 50), timings.lockPollMs));
         offer = await jobs.take(holding.hookId, holding.nextToken());
         continue;
@@ -168,21 +176,22 @@ export class HookConsumer {
       if (end.kind === 'lost') {
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
         holding.lose(end.why);
-        return;
+        return false;
       }
       let next;
+      const fetchNext = this.mayContinue(holding);
       try {
-        next = await jobs.finish(job, end, this.mayContinue(holding));
+        next = await jobs.finish(job, end, fetchNext);
       } catch (error) {
         // Refused: the job is no longer active under this token. Usually our client resent the call after a
         // reconnect and the first one had finished the job (and taken the next under the same token: take
         // finds it by that token). Or the lock had expired, and the job is whoever holds it now.
         logger.info({ err: error, hookId: holding.hookId, jobId: job.id }, 'finishing a job was refused');
-        if (!this.mayContinue(holding)) return;
+        if (!this.mayContinue(holding)) return false;
         offer = await jobs.take(holding.hookId, job.token);
         continue;
       }
-      if (!next) return;
+      if (!next) return fetchNext; // asked for the next job and there was none: the queue ran empty
       offer = { kind: 'job', job: next };
     }
   }
@@ -192,7 +201,7 @@ export class HookConsumer {
     this.deps.metrics.attemptsInFlight.set(this.inFlight);
   }
 
-  private async letGo(holding: Holding): Promise<void> {
+  private async letGo(holding: Holding, ranEmpty: boolean): Promise<void> {
     const { ready, queues, logger } = this.deps;
     logger.debug({ hookId: holding.hookId, lost: holding.lostBecause }, 'letting a hook go');
     // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
@@ -200,12 +209,12 @@ export class HookConsumer {
     this.held.delete(holding.hookId);
     this.deps.metrics.attachedHooks.set(this.held.size);
     try {
-      // Re-check after letting go: an event that arrived while the lease was held had its signal dropped.
-      // Whatever release answers (a resent release finds the lease gone already): a signal for a hook
-      // another process holds is a no-op.
+      // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
+      // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
+      // queue after letting go (whatever release answers: a resent release finds the lease gone already).
       if (!holding.lost) {
         await this.releases.add(holding.hookId);
-        if (await queues.needsWorker(holding.hookId)) await ready.signal([holding.hookId]);
+        if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
     } catch (error) {
       // The lease expires on its own and any process puts the hook back in the ready set.

@@ -69,6 +69,11 @@ export function redisKeys(prefix: string) {
      * that was frozen past its lease cannot extend or drop the lease another process has taken since.
      */
     hookLeaseHolders: () => `${prefix}:{scheduler}:lease-holders`,
+    /**
+     * Leased hooks that were signalled while their lease was live: SET of hookIds. Giving such a lease back
+     * puts the hook straight back into the ready set, so a holder whose queue ran empty need not re-check it.
+     */
+    signalledWhileLeased: () => `${prefix}:{scheduler}:signalled-while-leased`,
     reconcileLock: () => `${prefix}:reconcile-lock`,
     /**
      * Worker processes and when each last said it was alive: ZSET worker name -> heartbeat (ms). A worker

@@ -19,15 +19,16 @@ export class ReadySet {
   ) {}
 
   /**
-   * Tells the fleet that a hook has (or may have) events to deliver. A hook whose lease is live is skipped:
-   * its holder is attached and takes the events itself, and re-checks the queue after letting go (so the
-   * caller must have added its jobs first). Idempotent, one round trip.
+   * Tells the fleet that a hook has (or may have) events to deliver. A hook whose lease is live is only
+   * marked: its holder is attached and takes the events itself, and if it has already seen its queue empty,
+   * giving the lease back puts the hook into the ready set (so the caller must have added its jobs first).
+   * Idempotent, one round trip.
    */
   async signal(hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
     await SCRIPTS.readySignal.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases()],
+      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.signalledWhileLeased()],
       [this.clock().getTime(), ...hookIds],
     );
   }
@@ -47,7 +48,12 @@ export class ReadySet {
     const now = this.clock().getTime();
     return (await SCRIPTS.readyClaim.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.hookLeaseHolders()],
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
       [now, now + leaseMs, want, holder, ...alreadyPopped],
     )) as string[];
   }
@@ -88,13 +94,21 @@ export class ReadySet {
     )) as string[];
   }
 
-  /** Gives the leases back that `holder` still has; true for each hook whose lease it gave back. */
+  /**
+   * Gives the leases back that `holder` still has; true for each hook whose lease it gave back. A hook that
+   * was signalled while leased goes back into the ready set at once.
+   */
   async release(hookIds: readonly string[], holder: string): Promise<boolean[]> {
     if (hookIds.length === 0) return [];
     const released = (await SCRIPTS.readyRelease.run(
       this.redis,
-      [this.keys.hookLeases(), this.keys.hookLeaseHolders()],
-      [holder, ...hookIds],
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
+      [this.clock().getTime(), holder, ...hookIds],
     )) as number[];
     return released.map((code) => Number(code) === 1);
   }
@@ -102,7 +116,12 @@ export class ReadySet {
   async reclaimExpired(limit = 1000): Promise<string[]> {
     return (await SCRIPTS.readyReclaim.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.hookLeaseHolders()],
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
       [this.clock().getTime(), limit],
     )) as string[];
   }
