@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HookQueues, redisKeys } from '@hookline/redis';
+import { createStore, SecretBox } from '@hookline/store';
 import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
 
 // `pnpm start` as a newcomer runs it: one process, generated secrets, a printed key that works, the demo
@@ -45,6 +48,47 @@ describe('pnpm start (all-in-one)', () => {
     expect((await fetch(`${base}/admin/queues`)).status).toBe(401);
     await hookline.waitForOutput('demo receiver <- POST /webhook (application/json; charset=utf-8)');
 
+    hookline.kill('SIGTERM');
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+  }, 60000);
+
+  it('still starts the demo when its account exists with a password from another data directory', async () => {
+    const keys = redisKeys(ctx.prefix);
+    const store = createStore({
+      redis: ctx.redis,
+      keys,
+      secretBox: SecretBox.fromKey(randomBytes(32)),
+      hookQueues: new HookQueues(ctx.redis, keys),
+    });
+    await store.accounts.create({
+      name: 'Demo Telecom',
+      email: 'demo@hookline.local',
+      password: 'from an older .data directory',
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-aio-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const hookline = spawnEntry(
+      'apps/hookline/src/main.ts',
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: TEST_REDIS_URL,
+        HOOKLINE_DATA_DIR: dataDir,
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        HOOKLINE_METRICS_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      ['--demo'],
+    );
+    ctx.onCleanup(async () => {
+      hookline.kill('SIGKILL');
+      await hookline.exited;
+    });
+    await hookline.waitForOutput('secrets.json', 30000);
+    const out = hookline.output();
+    expect(out).toMatch(/sign in as demo@hookline\.local \(your password\)/);
+    expect(out).toMatch(/Demo\s+a hook of demo@hookline\.local delivers to http:\/\/127\.0\.0\.1:\d+/);
+    await hookline.waitForOutput('demo receiver <- POST /webhook (application/json; charset=utf-8)');
     hookline.kill('SIGTERM');
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
   }, 60000);

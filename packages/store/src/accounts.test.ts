@@ -113,6 +113,16 @@ describe('passwords of accounts', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('finds an account id by its email, in any letter case; none for an email nobody signed up with', async () => {
+    const account = await store.accounts.create({
+      name: 'D',
+      email: 'd@example.com',
+      password: 'pw pw pw 1',
+    });
+    await expect(store.accounts.idByEmail('D@Example.COM')).resolves.toBe(account.id);
+    await expect(store.accounts.idByEmail('nobody@example.com')).resolves.toBeUndefined();
+  });
+
   it('never signs in to an account that has no password', async () => {
     await store.accounts.create({ name: 'B', email: 'b@example.com' });
     await expect(store.accounts.verifyPassword('b@example.com', '')).resolves.toBeUndefined();

@@ -66,6 +66,11 @@ export class RedisAccounts implements Accounts {
     return view;
   }
 
+  async idByEmail(email: string): Promise<string | undefined> {
+    const normalised = normaliseEmail(email);
+    return (await this.redis.hget(this.keys.accountByEmail(), normalised)) ?? undefined;
+  }
+
   async verifyPassword(email: string, password: string): Promise<AccountView | undefined> {
     const normalised = typeof email === 'string' ? normaliseEmail(email) : '';
     const accountId = normalised ? await this.redis.hget(this.keys.accountByEmail(), normalised) : null;

@@ -72,6 +72,8 @@ export interface Accounts {
   get(accountId: string): Promise<AccountView | undefined>;
   /** Account for an email and password, or undefined (constant work whether or not the email exists). */
   verifyPassword(email: string, password: string): Promise<AccountView | undefined>;
+  /** The id of the account signed in with this email, if any (for the operator's own tools, not sign-in). */
+  idByEmail(email: string): Promise<string | undefined>;
   changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<boolean>;
 }
 
