@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HooklineError } from '@hookline/core';
+import { HooklineError, type HookView } from '@hookline/core';
 import type { Services } from '@hookline/services';
+import { SecretBoxError } from '@hookline/store';
 
 export const DEMO_EMAIL = 'demo@hookline.local';
 const DEMO_HOOK = 'Demo receiver (pnpm start --demo)';
@@ -53,7 +54,7 @@ export async function startDemo(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
-  const existing = (await services.store.hooks.list(accountId)).find((h) => h.description === DEMO_HOOK);
+  const existing = await reusableDemoHook(services, accountId);
   const hook = existing
     ? await services.store.hooks.update(accountId, existing.id, { url: receiverUrl }, 'operator')
     : await services.store.hooks.create(
@@ -67,4 +68,22 @@ export async function startDemo(
     hookId: hook!.id,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The demo hook of an earlier start, if this start can deliver to it. A hook made under another data
+ * directory (Redis outlived `.data`) has its credentials sealed with that directory's secret key, which this
+ * process does not have: it is removed, and the demo makes a new one.
+ */
+async function reusableDemoHook(services: Services, accountId: string): Promise<HookView | undefined> {
+  const existing = (await services.store.hooks.list(accountId)).find((h) => h.description === DEMO_HOOK);
+  if (!existing) return undefined;
+  try {
+    await services.store.hooks.target(existing.id);
+    return existing;
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    await services.store.hooks.remove(accountId, existing.id, 'operator');
+    return undefined;
+  }
 }

@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HookQueues, redisKeys } from '@hookline/redis';
-import { createStore, SecretBox } from '@hookline/store';
 import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
 
 // `pnpm start` as a newcomer runs it: one process, generated secrets, a printed key that works, the demo
@@ -11,7 +8,8 @@ import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
 describe('pnpm start (all-in-one)', () => {
   const ctx = useRedis('aio');
 
-  it('comes up, prints working credentials, delivers the demo event and stops cleanly', async () => {
+  /** `pnpm start -- --demo` with a data directory of its own, on the test's Redis prefix; waits for the banner. */
+  async function start() {
     const dataDir = mkdtempSync(join(tmpdir(), 'hookline-aio-'));
     ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
     const hookline = spawnEntry(
@@ -32,6 +30,11 @@ describe('pnpm start (all-in-one)', () => {
       await hookline.exited;
     });
     await hookline.waitForOutput('secrets.json', 30000);
+    return hookline;
+  }
+
+  it('comes up, prints working credentials, delivers the demo event and stops cleanly', async () => {
+    const hookline = await start();
     const out = hookline.output();
     const base = /Website\s+(http:\/\/localhost:\d+)\//.exec(out)![1]!;
     const key = /Bearer (\S+)/.exec(out)![1]!;
@@ -53,43 +56,17 @@ describe('pnpm start (all-in-one)', () => {
   }, 60000);
 
   it('still starts the demo when its account exists with a password from another data directory', async () => {
-    const keys = redisKeys(ctx.prefix);
-    const store = createStore({
-      redis: ctx.redis,
-      keys,
-      secretBox: SecretBox.fromKey(randomBytes(32)),
-      hookQueues: new HookQueues(ctx.redis, keys),
-    });
-    await store.accounts.create({
-      name: 'Demo Telecom',
-      email: 'demo@hookline.local',
-      password: 'from an older .data directory',
-    });
-    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-aio-'));
-    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
-    const hookline = spawnEntry(
-      'apps/hookline/src/main.ts',
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REDIS_URL: TEST_REDIS_URL,
-        HOOKLINE_DATA_DIR: dataDir,
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        HOOKLINE_METRICS_PORT: '0',
-        LOG_LEVEL: 'warn',
-      },
-      ['--demo'],
-    );
-    ctx.onCleanup(async () => {
-      hookline.kill('SIGKILL');
-      await hookline.exited;
-    });
-    await hookline.waitForOutput('secrets.json', 30000);
+    // A first start makes the demo account with the password of its own data directory; Redis outlives it.
+    const first = await start();
+    first.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    const hookline = await start();
     const out = hookline.output();
     expect(out).toMatch(/sign in as demo@hookline\.local \(your password\)/);
     expect(out).toMatch(/Demo\s+a hook of demo@hookline\.local delivers to http:\/\/127\.0\.0\.1:\d+/);
     await hookline.waitForOutput('demo receiver <- POST /webhook (application/json; charset=utf-8)');
     hookline.kill('SIGTERM');
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
-  }, 60000);
+  }, 90000);
 });
