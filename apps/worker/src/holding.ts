@@ -12,11 +12,10 @@ export class Holding {
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();
-  private tokens = 0;
 
   constructor(
     readonly hookId: string,
-    private readonly holderId: string,
+    private readonly tokens: TakingTokens,
   ) {}
 
   get lost(): boolean {
@@ -27,15 +26,34 @@ export class Holding {
     this.lostBecause ??= why;
   }
 
-  /** A fresh lock token for the next job taken (the job lock's fence names both process and holding). */
+  /** A fresh lock token for the next taking of a job of this hook. */
   nextToken(): string {
-    this.tokens += 1;
-    return `${this.holderId}:${this.hookId}:${this.tokens}`;
+    return this.tokens.next(this.hookId);
   }
 
   /** How long this holding has been serving its hook, for fairness when every slot is taken. */
   heldForMs(): number {
     return performance.now() - this.since;
+  }
+}
+
+/**
+ * Lock tokens, one per taking of a job for the whole life of the process. The job lock is the fence of every
+ * write about a job, and the scripts treat a caller that shows the lock's own token as the same call sent
+ * again (its client resent it after a reconnect, the first reply lost): `job-adopt.lua` hands the job back
+ * and `attempt-begin.lua` says send. A token reused by a later taking would pass for such a resend. A job left
+ * active when a write failed (a Redis failover) would then be taken again by this process as its own and
+ * sent a second time, so a counter per holding (which starts again for the next holding of the same hook)
+ * is not enough.
+ */
+export class TakingTokens {
+  private taken = 0;
+
+  constructor(private readonly holderId: string) {}
+
+  next(hookId: string): string {
+    this.taken += 1;
+    return `${this.holderId}:${hookId}:${this.taken}`;
   }
 }
 

@@ -6,7 +6,7 @@ import type { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { ActiveJob, HookJobs, HookQueues, JobOffer } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { DeliveryEnd } from './deliver-event';
-import { Holding, LeaseClock } from './holding';
+import { Holding, LeaseClock, TakingTokens } from './holding';
 
 export interface ConsumerTimings {
   /** A hook's lease: how long a process that died or froze keeps the hook from the others. */
@@ -45,6 +45,7 @@ export class HookConsumer {
   private readonly held = new Map<string, Holding>();
   private readonly drains = new Set<Promise<void>>();
   private readonly leases: LeaseClock;
+  private readonly tokens: TakingTokens;
   private running = false;
   private loop?: Promise<void>;
   private timers: NodeJS.Timeout[] = [];
@@ -56,6 +57,7 @@ export class HookConsumer {
 
   constructor(private readonly deps: ConsumerDeps) {
     this.leases = new LeaseClock(deps.timings.leaseMs);
+    this.tokens = new TakingTokens(deps.holderId);
     this.releases = new TurnBatch((hookIds) => deps.ready.release(hookIds, deps.holderId));
   }
 
@@ -125,7 +127,7 @@ export class HookConsumer {
 
   private serve(hookId: string): void {
     if (this.held.has(hookId)) return;
-    const holding = new Holding(hookId, this.deps.holderId);
+    const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.attachedHooks.set(this.held.size);
     const drain = this.drain(holding)

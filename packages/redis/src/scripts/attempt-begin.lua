@@ -4,7 +4,8 @@
 -- The lock token is the fence: a process that lost the job (frozen past its lock, which another process then
 -- took) is told 'fenced' and sends nothing, whatever the attempt key says. The attempt key holds
 -- '<event id> <token>' while the attempt is open, so the same holder asking again (its client resent the call
--- after a reconnect, the first reply lost) is told to send: it cannot have sent without that reply.
+-- after a reconnect, the first reply lost) is told to send: it cannot have sent without that reply. That holds
+-- only because a token names one taking of the job: a later taking (even by the same process) has its own.
 if redis.call('GET', KEYS[3]) ~= ARGV[3] then return {'fenced', 0} end
 local left = redis.call('PTTL', KEYS[3])
 if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted', left} end

@@ -1,7 +1,8 @@
 -- KEYS: the hook queue's active list. ARGV: job key prefix, new lock token, lock ms.
 -- Takes over the job left active by a holder that is gone (its lock expired: the process died or froze), or
 -- a job already locked with this very token (the caller's client resent a call after a reconnect and lost
--- the reply that handed it the job). Returns {'adopted', job id, job hash fields...}, {'locked', lock ms
+-- the reply that handed it the job). Workers make a new token for every taking (apps/worker TakingTokens), so
+-- the token matches only for that same call, or for the job a lost finish-and-fetch reply handed over. Returns {'adopted', job id, job hash fields...}, {'locked', lock ms
 -- left} while another holder's lock is live, or {'none'} when no job is active. A hook queue has at most one
 -- active job (global concurrency 1).
 local ids = redis.call('LRANGE', KEYS[1], 0, -1)
