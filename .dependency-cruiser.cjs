@@ -3,7 +3,8 @@
 //
 // Packages, bottom up (a package imports only from layers below it):
 //   core · config · telemetry · delivery · testing   pure domain, settings, logging, HTTP sending, fixtures
-//   redis                                            keys, Lua scripts, connections, BullMQ's internal layout
+//   redis                                            keys, the Lua loader, connections, BullMQ's contact points
+//   scheduler                                        the delivery engine: ready set, leases, consumer, watchdog
 //   store · queue · history                          records; transport; the delivery history — never one another
 //   suspension                                       streaks, the suspender, control, hold cap
 //   services                                         the domain services wired for the front doors
@@ -18,11 +19,12 @@ const below = {
   delivery: ['core', 'testing'],
   testing: ['core'],
   redis: ['core', 'testing'],
+  scheduler: ['core', 'telemetry', 'redis', 'testing'],
   store: ['core', 'config', 'redis', 'testing'],
   history: ['core', 'redis', 'testing'],
-  queue: ['core', 'redis', 'testing'],
-  suspension: ['core', 'redis', 'store', 'queue', 'history', 'testing'],
-  services: ['core', 'redis', 'store', 'queue', 'history', 'suspension', 'testing'],
+  queue: ['core', 'redis', 'scheduler', 'testing'],
+  suspension: ['core', 'redis', 'scheduler', 'store', 'queue', 'history', 'testing'],
+  services: ['core', 'redis', 'scheduler', 'store', 'queue', 'history', 'suspension', 'testing'],
 };
 
 module.exports = {

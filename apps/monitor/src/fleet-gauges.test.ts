@@ -1,5 +1,5 @@
 import { createMetrics, fleetMetrics } from '@hookline/telemetry';
-import { figuresToHash, ReadySet, WorkerRoster } from '@hookline/queue';
+import { figuresToHash, ReadySet, WorkerRoster } from '@hookline/scheduler';
 import { redisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { refreshFleetGauges } from './fleet-gauges';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
-import { figuresFromHash, type ReadySet, type WorkerRoster } from '@hookline/queue';
+import { figuresFromHash, type ReadySet, type WorkerRoster } from '@hookline/scheduler';
 import type { RedisKeys } from '@hookline/redis';
 import type { FleetMetrics } from '@hookline/telemetry';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '@hookline/core';
 import { historyAnswers, HistoryDrain, type HistoryStore } from '@hookline/history';
-import { HookSweep } from '@hookline/queue';
+import { HookSweep } from '@hookline/scheduler';
 import { HistoryOutbox, type RedisKeys } from '@hookline/redis';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Redis } from 'ioredis';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
-import { ReadySet, Watchdog, WorkerRoster } from '@hookline/queue';
+import { ReadySet, Watchdog, WorkerRoster } from '@hookline/scheduler';
 import { answersWithin, type HookQueues, type RedisKeys } from '@hookline/redis';
 import { announce, type SuspensionStore } from '@hookline/suspension';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';

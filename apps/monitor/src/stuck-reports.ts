@@ -1,5 +1,5 @@
 import type { Clock } from '@hookline/core';
-import type { StuckReport } from '@hookline/queue';
+import type { StuckReport } from '@hookline/scheduler';
 import type { Notice, SuspensionStore } from '@hookline/suspension';
 import type { FleetMetrics, Logger } from '@hookline/telemetry';
 

@@ -4,7 +4,8 @@ import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hoo
 import { type HookView } from '@hookline/core';
 import { createHoldCap, HookControl, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
-import { Producer, ReadySet } from '@hookline/queue';
+import { Producer } from '@hookline/queue';
+import { ReadySet } from '@hookline/scheduler';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';

@@ -9,7 +9,8 @@ import {
   type DeliveryRequest,
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
-import type { ActiveJob, JobEnd } from '@hookline/redis';
+import type { ActiveJob } from '@hookline/redis';
+import type { DeliveryEnd } from '@hookline/scheduler';
 import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 
@@ -24,9 +25,6 @@ export interface DeliverEventDeps {
   sendMarginMs: number;
   clock: Clock;
 }
-
-/** How a job ends: finished in BullMQ (completed or failed, never retried), or `lost` to another holder. */
-export type DeliveryEnd = JobEnd | { readonly kind: 'lost'; readonly why: string };
 
 /**
  * One event to one hook: at most one HTTP attempt, ever. A non-delivered outcome fails the job without

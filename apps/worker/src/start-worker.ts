@@ -6,20 +6,19 @@ import type { RedisKeys } from '@hookline/redis';
 import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
-import { ReadySet, WorkerRoster } from '@hookline/queue';
+import {
+  DEFAULT_TIMINGS,
+  ENGINE_TIMINGS,
+  engineFigures,
+  HookConsumer,
+  ReadySet,
+  WorkerRoster,
+  type ConsumerTimings,
+} from '@hookline/scheduler';
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
-import { DEFAULT_TIMINGS, HookConsumer, type ConsumerTimings } from './hook-consumer';
 import { OutcomeRecorder } from './outcome-recorder';
-
-/**
- * A job's lock outlasts the request deadline by this much: the margin covers marking the attempt before the
- * request and recording it after, and a request starts only while the lock has at least the deadline plus
- * SEND_MARGIN_MS left. A process that freezes holding a job keeps it from the others for the lock's length.
- */
-export const LOCK_MARGIN_MS = 10_000;
-export const SEND_MARGIN_MS = 2_000;
 
 export interface WorkerDeps {
   config: Pick<
@@ -55,7 +54,10 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const clock = deps.clock ?? systemClock;
   const deadlineMs = config.HOOKLINE_DELIVERY_TIMEOUT_MS;
   const deliverer = createDeliverer({ timeoutMs: deadlineMs, allowNetworks: config.HOOKLINE_ALLOW_NETWORKS });
-  const jobs = new HookJobs(redis, keys, deps.timings?.lockMs ?? deadlineMs + LOCK_MARGIN_MS);
+  const timings = { ...DEFAULT_TIMINGS, ...deps.timings };
+  // The engine's timing table (packages/scheduler/src/timings.ts) sizes the job lock and the SIGTERM wait.
+  const figures = engineFigures(deadlineMs, timings, deps.timings?.lockMs);
+  const jobs = new HookJobs(redis, keys, figures.lockMs);
   const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
     logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
   );
@@ -66,7 +68,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
     deadlineMs,
-    sendMarginMs: SEND_MARGIN_MS,
+    sendMarginMs: ENGINE_TIMINGS.sendMarginMs,
     clock,
   });
   // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
@@ -84,14 +86,14 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     roster: new WorkerRoster(redis, keys, clock),
     name: `${hostname()}/${process.pid}/${holderId.slice(2, 10)}`,
     maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
-    timings: { ...DEFAULT_TIMINGS, ...deps.timings },
+    timings,
     logger,
     metrics,
   });
   consumer.start();
   return {
     async close() {
-      await consumer.close(deadlineMs + SEND_MARGIN_MS);
+      await consumer.close(figures.closeBoundMs);
       await deliverer.close();
       await marks.flush();
     },

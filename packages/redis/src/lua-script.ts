@@ -35,10 +35,12 @@ export class LuaScript {
   }
 }
 
-// Scripts live as .lua files beside this module (copied next to the compiled one by the build). A line
-// `--!include NAME.lua` is replaced by scripts/include/NAME.lua: fragments shared by several scripts are
-// written once, and each script is still sent to Redis whole.
+// Scripts live as .lua files in a `scripts` folder beside the code that owns them (copied next to the
+// compiled code by each package's build). A line `--!include NAME.lua` is replaced by this package's
+// scripts/include/NAME.lua: fragments shared by several scripts are written once, whichever package owns the
+// script, and each script is still sent to Redis whole.
 const SCRIPTS_DIR = join(__dirname, 'scripts');
+const INCLUDE_DIR = join(SCRIPTS_DIR, 'include');
 const INCLUDE = /^--!include ([a-z0-9-]+\.lua)$/gm;
 
 export function expandIncludes(source: string, read: (file: string) => string, seen: string[] = []): string {
@@ -48,11 +50,11 @@ export function expandIncludes(source: string, read: (file: string) => string, s
   });
 }
 
-/** Reads scripts/NAME.lua, with its includes, once at start-up. */
+/** Reads `dir`/NAME.lua (by default this package's scripts/), with its includes, once at start-up. */
 export function loadScript(name: string, dir = SCRIPTS_DIR): LuaScript {
   const source = readFileSync(join(dir, `${name}.lua`), 'utf8');
   return new LuaScript(
     name,
-    expandIncludes(source, (file) => readFileSync(join(dir, 'include', file), 'utf8')),
+    expandIncludes(source, (file) => readFileSync(join(INCLUDE_DIR, file), 'utf8')),
   );
 }

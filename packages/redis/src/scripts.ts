@@ -1,19 +1,11 @@
 import { loadScript } from './lua-script';
 
 /**
- * Every Lua script hookline runs, by name; each file in scripts/ starts with its KEYS and ARGV. Scripts
+ * The Lua scripts of the packages below the delivery engine, by name (the engine's own are in
+ * packages/scheduler/src/scripts.ts, loaded the same way); each file in scripts/ starts with its KEYS and ARGV. Scripts
  * touch keys of one hash tag only (a hook, an account, or the scheduler), so they run on a Redis Cluster.
  */
 export const SCRIPTS = {
-  /** Scheduler: claim signalled hooks with a lease, renew and release it, signal hooks, reclaim expired leases. */
-  readyClaim: loadScript('ready-claim'),
-  readyRenew: loadScript('ready-renew'),
-  readyRelease: loadScript('ready-release'),
-  readySignal: loadScript('ready-signal'),
-  readyReclaim: loadScript('ready-reclaim'),
-  /** Watchdog: where hooks stand with the workers (signalled, leased, neither); the lease that keeps it to one monitor. */
-  readyStatus: loadScript('ready-status'),
-  lockHold: loadScript('lock-hold'),
   /** Account inbox: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
   inboxAccept: loadScript('inbox-accept'),
   inboxMark: loadScript('inbox-mark'),

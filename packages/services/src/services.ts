@@ -7,7 +7,7 @@ import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { type LogSink, type Clock, type EventCatalog } from '@hookline/core';
-import { ReadySet } from '@hookline/queue';
+import { ReadySet } from '@hookline/scheduler';
 
 export interface ServiceSettings {
   readonly HOOKLINE_QUEUE_PREFIX: string;

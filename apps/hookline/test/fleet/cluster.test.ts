@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { HookView } from '@hookline/core';
 import { hookQueueLayout, createFailFastRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
-import { figuresFromHash } from '@hookline/queue';
+import { figuresFromHash } from '@hookline/scheduler';
 import { readStreak } from '@hookline/suspension';
 import { startReceiver, waitUntil, type Receiver } from '@hookline/testing';
 import { useClusterHookline } from './cluster-harness';

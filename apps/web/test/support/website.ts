@@ -5,7 +5,8 @@ import { newId, type AttemptRecord, type CreateHookInput, type EventCatalog } fr
 import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
-import { Producer, ReadySet } from '@hookline/queue';
+import { Producer } from '@hookline/queue';
+import { ReadySet } from '@hookline/scheduler';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
-import { ReadySet } from '../scheduler/ready-set';
+import { ReadySet } from '@hookline/scheduler';
 import { AccountInbox, type InboxEntry } from './account-inbox';
 
 export interface FanOutDeps {

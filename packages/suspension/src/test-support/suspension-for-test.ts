@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AttemptRecord } from '@hookline/core';
 import { DeliveryLog } from '@hookline/history';
-import { ReadySet } from '@hookline/queue';
+import { ReadySet } from '@hookline/scheduler';
 import { HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import type { useRedis } from '@hookline/testing';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import { SCRIPTS, type RedisKeys } from '@hookline/redis';
+import type { RedisKeys } from '@hookline/redis';
+import { ENGINE_SCRIPTS } from './scripts';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
 // Producers add the hook id (ZADD NX, so a busy hook is one entry however many events arrive); a process
@@ -26,7 +27,7 @@ export class ReadySet {
    */
   async signal(hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
-    await SCRIPTS.readySignal.run(
+    await ENGINE_SCRIPTS.readySignal.run(
       this.redis,
       [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.signalledWhileLeased()],
       [this.clock().getTime(), ...hookIds],
@@ -46,7 +47,7 @@ export class ReadySet {
     holder: string,
   ): Promise<string[]> {
     const now = this.clock().getTime();
-    return (await SCRIPTS.readyClaim.run(
+    return (await ENGINE_SCRIPTS.readyClaim.run(
       this.redis,
       [
         this.keys.readyHooks(),
@@ -75,7 +76,7 @@ export class ReadySet {
    */
   async status(hookIds: readonly string[]): Promise<HookStatus[]> {
     if (hookIds.length === 0) return [];
-    const codes = (await SCRIPTS.readyStatus.run(
+    const codes = (await ENGINE_SCRIPTS.readyStatus.run(
       this.redis,
       [this.keys.readyHooks(), this.keys.hookLeases()],
       [this.clock().getTime(), ...hookIds],
@@ -87,7 +88,7 @@ export class ReadySet {
   async renew(hookIds: readonly string[], leaseMs: number, holder: string): Promise<string[]> {
     if (hookIds.length === 0) return [];
     const now = this.clock().getTime();
-    return (await SCRIPTS.readyRenew.run(
+    return (await ENGINE_SCRIPTS.readyRenew.run(
       this.redis,
       [this.keys.hookLeases(), this.keys.hookLeaseHolders()],
       [now, now + leaseMs, holder, ...hookIds],
@@ -100,7 +101,7 @@ export class ReadySet {
    */
   async release(hookIds: readonly string[], holder: string): Promise<boolean[]> {
     if (hookIds.length === 0) return [];
-    const released = (await SCRIPTS.readyRelease.run(
+    const released = (await ENGINE_SCRIPTS.readyRelease.run(
       this.redis,
       [
         this.keys.readyHooks(),
@@ -114,7 +115,7 @@ export class ReadySet {
   }
 
   async reclaimExpired(limit = 1000): Promise<string[]> {
-    return (await SCRIPTS.readyReclaim.run(
+    return (await ENGINE_SCRIPTS.readyReclaim.run(
       this.redis,
       [
         this.keys.readyHooks(),

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { figuresFromHash } from './fleet-figures';
-import { ReadySet } from './ready-set';
+import { ReadySet } from '../ready-set';
 import { Watchdog, type StuckReport } from './watchdog';
 
 const AFTER = 60_000;

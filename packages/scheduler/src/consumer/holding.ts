@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ActiveJob } from '@hookline/redis';
+import { ENGINE_TIMINGS } from '../timings';
 
 /**
  * A hook this process holds the lease of and is delivering to. It lives from the claim until the queue is
@@ -74,6 +75,6 @@ export class LeaseClock {
 
   /** Leases are trusted for a margin less than their length, so a renewal in flight cannot race expiry. */
   trusted(): boolean {
-    return performance.now() - this.renewedAt < this.leaseMs * 0.8;
+    return performance.now() - this.renewedAt < this.leaseMs * ENGINE_TIMINGS.trustedLeaseFraction;
   }
 }

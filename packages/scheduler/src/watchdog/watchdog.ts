@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import { needsWorker, SCRIPTS, type HookBacklog, type HookQueues, type RedisKeys } from '@hookline/redis';
+import { needsWorker, type HookBacklog, type HookQueues, type RedisKeys } from '@hookline/redis';
+import { ENGINE_SCRIPTS } from '../scripts';
 import {
   figuresFromHash,
   figuresToHash,
@@ -9,7 +10,7 @@ import {
   type FleetFigures,
 } from './fleet-figures';
 import { HookSweep, sweepBatch } from './hook-sweep';
-import type { ReadySet } from './ready-set';
+import type { ReadySet } from '../ready-set';
 import { StuckTracker, type Sighting } from './stuck-tracker';
 
 export interface StuckReport {
@@ -151,6 +152,6 @@ export class Watchdog {
 
   private async lock(leaseMs: number): Promise<boolean> {
     const { redis, keys, holder } = this.deps;
-    return Number(await SCRIPTS.lockHold.run(redis, [keys.watchdogLock()], [holder, leaseMs])) === 1;
+    return Number(await ENGINE_SCRIPTS.lockHold.run(redis, [keys.watchdogLock()], [holder, leaseMs])) === 1;
   }
 }

@@ -2,28 +2,19 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { TurnBatch } from '@hookline/core';
-import type { ReadySet, WorkerRoster } from '@hookline/queue';
-import type { ActiveJob, HookJobs, HookQueues, JobOffer } from '@hookline/redis';
+import type { ActiveJob, HookQueues, JobOffer } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import type { DeliveryEnd } from './deliver-event';
+import type { ReadySet } from '../ready-set';
+import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
-
-export interface ConsumerTimings {
-  /** A hook's lease: how long a process that died or froze keeps the hook from the others. */
-  leaseMs: number;
-  /** When every slot is taken, a hook held this long gives its slot up and queues again behind the others. */
-  tenureMs: number;
-  /** Longest wait between two looks at a job another holder still has locked. */
-  lockPollMs: number;
-}
-
-export const DEFAULT_TIMINGS: ConsumerTimings = { leaseMs: 10_000, tenureMs: 1_000, lockPollMs: 1_000 };
+import type { DeliveryEnd, JobSource } from './job-source';
+import { engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps {
   /** For the blocking wait on the ready set only; every other command goes through `ready`, `jobs`, `queues`. */
   blocking: Redis;
   ready: ReadySet;
-  jobs: HookJobs;
+  jobs: JobSource;
   queues: Pick<HookQueues, 'needsWorker'>;
   deliver: (job: ActiveJob) => Promise<DeliveryEnd>;
   holderId: string;
@@ -66,15 +57,17 @@ export class HookConsumer {
   }
 
   start(): void {
-    const { leaseMs } = this.deps.timings;
+    const { jobs, timings } = this.deps;
+    // The deadline does not move these figures once the lock is given.
+    const figures = engineFigures(0, timings, jobs.lockMs);
     this.running = true;
     this.loop = this.claimLoop();
-    this.every(Math.floor(leaseMs / 3), () => this.renewLeases());
+    this.every(figures.renewEveryMs, () => this.renewLeases());
     // As often as the leases: a worker that stops renewing them stops beating too.
-    this.every(Math.floor(leaseMs / 3), () => this.deps.roster.beat(this.deps.name));
+    this.every(figures.renewEveryMs, () => this.deps.roster.beat(this.deps.name));
     this.deps.roster.beat(this.deps.name).catch(() => undefined);
-    this.every(Math.floor(leaseMs / 2), () => this.deps.ready.reclaimExpired());
-    this.every(Math.max(250, Math.floor(this.deps.jobs.lockMs / 5)), () => this.renewLocks());
+    this.every(figures.reclaimEveryMs, () => this.deps.ready.reclaimExpired());
+    this.every(figures.lockExtendEveryMs, () => this.renewLocks());
   }
 
   /** Takes no new hooks or jobs; waits (up to `boundMs`) for the requests in flight, then gives hooks back. */
