@@ -8,13 +8,13 @@ export {
   type RedisTarget,
 } from './connection';
 export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';
-export { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
+export { EVENTS_MAX_LEN, HookQueues } from './bullmq/hook-queues';
 export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';
-export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
-export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './hook-jobs';
-export { HookJobAdder, type NewJobOptions } from './hook-job-adder';
-export { deliverable, needsWorker, type HookBacklog } from './hook-backlog';
+export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq/layout';
+export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './bullmq/hook-jobs';
+export { HookJobAdder, type NewJobOptions } from './bullmq/hook-job-adder';
+export { deliverable, needsWorker, type HookBacklog } from './bullmq/hook-backlog';
 export {
   HistoryOutbox,
   OutboxMarks,

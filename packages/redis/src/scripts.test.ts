@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useRedis } from '@hookline/testing';
 import { expandIncludes, loadScript, LuaScript } from './lua-script';
+import { BULLMQ_SCRIPTS } from './bullmq/scripts';
 import { SCRIPTS } from './scripts';
 
 const DIR = join(__dirname, 'scripts');
@@ -43,5 +44,25 @@ describe('Lua scripts', () => {
     await script.run(ctx.redis, [`${ctx.prefix}:index`], ['acct_1']);
     expect(await ctx.redis.script('EXISTS', script.sha)).toEqual([1]);
     expect(await ctx.redis.zscore(`${ctx.prefix}:index`, 'acct_1')).not.toBeNull();
+  });
+});
+
+describe("the scripts over BullMQ's keys", () => {
+  const ctx = useRedis('bullmq-scripts');
+  const dir = join(__dirname, 'bullmq', 'scripts');
+
+  it('every .lua file of the BullMQ folder is in its catalogue, says its KEYS, and compiles', async () => {
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.lua'))
+      .map((f) => f.replace(/\.lua$/, ''));
+    expect(
+      Object.values(BULLMQ_SCRIPTS)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(files.sort());
+    for (const script of Object.values(BULLMQ_SCRIPTS)) {
+      expect(readFileSync(join(dir, `${script.name}.lua`), 'utf8')).toMatch(/-- KEYS/);
+      expect(await ctx.redis.script('LOAD', script.source)).toBe(script.sha);
+    }
   });
 });

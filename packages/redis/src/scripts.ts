@@ -16,11 +16,6 @@ export const SCRIPTS = {
   hookChange: loadScript('hook-change'),
   /** A hook's subscription, set only while the hook is in its account's index. */
   hookEventsSet: loadScript('hook-events-set'),
-  /** Hook queues: does the hook need a worker; take over the active job of a holder that is gone. */
-  hookNeedsWorker: loadScript('hook-needs-worker'),
-  /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */
-  hookBacklog: loadScript('hook-backlog'),
-  jobAdopt: loadScript('job-adopt'),
   /** The attempt ledger: mark an attempt before the request, record its outcome after. */
   attemptBegin: loadScript('attempt-begin'),
   attemptFinish: loadScript('attempt-finish'),
@@ -28,8 +23,6 @@ export const SCRIPTS = {
   historyOutboxAck: loadScript('history-outbox-ack'),
   historyClaim: loadScript('history-claim'),
   historyRelease: loadScript('history-release'),
-  /** Suspension: one step of a failure streak, pausing a hook once, dropping its oldest held events. */
+  /** Suspension: one step of a failure streak (it pauses the hook's queue when the streak qualifies). */
   streakStep: loadScript('streak-step'),
-  hookPauseOnce: loadScript('hook-pause-once'),
-  heldDropOldest: loadScript('held-drop-oldest'),
 } as const;

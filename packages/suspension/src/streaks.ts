@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { HookQueues, SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { HookQueues, PAUSED_FIELD, SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
 import type { StreakStep } from './rules';
 
 // A hook's streak of non-delivered outcomes and the suspension it leads to are decided in one script
@@ -116,6 +116,7 @@ export class Streaks {
         KEPT_FAILURES,
         STREAK_IDLE_TTL_MS,
         rules.warn === false ? 0 : warnAt(rules.threshold),
+        PAUSED_FIELD,
       ],
     );
   }

@@ -16,7 +16,7 @@
 --
 -- KEYS: streak hash, failures zset, queue meta, queue marker.
 -- ARGV: mode (failure|delivered|check), attempt time, event id, account id, now, threshold, window ms,
---       lease ms, failures kept, idle ttl ms, warning threshold (0 = none).
+--       lease ms, failures kept, idle ttl ms, warning threshold (0 = none), BullMQ's paused field.
 -- Replies {verdict, count, account, time, warn (1 when this call must record the warning), streak start}.
 local streak, failures, meta, marker = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, at, eventId, account = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
@@ -56,7 +56,7 @@ end
 if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt} end
 if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs, warn, startedAt} end
 
-if redis.call('HSETNX', meta, 'paused', 1) == 1 then
+if redis.call('HSETNX', meta, ARGV[12], 1) == 1 then
   redis.call('DEL', marker)
   redis.call('HSET', streak, 'unrecorded', startedAt, 'lease_until', now + leaseMs)
   return {'suspend', count, account, startedAt, warn, startedAt}

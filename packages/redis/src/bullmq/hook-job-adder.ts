@@ -1,9 +1,9 @@
 import type { JobJson, JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { hookQueueLayout } from './bullmq-layout';
-import { HookBackends } from './hook-backends';
+import { hookQueueLayout } from './layout';
+import { HookBackends } from './backends';
 import { EVENTS_MAX_LEN } from './hook-queues';
-import type { RedisKeys } from './keys';
+import type { RedisKeys } from '../keys';
 
 /** The options hookline gives its jobs: a job id, BullMQ's deduplication, no retries, bounded finished sets. */
 export type NewJobOptions = Pick<JobsOptions, 'attempts' | 'removeOnComplete' | 'removeOnFail'> & {

@@ -1,4 +1,4 @@
-import type { RedisKeys } from './keys';
+import type { RedisKeys } from '../keys';
 
 /**
  * Where BullMQ 6 keeps a hook queue's state in Redis. BullMQ treats this layout as private, and so does

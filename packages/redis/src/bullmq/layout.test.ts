@@ -3,15 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { useRedis } from '@hookline/testing';
-import { hookQueueLayout, PAUSED_FIELD } from './bullmq-layout';
+import { hookQueueLayout, PAUSED_FIELD } from './layout';
 import { EVENTS_MAX_LEN } from './hook-queues';
-import { redisKeys } from './keys';
+import { redisKeys } from '../keys';
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '../../../..');
+const FOLDER = 'packages/redis/src/bullmq/';
 // BullMQ's key suffixes as they end a key built in a string (`…}:wait`, `':meta'`), and the names of the
 // paused field and the marker and wait keys as string literals.
 const INTERNALS =
-  /[}'"`]:(meta|marker|wait|active|paused|events|id|prioritized|delayed)['"`]|['"](paused|marker|wait)['"]/;
+  /[}'"`]:(meta|marker|wait|active|paused|events|id|prioritized|delayed|lock)['"`]|['"](paused|marker|wait)['"]/;
 
 describe("BullMQ's internal layout", () => {
   const ctx = useRedis('bullmq-layout');
@@ -38,13 +39,14 @@ describe("BullMQ's internal layout", () => {
     expect(await ctx.redis.exists(layout.marker)).toBe(1);
   });
 
-  it('is named nowhere outside packages/redis (sources and tests alike)', () => {
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
+  it('is named nowhere outside its folder (sources, tests and Lua scripts alike)', () => {
+    const files = execFileSync(
+      'git',
+      ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.lua'],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
       .split('\n')
-      .filter((f) => f && !f.startsWith('packages/redis/'));
+      .filter((f) => f && !f.startsWith(FOLDER));
     const offenders = files.filter((f) => {
       try {
         return INTERNALS.test(readFileSync(join(ROOT, f), 'utf8'));

@@ -3,7 +3,7 @@ import { useRedis } from '@hookline/testing';
 import { needsWorker } from './hook-backlog';
 import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 import { HookJobs } from './hook-jobs';
-import { redisKeys } from './keys';
+import { redisKeys } from '../keys';
 
 describe("a hook queue's backlog", () => {
   const ctx = useRedis('backlog');

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq-layout';
+import { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './layout';
 import { parseBacklog, type HookBacklog } from './hook-backlog';
-import type { RedisKeys } from './keys';
-import { SCRIPTS } from './scripts';
+import type { RedisKeys } from '../keys';
+import { BULLMQ_SCRIPTS } from './scripts';
 
 /**
  * Length of each hook queue's BullMQ event stream (`streams.events.maxLen`, kept as `opts.maxLenEvents` in
@@ -93,7 +93,9 @@ export class HookQueues {
    */
   async needsWorker(hookId: string): Promise<boolean> {
     const { meta, wait, active } = this.layout(hookId);
-    return Number(await SCRIPTS.hookNeedsWorker.run(this.redis, [meta, wait, active], [])) === 1;
+    return (
+      Number(await BULLMQ_SCRIPTS.hookNeedsWorker.run(this.redis, [meta, wait, active], [PAUSED_FIELD])) === 1
+    );
   }
 
   /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */
@@ -134,7 +136,9 @@ export class HookQueues {
     return Promise.all(
       hookIds.map(async (id) => {
         const { meta, wait, active, jobPrefix } = this.layout(id);
-        return parseBacklog(await SCRIPTS.hookBacklog.run(this.redis, [meta, wait, active], [jobPrefix]));
+        return parseBacklog(
+          await BULLMQ_SCRIPTS.hookBacklog.run(this.redis, [meta, wait, active], [jobPrefix, PAUSED_FIELD]),
+        );
       }),
     );
   }
@@ -151,7 +155,7 @@ export class HookQueues {
    */
   async pauseOnce(hookId: string): Promise<boolean> {
     const { meta, marker } = this.layout(hookId);
-    return Number(await SCRIPTS.hookPauseOnce.run(this.redis, [meta, marker], [])) === 1;
+    return Number(await BULLMQ_SCRIPTS.hookPauseOnce.run(this.redis, [meta, marker], [PAUSED_FIELD])) === 1;
   }
 
   /** Clears the paused flag; true when it was set. `resume` then wakes a waiting worker. */
@@ -170,10 +174,10 @@ export class HookQueues {
     acceptedBefore?: number,
   ): Promise<[string, string][]> {
     const { meta, wait, jobPrefix } = this.layout(hookId);
-    const flat = (await SCRIPTS.heldDropOldest.run(
+    const flat = (await BULLMQ_SCRIPTS.heldDropOldest.run(
       this.redis,
       [meta, wait],
-      [keep, most, jobPrefix, ...(acceptedBefore !== undefined ? [acceptedBefore] : [])],
+      [keep, most, jobPrefix, PAUSED_FIELD, ...(acceptedBefore !== undefined ? [acceptedBefore] : [])],
     )) as string[];
     const pairs: [string, string][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);

@@ -3,14 +3,14 @@
 -- BullMQ 6 keeps a paused queue's jobs in its `wait` list (LPUSH on add, workers pop from the right), so the
 -- oldest is at the right. The job's keys go in the same script (BullMQ's removeJobKeys set): removing each
 -- through BullMQ would scan the whole list per job.
--- KEYS: queue meta, wait list. ARGV: how many to keep, most to drop now, job key prefix, and optionally a time
--- (ms): only events accepted before it are dropped (the job data's acceptedAt; held events are in acceptance
+-- KEYS: queue meta, wait list. ARGV: how many to keep, most to drop now, job key prefix, the paused field, and
+-- optionally a time (ms): only events accepted before it are dropped (the job data's acceptedAt; held events are in acceptance
 -- order, so the first one accepted at or after it ends the run).
 -- Returns [jobId, job data JSON, ...], oldest first.
-if redis.call('HEXISTS', KEYS[1], 'paused') == 0 then return {} end
+if redis.call('HEXISTS', KEYS[1], ARGV[4]) == 0 then return {} end
 local excess = redis.call('LLEN', KEYS[2]) - tonumber(ARGV[1])
 if excess <= 0 then return {} end
-local before = tonumber(ARGV[4] or '')
+local before = tonumber(ARGV[5] or '')
 local dropped = {}
 for _ = 1, math.min(excess, tonumber(ARGV[2])) do
   local id = redis.call('LINDEX', KEYS[2], -1)

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { useRedis } from '@hookline/testing';
-import { hookQueueLayout } from './bullmq-layout';
+import { hookQueueLayout } from './layout';
 import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 import { HookJobs, type JobOffer } from './hook-jobs';
-import { redisKeys } from './keys';
+import { redisKeys } from '../keys';
 
 const jobOf = (offer: JobOffer) => {
   if (offer.kind !== 'job') throw new Error(`expected a job, got ${offer.kind}`);

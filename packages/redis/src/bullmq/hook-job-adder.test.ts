@@ -1,8 +1,8 @@
 import { useRedis } from '@hookline/testing';
-import { hookQueueLayout } from './bullmq-layout';
+import { hookQueueLayout } from './layout';
 import { HookJobAdder, type NewJobOptions } from './hook-job-adder';
 import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
-import { redisKeys, type RedisKeys } from './keys';
+import { redisKeys, type RedisKeys } from '../keys';
 
 const options = (jobId: string): NewJobOptions => ({
   jobId,

@@ -1,6 +1,6 @@
 import { createRedisBackend, type RedisQueueBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from './keys';
+import type { RedisKeys } from '../keys';
 
 const BACKENDS_KEPT = 4096;
 

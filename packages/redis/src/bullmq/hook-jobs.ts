@@ -1,9 +1,17 @@
-import { raw2NextJobData, type KeepJobs, type RedisQueueBackend } from 'bullmq';
+import type { RedisQueueBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { hookQueueLayout } from './bullmq-layout';
-import { HookBackends } from './hook-backends';
-import type { RedisKeys } from './keys';
-import { SCRIPTS } from './scripts';
+import { hookQueueLayout } from './layout';
+import { HookBackends } from './backends';
+import type { RedisKeys } from '../keys';
+import {
+  activatedJob,
+  jobFromHash,
+  lockExtended,
+  nextJobAfterFinish,
+  type HandedJob,
+  type JobOptions,
+} from './replies';
+import { BULLMQ_SCRIPTS } from './scripts';
 
 /** A hook's job this process holds, with the lock token that proves it (the fence of every later write). */
 export interface ActiveJob {
@@ -14,12 +22,6 @@ export interface ActiveJob {
   readonly token: string;
   /** BullMQ's job options, which its finishing script reads (attempts, how many finished jobs to keep). */
   readonly opts: JobOptions;
-}
-
-interface JobOptions {
-  readonly attempts?: number;
-  readonly removeOnComplete?: boolean | number | KeepJobs;
-  readonly removeOnFail?: boolean | number | KeepJobs;
 }
 
 /** What a hook queue offers its holder: the next job, a job another holder still has, or nothing. */
@@ -54,8 +56,8 @@ export class HookJobs {
 
   /** Moves the hook's next waiting job to active under `token`; BullMQ refuses while paused or maxed. */
   async take(hookId: string, token: string): Promise<JobOffer> {
-    const [raw, id] = (await this.backend(hookId).moveToActive(token)) as [RawJob | null, string];
-    if (raw && id) return { kind: 'job', job: toActiveJob(hookId, id, raw, token) };
+    const job = activatedJob(await this.backend(hookId).moveToActive(token));
+    if (job) return { kind: 'job', job: toActiveJob(hookId, job, token) };
     return this.adopt(hookId, token);
   }
 
@@ -68,7 +70,7 @@ export class HookJobs {
     const minimal = { id: job.id, opts: job.opts } as unknown as Parameters<
       RedisQueueBackend['moveToCompleted']
     >[0];
-    const { result } =
+    const reply =
       end.kind === 'completed'
         ? await backend.moveToCompleted(
             minimal,
@@ -84,13 +86,13 @@ export class HookJobs {
             job.token,
             fetchNext,
           );
-    const [raw, id] = (result ?? []) as [RawJob | null | undefined, string | undefined];
-    return raw && id ? toActiveJob(job.hookId, id, raw, job.token) : undefined;
+    const next = nextJobAfterFinish(reply);
+    return next ? toActiveJob(job.hookId, next, job.token) : undefined;
   }
 
   /** Extends the job's lock while its request is in flight; false when the lock is no longer ours. */
   async extendLock(job: ActiveJob): Promise<boolean> {
-    return (await this.backend(job.hookId).extendLock(job.id, job.token, this.lockMs)) === 1;
+    return lockExtended(await this.backend(job.hookId).extendLock(job.id, job.token, this.lockMs));
   }
 
   /** The key that holds the job's lock, for scripts that fence on it. */
@@ -103,15 +105,14 @@ export class HookJobs {
   // `unknown`, never sent again).
   private async adopt(hookId: string, token: string): Promise<JobOffer> {
     const layout = hookQueueLayout(this.keys, hookId);
-    const reply = (await SCRIPTS.jobAdopt.run(
+    const reply = (await BULLMQ_SCRIPTS.jobAdopt.run(
       this.redis,
       [layout.active],
       [layout.jobPrefix, token, this.lockMs],
     )) as [string, ...unknown[]];
     if (reply[0] === 'locked') return { kind: 'locked', lockMsLeft: Number(reply[1]) };
     if (reply[0] !== 'adopted') return { kind: 'none' };
-    const [raw] = raw2NextJobData([reply[2], reply[1], 0, 0]) as [RawJob];
-    return { kind: 'job', job: toActiveJob(hookId, String(reply[1]), raw, token) };
+    return { kind: 'job', job: toActiveJob(hookId, jobFromHash(String(reply[1]), reply[2]), token) };
   }
 
   private backend(hookId: string): RedisQueueBackend {
@@ -119,11 +120,6 @@ export class HookJobs {
   }
 }
 
-interface RawJob {
-  readonly data: string;
-  readonly opts: JobOptions;
-}
-
-function toActiveJob(hookId: string, id: string, raw: RawJob, token: string): ActiveJob {
-  return { hookId, id, data: raw.data, opts: raw.opts, token };
+function toActiveJob(hookId: string, job: HandedJob, token: string): ActiveJob {
+  return { hookId, id: job.id, data: job.data, opts: job.opts, token };
 }

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import { loadScript } from '../lua-script';
+
+const DIR = join(__dirname, 'scripts');
+
+/**
+ * hookline's own scripts over BullMQ's keys of a hook queue. They live in this folder because they know
+ * BullMQ's layout; they are handed the key names, and the paused field, by their callers here (layout.ts
+ * defines them once). A script elsewhere that touches a queue (the failure streak's pause) gets the same.
+ */
+export const BULLMQ_SCRIPTS = {
+  /** Does the hook need a worker (events it can take, or a job in progress whose holder may be gone). */
+  hookNeedsWorker: loadScript('hook-needs-worker', DIR),
+  /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */
+  hookBacklog: loadScript('hook-backlog', DIR),
+  /** Take over the active job of a holder that is gone (its lock expired). */
+  jobAdopt: loadScript('job-adopt', DIR),
+  /** Suspension's pause, once across callers; the hold cap's drop of the oldest held events. */
+  hookPauseOnce: loadScript('hook-pause-once', DIR),
+  heldDropOldest: loadScript('held-drop-oldest', DIR),
+} as const;
