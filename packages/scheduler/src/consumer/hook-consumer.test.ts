@@ -1,0 +1,112 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { useRedis, waitUntil } from '@hookline/testing';
+import { ConsumerRig, interceptedSource } from '../test-support/consumer-rig';
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+// The consumer loop against BullMQ's real scripts on the test's Redis, in one process: each test plays one
+// interleaving that the fleet tests met between processes, and checks the three promises — every event once,
+// in order, one in flight per hook.
+describe('the consumer loop', () => {
+  const ctx = useRedis('consumer');
+  let rig: ConsumerRig;
+
+  beforeEach(() => {
+    rig = new ConsumerRig(ctx.redis, ctx.prefix);
+    ctx.onCleanup(() => rig.close());
+  });
+
+  async function publish(hookId: string, numbers: number[]): Promise<void> {
+    await rig.queues.setUp(hookId);
+    for (const n of numbers) await rig.publish(hookId, n);
+  }
+
+  it('a take whose reply was lost and resent by the client hands the same job over, once', async () => {
+    let lost: string | undefined;
+    const source = interceptedSource(rig.jobs(), {
+      take: async (call, _hookId, token) => {
+        const offer = await call();
+        if (lost || offer.kind !== 'job') return offer;
+        lost = token;
+        // The reply never arrived; the client sends the same call again (same token) after reconnecting.
+        return call();
+      },
+    });
+    await publish('hk_a', range(5));
+    rig.start('w_1', source);
+    await waitUntil(() => rig.numbersOf('hk_a').length === 5 || undefined, 'five deliveries');
+    await sleep(200);
+    // Handed back to the same call at once (job-adopt.lua knows the token), not taken over after its lock.
+    expect(rig.delivered[0]?.token).toBe(lost);
+    expect(rig.numbersOf('hk_a')).toEqual(range(5));
+    expect(rig.maxInFlight).toBe(1);
+  });
+
+  it('a finish-and-fetch whose reply was lost goes on with the job it fetched, never the finished one', async () => {
+    let lost = false;
+    const source = interceptedSource(rig.jobs(), {
+      finish: async (call, _job, _end, fetchNext) => {
+        if (lost || !fetchNext) return call();
+        lost = true;
+        await call(); // applied: the job is finished and the next one active under the same token
+        return call(); // the client's resend, which BullMQ refuses: the job is no longer active
+      },
+    });
+    await publish('hk_b', range(5));
+    rig.start('w_1', source);
+    await waitUntil(() => rig.numbersOf('hk_b').length === 5 || undefined, 'five deliveries');
+    await sleep(200);
+    expect(lost).toBe(true);
+    expect(rig.numbersOf('hk_b')).toEqual(range(5));
+    // The second job went on under the token the lost finish fetched it with, without waiting for its lock.
+    expect(rig.delivered[1]?.token).toBe(rig.delivered[0]?.token);
+  });
+
+  it('a lease lost mid-delivery: the holder finishes its job and stops; the new holder goes on after it', async () => {
+    const leaseMs = 900;
+    let stolen = false;
+    // One slot, so that the holder does not claim its own hook back while it delivers.
+    rig.start('w_a', rig.jobs(), {
+      leaseMs,
+      maxHooks: 1,
+      deliver: async () => {
+        if (stolen) return;
+        stolen = true;
+        // The holder stalls past its lease; another process reclaims the hook and claims it.
+        rig.start('w_b', rig.jobs(), { leaseMs });
+        await ctx.redis.zadd(rig.keys.hookLeases(), 1, 'hk_c');
+        await rig.ready.reclaimExpired();
+        await waitUntil(
+          async () => (await ctx.redis.hget(rig.keys.hookLeaseHolders(), 'hk_c')) === 'w_b' || undefined,
+          'the other holder’s claim',
+        );
+        await sleep(leaseMs); // the stalled holder's renewal finds the lease gone meanwhile
+      },
+    });
+    await publish('hk_c', range(6));
+    await waitUntil(() => rig.numbersOf('hk_c').length === 6 || undefined, 'six deliveries');
+    await sleep(200);
+    expect(rig.numbersOf('hk_c')).toEqual(range(6));
+    expect(rig.maxInFlight).toBe(1);
+    // The stale holder took nothing after its job: the next one was the new holder's (later events may be
+    // either's, once the new holder has let the hook go).
+    expect(rig.delivered.slice(0, 2).map((d) => d.holder)).toEqual(['w_a', 'w_b']);
+  });
+
+  it('events that arrive while holders let go and claim again are each delivered once, in order', async () => {
+    await rig.queues.setUp('hk_d');
+    rig.start('w_1', rig.jobs());
+    rig.start('w_2', rig.jobs());
+    // Bursts with pauses as long as a delivery: a holder sees the queue empty and lets go just as the next
+    // burst signals the hook, again and again.
+    let n = 0;
+    for (let burst = 0; burst < 25; burst += 1) {
+      for (let i = 0; i < 1 + (burst % 4); i += 1) await rig.publish('hk_d', (n += 1));
+      await sleep(burst % 3);
+    }
+    await waitUntil(() => rig.numbersOf('hk_d').length === n || undefined, `${n} deliveries`);
+    await sleep(200);
+    expect(rig.numbersOf('hk_d')).toEqual(range(n));
+    expect(rig.maxInFlight).toBe(1);
+  });
+});
