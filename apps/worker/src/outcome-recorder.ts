@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
-  newId,
-  searchKeyOf,
-  type AttemptRecord,
+  buildAttemptRecord,
   type AttemptResult,
   type RecordedOutcome,
   type RecordedRequest,
@@ -42,26 +40,10 @@ export class OutcomeRecorder {
   /** Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). */
   async record(job: DeliverJobData, fence: AttemptFence, attempt: RecordedAttempt): Promise<AttemptFinish> {
     const { hookId, accountId, event } = job;
-    const callId = searchKeyOf(event);
-    const entry: AttemptRecord = {
-      // First: the outbox's readers and writer find a record by it.
-      attempt_id: job.attemptId ?? newId('att', attempt.startedAt),
-      event_id: event.id,
-      event_type: event.type,
-      ...(callId !== undefined ? { call_id: callId } : {}),
-      trigger: job.trigger ?? 'auto',
-      outcome: attempt.outcome,
-      duration_ms: attempt.durationMs ?? 0,
-      attempted_at: new Date(attempt.startedAt).toISOString(),
-      ...(attempt.statusCode !== undefined ? { status_code: attempt.statusCode } : {}),
-      ...(attempt.error !== undefined ? { error: attempt.error } : {}),
-      ...(attempt.responseExcerpt ? { response_excerpt: attempt.responseExcerpt } : {}),
-      account_id: accountId,
-      hook_id: hookId,
-      ...(attempt.request ? { request: attempt.request } : {}),
-      event_fields: event.fields,
-      ...(event.layout ? { event_layout: event.layout } : {}),
-    };
+    const entry = buildAttemptRecord(
+      { accountId, hookId, event, trigger: job.trigger, attemptId: job.attemptId },
+      { ...attempt, at: new Date(attempt.startedAt) },
+    );
     const finished = await this.deps.attempts.finish(
       hookId,
       entry,

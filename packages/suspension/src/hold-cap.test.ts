@@ -73,6 +73,25 @@ describe('hold cap', () => {
     expect(await ctx.redis.exists(hookQueueLayout(keys, hook.id).jobPrefix + eventIds[0]!)).toBe(0);
   });
 
+  it('records a dropped send-again under the attempt id its request answered', async () => {
+    await hookQueues.pauseOnce(hook.id);
+    const producer = producerWithCap(1);
+    const [first] = await publish(producer, ['c1']);
+    const event = { id: first!, type: 'call_created', fields: { EventType: 'call_created', call_id: 'c1' } };
+    // A send-again of c1 joins the tail, held; the next event pushes it out past the cap.
+    await producer.resend(hook.account_id, hook.id, event, 'att_0000resend00000000000000', 'manual');
+    await publish(producer, ['c2']);
+
+    expect(await heldCallIds()).toEqual(['c2']);
+    const log = await store.deliveryLog.list(hook.id, 10);
+    expect(log.map((r) => [r.attempt_id.startsWith('att_'), r.trigger, r.outcome])).toContainEqual([
+      true,
+      'manual',
+      'expired',
+    ]);
+    expect(log.find((r) => r.trigger === 'manual')?.attempt_id).toBe('att_0000resend00000000000000');
+  });
+
   it('drops nothing from an active hook, however many events wait', async () => {
     const producer = producerWithCap(2);
     await publish(producer, ['c1', 'c2', 'c3', 'c4']);

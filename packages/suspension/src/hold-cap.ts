@@ -1,4 +1,4 @@
-import { newId, searchKeyOf, systemClock, type AttemptRecord, type Clock } from '@hookline/core';
+import { buildAttemptRecord, systemClock, type AttemptRecord, type Clock } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { HistoryOutbox, HookQueues } from '@hookline/redis';
 
@@ -58,22 +58,17 @@ function dropRecord(
   } catch {
     // A job without readable data is still recorded, under its job id (which is the event id).
   }
-  const callId = data.event && searchKeyOf(data.event);
-  return {
-    attempt_id: newId('att', at.getTime()),
-    event_id: data.event?.id ?? jobId,
-    event_type: data.event?.type ?? 'unknown',
-    ...(callId !== undefined ? { call_id: callId } : {}),
-    trigger: data.trigger ?? 'auto',
-    outcome,
-    duration_ms: 0,
-    attempted_at: at.toISOString(),
-    error: why,
-    account_id: data.accountId ?? '',
-    hook_id: hookId,
-    ...(data.event ? { event_fields: data.event.fields } : {}),
-    ...(data.event?.layout ? { event_layout: data.event.layout } : {}),
-  };
+  return buildAttemptRecord(
+    {
+      accountId: data.accountId ?? '',
+      hookId,
+      eventId: jobId,
+      ...(data.event ? { event: data.event } : {}),
+      ...(data.trigger ? { trigger: data.trigger } : {}),
+      ...(data.attemptId ? { attemptId: data.attemptId } : {}),
+    },
+    { outcome, at, error: why },
+  );
 }
 
 /**

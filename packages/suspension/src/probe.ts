@@ -1,4 +1,5 @@
 import {
+  buildAttemptRecord,
   buildDeliveryRequest,
   maskAuth,
   maskedAuthorizationHeader,
@@ -6,7 +7,6 @@ import {
   recordRequest,
   formatEventTimestamp,
   SAMPLE_CALL_CREATED,
-  searchKeyOf,
   USER_AGENT,
   type AttemptRecord,
   type AttemptResult,
@@ -46,26 +46,16 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     userAgent: USER_AGENT,
   });
   const result = await deps.attempt(request);
-  const callId = searchKeyOf(event);
-  const record: AttemptRecord = {
-    attempt_id: newId('att', startedAt.getTime()),
-    event_id: event.id,
-    event_type: event.type,
-    ...(callId !== undefined ? { call_id: callId } : {}),
-    trigger: 'probe',
-    outcome: result.outcome,
-    ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
-    duration_ms: result.durationMs,
-    attempted_at: startedAt.toISOString(),
-    ...(result.error !== undefined ? { error: result.error } : {}),
-    ...(result.responseExcerpt ? { response_excerpt: result.responseExcerpt } : {}),
-    account_id: target.accountId,
-    hook_id: target.id,
-    ...(result.outcome === 'blocked'
-      ? {}
-      : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
-    event_fields: event.fields,
-  };
+  const record = buildAttemptRecord(
+    { accountId: target.accountId, hookId: target.id, event, trigger: 'probe' },
+    {
+      ...result,
+      at: startedAt,
+      ...(result.outcome === 'blocked'
+        ? {}
+        : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
+    },
+  );
   await deps.history.append(target.id, [record]);
   return record;
 }
