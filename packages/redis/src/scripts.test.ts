@@ -1,33 +1,32 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useRedis } from '@hookline/testing';
-import { expandIncludes, loadScript, LuaScript } from './lua-script';
 import { BULLMQ_SCRIPTS } from './bullmq/scripts';
+import { expandIncludes, LuaScript } from './lua-script';
+import { scriptFolderProblems } from './script-catalogue';
 import { SCRIPTS } from './scripts';
-
-const DIR = join(__dirname, 'scripts');
 
 describe('Lua scripts', () => {
   const ctx = useRedis('scripts');
 
-  it('every .lua file is in the catalogue, and every catalogued script says its KEYS and ARGV', () => {
-    const files = readdirSync(DIR)
-      .filter((f) => f.endsWith('.lua'))
-      .map((f) => f.replace(/\.lua$/, ''));
+  it("this package's folders and catalogues: every file loaded, saying its KEYS, compiling", async () => {
+    expect(await scriptFolderProblems(join(__dirname, 'scripts'), SCRIPTS, ctx.redis)).toEqual([]);
     expect(
-      Object.values(SCRIPTS)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(files.sort());
-    for (const name of files) expect(readFileSync(join(DIR, `${name}.lua`), 'utf8')).toMatch(/-- KEYS/);
+      await scriptFolderProblems(join(__dirname, 'bullmq', 'scripts'), BULLMQ_SCRIPTS, ctx.redis),
+    ).toEqual([]);
   });
 
-  it('includes are expanded, so Redis gets each script whole and compiles it', async () => {
-    for (const script of Object.values(SCRIPTS)) {
-      expect(script.source).not.toMatch(/--!include/);
-      // SCRIPT LOAD compiles without running: a syntax error in any script or fragment fails here.
-      expect(await ctx.redis.script('LOAD', script.source)).toBe(script.sha);
-    }
+  it('finds a file missing from a catalogue, a script without its header, and one that does not compile', async () => {
+    const broken = new LuaScript('broken', 'return {');
+    const problems = await scriptFolderProblems(
+      join(__dirname, 'scripts'),
+      { historyClaim: SCRIPTS.historyClaim, broken },
+      ctx.redis,
+    );
+    expect(problems).toEqual([
+      'history-outbox-ack.lua is not in the catalogue',
+      'history-release.lua is not in the catalogue',
+      expect.stringMatching(/^broken: ERR Error compiling script/),
+    ]);
   });
 
   it('refuses an include cycle, naming it', () => {
@@ -39,30 +38,9 @@ describe('Lua scripts', () => {
 
   it('runs by SHA, loading the script once on a server that does not know it', async () => {
     // A source no server has seen (the test's own prefix in a comment), without flushing other tests' scripts.
-    const script = new LuaScript('probe', `-- ${ctx.prefix}\n${loadScript('inbox-mark').source}`);
+    const script = new LuaScript('probe', `-- ${ctx.prefix}\nreturn redis.call('INCR', KEYS[1])`);
     expect(await ctx.redis.script('EXISTS', script.sha)).toEqual([0]);
-    await script.run(ctx.redis, [`${ctx.prefix}:index`], ['acct_1']);
+    expect(await script.run(ctx.redis, [`${ctx.prefix}:n`], [])).toBe(1);
     expect(await ctx.redis.script('EXISTS', script.sha)).toEqual([1]);
-    expect(await ctx.redis.zscore(`${ctx.prefix}:index`, 'acct_1')).not.toBeNull();
-  });
-});
-
-describe("the scripts over BullMQ's keys", () => {
-  const ctx = useRedis('bullmq-scripts');
-  const dir = join(__dirname, 'bullmq', 'scripts');
-
-  it('every .lua file of the BullMQ folder is in its catalogue, says its KEYS, and compiles', async () => {
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.lua'))
-      .map((f) => f.replace(/\.lua$/, ''));
-    expect(
-      Object.values(BULLMQ_SCRIPTS)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(files.sort());
-    for (const script of Object.values(BULLMQ_SCRIPTS)) {
-      expect(readFileSync(join(dir, `${script.name}.lua`), 'utf8')).toMatch(/-- KEYS/);
-      expect(await ctx.redis.script('LOAD', script.source)).toBe(script.sha);
-    }
   });
 });

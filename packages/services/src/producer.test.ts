@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { PublishEventInput } from '@hookline/core';
-import { InboxRecovery, Producer, type DeliverJobData, type ProducerDeps } from '@hookline/queue';
+import {
+  INBOX_SCRIPTS,
+  InboxRecovery,
+  Producer,
+  type DeliverJobData,
+  type ProducerDeps,
+} from '@hookline/queue';
 import {
   EVENTS_MAX_LEN,
   HistoryOutbox,
   hookQueueLayout,
   HookQueues,
   redisKeys,
-  SCRIPTS,
   type RedisKeys,
 } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
@@ -182,7 +187,7 @@ describe('the recovery index', () => {
       others.push(other);
     }
     const accounts = [accountId, ...others];
-    const marks = jest.spyOn(SCRIPTS.inboxMark, 'run');
+    const marks = jest.spyOn(INBOX_SCRIPTS.inboxMark, 'run');
     try {
       const p = producer(60_000);
       await Promise.all(accounts.map((account, i) => p.publish(account, event(`c${i}`))));

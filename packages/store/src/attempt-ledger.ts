@@ -1,11 +1,6 @@
 import { Lru, type AttemptRecord } from '@hookline/core';
-import {
-  hookQueueLayout,
-  OUTBOX_IDLE_TTL_MS,
-  SCRIPTS,
-  STREAK_IDLE_TTL_MS,
-  type RedisKeys,
-} from '@hookline/redis';
+import { hookQueueLayout, OUTBOX_IDLE_TTL_MS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type {
   AttemptFence,
@@ -61,7 +56,7 @@ export class RedisAttemptLedger implements AttemptLedger {
 
   async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
-    const [state, lockMsLeft, fields] = (await SCRIPTS.attemptBegin.run(
+    const [state, lockMsLeft, fields] = (await STORE_SCRIPTS.attemptBegin.run(
       this.redis,
       [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
       [eventId, cached ? String(cached.version) : '', fence.token],
@@ -80,7 +75,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     marker: string = record.event_id,
   ): Promise<AttemptFinish> {
     const { keys } = this;
-    const result = await SCRIPTS.attemptFinish.run(
+    const result = await STORE_SCRIPTS.attemptFinish.run(
       this.redis,
       [
         keys.hookHistoryOutbox(hookId),

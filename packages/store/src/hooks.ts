@@ -18,7 +18,8 @@ import {
   type UpdateHookInput,
   type Clock,
 } from '@hookline/core';
-import { SCRIPTS, type RedisKeys } from '@hookline/redis';
+import { type RedisKeys } from '@hookline/redis';
+import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
@@ -256,7 +257,7 @@ export class RedisHooks implements Hooks {
   /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
   private async setEvents(accountId: string, hookId: string, events: HookEvents): Promise<boolean> {
     const { keys } = this.deps;
-    const result = await SCRIPTS.hookEventsSet.run(
+    const result = await STORE_SCRIPTS.hookEventsSet.run(
       this.deps.redis,
       [keys.accountHooks(accountId), keys.accountHookEvents(accountId)],
       [hookId, eventsToField(events)],
@@ -351,7 +352,7 @@ export class RedisHooks implements Hooks {
     remove: readonly string[],
     set: Record<string, string>,
   ): Promise<number> {
-    const result = await SCRIPTS.hookChange.run(
+    const result = await STORE_SCRIPTS.hookChange.run(
       this.deps.redis,
       [this.deps.keys.hookRecord(hookId)],
       [accountId, bumpVersion ? '1' : '0', String(remove.length), ...remove, ...Object.entries(set).flat()],

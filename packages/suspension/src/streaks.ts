@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { HookQueues, PAUSED_FIELD, SCRIPTS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { HookQueues, PAUSED_FIELD, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import { SUSPENSION_SCRIPTS } from './scripts';
 import type { StreakStep } from './rules';
 
 // A hook's streak of non-delivered outcomes and the suspension it leads to are decided in one script
@@ -101,7 +102,7 @@ export class Streaks {
     now: number,
   ): Promise<unknown> {
     const { keys, rules } = this;
-    return SCRIPTS.streakStep.run(
+    return SUSPENSION_SCRIPTS.streakStep.run(
       this.redis,
       [keys.hookStreak(hookId), keys.hookStreakFailures(hookId), ...this.hookQueues.streakScriptKeys(hookId)],
       [

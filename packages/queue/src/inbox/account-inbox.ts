@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { SCRIPTS, type RedisKeys } from '@hookline/redis';
+import { type RedisKeys } from '@hookline/redis';
+import { INBOX_SCRIPTS } from './scripts';
 import { type AttemptTrigger, type DeliverableEvent } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
@@ -78,7 +79,7 @@ export class AccountInbox {
   /** Indexes the accounts for recovery; must happen before their entries are written. */
   async markActive(accountIds: readonly string[]): Promise<void> {
     if (accountIds.length === 0) return;
-    await SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], accountIds);
+    await INBOX_SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], accountIds);
   }
 
   async accept(input: AcceptInput): Promise<Acceptance> {
@@ -86,7 +87,7 @@ export class AccountInbox {
     const idemKey = input.idempotencyKey
       ? [keys.accountIdempotency(input.accountId, input.idempotencyKey)]
       : [];
-    const reply = (await SCRIPTS.inboxAccept.run(
+    const reply = (await INBOX_SCRIPTS.inboxAccept.run(
       this.redis,
       [
         keys.accountInbox(input.accountId),
@@ -142,7 +143,7 @@ export class AccountInbox {
 
   /** Accounts that accepted nothing within the grace period (and may have abandoned entries). */
   async quietAccounts(graceMs: number, limit: number): Promise<string[]> {
-    return (await SCRIPTS.inboxQuietAccounts.run(
+    return (await INBOX_SCRIPTS.inboxQuietAccounts.run(
       this.redis,
       [this.keys.inboxAccounts()],
       [graceMs, limit],
@@ -151,7 +152,7 @@ export class AccountInbox {
 
   /** The account's entries older than the grace period, oldest first. */
   async olderThan(accountId: string, graceMs: number, limit: number): Promise<InboxEntry[]> {
-    const raw = (await SCRIPTS.inboxOlderThan.run(
+    const raw = (await INBOX_SCRIPTS.inboxOlderThan.run(
       this.redis,
       [this.keys.accountInbox(accountId)],
       [graceMs, limit],
@@ -164,7 +165,7 @@ export class AccountInbox {
   }
 
   async forget(accountId: string, graceMs: number): Promise<void> {
-    await SCRIPTS.inboxForget.run(this.redis, [this.keys.inboxAccounts()], [accountId, graceMs]);
+    await INBOX_SCRIPTS.inboxForget.run(this.redis, [this.keys.inboxAccounts()], [accountId, graceMs]);
   }
 }
 

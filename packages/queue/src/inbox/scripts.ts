@@ -1,0 +1,13 @@
+import { join } from 'node:path';
+import { loadScript } from '@hookline/redis';
+
+const DIR = join(__dirname, 'scripts');
+
+/** The account inbox's scripts: accept an event (idempotency, hook snapshot, entry) and the recovery index. */
+export const INBOX_SCRIPTS = {
+  inboxAccept: loadScript('inbox-accept', DIR),
+  inboxMark: loadScript('inbox-mark', DIR),
+  inboxQuietAccounts: loadScript('inbox-quiet-accounts', DIR),
+  inboxForget: loadScript('inbox-forget', DIR),
+  inboxOlderThan: loadScript('inbox-older-than', DIR),
+} as const;

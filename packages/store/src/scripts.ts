@@ -1,0 +1,15 @@
+import { join } from 'node:path';
+import { loadScript } from '@hookline/redis';
+
+const DIR = join(__dirname, 'scripts');
+
+/** The store's scripts: the attempt ledger (before and after a request) and hook records. */
+export const STORE_SCRIPTS = {
+  /** Mark an attempt before the request (fenced by the job's lock), record its outcome after. */
+  attemptBegin: loadScript('attempt-begin', DIR),
+  attemptFinish: loadScript('attempt-finish', DIR),
+  /** Change a hook record (and its version) only while it exists. */
+  hookChange: loadScript('hook-change', DIR),
+  /** A hook's subscription, set only while the hook is in its account's index. */
+  hookEventsSet: loadScript('hook-events-set', DIR),
+} as const;

@@ -1,0 +1,12 @@
+import { join } from 'node:path';
+import { scriptFolderProblems } from '@hookline/redis';
+import { useRedis } from '@hookline/testing';
+import { SUSPENSION_SCRIPTS } from './scripts';
+
+describe("suspension's Lua scripts", () => {
+  const ctx = useRedis('scripts');
+
+  it('every file is in the catalogue, says its KEYS and compiles', async () => {
+    expect(await scriptFolderProblems(join(__dirname, 'scripts'), SUSPENSION_SCRIPTS, ctx.redis)).toEqual([]);
+  });
+});

@@ -1,0 +1,10 @@
+import { join } from 'node:path';
+import { loadScript } from '@hookline/redis';
+
+const DIR = join(__dirname, 'scripts');
+
+/** Suspension's scripts. */
+export const SUSPENSION_SCRIPTS = {
+  /** One step of a failure streak; it pauses the hook's queue when the streak qualifies. */
+  streakStep: loadScript('streak-step', DIR),
+} as const;
