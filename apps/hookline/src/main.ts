@@ -120,7 +120,7 @@ runProcess(
       config,
       redis: backgroundRedis,
       keys: background.keys,
-      store: { ...background.store, deliveryLog: background.deliveryLog, history: background.outbox },
+      store: { ...background.store, deliveryLog: background.deliveryLog, historyOutbox: background.outbox },
       history,
       metrics,
       logger,

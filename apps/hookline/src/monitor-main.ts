@@ -28,7 +28,7 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async ({ config, logger, 
   const monitor = startMonitor({
     redis,
     keys,
-    store: { ...store, deliveryLog, history: outbox },
+    store: { ...store, deliveryLog, historyOutbox: outbox },
     history,
     logger,
     metrics,

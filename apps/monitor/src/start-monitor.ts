@@ -7,7 +7,7 @@ import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspensi
 import { HookQueues } from '@hookline/redis';
 import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { OutcomeConsumer } from '@hookline/queue';
+import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
 import type { HistoryStore } from '@hookline/history';
@@ -93,7 +93,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     leaseMs: claimIdleMs,
     onSuspended: () => void refreshGauge().catch(() => undefined),
   });
-  const consumer = new OutcomeConsumer({
+  const consumer = new StreamGroupReader({
     redis,
     blocking: redis.duplicate(),
     stream: keys.outcomes(),
@@ -107,7 +107,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   consumer.start();
   const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
-  const holdCap = createHoldCap({ hookQueues, history: deps.store.history });
+  const holdCap = createHoldCap({ hookQueues, outbox: deps.store.historyOutbox });
   // Fan-outs interrupted by a crash of the publishing process are completed here.
   const recovery = new InboxRecovery({
     redis,

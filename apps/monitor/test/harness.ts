@@ -55,7 +55,7 @@ export function useMonitorHarness() {
         attempted_at: new Date(at).toISOString(),
         ...(statusCode !== undefined ? { status_code: statusCode } : {}),
       };
-      await h.store.history.append(h.hook.id, [record]);
+      await h.store.historyOutbox.append(h.hook.id, [record]);
       const id = await appendOutcome(ctx.redis, h.keys, {
         hookId: h.hook.id,
         accountId: h.hook.account_id,
@@ -110,7 +110,7 @@ export function useMonitorHarness() {
         hookQueues: h.hookQueues,
       }),
       deliveryLog: new DeliveryLog(outbox, new HistoryReader(h.history.client, outbox)),
-      history: outbox,
+      historyOutbox: outbox,
     };
     const account = await h.store.accounts.create({ name: 'Acme Telecom' });
     h.hook = await h.store.hooks.create(

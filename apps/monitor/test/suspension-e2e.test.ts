@@ -37,7 +37,7 @@ beforeEach(async () => {
   store = {
     ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
     deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
-    history: outbox,
+    historyOutbox: outbox,
   };
   const ready = new ReadySet(ctx.redis, keys);
   control = new HookControl({
@@ -47,7 +47,7 @@ beforeEach(async () => {
     store,
     signalReady: (id) => ready.signal([id]),
   });
-  const holdCap = createHoldCap({ hookQueues, history: store.history });
+  const holdCap = createHoldCap({ hookQueues, outbox: store.historyOutbox });
   producer = ctx.closeLater(
     new Producer({
       redis: ctx.redis,

@@ -46,7 +46,7 @@ export interface WorkerDeps {
 export interface RunningWorker {
   /** SIGTERM path: takes no new events, lets the attempts in flight finish (up to a bound), gives hooks back. */
   close(): Promise<void>;
-  attachedCount(): number;
+  heldCount(): number;
 }
 
 export function startWorker(deps: WorkerDeps): RunningWorker {
@@ -97,6 +97,6 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       await deliverer.close();
       await marks.flush();
     },
-    attachedCount: () => consumer.count,
+    heldCount: () => consumer.count,
   };
 }

@@ -60,7 +60,7 @@ export function redisKeys(prefix: string) {
     /** Accounts that accepted events lately: ZSET accountId -> last acceptance (ms); where recovery looks. */
     inboxAccounts: () => `${prefix}:inbox-accounts`,
     // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
-    /** Hooks that have (or may have) waiting events and no process attached: ZSET hookId -> signal time. */
+    /** Hooks that have (or may have) waiting events and no process holding them: ZSET hookId -> signal time. */
     readyHooks: () => `${prefix}:{scheduler}:ready`,
     /** Hooks a worker process is delivering to: ZSET hookId -> lease expiry (ms). */
     hookLeases: () => `${prefix}:{scheduler}:leases`,
@@ -74,7 +74,6 @@ export function redisKeys(prefix: string) {
      * puts the hook straight back into the ready set, so a holder whose queue ran empty need not re-check it.
      */
     signalledWhileLeased: () => `${prefix}:{scheduler}:signalled-while-leased`,
-    reconcileLock: () => `${prefix}:reconcile-lock`,
     /**
      * Worker processes and when each last said it was alive: ZSET worker name -> heartbeat (ms). A worker
      * leaves it on SIGTERM; one that crashed or froze stays, with an old heartbeat, until the monitor prunes it.

@@ -21,7 +21,7 @@ export class ReadySet {
 
   /**
    * Tells the fleet that a hook has (or may have) events to deliver. A hook whose lease is live is only
-   * marked: its holder is attached and takes the events itself, and if it has already seen its queue empty,
+   * marked: its holder is on it and takes the events itself, and if it has already seen its queue empty,
    * giving the lease back puts the hook into the ready set (so the caller must have added its jobs first).
    * Idempotent, one round trip.
    */

@@ -273,7 +273,7 @@ describe('a fan-out interrupted half-way', () => {
     await breakQueue(broken);
     await expect(producer().publish(accountId, event('c1'))).rejects.toThrow();
     // The suspended hook's held event is discarded (its job is gone) before the fan-out is completed.
-    const deps = { hookQueues, history: new HistoryOutbox(ctx.redis, keys) };
+    const deps = { hookQueues, outbox: new HistoryOutbox(ctx.redis, keys) };
     expect(await dropHeldEvents(deps, first, 0, 'discarded', 'test')).toBe(1);
     await repairQueue(broken);
     expect(await recovery().run()).toBe(1);

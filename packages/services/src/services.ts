@@ -66,7 +66,7 @@ export function createServices(deps: {
   const outbox = new HistoryOutbox(redis, keys);
   const history = new HistoryReader(deps.historyDb, outbox);
   const deliveryLog = new DeliveryLog(outbox, history);
-  const holdCap = createHoldCap({ hookQueues, history: outbox });
+  const holdCap = createHoldCap({ hookQueues, outbox });
   const producer = new Producer({
     redis,
     keys,
@@ -81,7 +81,7 @@ export function createServices(deps: {
     redis,
     keys,
     hookQueues,
-    store: { ...store, deliveryLog, history: outbox },
+    store: { ...store, deliveryLog, historyOutbox: outbox },
     signalReady: (hookId) => ready.signal([hookId]),
     ...(deps.probe ? { probe: deps.probe } : {}),
     ...(deps.log ? { log: deps.log } : {}),

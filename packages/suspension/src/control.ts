@@ -61,7 +61,7 @@ export class HookControl {
     if (options.probe) await this.probe(hookId);
 
     // Discard while still paused, so no worker can take a held event in between.
-    const dropDeps = { hookQueues, history: store.history, clock: this.clock };
+    const dropDeps = { hookQueues, outbox: store.historyOutbox, clock: this.clock };
     const since = typeof held === 'object' ? held.since : undefined;
     const discarded =
       held === 'discard'
@@ -88,9 +88,7 @@ export class HookControl {
     await resetStreak(redis, keys, hookId, now.getTime());
     const resumed = await hookQueues.clearPaused(hookId);
     if (!resumed) return store.hooks.get(accountId, hookId);
-
-    // BullMQ's resume on an unpaused queue only adds the marker that wakes a waiting worker.
-    await hookQueues.resume(hookId);
+    // Workers learn of the held events from the ready set (signalReady, last), not from BullMQ's marker.
     await redis.srem(keys.suspendedHooks(), hookId);
     await store.hooks.clearSuspension(hookId);
     const events = (n: number) => `${n} held event${n === 1 ? '' : 's'}`;
@@ -137,7 +135,10 @@ export class HookControl {
       );
     const target = await store.hooks.target(hookId);
     if (!target) throw new HooklineError('NOT_FOUND', 'Hook not found');
-    const record = await probeHook({ ...this.deps.probe, history: store.history, clock: this.clock }, target);
+    const record = await probeHook(
+      { ...this.deps.probe, outbox: store.historyOutbox, clock: this.clock },
+      target,
+    );
     if (record.outcome !== 'delivered')
       throw new HooklineError(
         'PROBE_FAILED',

@@ -25,7 +25,7 @@ beforeEach(async () => {
 });
 
 function producerWithCap(holdMax: number): Producer {
-  const cap = createHoldCap({ hookQueues, history: store.history });
+  const cap = createHoldCap({ hookQueues, outbox: store.historyOutbox });
   return ctx.closeLater(
     new Producer({
       redis: ctx.redis,
@@ -95,7 +95,7 @@ describe('hold cap', () => {
   it('drops nothing from an active hook, however many events wait', async () => {
     const producer = producerWithCap(2);
     await publish(producer, ['c1', 'c2', 'c3', 'c4']);
-    const cap = createHoldCap({ hookQueues, history: store.history });
+    const cap = createHoldCap({ hookQueues, outbox: store.historyOutbox });
     expect(await cap(hook.id, 2)).toBe(0);
     expect(await heldCallIds()).toEqual(['c1', 'c2', 'c3', 'c4']);
     expect(await store.deliveryLog.list(hook.id, 10)).toEqual([]);
@@ -104,7 +104,7 @@ describe('hold cap', () => {
   it('records each dropped event once when several producers enforce the cap at the same time', async () => {
     await publish(producerWithCap(100), ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8']);
     await hookQueues.pauseOnce(hook.id);
-    const cap = createHoldCap({ hookQueues, history: store.history });
+    const cap = createHoldCap({ hookQueues, outbox: store.historyOutbox });
     const dropped = await Promise.all([cap(hook.id, 2), cap(hook.id, 2), cap(hook.id, 2)]);
 
     expect(dropped.reduce((a, b) => a + b, 0)).toBe(6);

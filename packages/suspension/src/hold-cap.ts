@@ -11,7 +11,7 @@ const BATCH = 500;
 export interface HoldDeps {
   readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
   /** Where dropped events are recorded: the hook's history outbox, like the attempts' records. */
-  readonly history: Pick<HistoryOutbox, 'append'>;
+  readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly clock?: Clock;
 }
 
@@ -38,7 +38,7 @@ export async function dropHeldEvents(
     const at = clock();
     const records = dropped.map(([jobId, json]) => dropRecord(hookId, jobId, json, outcome, at, why));
     // In order, so the log reads oldest to newest like the deliveries it stands in for.
-    await deps.history.append(hookId, records);
+    await deps.outbox.append(hookId, records);
     total += records.length;
     if (records.length < BATCH) return total;
   }

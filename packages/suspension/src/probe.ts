@@ -20,7 +20,8 @@ import type { HookTarget } from '@hookline/store';
 export interface ProbeDeps {
   /** One HTTP attempt (the deliverer: deadline, network policy). */
   readonly attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
-  readonly history: Pick<HistoryOutbox, 'append'>;
+  /** The hook's history outbox, where the probe is recorded like an attempt. */
+  readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
   readonly clock: Clock;
 }
@@ -56,6 +57,6 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
     },
   );
-  await deps.history.append(target.id, [record]);
+  await deps.outbox.append(target.id, [record]);
   return record;
 }

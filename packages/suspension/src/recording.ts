@@ -12,8 +12,8 @@ export interface SuspensionStore {
   readonly hooks: Hooks;
   /** Reads a hook's newest records (the failures behind a suspension). */
   readonly deliveryLog: Pick<DeliveryLog, 'list'>;
-  /** Where dropped held events are recorded. */
-  readonly history: Pick<HistoryOutbox, 'append'>;
+  /** The hooks' history outboxes: where dropped held events and probes are recorded (Redis, then PostgreSQL). */
+  readonly historyOutbox: Pick<HistoryOutbox, 'append'>;
   readonly activity: ActivityFeed;
 }
 

@@ -59,7 +59,7 @@ async function attempt(
     attempted_at: new Date(at).toISOString(),
     ...extra,
   };
-  await store.history.append(hook.id, [record]);
+  await store.historyOutbox.append(hook.id, [record]);
   const id = await appendOutcome(ctx.redis, keys, {
     hookId: hook.id,
     accountId: hook.account_id,

@@ -34,9 +34,9 @@ export function createMetrics() {
       labelNames: ['type'] as const,
       registers: [registry],
     }),
-    attachedHooks: new Gauge({
+    heldHooks: new Gauge({
       name: 'hookline_worker_attached_hooks',
-      help: 'Hooks this worker process is delivering to now (it holds their lease)',
+      help: 'Hooks this worker process is delivering to now (it holds their lease; the name is kept from an earlier design, for dashboards)',
       registers: [registry],
     }),
     attemptsInFlight: new Gauge({

@@ -108,7 +108,7 @@ export async function measureDeliveries(m: DeliveryMeasure) {
     startMonitor({
       redis,
       keys,
-      store: { ...store, deliveryLog: services.deliveryLog, history: services.outbox },
+      store: { ...store, deliveryLog: services.deliveryLog, historyOutbox: services.outbox },
       history: m.history,
       logger,
       config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 10, HOOKLINE_SUSPEND_AFTER_MS: 600_000 },

@@ -46,7 +46,7 @@ export function hooklineParts(redis: Redis, prefix: string, secretKey: Buffer, h
   const store: Store & SuspensionStore = {
     ...createStore({ redis, keys, secretBox: SecretBox.fromKey(secretKey), hookQueues }),
     deliveryLog: new DeliveryLog(outbox, reader),
-    history: outbox,
+    historyOutbox: outbox,
   };
   return { keys, hookQueues, store, reader, producer: new Producer({ redis, keys }) };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { OutcomeConsumer, type StreamEntry } from '@hookline/queue';
+import { StreamGroupReader, type StreamEntry } from '@hookline/queue';
 import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
@@ -38,7 +38,7 @@ export interface NotifierDeps {
  */
 export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   const log = deps.logger.child({ component: 'notifier' });
-  const consumer = new OutcomeConsumer({
+  const consumer = new StreamGroupReader({
     redis: deps.redis,
     blocking: deps.redis.duplicate(),
     stream: deps.keys.notices(),

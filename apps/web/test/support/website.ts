@@ -63,7 +63,7 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
         error: 'HTTP 503 Service Unavailable',
         response_excerpt: '{"error":"maintenance"}',
       }));
-      await w.store.history.append(hookId, records);
+      await w.store.historyOutbox.append(hookId, records);
       const reason = streakReason(failures, startedAt, at, records.at(-1));
       const suspended = await w.control.suspend(hookId, reason, 'monitor', records);
       if (!suspended) throw new Error(`hook ${hookId} was not suspended`);
@@ -85,7 +85,7 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
         ...catalog,
       }),
       deliveryLog: new DeliveryLog(outbox, w.reader),
-      history: outbox,
+      historyOutbox: outbox,
     };
     w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys, ...catalog }));
     const ready = new ReadySet(ctx.redis, w.keys);

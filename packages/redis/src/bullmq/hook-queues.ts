@@ -98,11 +98,6 @@ export class HookQueues {
     );
   }
 
-  /** Events waiting to be delivered in each of these hooks' queues, sent at once like `pausedMany`. */
-  async waitingMany(hookIds: readonly string[]): Promise<number[]> {
-    return Promise.all(hookIds.map((id) => this.redis.llen(this.layout(id).wait)));
-  }
-
   /**
    * Which of these hooks have jobs waiting or active: one EXISTS per hook. Most hooks of a large fleet have
    * none, so the watchdog's sweep asks this first. On a single Redis the commands go as one pipeline (one

@@ -122,7 +122,7 @@ export class HookConsumer {
     if (this.held.has(hookId)) return;
     const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
-    this.deps.metrics.attachedHooks.set(this.held.size);
+    this.deps.metrics.heldHooks.set(this.held.size);
     const drain = this.drain(holding)
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed');
@@ -202,7 +202,7 @@ export class HookConsumer {
     // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
     // re-signal below), and that claim must start a new holding, not find this one on its way out.
     this.held.delete(holding.hookId);
-    this.deps.metrics.attachedHooks.set(this.held.size);
+    this.deps.metrics.heldHooks.set(this.held.size);
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the

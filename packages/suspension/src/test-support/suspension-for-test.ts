@@ -44,7 +44,7 @@ export function suspensionForTest(ctx: Pick<ReturnType<typeof useRedis>, 'prefix
       data: await records(hookId, page.limit),
     }),
   };
-  const store = { ...base, deliveryLog: new DeliveryLog(outbox, reader), history: outbox };
+  const store = { ...base, deliveryLog: new DeliveryLog(outbox, reader), historyOutbox: outbox };
   const ready = new ReadySet(ctx.redis, keys);
   const control = new HookControl({
     redis: ctx.redis,

@@ -6,7 +6,7 @@ export interface StreamEntry {
   readonly fields: readonly string[] | null;
 }
 
-export interface OutcomeConsumerOptions {
+export interface StreamGroupReaderOptions {
   /** For commands; `blocking` is only for XREADGROUP ... BLOCK, which holds its connection. */
   readonly redis: Redis;
   readonly blocking: Redis;
@@ -25,16 +25,16 @@ export interface OutcomeConsumerOptions {
 const RETRY_MS = 500;
 
 /**
- * Reads the outcome stream as one consumer of a consumer group: every entry goes to one consumer, and stays
+ * Reads a stream (the outcome stream, the notice stream) as one consumer of a consumer group: every entry goes to one consumer, and stays
  * pending until that consumer acknowledges it, so a monitor that dies mid-batch loses nothing: the others
  * (or its successor) claim its pending entries once they have been idle for `claimIdleMs`.
  */
-export class OutcomeConsumer {
+export class StreamGroupReader {
   private stopping = false;
   private claimCursor = '0-0';
   private running: Promise<void> | undefined;
 
-  constructor(private readonly o: OutcomeConsumerOptions) {}
+  constructor(private readonly o: StreamGroupReaderOptions) {}
 
   start(): void {
     this.running ??= this.run();
