@@ -129,7 +129,7 @@ function bullmqRows(r: BenchResults): string[][] {
   const b = r.bullmq;
   const bound: PhaseResult = { perSecond: b.oneHookBound.perSecond, hangingReceipts: 0, seconds: 0 };
   return [
-    row(`(a') BullMQ alone: addBulk into 1 queue (${num(b.addBulk.jobs)} jobs)`, b.addBulk),
+    row(`(a') BullMQ alone: adds into 1 queue (${num(b.addBulk.jobs)} jobs)`, b.addBulk),
     row(
       `(a') BullMQ alone: 1 queue, 1 job at a time${b.oneQueue.ranDry ? ' (RAN DRY)' : ''}`,
       b.oneQueue,
@@ -162,7 +162,7 @@ function bullmqShareLines(r: BenchResults): string[] {
 
 function redisRows(r: BenchResults): string[][] {
   const phases: [string, PhaseResult][] = [
-    ['BullMQ alone: addBulk, 1 queue', r.bullmq.addBulk],
+    ['BullMQ alone: adds, 1 queue', r.bullmq.addBulk],
     ['BullMQ alone: 1 queue, process only', r.bullmq.oneQueue],
     [`BullMQ alone: ${r.bullmq.manyQueues.queues} queues, add + process`, r.bullmq.manyQueues],
     ['1 hook, max', r.hookline.oneHook],
@@ -230,7 +230,7 @@ export function formatReport(r: BenchResults): string {
     'conns/delivery = Redis connections opened per delivery (INFO stats total_connections_received, whole server);',
     "worker conns, worker RSS MB = Redis connections and resident memory (MB) of each worker process at the window's end;",
     `lost = events not received ${Math.round(m.drainTimeoutMs / 1000)} s after publishing stopped.`,
-    "(a') BullMQ alone: hookline's queues, jobs and Worker options, no-op processor, no HTTP; per s = jobs;",
+    "(a') BullMQ alone: hookline's queues and jobs through BullMQ's scripts as hookline runs them, no-op, no HTTP; per s = jobs;",
     'the Workers run in a process of their own, in the "workers" place of cpu% and µs/delivery.',
     '',
     formatTable(

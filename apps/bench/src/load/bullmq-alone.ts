@@ -1,7 +1,6 @@
 import { newId } from '@hookline/core';
-import { type RedisKeys } from '@hookline/redis';
-import { createRedis } from '@hookline/redis';
-import { EVENTS_MAX_LEN } from '@hookline/redis';
+import { createRedis, HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
+import { engineFigures } from '@hookline/scheduler';
 import {
   DEDUPE_TTL_MS,
   DELIVER_JOB,
@@ -9,7 +8,6 @@ import {
   KEEP_FAILED,
   type DeliverJobData,
 } from '@hookline/queue';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { nowMicros, sleep } from '../clock';
 import type { BullmqAlone, PhaseResult } from '../results';
@@ -19,9 +17,11 @@ import { benchEventData } from './bench-event';
 import type { LoadTally } from './hookline-load';
 import type { WindowTiming } from './measure';
 
-// BullMQ alone: hookline's queues, jobs and Worker options with nothing else around them (no hookline
-// producer, store, scheduler or HTTP request; a no-op processor). What BullMQ's own scripts cost per job is a
-// floor under every hookline figure, so these rows bound what hookline can reach on this machine.
+// BullMQ alone: hookline's queues and jobs moved the way hookline moves them — BullMQ's add script, then
+// moveToActive and moveToFinished fetching the next job, all through BullMQ's queue backend — with nothing
+// else around them (no inbox, ready set, leases, attempt ledger, HTTP request or history; a no-op in their
+// place). What BullMQ's own scripts cost per job on hookline's path is a floor under every hookline figure, so
+// these rows bound what hookline can reach on this machine.
 
 export interface BullmqAloneContext {
   readonly redisUrl: string;
@@ -38,15 +38,16 @@ export interface BullmqAloneContext {
   readonly progress: (line: string) => void;
 }
 
-// As apps/worker/src/hook-attachments.ts creates its Workers (DEFAULT_TIMINGS; it does not export them).
-const WORKER_OPTIONS = { lockDurationMs: 10_000, stalledIntervalMs: 5_000, maxStalledCount: 10 } as const;
-// Pre-added jobs per second of warm-up + window: well above the ~2,700/s one Worker manages here, so the
-// queue does not run dry (`ranDry` says if it did).
+// The job lock a worker takes with the default 15 s deadline (the engine's timing table).
+const LOCK_MS = engineFigures(15_000).lockMs;
+// Pre-added jobs per second of warm-up + window: well above what one queue drains here, so the queue does
+// not run dry (`ranDry` says if it did).
 const PRE_ADDED_PER_SECOND = 4000;
 const ADD_BULK_CHUNK = 1000;
 
 interface BenchQueue {
-  readonly queue: Queue<DeliverJobData>;
+  /** Its place in the host's list, by which completions and signals name it. */
+  readonly index: number;
   readonly accountId: string;
   readonly hookId: string;
 }
@@ -78,21 +79,21 @@ function deliverJob(q: BenchQueue) {
   };
 }
 
-/** Queues named and configured as hook queues (HookQueues.open + setUp), sharing one producer connection. */
-async function openQueues(keys: RedisKeys, connection: Redis, count: number): Promise<BenchQueue[]> {
-  const queues = Array.from({ length: count }, () => {
-    const hookId = newId('hk');
-    const queue = new Queue<DeliverJobData>(keys.hookQueueName(hookId), {
-      connection,
-      prefix: keys.prefix,
-      streams: { events: { maxLen: EVENTS_MAX_LEN } },
-    });
-    queue.on('error', () => undefined);
-    return { queue, hookId, accountId: newId('acct') };
-  });
+/** Queues set up as hook queues are (HookQueues.setUp: global concurrency 1). */
+async function openQueues(hookQueues: HookQueues, count: number): Promise<BenchQueue[]> {
+  const queues = Array.from({ length: count }, (_, index) => ({
+    index,
+    hookId: newId('hk'),
+    accountId: newId('acct'),
+  }));
   for (let i = 0; i < queues.length; i += 50)
-    await Promise.all(queues.slice(i, i + 50).map((q) => q.queue.setGlobalConcurrency(1)));
+    await Promise.all(queues.slice(i, i + 50).map((q) => hookQueues.setUp(q.hookId)));
   return queues;
+}
+
+function addJob(adder: HookJobAdder, q: BenchQueue): Promise<string> {
+  const { name, data, opts } = deliverJob(q);
+  return adder.add(q.hookId, name, data, opts);
 }
 
 function startHost(ctx: BullmqAloneContext, queues: readonly BenchQueue[]): Promise<BullmqHost> {
@@ -100,8 +101,8 @@ function startHost(ctx: BullmqAloneContext, queues: readonly BenchQueue[]): Prom
     {
       redisUrl: ctx.redisUrl,
       prefix: ctx.keys.prefix,
-      queueNames: queues.map((q) => q.queue.name),
-      ...WORKER_OPTIONS,
+      hookIds: queues.map((q) => q.hookId),
+      lockDurationMs: LOCK_MS,
     },
     ctx.redisPort,
   );
@@ -131,16 +132,16 @@ async function oneQueue(
   ctx: BullmqAloneContext,
   connection: Redis,
 ): Promise<Pick<BullmqAlone, 'addBulk' | 'oneQueue'>> {
-  const q = (await openQueues(ctx.keys, connection, 1))[0]!;
+  const hookQueues = new HookQueues(connection, ctx.keys);
+  const adder = new HookJobAdder(connection, ctx.keys);
+  const q = (await openQueues(hookQueues, 1))[0]!;
   const jobs = Math.round((PRE_ADDED_PER_SECOND * (ctx.timing.warmupMs + ctx.timing.measureMs)) / 1000);
-  ctx.progress(`BullMQ alone: addBulk of ${jobs} jobs into one queue`);
+  ctx.progress(`BullMQ alone: ${jobs} jobs added into one queue through BullMQ's add script`);
   const probe = usageProbe(ctx.redis);
   const from = nowMicros();
   const mark = await probe.begin();
   for (let added = 0; added < jobs; added += ADD_BULK_CHUNK)
-    await q.queue.addBulk(
-      Array.from({ length: Math.min(ADD_BULK_CHUNK, jobs - added) }, () => deliverJob(q)),
-    );
+    await Promise.all(Array.from({ length: Math.min(ADD_BULK_CHUNK, jobs - added) }, () => addJob(adder, q)));
   const seconds = (nowMicros() - from) / 1e6;
   const addBulk = {
     perSecond: Math.round(jobs / seconds),
@@ -151,7 +152,7 @@ async function oneQueue(
   };
   ctx.progress(`  ${addBulk.perSecond} jobs/s added`);
 
-  ctx.progress('BullMQ alone: one queue, one Worker (concurrency 1, no-op), one job at a time');
+  ctx.progress('BullMQ alone: one queue, taken and finished one job at a time (no-op)');
   const host = await startHost(ctx, [q]);
   try {
     const window = await measureJobs(ctx, host);
@@ -160,19 +161,20 @@ async function oneQueue(
     return { addBulk, oneQueue: { ...window, jobs, ranDry } };
   } finally {
     await host.stop();
-    await q.queue.obliterate({ force: true });
-    await q.queue.close();
+    const queue = hookQueues.open(q.hookId);
+    await queue.obliterate({ force: true });
+    await queue.close();
   }
 }
 
 async function manyQueues(ctx: BullmqAloneContext, connection: Redis): Promise<BullmqAlone['manyQueues']> {
   ctx.progress(
-    `BullMQ alone: ${ctx.queues} queues, one no-op Worker each, Queue.add with ${ctx.window} outstanding per queue`,
+    `BullMQ alone: ${ctx.queues} queues, added and drained through BullMQ's scripts, ${ctx.window} outstanding per queue`,
   );
-  const queues = await openQueues(ctx.keys, connection, ctx.queues);
+  const queues = await openQueues(new HookQueues(connection, ctx.keys), ctx.queues);
   const host = await startHost(ctx, queues);
   try {
-    const loop = new AddLoop(queues, host, ctx.window);
+    const loop = new AddLoop(new HookJobAdder(connection, ctx.keys), queues, host, ctx.window);
     const window = await measureJobs(ctx, host);
     const tally = await loop.finish(ctx.drainTimeoutMs);
     ctx.progress(
@@ -184,7 +186,6 @@ async function manyQueues(ctx: BullmqAloneContext, connection: Redis): Promise<B
     return { ...window, tally, queues: ctx.queues, window: ctx.window };
   } finally {
     await host.stop();
-    await Promise.all(queues.map((q) => q.queue.close()));
   }
 }
 
@@ -199,6 +200,7 @@ class AddLoop {
   private readonly unsubscribe: () => void;
 
   constructor(
+    private readonly adder: HookJobAdder,
     queues: readonly BenchQueue[],
     private readonly host: BullmqHost,
     window: number,
@@ -211,11 +213,13 @@ class AddLoop {
   }
 
   private add(q: BenchQueue): void {
-    const { name, data, opts } = deliverJob(q);
     this.added += 1;
     this.pending += 1;
-    q.queue.add(name, data, opts).then(
-      () => (this.pending -= 1),
+    addJob(this.adder, q).then(
+      () => {
+        this.pending -= 1;
+        this.host.signal(q.index);
+      },
       (error: unknown) => {
         this.pending -= 1;
         this.errors += 1;
@@ -244,7 +248,7 @@ class AddLoop {
 }
 
 /**
- * Both measurements, before hookline's workers start (nothing else then uses the CPUs). The Workers run in a
+ * Both measurements, before hookline's workers start (nothing else then uses the CPUs). The host runs in a
  * child process; the jobs are added from the bench process, on a connection of their own.
  */
 export async function bullmqAlone(ctx: BullmqAloneContext): Promise<BullmqAlone> {

@@ -17,6 +17,7 @@ export class BullmqHost {
   private completedJobs = 0;
   private firstFailure?: string;
   private readonly listeners = new Set<(queueIndex: number, count: number) => void>();
+  private readonly signalled = new Set<number>();
   private readonly exited: Promise<unknown>;
 
   private constructor(
@@ -38,7 +39,7 @@ export class BullmqHost {
     });
   }
 
-  /** Forks the host and returns once every Worker is connected (they start taking jobs at once). */
+  /** Forks the host and returns once it is connected (it starts draining the queues at once). */
   static async start(settings: HostSettings, redisPort: number): Promise<BullmqHost> {
     // From source (tsx) the host is a .ts file and needs tsx too; built, it is .js.
     const ext = extname(__filename);
@@ -47,7 +48,7 @@ export class BullmqHost {
       execArgv: ext === '.ts' ? ['--require', 'tsx/cjs'] : [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const host = new BullmqHost(child, settings.queueNames.length, redisPort);
+    const host = new BullmqHost(child, settings.hookIds.length, redisPort);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: FromHost) => {
         if (message.type === 'ready') resolve();
@@ -71,7 +72,18 @@ export class BullmqHost {
     return this.child.pid!;
   }
 
-  /** Jobs the host's Workers completed so far (as reported: at most a few ms behind). */
+  /** Tells the host these queues got jobs; sent once per event-loop turn for every queue signalled in it. */
+  signal(queueIndex: number): void {
+    if (this.signalled.size === 0)
+      setImmediate(() => {
+        const queues = [...this.signalled];
+        this.signalled.clear();
+        if (this.child.connected) this.child.send({ type: 'signal', queues } satisfies ToHost);
+      });
+    this.signalled.add(queueIndex);
+  }
+
+  /** Jobs the host completed so far (as reported: at most a few ms behind). */
   get completed(): number {
     return this.completedJobs;
   }
@@ -98,7 +110,7 @@ export class BullmqHost {
     ];
   }
 
-  /** Asks the host to close its Workers and exit; kills it if it has not within `graceMs`. */
+  /** Asks the host to stop taking jobs and exit; kills it if it has not within `graceMs`. */
   async stop(graceMs = 20_000): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       if (this.child.connected) this.child.send({ type: 'stop' } satisfies ToHost);

@@ -3,16 +3,16 @@
 export interface HostSettings {
   readonly redisUrl: string;
   readonly prefix: string;
-  /** One no-op Worker per queue, in this order; completions are reported by index. */
-  readonly queueNames: readonly string[];
+  /** The hook queues the host consumes, in this order; completions and signals name them by index. */
+  readonly hookIds: readonly string[];
   readonly lockDurationMs: number;
-  readonly stalledIntervalMs: number;
-  readonly maxStalledCount: number;
 }
 
 export type ToHost =
   | { readonly type: 'start'; readonly settings: HostSettings }
-  /** Close every Worker (the job in flight finishes), disconnect, answer `stopped`, exit. */
+  /** These queues got jobs: drain them (the bench's stand-in for hookline's ready set, without its scripts). */
+  | { readonly type: 'signal'; readonly queues: readonly number[] }
+  /** Stop taking jobs (the one in hand finishes), disconnect, answer `stopped`, exit. */
   | { readonly type: 'stop' };
 
 export type FromHost =
