@@ -1,0 +1,19 @@
+import { CHROMIUM } from '../../src/chromium-path';
+import { testRun } from '../../src/test-run/run';
+
+// pnpm test's runner with one step in place of the suite: the step prints the URLs it was given, then holds
+// until stopped (`hold`) or fails at once with exit code 3 (`fail`). run.test.ts drives it with signals.
+// Usage: hold-run.ts <hold|fail> <redis url> <database url>
+const [mode, redisUrl = '', databaseUrl = ''] = process.argv.slice(2);
+const step = `console.log('URLS ' + JSON.stringify([process.env.TEST_REDIS_URL, process.env.TEST_DATABASE_URL]));
+  ${mode === 'fail' ? 'process.exit(3)' : 'setInterval(() => {}, 1000)'}`;
+
+void testRun({
+  steps: [{ name: mode ?? 'hold', program: process.execPath, args: ['-e', step] }],
+  wanted: { redisUrl, databaseUrl },
+  PATH: process.env.PATH ?? '',
+  postgresRoots: ['/usr/lib/postgresql'],
+  chromium: CHROMIUM,
+  env: process.env,
+  print: (line) => process.stderr.write(`${line}\n`),
+}).then((code) => process.exit(code));
