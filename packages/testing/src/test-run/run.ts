@@ -9,7 +9,7 @@ import {
   type RunServices,
   type WantedServices,
 } from './services';
-import { runSteps, type Step } from './steps';
+import { runSteps, signalStep, type Step } from './steps';
 
 export interface TestRunOptions {
   readonly steps: readonly Step[];
@@ -24,6 +24,9 @@ export interface TestRunOptions {
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** How long a stopped step gets to end by itself before it is killed. */
+const STEP_GRACE_MS = 10_000;
+const PARENT_CHECK_MS = 500;
 
 /**
  * `pnpm test`: the preflight, the services (a running Redis and PostgreSQL when they answer, throwaway ones
@@ -38,13 +41,25 @@ export async function testRun(options: TestRunOptions): Promise<number> {
   const { print } = options;
   let signal: NodeJS.Signals | undefined;
   let current: ChildProcess | undefined;
-  const onSignal = (received: NodeJS.Signals) => {
-    if (!signal) print(`test run: ${received}, stopping the suite and the servers it started`);
+  const stopRun = (received: NodeJS.Signals, why: string) => {
+    if (!signal) print(`test run: ${why}, stopping the suite and the servers it started`);
     signal ??= received;
-    // In a terminal the step has its own Ctrl-C already; a signal sent to the runner alone is passed on.
-    current?.kill(received);
+    // The steps lead process groups of their own (steps.ts): a terminal's Ctrl-C reaches them only this way.
+    const step = current;
+    if (!step) return;
+    signalStep(step, received);
+    setTimeout(() => {
+      if (step.exitCode === null && step.signalCode === null) signalStep(step, 'SIGKILL');
+    }, STEP_GRACE_MS).unref();
   };
+  const onSignal = (received: NodeJS.Signals) => stopRun(received, received);
   for (const name of SIGNALS) process.on(name, onSignal);
+  // pnpm, stopped with a signal of its own, ends the shell it runs this in and exits, leaving this runner
+  // to carry on alone: a new parent means whoever started the run is gone.
+  const parent = process.ppid;
+  const watchParent = setInterval(() => {
+    if (process.ppid !== parent) stopRun('SIGTERM', 'the command that started this run is gone');
+  }, PARENT_CHECK_MS).unref();
   let services: RunServices | undefined;
   try {
     for (const dir of removeLeftovers(tmpdir(), RUN_DIR_PREFIX))
@@ -81,5 +96,6 @@ export async function testRun(options: TestRunOptions): Promise<number> {
     if (services?.dir) print('test run: stopping the throwaway servers');
     await services?.stop();
     for (const name of SIGNALS) process.off(name, onSignal);
+    clearInterval(watchParent);
   }
 }

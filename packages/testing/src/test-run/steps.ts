@@ -15,6 +15,9 @@ export type StepsOutcome =
 /**
  * Runs the steps one after the other, stopping at the first that fails, as `a && b && c` would. `current`
  * lets the signal handler reach the step that is running; a step the run was interrupted in ends the run.
+ *
+ * Each step leads a process group of its own, so that stopping it reaches everything it started: `pnpm run`
+ * passes a signal to its shell but not to the shell's child (tsc went on alone), and jest has workers.
  */
 export async function runSteps(
   steps: readonly Step[],
@@ -24,7 +27,7 @@ export async function runSteps(
   for (const step of steps) {
     const before = control.interruptedBy();
     if (before) return { kind: 'interrupted', signal: before };
-    const child = spawn(step.program, [...step.args], { stdio: 'inherit', env });
+    const child = spawn(step.program, [...step.args], { stdio: 'inherit', env, detached: true });
     control.current(child);
     const code = await new Promise<number>((resolve) => {
       child.once('error', (error) => {
@@ -39,4 +42,13 @@ export async function runSteps(
     if (code !== 0) return { kind: 'failed', step: step.name, code };
   }
   return { kind: 'passed' };
+}
+
+/** Sends a signal to a step and everything it started; quiet when they are gone already. */
+export function signalStep(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
