@@ -42,7 +42,7 @@ export async function testRun(options: TestRunOptions): Promise<number> {
   let signal: NodeJS.Signals | undefined;
   let current: ChildProcess | undefined;
   const stopRun = (received: NodeJS.Signals, why: string) => {
-    if (!signal) print(`test run: ${why}, stopping the suite and the servers it started`);
+    if (!signal) print(`test run: ${why}, stopping the suite and any server the run started`);
     signal ??= received;
     // The steps lead process groups of their own (steps.ts): a terminal's Ctrl-C reaches them only this way.
     const step = current;
@@ -92,6 +92,10 @@ export async function testRun(options: TestRunOptions): Promise<number> {
     if (outcome.kind === 'failed') return outcome.code;
     if (outcome.kind === 'interrupted') return 128 + constants.signals[outcome.signal];
     return signal ? 128 + constants.signals[signal] : 0;
+  } catch (error) {
+    // A Ctrl-C during initdb ends initdb too (same terminal): the run was stopped, it did not break.
+    if (signal) return 128 + constants.signals[signal];
+    throw error;
   } finally {
     if (services?.dir) print('test run: stopping the throwaway servers');
     await services?.stop();

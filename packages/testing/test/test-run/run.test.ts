@@ -142,7 +142,7 @@ describe('pnpm test (the runner)', () => {
     const { run, redisUrl, databaseUrl } = held;
     process.kill(run.pid, 'SIGTERM');
     expect(await run.exited).toBe(143);
-    expect(run.output()).toContain('test run: SIGTERM, stopping the suite and the servers it started');
+    expect(run.output()).toContain('test run: SIGTERM, stopping the suite and any server the run started');
     await expectNothingLeft(redisUrl, databaseUrl, held);
   }, 60_000);
 
