@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import IORedis from 'ioredis';
 import pg from 'pg';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../src';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, waitUntil } from '../../src';
 import { probePostgres, probeRedis } from '../../src/test-run/probes';
 import { freePort } from '../../src/test-run/server-process';
 import { probeServices, startServices, type RunServices } from '../../src/test-run/services';
@@ -106,6 +107,39 @@ describe('the servers pnpm test runs against', () => {
           'away: it answers PING with HTTP/1.1 400 Bad Request)',
       );
       expect(await probeRedis(services.env.TEST_REDIS_URL)).toEqual({ kind: 'usable' });
+    } finally {
+      impostor.close();
+    }
+  });
+
+  it('passes over a Redis that wants a password, naming why', async () => {
+    const port = await freePort();
+    const guarded = spawn(
+      redisServer,
+      ['--port', String(port), '--bind', '127.0.0.1', '--requirepass', 'x', '--save', ''],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const url = `redis://127.0.0.1:${port}`;
+      await waitUntil(async () => (await probeRedis(url)).kind !== 'absent', 'the guarded Redis');
+      expect(await probeRedis(url)).toEqual({
+        kind: 'refused',
+        reason: 'it answers PING with -NOAUTH Authentication required.',
+      });
+    } finally {
+      guarded.kill('SIGKILL');
+    }
+  });
+
+  it('passes over a server on the PostgreSQL port that does not speak PostgreSQL', async () => {
+    const impostor: Server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = impostor.address() as { port: number };
+      const probe = await probePostgres(`postgres://postgres@127.0.0.1:${port}/test`);
+      expect(probe).toEqual({ kind: 'refused', reason: 'Connection terminated unexpectedly' });
     } finally {
       impostor.close();
     }
