@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-
-// Debian's Chromium, driven by playwright-core (which downloads no browser of its own).
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM } from './chromium-path';
 
 /** Starts Debian's Chromium headless; fails, saying how to install it, when it is missing. */
 export async function launchChromium(): Promise<Browser> {

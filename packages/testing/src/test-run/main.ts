@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { CHROMIUM } from '../chromium-path';
+import { testRun } from './run';
+import { DEFAULT_TEST_DATABASE_URL, DEFAULT_TEST_REDIS_URL } from './services';
+import type { Step } from './steps';
+
+// `pnpm test` (package.json): node --require tsx/cjs packages/testing/src/test-run/main.ts [jest arguments]
+const REPO_ROOT = resolve(__dirname, '../../../..');
+
+// pnpm passes `pnpm test -- a b` on as `-- a b`; everything after is jest's.
+const argv = process.argv.slice(2);
+const jestArgs = argv[0] === '--' ? argv.slice(1) : argv;
+
+// The pnpm that started this run (npm_execpath), so the checks run with it whatever PATH holds.
+const pnpm = (script: string): Step =>
+  process.env.npm_execpath
+    ? { name: script, program: process.execPath, args: [process.env.npm_execpath, 'run', script] }
+    : { name: script, program: 'pnpm', args: ['run', script] };
+
+const steps: Step[] = [
+  pnpm('typecheck'),
+  pnpm('lint'),
+  pnpm('layers'),
+  {
+    name: 'jest',
+    program: process.execPath,
+    args: [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), ...jestArgs],
+  },
+];
+
+void testRun({
+  steps,
+  // The suite's own settings: where a running Redis and PostgreSQL are looked for before any is started.
+  wanted: {
+    redisUrl: process.env.TEST_REDIS_URL || DEFAULT_TEST_REDIS_URL,
+    databaseUrl: process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL,
+  },
+  PATH: process.env.PATH ?? '',
+  postgresRoots: ['/usr/lib/postgresql'],
+  chromium: CHROMIUM,
+  env: process.env,
+  print: (line) => process.stderr.write(`${line}\n`),
+}).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`test run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
