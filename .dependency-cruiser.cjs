@@ -2,7 +2,8 @@
 // are included: a test-only import can tie two packages into a cycle as surely as a runtime one.
 //
 // Packages, bottom up (a package imports only from layers below it):
-//   core · config · telemetry · delivery · testing   pure domain, settings, logging, HTTP sending, fixtures
+//   core · config · telemetry · delivery · testing   pure domain, settings, logging and tracing, HTTP sending,
+//                                                    fixtures (config and telemetry use core)
 //   redis                                            keys, Lua scripts, connections, BullMQ's internal layout
 //   store · queue · history                          records; transport; the delivery history — never one another
 //   suspension                                       streaks, the suspender, control, hold cap
@@ -14,7 +15,7 @@ const layer = (...names) => `^packages/(${names.join('|')})/`;
 const below = {
   core: [],
   config: ['core'],
-  telemetry: [],
+  telemetry: ['core'],
   delivery: ['core', 'testing'],
   testing: ['core'],
   redis: ['core', 'testing'],

@@ -18,6 +18,10 @@ export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>>
   readonly startedAt: number;
   /** What was sent, credentials masked; absent when nothing was (a crash's `unknown`, a blocked address). */
   readonly request?: RecordedRequest;
+  /** The attempt's id when the caller made it (to name its span too); else the job's, or a new one. */
+  readonly attemptId?: string;
+  /** Where the attempt stands in its W3C trace, kept with the record. */
+  readonly trace?: { readonly trace_id: string; readonly span_id: string };
 }
 
 /**
@@ -45,7 +49,7 @@ export class OutcomeRecorder {
     const callId = searchKeyOf(event);
     const entry: AttemptRecord = {
       // First: the outbox's readers and writer find a record by it.
-      attempt_id: job.attemptId ?? newId('att', attempt.startedAt),
+      attempt_id: job.attemptId ?? attempt.attemptId ?? newId('att', attempt.startedAt),
       event_id: event.id,
       event_type: event.type,
       ...(callId !== undefined ? { call_id: callId } : {}),
@@ -61,6 +65,7 @@ export class OutcomeRecorder {
       ...(attempt.request ? { request: attempt.request } : {}),
       event_fields: event.fields,
       ...(event.layout ? { event_layout: event.layout } : {}),
+      ...(attempt.trace ?? {}),
     };
     const finished = await this.deps.attempts.finish(
       hookId,

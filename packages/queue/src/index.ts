@@ -9,7 +9,7 @@ export {
 export { MONITOR_GROUP, outcomeFromFields, type OutcomeEvent } from './outcome-stream/codec';
 export { appendOutcome } from './outcome-stream/append';
 export { OutcomeConsumer, type OutcomeConsumerOptions, type StreamEntry } from './outcome-stream/consumer';
-export { Producer, type ProducerDeps, type PublishResult } from './producer';
+export { Producer, type ProducerDeps, type PublishOptions, type PublishResult } from './producer';
 export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
 export { ReadySet } from './scheduler/ready-set';
 export { HookSweep } from './scheduler/hook-sweep';
