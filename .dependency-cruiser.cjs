@@ -3,7 +3,7 @@
 //
 // Packages, bottom up (a package imports only from layers below it):
 //   core · config · telemetry · delivery · testing   pure domain, settings, logging and tracing, HTTP sending,
-//                                                    fixtures (config and telemetry use core)
+//                                                    fixtures (config and telemetry use core; tests, testing)
 //   redis                                            keys, Lua scripts, connections, BullMQ's internal layout
 //   store · queue · history                          records; transport; the delivery history — never one another
 //   suspension                                       streaks, the suspender, control, hold cap
@@ -15,7 +15,7 @@ const layer = (...names) => `^packages/(${names.join('|')})/`;
 const below = {
   core: [],
   config: ['core'],
-  telemetry: ['core'],
+  telemetry: ['core', 'testing'],
   delivery: ['core', 'testing'],
   testing: ['core'],
   redis: ['core', 'testing'],
