@@ -138,15 +138,22 @@ export function traceIdsOf(
  * it alone; `run` gets the context its work carries on: the span's, or without tracing the one given.
  * `attributes` is only called with tracing on, so nothing is built for spans nobody records.
  */
-export async function inSpan<T>(
+export function inSpan<T>(
   tracing: Tracing | undefined,
   name: SpanName,
   parent: TraceContext | undefined,
   attributes: () => SpanAttributes,
   run: (carried: TraceContext | undefined, span: TraceSpan | undefined) => Promise<T>,
 ): Promise<T> {
+  // Not async itself: without tracing, the caller's own promise is returned as it is, nothing added.
   if (!tracing) return run(parent, undefined);
-  const span = tracing.start(name, parent, attributes());
+  return runInSpan(tracing.start(name, parent, attributes()), run);
+}
+
+async function runInSpan<T>(
+  span: TraceSpan,
+  run: (carried: TraceContext | undefined, span: TraceSpan | undefined) => Promise<T>,
+): Promise<T> {
   try {
     const result = await run(span.context, span);
     span.end();
