@@ -2,7 +2,8 @@
 // are included: a test-only import can tie two packages into a cycle as surely as a runtime one.
 //
 // Packages, bottom up (a package imports only from layers below it):
-//   core · config · telemetry · delivery · testing   pure domain, settings, logging, HTTP sending, fixtures
+//   core · config · telemetry · delivery · testing   pure domain, settings, logging and tracing, HTTP sending,
+//                                                    fixtures (config and telemetry use core; tests, testing)
 //   redis                                            keys, the Lua loader, connections, BullMQ's contact points
 //   scheduler                                        the delivery engine: ready set, leases, consumer, watchdog
 //   store · queue · history                          records; transport; the delivery history — never one another
@@ -15,7 +16,7 @@ const layer = (...names) => `^packages/(${names.join('|')})/`;
 const below = {
   core: [],
   config: ['core'],
-  telemetry: [],
+  telemetry: ['core', 'testing'],
   delivery: ['core', 'testing'],
   testing: ['core'],
   redis: ['core', 'testing'],

@@ -9,10 +9,11 @@ const project = (dir) => ({
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   // cookie@2 and content-disposition ship ESM only, and @fastify/cookie and light-my-request import() them;
   // PGlite's CommonJS build import()s Node's modules. jest runs CommonJS without a dynamic-import hook, so
-  // those five are transformed too (import() becomes require()).
+  // those five are transformed too (import() becomes require()); so is the OTLP exporters' base, which import()s
+  // node:http when it first sends.
   transform: { '^.+\\.(ts|js|cjs)$': swc },
   transformIgnorePatterns: [
-    '/node_modules/(?!(\\.pnpm|cookie|content-disposition|@fastify/cookie|light-my-request|@electric-sql/pglite)[/@])',
+    '/node_modules/(?!(\\.pnpm|cookie|content-disposition|@fastify/cookie|light-my-request|@electric-sql/pglite|@opentelemetry/otlp-exporter-base)[/@])',
   ],
   moduleNameMapper: {
     '^@hookline/([a-z-]+)$': [

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type { DeliverableEvent, EventCatalog, HookEnabler, PublishEventInput } from '@hookline/core';
+import type {
+  DeliverableEvent,
+  EventCatalog,
+  HookEnabler,
+  PublishEventInput,
+  TraceContext,
+} from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -26,13 +32,22 @@ export interface ApiDeps {
   /** Whether the history database answers within `ms` (readiness). */
   historyAnswers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
   readonly producer: {
+    /** `options.trace`: the request's W3C trace context headers, unchecked (the producer checks them). */
     publish(
       accountId: string,
       input: PublishEventInput,
+      options?: { trace?: { traceparent?: unknown; tracestate?: unknown } },
     ): Promise<{ id: string; hooks: string[]; duplicate: boolean }>;
     publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
     /** The same event to one hook again, at the tail of its queue, recorded `manual` under `attemptId`. */
-    resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
+    resend(
+      accountId: string,
+      hookId: string,
+      event: DeliverableEvent,
+      attemptId: string,
+      trigger?: 'manual',
+      from?: TraceContext,
+    ): Promise<void>;
   };
   readonly control: HookEnabler;
   readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;

@@ -98,6 +98,17 @@ export const attemptDetail = deliveryRecord
       })
       .optional()
       .describe('Absent when this attempt sent nothing (unknown, blocked, expired, discarded)'),
+    trace_id: z
+      .string()
+      .optional()
+      .describe(
+        "The W3C trace of the attempt (32 hex digits): the producer's when it sent a traceparent, else one " +
+          'hookline started; absent when the event was not traced',
+      ),
+    span_id: z
+      .string()
+      .optional()
+      .describe("The attempt's span in that trace (without an exporter: the producer's span)"),
     response: z
       .object({
         status_code: z.number().int().optional(),

@@ -1,8 +1,10 @@
 import { loadConfig, type Config, type Role } from '@hookline/config';
+import type { Tracing } from '@hookline/core';
 import {
   createLogger,
   createMetrics,
   logRedisErrors,
+  startTracing,
   stopOnSignals,
   type Logger,
   type Metrics,
@@ -13,6 +15,8 @@ export interface ProcessBase {
   readonly config: Config;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Spans, when the standard OTEL_* variables configure an exporter; undefined (and the SDK not loaded) otherwise. */
+  readonly tracing?: Tracing;
   /** Logs a Redis client's connection errors once per change (ioredis repeats them on every retry). */
   watch<T extends Parameters<typeof logRedisErrors>[0]>(redis: T): T;
 }
@@ -32,14 +36,23 @@ export function runProcess(
   stopBoundMs: (config: Config) => number = () => 30_000,
 ): void {
   const run = async () => {
-    const config = loadConfig(typeof env === 'function' ? await env() : env, role);
+    const vars = typeof env === 'function' ? await env() : env;
+    const config = loadConfig(vars, role);
     const logger = createLogger(config.LOG_LEVEL, name);
+    const tracing = startTracing(vars, role, { warn: (message) => logger.warn(message) });
     const metrics = createMetrics();
     const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger);
     // Handlers first: a signal that arrives while the process is starting (or just after it said it had
     // started) then waits for the start and stops cleanly, instead of killing the process outright.
-    const started = start({ config, logger, metrics, watch });
-    stopOnSignals(logger, async () => (await started)(), stopBoundMs(config));
+    const started = start({ config, logger, metrics, watch, ...(tracing ? { tracing } : {}) });
+    // The spans still batched are exported last, once the work in hand is done.
+    const stop = async () => {
+      await (
+        await started
+      )();
+      await tracing?.shutdown();
+    };
+    stopOnSignals(logger, stop, stopBoundMs(config));
     await started;
   };
   run().catch((error: unknown) => {

@@ -13,7 +13,7 @@ runProcess(
   process.env,
   'api',
   'hookline-http',
-  async ({ config, logger, metrics, watch }) => {
+  async ({ config, logger, metrics, watch, tracing }) => {
     // Concurrent requests' commands go out together, a write per turn (see batchWritesPerTurn).
     const redis = watch(batchWritesPerTurn(createFailFastRedis(config)));
     const history = await openHistoryFor(config);
@@ -25,6 +25,7 @@ runProcess(
       secretKey: secretKeyOf(config),
       historyDb: history.client,
       log: logger,
+      ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis, services, logger, metrics });
     await app.listen({ port: config.PORT, host: config.HOST });

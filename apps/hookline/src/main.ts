@@ -80,7 +80,7 @@ runProcess(
   localEnv,
   'all-in-one',
   'hookline',
-  async ({ config, logger, metrics, watch }) => {
+  async ({ config, logger, metrics, watch, tracing }) => {
     const secretKey = secretKeyOf(config);
     // Requests fail fast when Redis is away (503); background parts wait for it to come back.
     const requestRedis = watch(createFailFastRedis(config));
@@ -98,6 +98,7 @@ runProcess(
       historyDb,
       probe: probes.probe,
       log: logger,
+      ...(tracing ? { tracing } : {}),
     });
     const background = createServices({
       redis: backgroundRedis,
@@ -105,6 +106,7 @@ runProcess(
       secretKey,
       historyDb,
       log: logger,
+      ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -115,6 +117,7 @@ runProcess(
       store: background.store,
       metrics,
       logger,
+      ...(tracing ? { tracing } : {}),
     });
     const monitor = startMonitor({
       config,
@@ -124,6 +127,7 @@ runProcess(
       history,
       metrics,
       logger,
+      ...(tracing ? { tracing } : {}),
       ...noticesFor(config, background.store.accounts, background.producer),
     });
 

@@ -11,7 +11,7 @@ import type { ProcessBase } from './bootstrap';
  * while keeping the production wiring.
  */
 export async function startWorkerProcess(
-  { config, logger, metrics, watch }: ProcessBase,
+  { config, logger, metrics, watch, tracing }: ProcessBase,
   options: { adaptStore?: (store: Store) => Store } = {},
 ): Promise<() => Promise<void>> {
   // Named, so an operator's CLIENT LIST shows which process each connection belongs to (the blocking one is
@@ -23,7 +23,15 @@ export async function startWorkerProcess(
   const secretBox = SecretBox.fromKey(secretKeyOf(config));
   const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
   const store = options.adaptStore ? options.adaptStore(baseStore) : baseStore;
-  const worker = startWorker({ config, redis, keys, store, metrics, logger });
+  const worker = startWorker({
+    config,
+    redis,
+    keys,
+    store,
+    metrics,
+    logger,
+    ...(tracing ? { tracing } : {}),
+  });
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info(
     { metricsPort: metricsServer.port, maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS },

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@hookline/core';
+import { type Clock, systemClock, type Tracing } from '@hookline/core';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -33,6 +33,8 @@ export interface MonitorDeps {
     readonly HOOKLINE_HISTORY_RETENTION_DAYS?: number;
   };
   readonly clock?: Clock;
+  /** Spans for the interrupted fan-outs it completes (the all-in-one and monitor processes pass theirs). */
+  readonly tracing?: Tracing;
   /** Unique per process by default; a consumer's pending entries are claimed by others when it dies. */
   readonly consumerName?: string;
   /** How long an outcome may stay pending with a silent monitor before another takes it (default 30 s). */
@@ -115,6 +117,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     graceMs: deps.inboxGraceMs ?? INBOX_GRACE_MS,
     onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, holdMax))),
     log,
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
   });
 
   // Often enough that a due streak is acted on within a small part of the window.

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import { type Clock, type DeliverableEvent, type EventCatalog, type HookEnabler } from '@hookline/core';
+import {
+  type Clock,
+  type DeliverableEvent,
+  type EventCatalog,
+  type HookEnabler,
+  type TraceContext,
+} from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
@@ -12,7 +18,11 @@ export interface WebDeps {
   readonly config: Pick<
     Config,
     'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
-  > & { readonly eventCatalog?: EventCatalog };
+  > & {
+    readonly eventCatalog?: EventCatalog;
+    /** Whether deliveries carry `traceparent`: the request preview shows it then. */
+    readonly HOOKLINE_TRACE_PROPAGATE?: boolean;
+  };
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {
@@ -25,7 +35,14 @@ export interface WebDeps {
   readonly producer: {
     publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
     /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
-    resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
+    resend(
+      accountId: string,
+      hookId: string,
+      event: DeliverableEvent,
+      attemptId: string,
+      trigger?: 'manual',
+      from?: TraceContext,
+    ): Promise<void>;
   };
   readonly control: HookEnabler;
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */

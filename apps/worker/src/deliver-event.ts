@@ -7,12 +7,14 @@ import {
   type AttemptResult,
   type Clock,
   type DeliveryRequest,
+  type Tracing,
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { ActiveJob } from '@hookline/redis';
 import type { DeliveryEnd } from '@hookline/scheduler';
 import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
+import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
 
 export interface DeliverEventDeps {
   attempts: Pick<AttemptLedger, 'begin'>;
@@ -24,6 +26,10 @@ export interface DeliverEventDeps {
   deadlineMs: number;
   sendMarginMs: number;
   clock: Clock;
+  /** `hookline.delivery` spans, when an exporter is configured. */
+  tracing?: Tracing;
+  /** HOOKLINE_TRACE_PROPAGATE: the request carries the attempt's `traceparent` (and `tracestate`). */
+  propagateTrace?: boolean;
 }
 
 /**
@@ -52,12 +58,18 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       case 'already_recorded':
         return { kind: 'completed', value: start.kind };
       case 'maybe_sent': {
+        // The take-over's own span: the attempt that died took its span with it, unexported.
+        const trace = startDeliveryTrace(deps.tracing, data, startedAt);
+        const error =
+          'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again';
         const recorded = await deps.recorder.record(data, fence, {
           outcome: 'unknown',
           startedAt,
-          error:
-            'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again',
+          error,
+          attemptId: trace.attemptId,
+          ...(trace.ids ? { trace: trace.ids } : {}),
         });
+        endDeliveryTrace(trace, 'unknown', undefined, error);
         return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
       }
     }
@@ -67,10 +79,12 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const lockLeft = start.lockMsLeft - (performance.now() - askedAt);
     if (lockLeft < deps.deadlineMs + deps.sendMarginMs)
       return { kind: 'lost', why: `stalled before sending: ${Math.round(lockLeft)} ms of lock left` };
+    const trace = startDeliveryTrace(deps.tracing, data, startedAt);
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,
       sentAt: deps.clock(),
+      ...(deps.propagateTrace && trace.outbound ? { traceContext: trace.outbound } : {}),
     });
     const result = await deps.attempt(request);
     // Kept with the outcome as sent, but with the credentials masked: the history never holds a secret.
@@ -78,7 +92,14 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       result.outcome === 'blocked'
         ? {}
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(start.target.auth))) };
-    const recorded = await deps.recorder.record(data, fence, { ...result, startedAt, ...sent });
+    const recorded = await deps.recorder.record(data, fence, {
+      ...result,
+      startedAt,
+      ...sent,
+      attemptId: trace.attemptId,
+      ...(trace.ids ? { trace: trace.ids } : {}),
+    });
+    endDeliveryTrace(trace, result.outcome, result.statusCode, result.error);
     if (recorded === 'fenced') return lostEnd;
     if (result.outcome !== 'delivered')
       return failed(

@@ -16,6 +16,10 @@ export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>>
   readonly startedAt: number;
   /** What was sent, credentials masked; absent when nothing was (a crash's `unknown`, a blocked address). */
   readonly request?: RecordedRequest;
+  /** The attempt's id when the caller made it (to name its span too); else the job's, or a new one. */
+  readonly attemptId?: string;
+  /** Where the attempt stands in its W3C trace, kept with the record. */
+  readonly trace?: { readonly trace_id: string; readonly span_id: string };
 }
 
 /**
@@ -40,8 +44,9 @@ export class OutcomeRecorder {
   /** Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). */
   async record(job: DeliverJobData, fence: AttemptFence, attempt: RecordedAttempt): Promise<AttemptFinish> {
     const { hookId, accountId, event } = job;
+    const attemptId = job.attemptId ?? attempt.attemptId;
     const entry = buildAttemptRecord(
-      { accountId, hookId, event, trigger: job.trigger, attemptId: job.attemptId },
+      { accountId, hookId, event, trigger: job.trigger, ...(attemptId ? { attemptId } : {}) },
       { ...attempt, at: new Date(attempt.startedAt) },
     );
     const finished = await this.deps.attempts.finish(

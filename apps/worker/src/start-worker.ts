@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
-import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
+import { OUTCOMES, systemClock, USER_AGENT, type Clock, type Tracing } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import {
@@ -27,7 +27,8 @@ export interface WorkerDeps {
     | 'HOOKLINE_ALLOW_NETWORKS'
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_WORKER_MAX_HOOKS'
-  >;
+  > &
+    Partial<Pick<Config, 'HOOKLINE_TRACE_PROPAGATE'>>;
   /**
    * A connection with maxRetriesPerRequest: null, for every command but the blocking wait on the ready set
    * (the worker duplicates it once for that). The attempt ledger of `store` must use this same connection:
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   metrics: Metrics;
   logger: Logger;
   clock?: Clock;
+  /** `hookline.delivery` spans, when the process has an exporter (startTracing). */
+  tracing?: Tracing;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
   timings?: Partial<ConsumerTimings> & { lockMs?: number };
 }
@@ -70,6 +73,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     deadlineMs,
     sendMarginMs: ENGINE_TIMINGS.sendMarginMs,
     clock,
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
+    propagateTrace: config.HOOKLINE_TRACE_PROPAGATE === true,
   });
   // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
   // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)

@@ -199,6 +199,15 @@ export const settingsSchema = z.object({
     'name of the header carrying the event kind',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
+  HOOKLINE_TRACE_PROPAGATE: setting(
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('false')
+      .transform((v) => v === 'true'),
+    "`true` adds W3C `traceparent` (and `tracestate`) to every delivery, naming the attempt's span (or, " +
+      'without an exporter, the producer\'s), so an endpoint that traces joins the trace (see "Tracing"); ' +
+      'with `false` an endpoint receives exactly the headers shown in "Walk-through with curl"',
+  ),
   HOOKLINE_EVENT_CATALOG: setting(
     z.string().min(1).optional(),
     'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"); read ' +

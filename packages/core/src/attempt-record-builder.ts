@@ -30,6 +30,8 @@ export interface AttemptHappening {
   readonly responseExcerpt?: string;
   /** What was sent, credentials masked; absent when nothing was (`unknown`, `blocked`, a dropped event). */
   readonly request?: RecordedRequest;
+  /** Where the attempt stands in its W3C trace, when it was traced. */
+  readonly trace?: { readonly trace_id: string; readonly span_id: string };
 }
 
 /**
@@ -58,5 +60,6 @@ export function buildAttemptRecord(subject: AttemptSubject, happened: AttemptHap
     ...(happened.request ? { request: happened.request } : {}),
     ...(event ? { event_fields: event.fields } : {}),
     ...(event?.layout ? { event_layout: event.layout } : {}),
+    ...(happened.trace ?? {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { DeliveryRequest } from './delivery-request';
 import { wireLayout, type DeliverableEvent, type WireLayout } from './event-kinds';
 import type { DeliveryRecord } from './outcomes';
+import { formatTraceparent, type TraceContext } from './trace-context';
 
 /** The request an attempt sent, as the history keeps it: credentials masked, the body's exact text. */
 export interface RecordedRequest {
@@ -20,13 +21,23 @@ export interface AttemptRecord extends DeliveryRecord {
   readonly event_fields?: Readonly<Record<string, string>>;
   /** A catalogue kind's wire layout as the event carried it (built-in kinds need none). */
   readonly event_layout?: WireLayout;
+  /** The W3C trace the attempt belongs to (32 hex digits), when the publish was traced or carried a context. */
+  readonly trace_id?: string;
+  /** The attempt's own span (16 hex digits); without an exporter, the producer's span it came from. */
+  readonly span_id?: string;
 }
 
 /** The list line of a record: everything but the request, which only an attempt's own page shows. */
 export function toDeliveryRecord(record: AttemptRecord): DeliveryRecord & { readonly hook_id: string } {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { request, account_id, event_fields, event_layout, ...line } = record;
+  const { request, account_id, event_fields, event_layout, trace_id, span_id, ...line } = record;
   return line;
+}
+
+/** The attempt's place in its trace, as the parent of a send-again of it: the new attempt joins that trace. */
+export function traceOfRecord(record: AttemptRecord): TraceContext | undefined {
+  if (!record.trace_id || !record.span_id) return undefined;
+  return { traceparent: formatTraceparent(record.trace_id, record.span_id, true) };
 }
 
 /** `call_id` when the kind has one, else its first field after `EventType`: the value customers search by. */

@@ -24,6 +24,32 @@ describe('buildDeliveryRequest', () => {
     });
   });
 
+  it('adds traceparent and tracestate last only when given a trace context (HOOKLINE_TRACE_PROPAGATE)', () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const target = { url, format: 'json', auth: { scheme: 'bearer', token: 't0ken' } } as const;
+    const traced = buildDeliveryRequest(target, event(), {
+      ...options,
+      traceContext: { traceparent, tracestate: 'pbx=7' },
+    });
+    expect(Object.entries(traced.headers)).toEqual([
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['X-Service-Event-Type', 'call_created'],
+      ['Authorization', 'Bearer t0ken'],
+      ['User-Agent', 'hookline/0.1'],
+      ['traceparent', traceparent],
+      ['tracestate', 'pbx=7'],
+    ]);
+    expect(
+      buildDeliveryRequest(target, event(), { ...options, traceContext: { traceparent } }).headers,
+    ).not.toHaveProperty('tracestate');
+    expect(Object.keys(buildDeliveryRequest(target, event(), options).headers)).toEqual([
+      'Content-Type',
+      'X-Service-Event-Type',
+      'Authorization',
+      'User-Agent',
+    ]);
+  });
+
   it('encodes the product example as a form byte for byte', () => {
     const req = buildDeliveryRequest({ url, format: 'form', auth: { scheme: 'none' } }, event(), options);
     expect(req.body).toBe(

@@ -4,6 +4,7 @@ import type { HookFormat } from './encoders';
 import { encodeEvent } from './encoders';
 import type { DeliverableEvent } from './event-kinds';
 import { SIGNATURE_HEADERS, signatureHeaders, type SigningKeys } from './signing';
+import type { TraceContext } from './trace-context';
 
 /** Exactly what one attempt sends: POST to `url` with these headers and this body. */
 export interface DeliveryRequest {
@@ -22,6 +23,11 @@ export interface DeliveryRequestOptions {
    * depend on it, and which secrets sign during a rotation. Required for a signing target.
    */
   readonly sentAt?: Date;
+  /**
+   * The attempt's trace context, sent as `traceparent` / `tracestate` (HOOKLINE_TRACE_PROPAGATE=true only:
+   * otherwise absent, and the headers are exactly §3's).
+   */
+  readonly traceContext?: TraceContext;
 }
 
 export interface DeliveryTarget<A> {
@@ -63,6 +69,10 @@ function build(
   if (authorization !== undefined) headers['Authorization'] = authorization;
   if (signatures) Object.assign(headers, signatures(body));
   headers['User-Agent'] = options.userAgent;
+  if (options.traceContext) {
+    headers['traceparent'] = options.traceContext.traceparent;
+    if (options.traceContext.tracestate) headers['tracestate'] = options.traceContext.tracestate;
+  }
   return { url: target.url, headers, body };
 }
 
@@ -92,6 +102,9 @@ export function maskedAuthorizationHeader(auth: MaskedAuth): string | undefined 
       return `Basic ${MASK}`;
   }
 }
+
+/** What the preview shows for `traceparent` with propagation on: each attempt sends its own span's. */
+export const PREVIEW_TRACE_CONTEXT: TraceContext = { traceparent: '00-<trace id>-<span id>-01' };
 
 /**
  * What `buildDeliveryRequest` would send, with the credentials masked, for the website's preview. A signing

@@ -22,3 +22,4 @@ export * from './text';
 export * from './error-words';
 export * from './attempt-record';
 export * from './attempt-record-builder';
+export * from './trace-context';

@@ -21,13 +21,15 @@ export interface AttemptRow {
   readonly request_body: string | null;
   readonly event_fields: Record<string, string> | null;
   readonly event_layout: [string, string][] | null;
+  readonly trace_id: string | null;
+  readonly span_id: string | null;
 }
 
 /** The columns every read selects, in the table's order. */
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
   'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields, ' +
-  'event_layout';
+  'event_layout, trace_id, span_id';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -56,6 +58,8 @@ export function fromRow(row: AttemptRow): AttemptRecord {
       : {}),
     ...(row.event_fields !== null ? { event_fields: row.event_fields } : {}),
     ...(row.event_layout !== null ? { event_layout: row.event_layout as AttemptRecord['event_layout'] } : {}),
+    ...(row.trace_id !== null ? { trace_id: row.trace_id } : {}),
+    ...(row.span_id !== null ? { span_id: row.span_id } : {}),
   };
 }
 
@@ -92,5 +96,7 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
       ? Object.fromEntries(Object.entries(r.event_fields).map(([k, v]) => [k, storable(v)]))
       : null,
     event_layout: r.event_layout ?? null,
+    trace_id: r.trace_id ?? null,
+    span_id: r.span_id ?? null,
   };
 }

@@ -39,6 +39,8 @@ const STEPS: readonly (readonly string[])[] = [
   // The event's fields and, for a catalogue kind, its wire layout: an attempt can be sent again as the same
   // event whatever the catalogue says by then (json keeps the fields' order).
   [`ALTER TABLE attempts ADD COLUMN event_fields json`, `ALTER TABLE attempts ADD COLUMN event_layout json`],
+  // The attempt's W3C trace and span (product.md §19): the attempt page names the trace to look up.
+  [`ALTER TABLE attempts ADD COLUMN trace_id text`, `ALTER TABLE attempts ADD COLUMN span_id text`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

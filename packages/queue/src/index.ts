@@ -9,6 +9,6 @@ export {
 export { MONITOR_GROUP, outcomeFromFields, type OutcomeEvent } from './outcome-stream/codec';
 export { appendOutcome } from './outcome-stream/append';
 export { StreamGroupReader, type StreamGroupReaderOptions, type StreamEntry } from './stream-group-reader';
-export { Producer, type ProducerDeps, type PublishResult } from './producer';
+export { Producer, type ProducerDeps, type PublishOptions, type PublishResult } from './producer';
 export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
 export { INBOX_SCRIPTS } from './inbox/scripts';

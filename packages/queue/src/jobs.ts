@@ -21,6 +21,9 @@ export interface DeliverJobData {
   readonly trigger?: AttemptTrigger;
   /** The attempt's id, made when it was asked for (a send-again answers with it); else made at the attempt. */
   readonly attemptId?: string;
+  /** W3C trace context of the publish (or send-again) that queued it: the attempt's span joins that trace. */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }
 
 const deliverJobSchema = z.object({
@@ -43,6 +46,9 @@ const deliverJobSchema = z.object({
     .string()
     .regex(/^att_[0-9a-z]{8,40}$/)
     .optional(),
+  // Checked again by the worker (traceContextFrom): a context that breaks the W3C rules is ignored, not fatal.
+  traceparent: z.string().max(256).optional(),
+  tracestate: z.string().max(1024).optional(),
 });
 
 /**

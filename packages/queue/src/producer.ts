@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   BUILT_IN_CATALOG,
   type DeliverableEvent,
   type EventCatalog,
-  type EventKind,
-  EVENT_TYPE_FIELD,
   type PublishEventInput,
-  formatEventTimestamp,
   HooklineError,
-  layoutOf,
   Lru,
   newId,
   publishAcceptor,
@@ -17,6 +12,10 @@ import {
   type Clock,
   systemClock,
   TurnBatch,
+  inSpan,
+  traceContextFrom,
+  type TraceContext,
+  type Tracing,
   validationError,
   zodProblems,
 } from '@hookline/core';
@@ -24,6 +23,7 @@ import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
 import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
+import { fingerprint, toDeliverable } from './event-shape';
 import type { AttemptTrigger, LogSink } from '@hookline/core';
 
 export interface PublishResult {
@@ -45,6 +45,24 @@ export interface ProducerDeps {
   log?: LogSink;
   /** The event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
   catalog?: EventCatalog;
+  /** Spans (`hookline.publish`, `hookline.fanout`, `hookline.resend`), when an exporter is configured. */
+  tracing?: Tracing;
+}
+
+/** What a producer may add to a publish beside the event. */
+export interface PublishOptions {
+  /**
+   * The W3C trace context of the producer's span (its `traceparent`, `tracestate` headers): the publish and
+   * every attempt of the event join that trace. A value that breaks the W3C rules is ignored, never refused.
+   */
+  readonly trace?: { readonly traceparent?: unknown; readonly tracestate?: unknown };
+}
+
+interface AcceptOptions {
+  readonly idempotencyKey: string | undefined;
+  readonly hooks: readonly string[] | undefined;
+  readonly trigger: AttemptTrigger | undefined;
+  readonly trace: TraceContext | undefined;
 }
 
 const DAY_SECONDS = 24 * 3600;
@@ -82,6 +100,7 @@ export class Producer {
       redis: deps.redis,
       keys: deps.keys,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
+      ...(deps.tracing ? { tracing: deps.tracing } : {}),
     }));
     this.clock = deps.clock ?? systemClock;
     this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
@@ -100,8 +119,14 @@ export class Producer {
    * VALIDATION_FAILED naming each bad field otherwise): the TypeScript producer is held to the same contract
    * as the HTTP API. The event goes to the account's hooks subscribed to its kind, all or none.
    */
-  async publish(accountId: string, input: PublishEventInput): Promise<PublishResult> {
-    return this.accept(accountId, this.checked(input), input.id);
+  async publish(
+    accountId: string,
+    input: PublishEventInput,
+    options?: PublishOptions,
+  ): Promise<PublishResult> {
+    const checked = this.checked(input);
+    const trace = options?.trace && traceContextFrom(options.trace.traceparent, options.trace.tracestate);
+    return this.accept(accountId, checked, input.id, undefined, undefined, trace);
   }
 
   /**
@@ -134,7 +159,8 @@ export class Producer {
   /**
    * The same event (same id, same fields) to one hook again, at the tail of its queue: delivered in sequence,
    * once, recorded as `trigger` (a send-again is `manual`) under `attemptId`. Held like any event while the
-   * hook is suspended.
+   * hook is suspended. `from`: the attempt sent again, in its trace (see traceOfRecord): the new attempt
+   * joins that trace.
    */
   async resend(
     accountId: string,
@@ -142,6 +168,30 @@ export class Producer {
     event: DeliverableEvent,
     attemptId: string,
     trigger: AttemptTrigger = 'manual',
+    from?: TraceContext,
+  ): Promise<void> {
+    await inSpan(
+      this.deps.tracing,
+      'hookline.resend',
+      from,
+      () => ({
+        'hookline.account_id': accountId,
+        'hookline.hook_id': hookId,
+        'hookline.event_id': event.id,
+        'hookline.attempt_id': attemptId,
+        'hookline.trigger': trigger,
+      }),
+      (trace) => this.queueAgain(accountId, hookId, event, attemptId, trigger, trace),
+    );
+  }
+
+  private async queueAgain(
+    accountId: string,
+    hookId: string,
+    event: DeliverableEvent,
+    attemptId: string,
+    trigger: AttemptTrigger,
+    trace: TraceContext | undefined,
   ): Promise<void> {
     const now = this.clock();
     await this.markActive(accountId);
@@ -153,6 +203,7 @@ export class Producer {
       hooks: [hookId],
       trigger,
       attemptId,
+      ...(trace ? { trace } : {}),
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
     });
@@ -179,21 +230,49 @@ export class Producer {
     idempotencyKey: string | undefined,
     hooks?: readonly string[],
     trigger?: AttemptTrigger,
+    parent?: TraceContext,
   ): Promise<PublishResult> {
     const kind = this.catalog.get(input.type);
     if (!kind) throw new Error(`event kind ${input.type} is not in the catalogue`);
     const now = this.clock();
     const event = toDeliverable(newId('evt', now.getTime()), input, kind, now);
+    const attributes = () => ({
+      'hookline.account_id': accountId,
+      'hookline.event_id': event.id,
+      'hookline.event_kind': event.type,
+      'hookline.trigger': trigger ?? 'auto',
+    });
+    // The attempts join the publish's span; without tracing, the producer's own context goes on as given.
+    return inSpan(this.deps.tracing, 'hookline.publish', parent, attributes, async (trace, span) => {
+      const result = await this.acceptEvent(accountId, input, event, now.getTime(), {
+        idempotencyKey,
+        hooks,
+        trigger,
+        trace,
+      });
+      span?.set({ 'hookline.hooks': result.hooks.length, 'hookline.duplicate': result.duplicate });
+      return result;
+    });
+  }
+
+  private async acceptEvent(
+    accountId: string,
+    input: PublishEventInput,
+    event: DeliverableEvent,
+    acceptedAt: number,
+    { idempotencyKey, hooks, trigger, trace }: AcceptOptions,
+  ): Promise<PublishResult> {
     // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
     await this.markActive(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
-      acceptedAt: now.getTime(),
+      acceptedAt,
       ...(idempotencyKey !== undefined ? { idempotencyKey, fingerprint: fingerprint(input) } : {}),
       idempotencyTtlSeconds: this.ttl,
       ...(hooks ? { hooks } : {}),
       ...(trigger ? { trigger } : {}),
+      ...(trace ? { trace } : {}),
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
     });
@@ -253,31 +332,4 @@ export class Producer {
     }
     return completed;
   }
-}
-
-/**
- * What a publish asked for, as a hash: the kind and the data with keys sorted, so a retry of the same request
- * matches whatever order its JSON keys came in.
- */
-function fingerprint(input: PublishEventInput): string {
-  const sorted = Object.fromEntries(Object.entries(input.data).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return createHash('sha256')
-    .update(JSON.stringify([input.type, sorted]))
-    .digest('hex');
-}
-
-/**
- * Every field as text in the kind's order, EventType first: an absent optional timestamp is stamped with the
- * current UTC time (§3's date rule), any other absent optional field is left out. Catalogue kinds carry their
- * layout with them (see DeliverableEvent); built-in kinds do not need to, so their jobs are unchanged.
- */
-function toDeliverable(id: string, input: PublishEventInput, kind: EventKind, now: Date): DeliverableEvent {
-  const fields: Record<string, string> = { [EVENT_TYPE_FIELD]: kind.name };
-  for (const field of kind.fields) {
-    const value = Object.hasOwn(input.data, field.name) ? input.data[field.name] : undefined;
-    if (value !== undefined) fields[field.name] = value;
-    else if (field.type === 'timestamp') fields[field.name] = formatEventTimestamp(now);
-  }
-  if (kind.builtIn) return { id, type: kind.name, fields };
-  return { id, type: kind.name, fields, layout: layoutOf(kind, (field) => fields[field.name] !== undefined) };
 }

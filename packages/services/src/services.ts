@@ -6,7 +6,7 @@ import { createHoldCap } from '@hookline/suspension';
 import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
-import { type LogSink, type Clock, type EventCatalog } from '@hookline/core';
+import { type LogSink, type Clock, type EventCatalog, type Tracing } from '@hookline/core';
 import { ReadySet } from '@hookline/scheduler';
 
 export interface ServiceSettings {
@@ -50,6 +50,8 @@ export function createServices(deps: {
   probe?: HookControlDeps['probe'];
   log?: LogSink;
   clock?: Clock;
+  /** Spans of publishes, fan-outs and send-agains, when the process has an exporter (startTracing). */
+  tracing?: Tracing;
 }): Services {
   const { redis, settings } = deps;
   const catalog = settings.eventCatalog;
@@ -73,6 +75,7 @@ export function createServices(deps: {
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.log ? { log: deps.log } : {}),
     ...(catalog ? { catalog } : {}),
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
     // Past HOOKLINE_HOLD_MAX held events, a suspended hook drops its oldest (recorded `expired`).
     onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, settings.HOOKLINE_HOLD_MAX))),
   });

@@ -4,6 +4,7 @@ import {
   newId,
   notFound,
   resendableEvent,
+  traceOfRecord,
   type AttemptRecord,
   type DeliverableEvent,
 } from '@hookline/core';
@@ -89,7 +90,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       if (!record) throw notFound('Attempt');
       const event = eventOf(record);
       const next = newId('att');
-      await deps.producer.resend(account.id, hook.id, event, next);
+      await deps.producer.resend(account.id, hook.id, event, next, 'manual', traceOfRecord(record));
       return { status: 202, body: { attempt_id: next } };
     }),
     defineRoute({

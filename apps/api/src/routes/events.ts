@@ -38,8 +38,11 @@ export function eventRoutes(deps: ApiDeps): Route[] {
           schema: acceptedEvent,
         },
       },
-    })(async ({ account, body }) => {
-      const result = await deps.producer.publish(account.id, body);
+    })(async ({ account, body, request }) => {
+      // W3C trace context: joined when valid, ignored when not (never a 400: tracing must not cost an event).
+      const { traceparent, tracestate } = request.headers;
+      const trace = traceparent !== undefined ? { trace: { traceparent, tracestate } } : undefined;
+      const result = await deps.producer.publish(account.id, body, trace);
       const answer = { id: result.id, hooks: result.hooks };
       if (result.duplicate) return { status: 200, body: answer };
       deps.metrics.eventsAccepted.inc({ type: body.type });

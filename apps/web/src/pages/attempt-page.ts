@@ -69,6 +69,13 @@ export function attemptPage(viewer: Viewer, hook: HookView, record: AttemptRecor
                       <dd>${errorText(record.error)}</dd>`
                   : ''
               }
+              ${
+                // For an SRE following the call through their tracing tool: the trace to search for.
+                record.trace_id
+                  ? html`<dt>Trace</dt>
+                      <dd class="mono" data-trace-id>${record.trace_id}</dd>`
+                  : ''
+              }
             </dl>
           </div>
         </section>

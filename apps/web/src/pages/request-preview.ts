@@ -3,6 +3,7 @@ import {
   SAMPLE_CALL_CREATED,
   type DeliverableEvent,
   type HookView,
+  type TraceContext,
 } from '@hookline/core';
 import { html, joinHtml, type SafeHtml } from '../view/html';
 
@@ -12,6 +13,8 @@ export const SAMPLE_EVENT: DeliverableEvent = SAMPLE_CALL_CREATED;
 export interface PreviewOptions {
   readonly eventTypeHeader: string;
   readonly userAgent: string;
+  /** With HOOKLINE_TRACE_PROPAGATE=true: what stands for each attempt's own `traceparent`. */
+  readonly traceContext?: TraceContext;
 }
 
 /** The request line, headers and body a `call_created` would arrive as, credentials and signature masked. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor } from '@hookline/history';
-import { newId, resendableEvent } from '@hookline/core';
+import { newId, resendableEvent, traceOfRecord } from '@hookline/core';
 import { attemptPage } from '../pages/attempt-page';
 import { searchPage } from '../pages/search-page';
 import type { WebContext } from '../web-context';
@@ -43,7 +43,14 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}/deliveries/${record.attempt_id}`, 303);
     }
     const attemptId = newId('att');
-    await ctx.deps.producer.resend(who.account.id, hook.id, event, attemptId);
+    await ctx.deps.producer.resend(
+      who.account.id,
+      hook.id,
+      event,
+      attemptId,
+      'manual',
+      traceOfRecord(record),
+    );
     await ctx.sessions.flash(request, {
       kind: 'success',
       message:

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
+import {
+  HooklineError,
+  isSuccess,
+  PREVIEW_TRACE_CONTEXT,
+  USER_AGENT,
+  type DeliveryRecord,
+  type HookView,
+} from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { parseLogQuery } from '../pages/log-filters';
 import { hookPage } from '../pages/hook-page';
@@ -60,6 +67,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const preview = {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
       userAgent: USER_AGENT,
+      ...(ctx.deps.config.HOOKLINE_TRACE_PROPAGATE ? { traceContext: PREVIEW_TRACE_CONTEXT } : {}),
     };
     const viewer = await ctx.viewer(request, who);
     return ctx.page(

@@ -19,8 +19,13 @@ export const PASSWORD = 'correct horse battery';
  * The website on 127.0.0.1:0 with hookline's real parts behind it (store, producer, hook control) on a real
  * Redis under a test-only prefix. Everything is closed after each test.
  */
-/** `eventCatalog`: the event kinds, as HOOKLINE_EVENT_CATALOG gives them (call_created alone by default). */
-export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {}) {
+/**
+ * `eventCatalog`: the event kinds, as HOOKLINE_EVENT_CATALOG gives them (call_created alone by default);
+ * `tracePropagate`: HOOKLINE_TRACE_PROPAGATE.
+ */
+export function useWebsite(
+  options: { readonly eventCatalog?: EventCatalog; readonly tracePropagate?: boolean } = {},
+) {
   const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
   const ctx = useRedis('web');
   const pg = usePostgres('web');
@@ -105,6 +110,7 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
         HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
         HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
         ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
+        ...(options.tracePropagate ? { HOOKLINE_TRACE_PROPAGATE: true } : {}),
       },
       redis: ctx.redis,
       keys: w.keys,

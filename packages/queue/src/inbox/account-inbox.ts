@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
-import { type AttemptTrigger, type DeliverableEvent } from '@hookline/core';
+import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -27,6 +27,8 @@ export interface InboxEntry {
    * one (the job id is the event id and this), and its record carries this id.
    */
   readonly attemptId?: string;
+  /** The trace the event's attempts join: the publish's span (or the producer's, without tracing). */
+  readonly trace?: TraceContext;
 }
 
 export interface AcceptedAnswer {
@@ -66,6 +68,7 @@ export interface AcceptInput {
   readonly maxAbandoned: number;
   readonly trigger?: AttemptTrigger;
   readonly attemptId?: string;
+  readonly trace?: TraceContext;
 }
 
 type RawEntry = [string, string[]];
@@ -107,6 +110,8 @@ export class AccountInbox {
         input.event.type,
         input.trigger && input.trigger !== 'auto' ? input.trigger : '',
         input.attemptId ?? '',
+        input.trace?.traceparent ?? '',
+        input.trace?.tracestate ?? '',
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, pendingRaw, abandoned] = reply;
@@ -123,6 +128,7 @@ export class AccountInbox {
             acceptedAt: input.acceptedAt,
             ...(input.trigger ? { trigger: input.trigger } : {}),
             ...(input.attemptId ? { attemptId: input.attemptId } : {}),
+            ...(input.trace ? { trace: input.trace } : {}),
           }
         : undefined;
       return { kind, answer, ...(entry ? { entry } : {}), abandoned: abandoned.map(toEntry) };
@@ -191,5 +197,13 @@ function toEntry([id, fields]: RawEntry): InboxEntry {
     acceptedAt: Number(map.get('at') ?? 0),
     ...(map.has('trigger') ? { trigger: map.get('trigger') as AttemptTrigger } : {}),
     ...(map.has('attempt') ? { attemptId: map.get('attempt')! } : {}),
+    ...(map.has('traceparent')
+      ? {
+          trace: {
+            traceparent: map.get('traceparent')!,
+            ...(map.has('tracestate') ? { tracestate: map.get('tracestate')! } : {}),
+          },
+        }
+      : {}),
   };
 }

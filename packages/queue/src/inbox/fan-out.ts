@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { inSpan, type Tracing } from '@hookline/core';
 import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
@@ -10,6 +11,8 @@ export interface FanOutDeps {
   readonly inbox: AccountInbox;
   /** Called with the hooks that were paused when the event arrived, so the hold cap can drop the oldest. */
   readonly onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
+  /** Spans (`hookline.fanout`), when an exporter is configured. */
+  readonly tracing?: Tracing;
 }
 
 /** The account inbox and the fan-out that empties it, wired together (the producer and recovery both need them). */
@@ -41,6 +44,20 @@ export class FanOut {
    * skipped then, so that their obliterated queues are not brought back to life.
    */
   async deliver(accountId: string, entry: InboxEntry, late = false): Promise<void> {
+    // A child of the publish: the attempts are its siblings, children of the publish too (the job data
+    // carries the entry's context, not this span's), so a trace reads publish -> fan-out, publish -> attempts.
+    const attributes = () => ({
+      'hookline.account_id': accountId,
+      'hookline.event_id': entry.event.id,
+      'hookline.hooks': entry.hooks.length,
+      'hookline.late': late,
+    });
+    await inSpan(this.deps.tracing, 'hookline.fanout', entry.trace, attributes, () =>
+      this.fanOutEntry(accountId, entry, late),
+    );
+  }
+
+  private async fanOutEntry(accountId: string, entry: InboxEntry, late: boolean): Promise<void> {
     const hookIds = late ? await this.existing(entry.hooks) : entry.hooks;
     // The paused flags are read with the adds, sent in the same turn (neither needs the other): a hook paused
     // while its event is added is one the hold cap sees on its next event either way.
@@ -60,7 +77,7 @@ export class FanOut {
   async close(): Promise<void> {}
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
-    const { event, acceptedAt, trigger, attemptId } = entry;
+    const { event, acceptedAt, trigger, attemptId, trace } = entry;
     const data: DeliverJobData = {
       accountId,
       hookId,
@@ -68,6 +85,8 @@ export class FanOut {
       acceptedAt,
       ...(trigger ? { trigger } : {}),
       ...(attemptId ? { attemptId } : {}),
+      ...(trace ? { traceparent: trace.traceparent } : {}),
+      ...(trace?.tracestate ? { tracestate: trace.tracestate } : {}),
     };
     // A send-again is the same event once more: a job of its own, named by the event and the new attempt.
     const jobId = attemptId ? `${event.id}.${attemptId}` : event.id;

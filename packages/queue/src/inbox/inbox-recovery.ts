@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
-import type { LogSink } from '@hookline/core';
+import type { LogSink, Tracing } from '@hookline/core';
 import type { AccountInbox } from './account-inbox';
 import { createInboxFanOut, type FanOut } from './fan-out';
 
@@ -11,6 +11,8 @@ export interface InboxRecoveryDeps {
   readonly graceMs: number;
   readonly onHeld?: (hookIds: readonly string[]) => Promise<unknown>;
   readonly log?: LogSink;
+  /** Spans for the fan-outs it completes, in the trace of the publish that accepted them. */
+  readonly tracing?: Tracing;
 }
 
 /** Default grace: far longer than a fan-out takes, short enough that a crash delays events by seconds. */
@@ -33,6 +35,7 @@ export class InboxRecovery {
       redis: deps.redis,
       keys: deps.keys,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
+      ...(deps.tracing ? { tracing: deps.tracing } : {}),
     }));
   }
 

@@ -2,7 +2,8 @@
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 -- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind), fingerprint of the
 -- request ('' = none), the event's kind, what queued it ('' = the event's own publish, else test / manual /
--- probe), the attempt id it was made for ('' = none: one is made at the attempt).
+-- probe), the attempt id it was made for ('' = none: one is made at the attempt), the W3C traceparent and
+-- tracestate it carries ('' = none).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
 -- the answer JSON names the new entry ("entry", '' when the account has no hooks).
@@ -42,14 +43,14 @@ local hooksJson = '[]'
 local entry = ''
 if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
-  if ARGV[11] and ARGV[11] ~= '' then
-    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[10],
-      'attempt', ARGV[11])
-  elseif ARGV[10] and ARGV[10] ~= '' then
-    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3], 'trigger', ARGV[10])
-  else
-    entry = redis.call('XADD', inbox, '*', 'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3])
-  end
+  local fields = {'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3]}
+  local function add(name, value) fields[#fields + 1] = name; fields[#fields + 1] = value end
+  -- A send-again always names what queued it, with its attempt.
+  if (ARGV[11] and ARGV[11] ~= '') or (ARGV[10] and ARGV[10] ~= '') then add('trigger', ARGV[10]) end
+  if ARGV[11] and ARGV[11] ~= '' then add('attempt', ARGV[11]) end
+  if ARGV[12] and ARGV[12] ~= '' then add('traceparent', ARGV[12]) end
+  if ARGV[13] and ARGV[13] ~= '' then add('tracestate', ARGV[13]) end
+  entry = redis.call('XADD', inbox, '*', unpack(fields))
 end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end

@@ -1,0 +1,242 @@
+import { SAMPLE_CALL_DATA } from '@hookline/core';
+import { spawnEntry, startReceiver, TEST_DATABASE_URL, TEST_REDIS_URL, waitUntil } from '@hookline/testing';
+import { startOtlpCollector, type ExportedSpan, type OtlpCollector } from '../support/otlp-collector';
+import { useHookline } from './harness';
+
+// One call followed from the producer to the endpoint's answer (product.md §19): the HTTP tier and the
+// workers run from their production entry points with the standard OTEL_* variables, and export to a real
+// OTLP/HTTP receiver in this test, which decodes what they send.
+describe('tracing across processes', () => {
+  const h = useHookline();
+  const API_KEY = 'k'.repeat(32);
+  const TRACE = '0af7651916cd43dd8448eb211c80319c';
+  const PRODUCER_SPAN = 'b7ad6b7169203331';
+  const PARENT = `00-${TRACE}-${PRODUCER_SPAN}-01`;
+  const CLIENT = 3;
+  const PRODUCER = 4;
+
+  async function httpTier(collector: OtlpCollector): Promise<string> {
+    const server = spawnEntry('apps/hookline/src/http-main.ts', {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_QUEUE_PREFIX: h.ctx.prefix,
+      HOOKLINE_API_KEY: API_KEY,
+      HOOKLINE_SECRET_KEY: h.secretKeyHex,
+      DATABASE_URL: TEST_DATABASE_URL,
+      HOOKLINE_DATABASE_SCHEMA: h.pg.schema,
+      LOG_LEVEL: 'info',
+      ...collector.env,
+    });
+    h.ctx.onCleanup(async () => {
+      server.kill('SIGKILL');
+      await server.exited;
+    });
+    await server.waitForOutput('Server listening at');
+    const base = `http://${/Server listening at http:\/\/(127\.0\.0\.1:\d+)/.exec(server.output())![1]}`;
+    // The request client fails fast (503) until it has connected to Redis.
+    await waitUntil(async () => (await fetch(`${base}/readyz`)).ok, 'the HTTP tier ready');
+    return base;
+  }
+
+  const call = (base: string, method: string, path: string, body?: unknown, headers = {}) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  const publish = (base: string, accountId: string, headers: Record<string, string>) =>
+    call(
+      base,
+      'POST',
+      `/v1/accounts/${accountId}/events`,
+      { type: 'call_created', data: SAMPLE_CALL_DATA },
+      headers,
+    );
+  const deliveryOf = (collector: OtlpCollector, match: (s: ExportedSpan) => boolean, timeoutMs?: number) =>
+    collector.waitForSpan(
+      'a hookline.delivery span',
+      (s) => s.name === 'hookline.delivery' && match(s),
+      timeoutMs,
+    );
+
+  it('puts the publish, the fan-out, the attempt and a send-again in the producer’s trace; the endpoint gets it', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const base = await httpTier(collector);
+    const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_TRACE_PROPAGATE: 'true' });
+    await worker.waitForOutput('worker started');
+
+    const res = await publish(base, account.id, { traceparent: PARENT, tracestate: 'pbx=7' });
+    expect(res.status).toBe(202);
+    const eventId = ((await res.json()) as { id: string }).id;
+    await endpoint.waitFor(1);
+
+    const delivery = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
+    const publishSpan = await collector.waitForSpan('the publish span', (s) => s.name === 'hookline.publish');
+    const fanOut = await collector.waitForSpan('the fan-out span', (s) => s.name === 'hookline.fanout');
+    expect(publishSpan).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      kind: PRODUCER,
+      attributes: { 'hookline.account_id': account.id, 'hookline.event_id': eventId, 'hookline.hooks': 1 },
+      resource: { 'hookline.role': 'api', 'service.name': 'hookline-api' },
+    });
+    expect(fanOut).toMatchObject({ traceId: TRACE, parentSpanId: publishSpan.spanId });
+    expect(delivery).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: publishSpan.spanId,
+      kind: CLIENT,
+      statusCode: 0,
+      attributes: {
+        'hookline.hook_id': hook.id,
+        'hookline.event_id': eventId,
+        'hookline.event_kind': 'call_created',
+        'hookline.attempt_id': expect.stringMatching(/^att_/),
+        'hookline.trigger': 'auto',
+        'hookline.outcome': 'delivered',
+        'http.response.status_code': 200,
+      },
+      resource: { 'hookline.role': 'worker', 'service.name': 'hookline-worker' },
+    });
+    // Propagation: the endpoint's request names the attempt's span, with the producer's tracestate.
+    expect(endpoint.requests[0]!.headers.traceparent).toBe(`00-${TRACE}-${delivery.spanId}-01`);
+    expect(endpoint.requests[0]!.headers.tracestate).toBe('pbx=7');
+
+    // The history keeps the trace: the attempt's record names it.
+    const attemptId = String(delivery.attributes['hookline.attempt_id']);
+    const attemptPath = `/v1/accounts/${account.id}/hooks/${hook.id}/deliveries/${attemptId}`;
+    const detail = await waitUntil(async () => {
+      const answer = await call(base, 'GET', attemptPath);
+      return answer.ok ? ((await answer.json()) as Record<string, unknown>) : undefined;
+    }, 'the attempt in the history');
+    expect(detail).toMatchObject({ attempt_id: attemptId, trace_id: TRACE, span_id: delivery.spanId });
+
+    // A send-again is a new attempt span in the same trace, under the send-again's own span.
+    const resent = await call(base, 'POST', `${attemptPath}/resend`);
+    expect(resent.status).toBe(202);
+    const again = ((await resent.json()) as { attempt_id: string }).attempt_id;
+    await endpoint.waitFor(2);
+    const second = await deliveryOf(collector, (s) => s.attributes['hookline.attempt_id'] === again);
+    const resend = await collector.waitForSpan('the send-again span', (s) => s.name === 'hookline.resend');
+    expect(resend).toMatchObject({ traceId: TRACE, parentSpanId: delivery.spanId });
+    expect(second).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: resend.spanId,
+      attributes: {
+        'hookline.trigger': 'manual',
+        'hookline.event_id': eventId,
+        'hookline.outcome': 'delivered',
+      },
+    });
+    expect(second.spanId).not.toBe(delivery.spanId);
+    expect(endpoint.requests[1]!.headers.traceparent).toBe(`00-${TRACE}-${second.spanId}-01`);
+  }, 60000);
+
+  it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const base = await httpTier(collector);
+    const worker = h.spawnWorker(undefined, collector.env);
+    await worker.waitForOutput('worker started');
+
+    // Suspended: the hook's queue is paused (its single source of truth); the event is held.
+    await h.hookQueues.pause(hook.id);
+    const held = await publish(base, account.id, { traceparent: PARENT });
+    expect(held.status).toBe(202);
+    const heldId = ((await held.json()) as { id: string }).id;
+    const fresh = await publish(base, account.id, {});
+    const freshId = ((await fresh.json()) as { id: string }).id;
+    await waitUntil(async () => (await h.hookQueues.waitingCount(hook.id)) === 2, 'both events held');
+    expect(endpoint.requests).toHaveLength(0);
+
+    const enabled = await call(base, 'POST', `/v1/accounts/${account.id}/hooks/${hook.id}/enable`, {
+      held: 'deliver',
+    });
+    expect(enabled.status).toBe(200);
+    await endpoint.waitFor(2);
+    const publishes = collector.spans().filter((s) => s.name === 'hookline.publish');
+    const heldPublish = publishes.find((s) => s.attributes['hookline.event_id'] === heldId)!;
+    const freshPublish = publishes.find((s) => s.attributes['hookline.event_id'] === freshId)!;
+    expect(heldPublish).toMatchObject({ traceId: TRACE, parentSpanId: PRODUCER_SPAN });
+    expect(freshPublish.parentSpanId).toBe('');
+    expect(freshPublish.traceId).not.toBe(TRACE);
+    const heldDelivery = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === heldId);
+    const freshDelivery = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === freshId);
+    expect(heldDelivery).toMatchObject({ traceId: TRACE, parentSpanId: heldPublish.spanId });
+    expect(freshDelivery).toMatchObject({ traceId: freshPublish.traceId, parentSpanId: freshPublish.spanId });
+    // Propagation is off by default: the endpoint gets exactly §3's headers.
+    expect(endpoint.requests[0]!.headers).not.toHaveProperty('traceparent');
+  }, 60000);
+
+  it('records the take-over of an attempt cut short by kill -9 as an unknown span in the trace', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver(() => ({ kind: 'hang' })));
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    // A short deadline makes the job's lock (deadline + 10 s) expire sooner after the kill.
+    const env = { ...collector.env, HOOKLINE_DELIVERY_TIMEOUT_MS: '2000' };
+    const doomed = h.spawnWorker(undefined, env);
+    await doomed.waitForOutput('worker started');
+    // The in-process producer has no exporter: the producer's own span is the attempts' parent.
+    const { id: eventId } = await h.producer.publish(
+      account.id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: PARENT } },
+    );
+    await endpoint.waitFor(1);
+    doomed.kill('SIGKILL');
+    await doomed.exited;
+
+    const survivor = h.spawnWorker(undefined, env);
+    await survivor.waitForOutput('worker started');
+    const unknown = await deliveryOf(collector, (s) => s.attributes['hookline.outcome'] === 'unknown', 40000);
+    expect(unknown).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      statusCode: 2,
+      attributes: { 'hookline.hook_id': hook.id, 'hookline.event_id': eventId },
+    });
+    // The killed attempt's span died with its process: the take-over's is the only one.
+    expect(collector.spans().filter((s) => s.name === 'hookline.delivery')).toHaveLength(1);
+    const [record] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the unknown record');
+    expect(record).toMatchObject({
+      outcome: 'unknown',
+      attempt_id: unknown.attributes['hookline.attempt_id'],
+    });
+    expect(endpoint.requests).toHaveLength(1);
+  }, 60000);
+});
+
+describe('without OTEL_* variables', () => {
+  const h = useHookline();
+  const CENSUS = 'apps/hookline/test/fleet/fixtures/module-census-worker.ts';
+
+  async function loadedBy(env: Record<string, string>): Promise<string[]> {
+    const worker = h.spawnWorker(CENSUS, env);
+    await worker.waitForOutput('worker started');
+    worker.kill('SIGTERM');
+    expect((await worker.exited).code).toBe(0);
+    return JSON.parse(/otel modules: (.*)/.exec(worker.output())![1]!) as string[];
+  }
+
+  it('a worker loads nothing of the OpenTelemetry SDK (only the no-op API prom-client brings)', async () => {
+    const loaded = await loadedBy({});
+    expect(loaded.filter((name) => name !== 'api')).toEqual([]);
+  }, 30000);
+
+  it('and with an exporter endpoint set, it does (the census can see the SDK)', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const loaded = await loadedBy(collector.env);
+    expect(loaded).toEqual(
+      expect.arrayContaining(['sdk-trace', 'exporter-trace-otlp-http', 'resources', 'hookline:otel-tracing']),
+    );
+  }, 30000);
+});

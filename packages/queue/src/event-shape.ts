@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import {
+  type DeliverableEvent,
+  type EventKind,
+  EVENT_TYPE_FIELD,
+  type PublishEventInput,
+  formatEventTimestamp,
+  layoutOf,
+} from '@hookline/core';
+
+/**
+ * What a publish asked for, as a hash: the kind and the data with keys sorted, so a retry of the same request
+ * matches whatever order its JSON keys came in.
+ */
+export function fingerprint(input: PublishEventInput): string {
+  const sorted = Object.fromEntries(Object.entries(input.data).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return createHash('sha256')
+    .update(JSON.stringify([input.type, sorted]))
+    .digest('hex');
+}
+
+/**
+ * Every field as text in the kind's order, EventType first: an absent optional timestamp is stamped with the
+ * current UTC time (§3's date rule), any other absent optional field is left out. Catalogue kinds carry their
+ * layout with them (see DeliverableEvent); built-in kinds do not need to, so their jobs are unchanged.
+ */
+export function toDeliverable(
+  id: string,
+  input: PublishEventInput,
+  kind: EventKind,
+  now: Date,
+): DeliverableEvent {
+  const fields: Record<string, string> = { [EVENT_TYPE_FIELD]: kind.name };
+  for (const field of kind.fields) {
+    const value = Object.hasOwn(input.data, field.name) ? input.data[field.name] : undefined;
+    if (value !== undefined) fields[field.name] = value;
+    else if (field.type === 'timestamp') fields[field.name] = formatEventTimestamp(now);
+  }
+  if (kind.builtIn) return { id, type: kind.name, fields };
+  return { id, type: kind.name, fields, layout: layoutOf(kind, (field) => fields[field.name] !== undefined) };
+}
