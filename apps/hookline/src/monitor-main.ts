@@ -11,43 +11,39 @@ import { openHistoryFor } from './history-db';
 import { noticesFor } from './notices-for';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
-runProcess(
-  process.env,
-  'monitor',
-  'hookline-monitor',
-  async ({ config, logger, metrics, watch, tracing }) => {
-    const redis = watch(createRedis(config));
-    const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
-    // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a
-    // throwaway key that can decrypt nothing.
-    const secretKey = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
-    const secretBox = SecretBox.fromKey(secretKey ?? randomBytes(32));
-    const catalog = config.eventCatalog;
-    const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys), catalog });
-    // Publishes the operator's notices (HOOKLINE_OPERATOR_WEBHOOK_URL) to their hook.
-    const producer = new Producer({ redis, keys, catalog, ...(tracing ? { tracing } : {}) });
-    const history = await openHistoryFor(config);
-    const outbox = new HistoryOutbox(redis, keys);
-    const deliveryLog = new DeliveryLog(outbox, new HistoryReader(history.client, outbox));
-    const monitor = startMonitor({
-      redis,
-      keys,
-      store: { ...store, deliveryLog, historyOutbox: outbox },
-      history,
-      logger,
-      metrics,
-      config,
-      ...(tracing ? { tracing } : {}),
-      ...noticesFor(config, store.accounts, producer),
-    });
-    const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
-    logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
-    return async () => {
-      await monitor.close();
-      await producer.close();
-      await metricsServer.close();
-      await history.close();
-      redis.disconnect();
-    };
-  },
-);
+runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
+  const { config, logger, metrics, watch, tracing } = base;
+  const redis = watch(createRedis(config));
+  const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
+  // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a
+  // throwaway key that can decrypt nothing.
+  const secretKey = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
+  const secretBox = SecretBox.fromKey(secretKey ?? randomBytes(32));
+  const catalog = config.eventCatalog;
+  const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys), catalog });
+  // Publishes the operator's notices (HOOKLINE_OPERATOR_WEBHOOK_URL) to their hook.
+  const producer = new Producer({ redis, keys, catalog, ...(tracing ? { tracing } : {}) });
+  const history = await openHistoryFor(config);
+  const outbox = new HistoryOutbox(redis, keys);
+  const deliveryLog = new DeliveryLog(outbox, new HistoryReader(history.client, outbox));
+  const monitor = startMonitor({
+    redis,
+    keys,
+    store: { ...store, deliveryLog, historyOutbox: outbox },
+    history,
+    logger,
+    metrics,
+    config,
+    ...(tracing ? { tracing } : {}),
+    ...noticesFor(config, store.accounts, producer),
+  });
+  const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
+  logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
+  return async () => {
+    await monitor.close();
+    await producer.close();
+    await metricsServer.close();
+    await history.close();
+    redis.disconnect();
+  };
+});

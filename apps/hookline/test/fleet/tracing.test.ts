@@ -239,4 +239,28 @@ describe('without OTEL_* variables', () => {
       expect.arrayContaining(['sdk-trace', 'exporter-trace-otlp-http', 'resources', 'hookline:otel-tracing']),
     );
   }, 30000);
+
+  it("still joins and passes on the producer's trace: the history keeps it, propagation sends it as given", async () => {
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const worker = h.spawnWorker(undefined, { HOOKLINE_TRACE_PROPAGATE: 'true' });
+    await worker.waitForOutput('worker started');
+    const parent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await h.producer.publish(
+      account.id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: parent, tracestate: 'pbx=7' } },
+    );
+    await endpoint.waitFor(1);
+    expect(endpoint.requests[0]!.headers).toMatchObject({ traceparent: parent, tracestate: 'pbx=7' });
+    const [line] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the record');
+    expect(await h.reader.attempt(account.id, hook.id, line!.attempt_id)).toMatchObject({
+      trace_id: '0af7651916cd43dd8448eb211c80319c',
+      span_id: 'b7ad6b7169203331',
+    });
+  }, 30000);
 });

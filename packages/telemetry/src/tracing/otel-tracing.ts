@@ -41,6 +41,12 @@ import {
 } from '@hookline/core';
 import type { ProcessRole, SamplerChoice, TracingChoice, TracingLog } from './tracing-env';
 
+/**
+ * How long the spans still batched get to leave when the process stops: a collector that does not answer must
+ * not hold a stop past its bound (runProcess exits 1 then), nor an orchestrator's grace.
+ */
+export const SHUTDOWN_MS = 3000;
+
 // A publish hands work to a queue (producer), a delivery is an HTTP request out (client).
 const KINDS: Record<SpanName, SpanKind> = {
   'hookline.publish': SpanKind.PRODUCER,
@@ -79,7 +85,20 @@ export function createOtelTracing(choice: TracingChoice, role: ProcessRole, log?
       );
       return new OtelSpan(span);
     },
-    shutdown: () => provider.shutdown(),
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          log?.warn(`opentelemetry: spans not exported within ${SHUTDOWN_MS} ms of stopping were dropped`);
+          resolve();
+        }, SHUTDOWN_MS);
+        provider
+          .shutdown()
+          .catch((error: unknown) => log?.warn(`opentelemetry: shutdown failed: ${String(error)}`))
+          .finally(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+      }),
   };
 }
 

@@ -84,4 +84,21 @@ describe('the default protocol, http/protobuf', () => {
       await collector.close();
     }
   });
+
+  it('gives up on a collector that never answers when the process stops, instead of holding the stop', async () => {
+    const collector = await startReceiver(() => ({ kind: 'hang' }));
+    try {
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${collector.port}`;
+      // Longer than this test may run: only the tracing's own bound can end the shutdown in time.
+      process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '120000';
+      const warnings: string[] = [];
+      const tracing = startTracing(process.env, 'api', { warn: (m) => warnings.push(m) })!;
+      tracing.start('hookline.publish', undefined, {}).end();
+      await tracing.shutdown();
+      expect(collector.requests).toHaveLength(1);
+      expect(warnings.join('\n')).toMatch(/not exported within 3000 ms of stopping/);
+    } finally {
+      await collector.close();
+    }
+  }, 20000);
 });
