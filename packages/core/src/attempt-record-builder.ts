@@ -31,7 +31,7 @@ export interface AttemptHappening {
   /** What was sent, credentials masked; absent when nothing was (`unknown`, `blocked`, a dropped event). */
   readonly request?: RecordedRequest;
   /** Where the attempt stands in its W3C trace, when it was traced. */
-  readonly trace?: { readonly trace_id: string; readonly span_id: string };
+  readonly trace?: { readonly trace_id: string; readonly span_id: string } | undefined;
 }
 
 /**

@@ -92,6 +92,24 @@ describe('hold cap', () => {
     expect(log.find((r) => r.trigger === 'manual')?.attempt_id).toBe('att_0000resend00000000000000');
   });
 
+  it('records a dropped event in the trace of its publish', async () => {
+    await hookQueues.pauseOnce(hook.id);
+    const producer = producerWithCap(1);
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await producer.publish(
+      hook.account_id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA, call_id: 'traced' } },
+      { trace: { traceparent } },
+    );
+    await publish(producer, ['c2']);
+    const [record] = await store.deliveryLog.list(hook.id, 10);
+    expect(record).toMatchObject({ outcome: 'expired', call_id: 'traced' });
+    const stored = JSON.parse((await ctx.redis.lrange(keys.hookHistoryOutbox(hook.id), 0, -1))[0]!) as {
+      trace_id?: string;
+    };
+    expect(stored.trace_id).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+  });
+
   it('drops nothing from an active hook, however many events wait', async () => {
     const producer = producerWithCap(2);
     await publish(producer, ['c1', 'c2', 'c3', 'c4']);

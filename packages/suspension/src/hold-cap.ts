@@ -1,4 +1,11 @@
-import { buildAttemptRecord, systemClock, type AttemptRecord, type Clock } from '@hookline/core';
+import {
+  buildAttemptRecord,
+  systemClock,
+  traceContextFrom,
+  traceIdsOf,
+  type AttemptRecord,
+  type Clock,
+} from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { HistoryOutbox, HookQueues } from '@hookline/redis';
 
@@ -67,7 +74,13 @@ function dropRecord(
       ...(data.trigger ? { trigger: data.trigger } : {}),
       ...(data.attemptId ? { attemptId: data.attemptId } : {}),
     },
-    { outcome, at, error: why },
+    // In the trace of its publish, like the attempt it stands in for.
+    {
+      outcome,
+      at,
+      error: why,
+      trace: traceIdsOf(undefined, traceContextFrom(data.traceparent, data.tracestate)),
+    },
   );
 }
 
