@@ -44,6 +44,11 @@ export function redisKeys(prefix: string) {
      * a hook without an entry (made before subscriptions existed) gets every kind.
      */
     accountHookEvents: (accountId: string) => `${account(accountId)}:hook-events`,
+    /**
+     * The hooks' filters on event fields: HASH hookId -> filter JSON (core's hook-filter.ts); a hook without an
+     * entry gets every event of its kinds. Beside the subscriptions, so the accept script applies both.
+     */
+    accountHookFilters: (accountId: string) => `${account(accountId)}:hook-filters`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,
     /** When the account's sessions were last ended (a password change): older sessions are signed out. */
     accountSessionsAfter: (accountId: string) => `${account(accountId)}:sessions-after`,

@@ -24,6 +24,8 @@ export const SCRIPTS = {
   hookChange: loadScript('hook-change'),
   /** A hook's subscription, set only while the hook is in its account's index. */
   hookEventsSet: loadScript('hook-events-set'),
+  /** A hook's filter on event fields, likewise set (or removed) only while the hook is in its account's index. */
+  hookFilterSet: loadScript('hook-filter-set'),
   /** Hook queues: does the hook need a worker; take over the active job of a holder that is gone. */
   hookNeedsWorker: loadScript('hook-needs-worker'),
   /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */
