@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { DeliverableEvent, EventCatalog, HookEnabler, PublishEventInput } from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
+import type { Accounts, ActivityFeed, Hooks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -18,6 +18,7 @@ export interface ApiDeps {
     readonly accounts: Accounts;
     readonly hooks: Hooks;
     readonly activity: ActivityFeed;
+    readonly erasures: Pick<RedisErasures, 'request' | 'get'>;
   };
   /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;

@@ -96,6 +96,12 @@ export const deliveryRecord = z
     attempted_at: z.string(),
     error: z.string().optional(),
     response_excerpt: z.string().optional(),
+    erased_at: z
+      .string()
+      .optional()
+      .describe(
+        'When an erasure of personal data emptied this record: only ids, times, outcome, status and duration remain',
+      ),
   })
   .meta({ id: 'DeliveryRecord' });
 

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import {
+  erasedRecord,
+  isDropped,
   newId,
   searchKeyOf,
   type AttemptRecord,
@@ -62,9 +64,11 @@ export class OutcomeRecorder {
       event_fields: event.fields,
       ...(event.layout ? { event_layout: event.layout } : {}),
     };
+    // An event an erasure reached is recorded without anything of its content.
+    const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
     const finished = await this.deps.attempts.finish(
       hookId,
-      entry,
+      recorded,
       fence,
       streakStep(attempt.outcome),
       fence.jobId,
@@ -79,7 +83,7 @@ export class OutcomeRecorder {
     if (finished === 'recorded') this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
-    if (attempt.outcome !== 'delivered') await this.announce(job, attempt);
+    if (attempt.outcome !== 'delivered' && !isDropped(attempt.outcome)) await this.announce(job, attempt);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);

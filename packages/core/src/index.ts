@@ -22,3 +22,4 @@ export * from './clock';
 export * from './text';
 export * from './error-words';
 export * from './attempt-record';
+export * from './erasure';

@@ -21,13 +21,14 @@ export interface AttemptRow {
   readonly request_body: string | null;
   readonly event_fields: Record<string, string> | null;
   readonly event_layout: [string, string][] | null;
+  readonly erased_at: Date | null;
 }
 
 /** The columns every read selects, in the table's order. */
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
   'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields, ' +
-  'event_layout';
+  'event_layout, erased_at';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -56,6 +57,7 @@ export function fromRow(row: AttemptRow): AttemptRecord {
       : {}),
     ...(row.event_fields !== null ? { event_fields: row.event_fields } : {}),
     ...(row.event_layout !== null ? { event_layout: row.event_layout as AttemptRecord['event_layout'] } : {}),
+    ...(row.erased_at ? { erased_at: row.erased_at.toISOString() } : {}),
   };
 }
 
@@ -92,5 +94,6 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
       ? Object.fromEntries(Object.entries(r.event_fields).map(([k, v]) => [k, storable(v)]))
       : null,
     event_layout: r.event_layout ?? null,
+    erased_at: r.erased_at ?? null,
   };
 }

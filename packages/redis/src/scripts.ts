@@ -38,6 +38,10 @@ export const SCRIPTS = {
   historyOutboxAck: loadScript('history-outbox-ack'),
   historyClaim: loadScript('history-claim'),
   historyRelease: loadScript('history-release'),
+  /** Erasure: remove waiting or held events, empty retained jobs and outbox records that an erasure reaches. */
+  eraseWaiting: loadScript('erase-waiting'),
+  eraseRetained: loadScript('erase-retained'),
+  eraseOutbox: loadScript('erase-outbox'),
   /** Suspension: one step of a failure streak, pausing a hook once, dropping its oldest held events. */
   streakStep: loadScript('streak-step'),
   hookPauseOnce: loadScript('hook-pause-once'),

@@ -59,12 +59,22 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly secretBox: SecretBox,
   ) {}
 
-  async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
+  async begin(
+    hookId: string,
+    eventId: string,
+    fence: AttemptFence,
+    erasureTags: readonly string[] = [],
+  ): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
     const [state, lockMsLeft, fields] = (await SCRIPTS.attemptBegin.run(
       this.redis,
-      [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
-      [eventId, cached ? String(cached.version) : '', fence.token],
+      [
+        this.keys.hookAttempt(hookId),
+        this.keys.hookRecord(hookId),
+        this.lockKey(hookId, fence),
+        this.keys.hookErasing(hookId),
+      ],
+      [eventId, cached ? String(cached.version) : '', fence.token, ...erasureTags],
     )) as [string, number, string[] | undefined];
     if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send'> };
     const target = fields ? this.remember(hookId, fields) : cached;

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
+import {
+  HooklineError,
+  isDropped,
+  isSuccess,
+  USER_AGENT,
+  type DeliveryRecord,
+  type HookView,
+} from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { parseLogQuery } from '../pages/log-filters';
 import { hookPage } from '../pages/hook-page';
@@ -15,7 +22,7 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
   const run: DeliveryRecord[] = [];
   for (const record of newestFirst) {
     if (isSuccess(record.outcome)) break;
-    if (record.outcome !== 'discarded' && record.outcome !== 'expired') run.push(record);
+    if (!isDropped(record.outcome)) run.push(record);
   }
   return run.slice(0, BANNER_FAILURES).reverse();
 }
