@@ -255,3 +255,29 @@ describe('erasure racing deliveries', () => {
 });
 
 const callIdOf = (r: { body: Buffer }) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id;
+
+describe('what Redis keeps of a delivered event', () => {
+  it('finished jobs keep ids and outcomes only: no field of the event is in Redis once it is recorded', async () => {
+    const [a] = hooks as [HookView, HookView];
+    const { id } = await producer.publish(acct(), call('k1', '+19995550001', '+19995550002', 'Kept Nowhere'));
+    await receiver.waitFor(2);
+    await waitUntil(
+      async () =>
+        (await ctx.redis.llen(keys.hookHistoryOutbox(a.id))) === 0 &&
+        (await ctx.redis.llen(keys.hookHistoryOutbox(hooks[1]!.id))) === 0,
+      'the records to reach the database',
+    );
+    const dump = await redisText(ctx.redis, ctx.prefix);
+    for (const text of ['+19995550001', '+19995550002', 'Kept Nowhere']) expect(dump).not.toContain(text);
+    // Bull Board still lists the job, by id, with its outcome.
+    const queue = new HookQueues(ctx.redis, keys).open(a.id);
+    try {
+      const [job] = await queue.getJobs(['completed']);
+      expect(job?.id).toBe(id);
+      expect(job?.returnvalue).toBe('delivered');
+      expect(job?.data).toMatchObject({ hookId: a.id, event: { id, type: 'call_created', fields: {} } });
+    } finally {
+      await queue.close();
+    }
+  });
+});

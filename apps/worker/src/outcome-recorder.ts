@@ -72,6 +72,7 @@ export class OutcomeRecorder {
       fence,
       streakStep(attempt.outcome),
       fence.jobId,
+      emptiedJobData(job),
     );
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(
@@ -114,4 +115,14 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     });
   }
+}
+
+/**
+ * The job's data as BullMQ keeps it once the outcome is recorded: ids, kind and times, no field of the event
+ * (which stays only in the history). It still parses as a delivery job, so a takeover after a crash between
+ * the outcome and the job's completion finds the outcome recorded and finishes quietly.
+ */
+export function emptiedJobData(job: DeliverJobData): string {
+  const { layout, id, type } = job.event;
+  return JSON.stringify({ ...job, event: { id, type, fields: {}, ...(layout ? { layout } : {}) } });
 }

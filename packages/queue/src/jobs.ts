@@ -62,9 +62,10 @@ export const KEEP_COMPLETED = { count: 20 } as const;
 export const KEEP_FAILED = { count: 100 } as const;
 
 /**
- * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key), after the job
- * itself is gone: repeating an interrupted fan-out within this time never delivers an event twice. Recovery
- * re-fans an interrupted entry after seconds (INBOX_GRACE_MS, then the monitor's next tick), so an hour is a
- * wide margin; it is also what the key costs, one key per event per hook, so it is kept far below a day.
+ * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key, ids only), after
+ * the job itself is gone: repeating an interrupted fan-out within this time never delivers an event twice.
+ * Recovery re-fans an interrupted entry after INBOX_GRACE_MS (10 s), on the monitor's next tick or the
+ * account's next publish, so a minute covers it five times over. It is also what Redis keeps per delivered
+ * event (a key per event and hook, about 220 bytes): kept to a minute, nothing of an event is left after that.
  */
-export const DEDUPE_TTL_MS = 3600 * 1000;
+export const DEDUPE_TTL_MS = 60 * 1000;

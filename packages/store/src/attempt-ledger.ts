@@ -88,6 +88,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     fence: AttemptFence,
     streakStep?: StreakStep,
     marker: string = record.event_id,
+    emptiedJobData?: string,
   ): Promise<AttemptFinish> {
     const { keys } = this;
     const result = await SCRIPTS.attemptFinish.run(
@@ -99,6 +100,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreak(hookId),
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
+        ...(emptiedJobData !== undefined ? [hookQueueLayout(keys, hookId).jobPrefix + fence.jobId] : []),
       ],
       [
         JSON.stringify(record),
@@ -108,6 +110,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         Date.parse(record.attempted_at),
         STREAK_IDLE_TTL_MS,
         fence.token,
+        ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
       ],
     );
     return FINISHED[String(result)] ?? 'recorded';

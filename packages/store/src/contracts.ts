@@ -161,6 +161,8 @@ export interface AttemptLedger {
     fence: AttemptFence,
     streakStep?: StreakStep,
     marker?: string,
+    /** The job's data without the event's fields: put in place of the job's data with the outcome. */
+    emptiedJobData?: string,
   ): Promise<AttemptFinish>;
 }
 
