@@ -359,6 +359,7 @@ export class RedisHooks implements Hooks {
       keys.hookStreak(hookId),
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
+      keys.hookErasing(hookId),
     );
   }
 
