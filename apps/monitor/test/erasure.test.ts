@@ -123,7 +123,11 @@ describe('erasure by number', () => {
     );
     await receiver.waitFor(8);
     // Hook b stops: what follows is held for it, and hook a delivers it.
-    await control.suspend(b.id, 'maintenance', 'operator');
+    // Its suspension quotes a failure of c1, with a response that names the caller (the website's banner).
+    const quoted = (await store.deliveryLog.list(b.id, 10)).find((r) => r.event_id === ids.c1)!;
+    await control.suspend(b.id, 'maintenance', 'operator', [
+      { ...quoted, outcome: 'failed', status_code: 500, response_excerpt: `no such caller ${NAME}` },
+    ]);
     await publish(call('c5', NUMBER, '+4420', NAME), call('c6', '+666', '+777'));
     await waitUntil(async () => received('/a').length === 6, 'hook a to get c5 and c6');
     await waitUntil(
@@ -133,7 +137,12 @@ describe('erasure by number', () => {
 
     const { id } = await store.erasures.request(acct(), { kind: 'number', value: NUMBER }, 'operator');
     const done = await erasureDone(id);
-    expect(done.counts).toMatchObject({ queued: 1, idempotency: 3 });
+    expect(done.counts).toMatchObject({ queued: 1, idempotency: 3, hooks: 1 });
+    // The banner's quoted failure keeps its ids, time and outcome only (read before the re-enable clears it).
+    const banner = (await ctx.redis.hget(keys.hookRecord(b.id), 'suspension_failures')) ?? '';
+    expect(banner).toContain(quoted.attempt_id);
+    expect(banner).not.toContain(NAME);
+    expect(banner).not.toContain('"c1"');
     // c1 and c3 on both hooks and c5 on hook a, in the database or still in an outbox.
     expect(done.counts.history + done.counts.outboxes).toBe(5);
 
