@@ -9,6 +9,7 @@ import { routeHandler } from './route-runner';
 import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
 import { deliveryRoutes } from './routes/deliveries';
+import { erasureRoutes } from './routes/erasures';
 import { eventRoutes } from './routes/events';
 import { eventTypeRoutes } from './routes/event-types';
 import { healthRoutes } from './routes/health';
@@ -25,6 +26,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...hookActionRoutes(deps),
     ...deliveryRoutes(deps),
     ...activityRoutes(deps),
+    ...erasureRoutes(deps),
     ...eventRoutes(deps),
     ...eventTypeRoutes(deps),
   ];

@@ -8,7 +8,7 @@ import type {
   TraceContext,
 } from '@hookline/core';
 import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
+import type { Accounts, ActivityFeed, Hooks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -24,6 +24,7 @@ export interface ApiDeps {
     readonly accounts: Accounts;
     readonly hooks: Hooks;
     readonly activity: ActivityFeed;
+    readonly erasures: Pick<RedisErasures, 'request' | 'get'>;
   };
   /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;

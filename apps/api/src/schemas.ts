@@ -17,6 +17,14 @@ const maskedAuth = z.discriminatedUnion('scheme', [
   }),
 ]);
 
+/** A stored filter as answers show it (validated when it was set). */
+const hookFilterView = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'Only events whose fields match get to the hook: {field: text | {"$in": [...]} | {"$prefix": text} | ' +
+      '{"$exists": bool}}, every condition must hold; absent: every event of its kinds',
+  );
+
 export const hookView = z
   .object({
     id: z.string(),
@@ -50,6 +58,7 @@ export const hookView = z
       .describe(
         'The event kinds delivered to this hook: "all" (every kind, also kinds added later) or a list',
       ),
+    filter: hookFilterView.optional(),
     signing: z.boolean().describe('Whether requests carry Standard Webhooks signatures (webhook-signature)'),
     signing_previous_expires_at: z
       .string()
@@ -87,6 +96,12 @@ export const deliveryRecord = z
     attempted_at: z.string(),
     error: z.string().optional(),
     response_excerpt: z.string().optional(),
+    erased_at: z
+      .string()
+      .optional()
+      .describe(
+        'When an erasure of personal data emptied this record: only ids, times, outcome, status and duration remain',
+      ),
   })
   .meta({ id: 'DeliveryRecord' });
 

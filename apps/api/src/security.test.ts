@@ -18,20 +18,22 @@ const validBody: Record<string, unknown> = {
   updateHook: { url: 'https://evil.example.com/x' },
   enableHook: { held: 'discard' },
   publishEvent: { type: 'call_created', data: callCreated() },
+  requestErasure: { number: '+15550100' },
 };
 
 /** Routes anyone may call: liveness, readiness, metrics and the API document. Nothing else is public. */
 const PUBLIC = new Set(['health', 'ready', 'metrics', 'openApi']);
 
 /** Path parameters the suite knows how to fill. */
-const FILLED = new Set(['acct', 'hook', 'attempt_id']);
+const FILLED = new Set(['acct', 'hook', 'attempt_id', 'erasure']);
 
 // An attempt id of the right shape: the account and hook around it decide the answer first.
 const fill = (route: Route, acct: string, hook: string) =>
   route.path
     .replace('{acct}', acct)
     .replace('{hook}', hook)
-    .replace('{attempt_id}', 'att_000000000000000000000001');
+    .replace('{attempt_id}', 'att_000000000000000000000001')
+    .replace('{erasure}', 'ers_00000000000000000001');
 
 async function world(api: ApiHarness) {
   const acct = await api.createAccount('Victim');

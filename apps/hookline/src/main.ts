@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadDataDir, secretKeyOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
+import { erasureSettleMs } from './erasure-settle';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
@@ -129,6 +130,7 @@ runProcess(
       logger,
       ...(tracing ? { tracing } : {}),
       ...noticesFor(config, background.store.accounts, background.producer),
+      erasures: { erasures: background.store.erasures, settleMs: erasureSettleMs(config) },
     });
 
     const account = await ensureDemoAccount(services, secrets.demoPassword);

@@ -8,6 +8,7 @@ import { createStore, SecretBox } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
+import { erasureSettleMs } from './erasure-settle';
 import { noticesFor } from './notices-for';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
@@ -36,7 +37,10 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     config,
     ...(tracing ? { tracing } : {}),
     ...noticesFor(config, store.accounts, producer),
+    // Erasures were sealed by the API with the secret key: without it this monitor leaves them to another.
+    ...(secretKey ? { erasures: { erasures: store.erasures, settleMs: erasureSettleMs(config) } } : {}),
   });
+  if (!secretKey) logger.warn('no HOOKLINE_SECRET_KEY: this monitor runs no erasures');
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {

@@ -11,6 +11,7 @@ import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
 import type { HistoryStore } from '@hookline/history';
+import { startErasureRunner, type ErasureRunnerDeps } from './erasures/erasure-runner';
 import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
 import { startNotices, type NoticesConfig } from './notices/start-notices';
 import { startOperations } from './operations';
@@ -49,6 +50,11 @@ export interface MonitorDeps {
   readonly operationsTickMs?: number;
   /** E-mail notices to customers (HOOKLINE_SMTP_URL): without them, notices are only in the activity feed. */
   readonly notices?: NoticesConfig;
+  /**
+   * Erasures of personal data, run by this monitor (the store needs the secret key the API sealed them with);
+   * `settleMs`: how long after the first pass deliveries already on the wire may still record.
+   */
+  readonly erasures?: Pick<ErasureRunnerDeps, 'erasures' | 'settleMs' | 'leaseMs' | 'pollMs'>;
   /** Tests shorten the history writer's sweep and hold. */
   readonly historyTimings?: Pick<HistoryWriterDeps, 'sweepEveryMs' | 'idleMs' | 'holdMs'>;
 }
@@ -162,6 +168,19 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
     ...deps.historyTimings,
   });
+  const erasures =
+    deps.erasures &&
+    startErasureRunner({
+      ...deps.erasures,
+      redis,
+      keys,
+      outbox: deps.store.historyOutbox,
+      hookQueues,
+      sql: deps.history.client,
+      clock,
+      holder: consumerName,
+      log,
+    });
   let closed = false;
   const notifier =
     deps.notices &&
@@ -182,6 +201,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     consumerName,
     async close() {
       clearInterval(timer);
+      await erasures?.close();
       await operations.close();
       await historyWriter.close();
       closed = true;

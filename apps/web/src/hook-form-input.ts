@@ -12,6 +12,14 @@ import {
   type UpdateHookInput,
 } from '@hookline/core';
 import type { z } from 'zod';
+import {
+  filterError,
+  filterOfRows,
+  filterShown,
+  readFilterRows,
+  rowsOfFilter,
+  type FilterRow,
+} from './hook-filter-form';
 
 /** What the hook form shows: the entered values, never a secret. */
 export interface HookFormValues {
@@ -23,6 +31,8 @@ export interface HookFormValues {
   /** `all`, or the kinds ticked. */
   readonly events: HookEvents;
   readonly signing: boolean;
+  /** The filter editor's rows (hook-filter-form.ts). */
+  readonly filter: readonly FilterRow[];
 }
 
 export type HookFormField =
@@ -34,6 +44,7 @@ export type HookFormField =
   | 'basic_username'
   | 'basic_password'
   | 'events'
+  | 'filter'
   | 'signing';
 
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
@@ -57,6 +68,7 @@ export function valuesOf(hook: HookView): HookFormValues {
     username: hook.auth.scheme === 'basic' ? hook.auth.username : '',
     events: hook.events,
     signing: hook.signing,
+    filter: rowsOfFilter(hook.filter),
   };
 }
 
@@ -68,6 +80,7 @@ export const EMPTY_VALUES: HookFormValues = {
   username: '',
   events: ALL_EVENTS,
   signing: false,
+  filter: [],
 };
 
 // A repeated checkbox arrives as a string (one ticked) or an array (several).
@@ -91,6 +104,7 @@ function readValues(body: FormBody): HookFormValues {
     // "Every kind" wins over single kinds ticked beside it: it also covers kinds added later.
     events: !hasChoices(body) || text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
     signing: text(body, 'signing') === '1',
+    filter: readFilterRows(body),
   };
 }
 
@@ -127,6 +141,7 @@ const NAMES: Record<HookFormField, string> = {
   basic_username: 'Username',
   basic_password: 'Password',
   events: 'Events',
+  filter: 'Filter',
   signing: 'Signing',
 };
 
@@ -134,6 +149,10 @@ const NAMES: Record<HookFormField, string> = {
 export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const { field, message } of problems) {
+    if (field === 'filter' || field.startsWith('filter.')) {
+      errors.filter ??= filterError({ field, message });
+      continue;
+    }
     const name = FIELD_OF[field] ?? (field.startsWith('events.') ? 'events' : 'url');
     if (errors[name]) continue;
     const rest = message.replace(
@@ -168,6 +187,7 @@ export function parseCreateForm(
     auth: authFrom(body, values),
     ...(values.description ? { description: values.description } : {}),
     ...(hasChoices(body) ? { events: values.events } : {}),
+    ...(filterShown(body) && values.filter.length > 0 ? { filter: filterOfRows(values.filter) } : {}),
     ...(values.signing ? { signing: true } : {}),
   };
   const parsed = schemas.create.safeParse(candidate);
@@ -208,6 +228,7 @@ export function parseUpdateForm(
     ...(hasChoices(body)
       ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
       : {}),
+    ...(filterShown(body) ? { filter: filterOfRows(values.filter) ?? null } : {}),
   };
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };

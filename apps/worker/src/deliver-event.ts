@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   buildDeliveryRequest,
+  eventErasureTags,
   maskAuth,
   maskedAuthorizationHeader,
   recordRequest,
@@ -49,7 +50,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const askedAt = performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
-    const start = await deps.attempts.begin(data.hookId, job.id, fence);
+    const start = await deps.attempts.begin(data.hookId, job.id, fence, eventErasureTags(data.event.fields));
     const startedAt = deps.clock().getTime();
     switch (start.kind) {
       case 'fenced':
@@ -57,6 +58,15 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       case 'hook_deleted':
       case 'already_recorded':
         return { kind: 'completed', value: start.kind };
+      case 'erased': {
+        // An erasure accepted before this attempt reaches the event: it is never sent, only recorded.
+        const recorded = await deps.recorder.record(data, fence, {
+          outcome: 'erased',
+          startedAt,
+          error: 'erased on request before it was sent',
+        });
+        return recorded === 'fenced' ? lostEnd : { kind: 'completed', value: 'erased' };
+      }
       case 'maybe_sent': {
         // The take-over's own span: the attempt that died took its span with it, unexported.
         const trace = startDeliveryTrace(deps.tracing, data, startedAt);

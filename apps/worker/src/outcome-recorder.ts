@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import {
   buildAttemptRecord,
+  erasedRecord,
+  isDropped,
   type AttemptResult,
   type RecordedOutcome,
   type RecordedRequest,
@@ -49,12 +51,15 @@ export class OutcomeRecorder {
       { accountId, hookId, event, trigger: job.trigger, ...(attemptId ? { attemptId } : {}) },
       { ...attempt, at: new Date(attempt.startedAt) },
     );
+    // An event an erasure reached is recorded without anything of its content.
+    const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
     const finished = await this.deps.attempts.finish(
       hookId,
-      entry,
+      recorded,
       fence,
       streakStep(attempt.outcome),
       fence.jobId,
+      emptiedJobData(job),
     );
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(
@@ -66,7 +71,7 @@ export class OutcomeRecorder {
     if (finished === 'recorded') this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
-    if (attempt.outcome !== 'delivered') await this.announce(job, attempt);
+    if (attempt.outcome !== 'delivered' && !isDropped(attempt.outcome)) await this.announce(job, attempt);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);
@@ -97,4 +102,14 @@ export class OutcomeRecorder {
       ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     });
   }
+}
+
+/**
+ * The job's data as BullMQ keeps it once the outcome is recorded: ids, kind and times, no field of the event
+ * (which stays only in the history). It still parses as a delivery job, so a takeover after a crash between
+ * the outcome and the job's completion finds the outcome recorded and finishes quietly.
+ */
+export function emptiedJobData(job: DeliverJobData): string {
+  const { layout, id, type } = job.event;
+  return JSON.stringify({ ...job, event: { id, type, fields: {}, ...(layout ? { layout } : {}) } });
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
-import { OUTCOMES, systemClock, USER_AGENT, type Clock, type Tracing } from '@hookline/core';
+import { isDropped, OUTCOMES, systemClock, USER_AGENT, type Clock, type Tracing } from '@hookline/core';
 import { createDeliverer } from '@hookline/delivery';
 import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import {
@@ -78,8 +78,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   });
   // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
   // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)
-  for (const outcome of OUTCOMES.filter((o) => o !== 'expired' && o !== 'discarded'))
-    metrics.deliveries.inc({ outcome }, 0);
+  for (const outcome of OUTCOMES.filter((o) => !isDropped(o))) metrics.deliveries.inc({ outcome }, 0);
   const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
 import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
+import { hookFilterInput, type HookFilter } from './hook-filter';
 import { freeTextProblem } from './text';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
@@ -126,12 +127,14 @@ const signing = z
 /** The create and update bodies, with `events` checked against the process's catalogue. */
 export function hookInputSchemas(catalog: EventCatalog) {
   const events = hookEventsInput(catalog);
+  const filter = hookFilterInput(catalog);
   const create = z.strictObject({
     url: hookUrl,
     format: hookFormat,
     auth: hookAuthInput.default({ scheme: 'none' }),
     description: description.optional(),
     events: events.optional(),
+    filter: filter.optional(),
     signing: signing.optional(),
   });
   const update = z
@@ -141,11 +144,13 @@ export function hookInputSchemas(catalog: EventCatalog) {
       auth: hookAuthInput.optional(),
       description: description.nullable().optional(),
       events: events.optional(),
+      // null (or {}) removes the filter.
+      filter: filter.nullable().optional(),
       signing: signing.optional(),
     })
     .refine(
       (v) => Object.keys(v).length > 0,
-      'give at least one of url, format, auth, description, events, signing',
+      'give at least one of url, format, auth, description, events, filter, signing',
     );
   return { create, update };
 }
@@ -202,6 +207,8 @@ export interface HookView {
    */
   readonly health: HookHealthState;
   readonly events: HookEvents;
+  /** Only events whose fields match get to the hook (hook-filter.ts); absent: every event of its kinds. */
+  readonly filter?: HookFilter;
   /** Whether requests carry Standard Webhooks signatures; the secret itself is never shown again. */
   readonly signing: boolean;
   /** While a rotated-out secret still signs beside the new one: until when (ISO 8601). */

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 
 // Prefixed ids say what they name in logs and URLs. Event and attempt ids start with the time so they sort
 // by when they were made; the random tail makes them unguessable.
-export type IdPrefix = 'acct' | 'hk' | 'evt' | 'att';
+export type IdPrefix = 'acct' | 'hk' | 'evt' | 'att' | 'ers';
 
 // Random bytes are drawn from the CSPRNG a few kilobytes at a time and each byte is handed out once, as
 // crypto.randomUUID does: one randomBytes call per id cost more than the rest of newId (a native call and a
@@ -38,4 +38,4 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${time}${randomHex(timed ? 8 : 10)}`;
 }
 
-export const ID_PATTERN = /^(acct|hk|evt|att)_[0-9a-z]{8,40}$/;
+export const ID_PATTERN = /^(acct|hk|evt|att|ers)_[0-9a-z]{8,40}$/;

@@ -2,8 +2,9 @@
 // extends a hook's failure streak (see the suspension monitor).
 export type AttemptOutcome = 'delivered' | 'failed' | 'timed_out' | 'error' | 'blocked';
 // Outcomes recorded without an attempt of our own finishing: a crash that may have sent (`unknown`),
-// and held events dropped by the cap (`expired`) or by the customer (`discarded`).
-export type RecordedOutcome = AttemptOutcome | 'unknown' | 'expired' | 'discarded';
+// and held events dropped by the cap (`expired`) or by the customer (`discarded`), or removed unsent by an
+// erasure of personal data (`erased`).
+export type RecordedOutcome = AttemptOutcome | 'unknown' | 'expired' | 'discarded' | 'erased';
 export const OUTCOMES: readonly RecordedOutcome[] = [
   'delivered',
   'failed',
@@ -13,7 +14,13 @@ export const OUTCOMES: readonly RecordedOutcome[] = [
   'unknown',
   'expired',
   'discarded',
+  'erased',
 ];
+
+/** Outcomes of events dropped unsent: they are not failures of the endpoint and never count in a streak. */
+export function isDropped(outcome: RecordedOutcome): boolean {
+  return outcome === 'expired' || outcome === 'discarded' || outcome === 'erased';
+}
 
 export interface AttemptResult {
   readonly outcome: AttemptOutcome;
@@ -42,6 +49,8 @@ export interface DeliveryRecord {
   readonly attempted_at: string;
   readonly error?: string;
   readonly response_excerpt?: string;
+  /** When an erasure of personal data emptied this record (ISO 8601): only ids, times and the outcome remain. */
+  readonly erased_at?: string;
 }
 
 export function isSuccess(outcome: RecordedOutcome): boolean {

@@ -15,3 +15,4 @@ export { migrate, SCHEMA_VERSION } from './schema';
 export { checkSchemaName, type Sql, type SqlClient } from './sql-client';
 export { pgClient, redactedUrl, type PgClientOptions } from './pg-client';
 export { DeliveryLog } from './delivery-log';
+export { eraseHistory } from './history-erasure';

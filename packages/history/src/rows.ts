@@ -23,13 +23,14 @@ export interface AttemptRow {
   readonly event_layout: [string, string][] | null;
   readonly trace_id: string | null;
   readonly span_id: string | null;
+  readonly erased_at: Date | null;
 }
 
 /** The columns every read selects, in the table's order. */
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
   'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields, ' +
-  'event_layout, trace_id, span_id';
+  'event_layout, trace_id, span_id, erased_at';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -60,6 +61,7 @@ export function fromRow(row: AttemptRow): AttemptRecord {
     ...(row.event_layout !== null ? { event_layout: row.event_layout as AttemptRecord['event_layout'] } : {}),
     ...(row.trace_id !== null ? { trace_id: row.trace_id } : {}),
     ...(row.span_id !== null ? { span_id: row.span_id } : {}),
+    ...(row.erased_at ? { erased_at: row.erased_at.toISOString() } : {}),
   };
 }
 
@@ -98,5 +100,6 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
     event_layout: r.event_layout ?? null,
     trace_id: r.trace_id ?? null,
     span_id: r.span_id ?? null,
+    erased_at: r.erased_at ?? null,
   };
 }

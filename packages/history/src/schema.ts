@@ -41,6 +41,8 @@ const STEPS: readonly (readonly string[])[] = [
   [`ALTER TABLE attempts ADD COLUMN event_fields json`, `ALTER TABLE attempts ADD COLUMN event_layout json`],
   // The attempt's W3C trace and span (product.md §19): the attempt page names the trace to look up.
   [`ALTER TABLE attempts ADD COLUMN trace_id text`, `ALTER TABLE attempts ADD COLUMN span_id text`],
+  // When an erasure of personal data emptied the record (history-erasure.ts): it stays as a stub.
+  [`ALTER TABLE attempts ADD COLUMN erased_at timestamptz`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

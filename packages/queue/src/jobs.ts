@@ -68,9 +68,11 @@ export const KEEP_COMPLETED = { count: 20 } as const;
 export const KEEP_FAILED = { count: 100 } as const;
 
 /**
- * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key), after the job
- * itself is gone: repeating an interrupted fan-out within this time never delivers an event twice. Recovery
- * re-fans an interrupted entry after seconds (INBOX_GRACE_MS, then the monitor's next tick), so an hour is a
- * wide margin; it is also what the key costs, one key per event per hook, so it is kept far below a day.
+ * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key, ids only), after
+ * the job itself is gone: repeating an interrupted fan-out within this time never delivers an event twice.
+ * Recovery re-fans an interrupted entry after INBOX_GRACE_MS (10 s) — but only once a monitor runs again, and
+ * monitors can all be down for minutes in a deploy or an outage. An hour keeps the promise through such a
+ * gap; a minute would not. It is what Redis keeps per delivered event (a key per event and hook, ids only,
+ * about 200 bytes), so a memory target that needs it gone sooner is missed on purpose: never twice comes first.
  */
 export const DEDUPE_TTL_MS = 3600 * 1000;

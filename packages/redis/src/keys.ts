@@ -32,6 +32,12 @@ export function redisKeys(prefix: string) {
      * between sending, recording `unknown` (it may have left) and doing nothing (already recorded).
      */
     hookAttempt: (hookId: string) => `${hook(hookId)}:attempt`,
+    /**
+     * Erasures running over the hook's events: SET of tags (core's erasure.ts: hashes of a call id or number,
+     * never the value). The attempt script refuses to send an event carrying a marked tag: the fence that holds
+     * from the moment an erasure is accepted. Each erasure removes its tag when it is done.
+     */
+    hookErasing: (hookId: string) => `${hook(hookId)}:erasing`,
     hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
     /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
     hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
@@ -44,6 +50,20 @@ export function redisKeys(prefix: string) {
      * a hook without an entry (made before subscriptions existed) gets every kind.
      */
     accountHookEvents: (accountId: string) => `${account(accountId)}:hook-events`,
+    /**
+     * The hooks' filters on event fields: HASH hookId -> filter JSON (core's hook-filter.ts); a hook without an
+     * entry gets every event of its kinds. Beside the subscriptions, so the accept script applies both.
+     */
+    accountHookFilters: (accountId: string) => `${account(accountId)}:hook-filters`,
+    /**
+     * One erasure (HASH: state, step, counts, who asked; while it runs, what it erases sealed with the secret
+     * key), and the ids of the events it erased so far (SET, for the idempotency keys; dropped when done).
+     */
+    erasure: (accountId: string, erasureId: string) => `${account(accountId)}:erasure:${erasureId}`,
+    erasureEvents: (accountId: string, erasureId: string) =>
+      `${account(accountId)}:erasure:${erasureId}:event-ids`,
+    /** Idempotency keys of the account, for an erasure's scan (SCAN pattern). */
+    accountIdempotencyPattern: (accountId: string) => `${account(accountId)}:idem:*`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,
     /** When the account's sessions were last ended (a password change): older sessions are signed out. */
     accountSessionsAfter: (accountId: string) => `${account(accountId)}:sessions-after`,
@@ -74,6 +94,10 @@ export function redisKeys(prefix: string) {
      * puts the hook straight back into the ready set, so a holder whose queue ran empty need not re-check it.
      */
     signalledWhileLeased: () => `${prefix}:{scheduler}:signalled-while-leased`,
+    /** Erasures accepted and not done: ZSET `<accountId>/<erasureId>` -> when accepted (ms); the runner's queue. */
+    erasuresRunning: () => `${prefix}:erasures:running`,
+    /** Which process runs an erasure now (a lease with its name): a runner killed mid-way is taken over. */
+    erasureLease: (erasureId: string) => `${prefix}:erasures:lease:${erasureId}`,
     /**
      * Worker processes and when each last said it was alive: ZSET worker name -> heartbeat (ms). A worker
      * leaves it on SIGTERM; one that crashed or froze stays, with an old heartbeat, until the monitor prunes it.

@@ -1,7 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useRedis } from '@hookline/testing';
 import { BULLMQ_SCRIPTS } from './bullmq/scripts';
-import { expandIncludes, LuaScript } from './lua-script';
+import { expandIncludes, loadScript, LuaScript } from './lua-script';
 import { scriptFolderProblems } from './script-catalogue';
 import { SCRIPTS } from './scripts';
 
@@ -16,16 +18,24 @@ describe('Lua scripts', () => {
   });
 
   it('finds a file missing from a catalogue, a script without its header, and one that does not compile', async () => {
-    const broken = new LuaScript('broken', 'return {');
+    const dir = mkdtempSync(join(tmpdir(), 'hookline-scripts-'));
+    ctx.onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'listed.lua'), '-- KEYS: none.\nreturn 1\n');
+    writeFileSync(join(dir, 'unlisted.lua'), '-- KEYS: none.\nreturn 2\n');
+    writeFileSync(join(dir, 'headless.lua'), 'return 3\n');
     const problems = await scriptFolderProblems(
-      join(__dirname, 'scripts'),
-      { historyClaim: SCRIPTS.historyClaim, broken },
+      dir,
+      {
+        listed: loadScript('listed', dir),
+        headless: loadScript('headless', dir),
+        broken: new LuaScript('broken', 'return {'),
+      },
       ctx.redis,
     );
-    expect(problems).toEqual([
-      'history-outbox-ack.lua is not in the catalogue',
-      'history-release.lua is not in the catalogue',
+    expect(problems.sort()).toEqual([
       expect.stringMatching(/^broken: ERR Error compiling script/),
+      'headless.lua does not say its KEYS',
+      'unlisted.lua is not in the catalogue',
     ]);
   });
 

@@ -13,4 +13,6 @@ export const SCRIPTS = {
   historyOutboxAck: loadScript('history-outbox-ack'),
   historyClaim: loadScript('history-claim'),
   historyRelease: loadScript('history-release'),
+  /** Erasure: empty the outbox records that an erasure reaches. */
+  eraseOutbox: loadScript('erase-outbox'),
 } as const;

@@ -54,12 +54,22 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly secretBox: SecretBox,
   ) {}
 
-  async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
+  async begin(
+    hookId: string,
+    eventId: string,
+    fence: AttemptFence,
+    erasureTags: readonly string[] = [],
+  ): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
     const [state, lockMsLeft, fields] = (await STORE_SCRIPTS.attemptBegin.run(
       this.redis,
-      [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
-      [eventId, cached ? String(cached.version) : '', fence.token],
+      [
+        this.keys.hookAttempt(hookId),
+        this.keys.hookRecord(hookId),
+        this.lockKey(hookId, fence),
+        this.keys.hookErasing(hookId),
+      ],
+      [eventId, cached ? String(cached.version) : '', fence.token, ...erasureTags],
     )) as [string, number, string[] | undefined];
     if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send'> };
     const target = fields ? this.remember(hookId, fields) : cached;
@@ -73,6 +83,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     fence: AttemptFence,
     streakStep?: StreakStep,
     marker: string = record.event_id,
+    emptiedJobData?: string,
   ): Promise<AttemptFinish> {
     const { keys } = this;
     const result = await STORE_SCRIPTS.attemptFinish.run(
@@ -84,6 +95,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreak(hookId),
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
+        ...(emptiedJobData !== undefined ? [hookQueueLayout(keys, hookId).jobPrefix + fence.jobId] : []),
       ],
       [
         JSON.stringify(record),
@@ -93,6 +105,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         Date.parse(record.attempted_at),
         STREAK_IDLE_TTL_MS,
         fence.token,
+        ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
       ],
     );
     return FINISHED[String(result)] ?? 'recorded';

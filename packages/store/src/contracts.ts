@@ -49,7 +49,10 @@ export type ActivityKind =
   | 'hook.enabled'
   /** The watchdog found the hook with events waiting and no worker, and waking it did not help. */
   | 'hook.stuck'
-  | 'account.password_changed';
+  | 'account.password_changed'
+  /** An erasure of personal data was asked for, and finished (the detail says how, never what). */
+  | 'erasure.requested'
+  | 'erasure.done';
 
 export interface ActivityEntry {
   readonly kind: ActivityKind;
@@ -144,7 +147,13 @@ export interface AttemptLedger {
    * `marker` names the attempt in the hook's attempt key: the event id for an event's own turn, the job id for
    * a send-again of it (the same event, another attempt).
    */
-  begin(hookId: string, marker: string, fence: AttemptFence): Promise<AttemptStart>;
+  /** `erasureTags`: the event's (core's eventErasureTags), refused while an erasure has one of them marked. */
+  begin(
+    hookId: string,
+    marker: string,
+    fence: AttemptFence,
+    erasureTags?: readonly string[],
+  ): Promise<AttemptStart>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,
@@ -152,6 +161,8 @@ export interface AttemptLedger {
     fence: AttemptFence,
     streakStep?: StreakStep,
     marker?: string,
+    /** The job's data without the event's fields: put in place of the job's data with the outcome. */
+    emptiedJobData?: string,
   ): Promise<AttemptFinish>;
 }
 
@@ -165,6 +176,8 @@ export type AttemptStart =
   | { readonly kind: 'fenced' }
   /** An earlier attempt may have reached the endpoint: record `unknown`, never send again. */
   | { readonly kind: 'maybe_sent' }
+  /** An erasure reaches the event: send nothing, record `erased` (the attempt is marked for that). */
+  | { readonly kind: 'erased' }
   /** The outcome is recorded already; only the job's completion was lost. */
   | { readonly kind: 'already_recorded' }
   /** Deleted after the event was accepted: nowhere to deliver. */

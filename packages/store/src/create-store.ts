@@ -5,6 +5,7 @@ import { RedisAccounts } from './accounts';
 import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';
 import { RedisAttemptLedger } from './attempt-ledger';
 import type { Accounts, ActivityFeed, AttemptLedger, HookQueueAdmin, Hooks } from './contracts';
+import { RedisErasures } from './erasures';
 import { RedisHooks } from './hooks';
 import type { SecretBox } from './secret-box';
 
@@ -25,6 +26,8 @@ export interface Store {
   readonly hooks: Hooks;
   readonly activity: ActivityFeed;
   readonly attempts: AttemptLedger;
+  /** Erasures of personal data: accepted by the front doors, run by the monitor. */
+  readonly erasures: RedisErasures;
 }
 
 export function createStore(deps: StoreDeps): Store {
@@ -35,5 +38,6 @@ export function createStore(deps: StoreDeps): Store {
     hooks: new RedisHooks({ ...deps, activity, clock }),
     activity,
     attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox),
+    erasures: new RedisErasures({ ...deps, activity, clock }),
   };
 }

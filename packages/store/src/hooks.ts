@@ -39,6 +39,7 @@ import {
   toSuspensionInfo,
   type StoredHook,
 } from './hook-record';
+import { checkFilter, HookFilters } from './hook-filters';
 import { isIdOf } from './id-guard';
 import type { SecretBox } from './secret-box';
 
@@ -59,9 +60,11 @@ export interface HooksDeps {
  */
 export class RedisHooks implements Hooks {
   private readonly schemas: ReturnType<typeof hookInputSchemas>;
+  private readonly filters: HookFilters;
 
   constructor(private readonly deps: HooksDeps) {
     this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG);
+    this.filters = new HookFilters(deps.redis, deps.keys);
   }
 
   async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret> {
@@ -71,6 +74,7 @@ export class RedisHooks implements Hooks {
     if (!isIdOf('acct', accountId) || !(await redis.exists(keys.accountRecord(accountId))))
       throw notFound('Account');
     const hook = parsed.data;
+    checkFilter(hook.filter, hook.events, this.deps.catalog ?? BUILT_IN_CATALOG);
     const id = newId('hk');
     const now = this.now();
     const secret = hook.signing ? newSigningSecret() : undefined;
@@ -100,6 +104,7 @@ export class RedisHooks implements Hooks {
         .multi()
         .sadd(keys.accountHooks(accountId), id)
         .hset(keys.accountHookEvents(accountId), id, eventsToField(hook.events ?? ALL_EVENTS));
+      this.filters.setInto(tx, accountId, id, hook.filter);
       activity.appendInto(tx, accountId, { kind: 'hook.created', at: now, hook_id: id, actor });
       await execOrThrow(tx);
     } catch (error) {
@@ -117,12 +122,14 @@ export class RedisHooks implements Hooks {
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.readOwned(accountId, hookId);
     if (!hook) return undefined;
-    const [paused, events, failing] = await Promise.all([
+    const [paused, events, failing, filter] = await Promise.all([
       this.deps.hookQueues.isPaused(hookId),
       this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId),
       this.failing(hookId),
+      this.filters.get(accountId, hookId),
     ]);
-    return toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing);
+    const view = toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing);
+    return filter ? { ...view, filter } : view;
   }
 
   /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
@@ -139,21 +146,27 @@ export class RedisHooks implements Hooks {
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
     if (hooks.length === 0) return [];
-    const [paused, events, failing] = await Promise.all([
+    const [paused, events, failing, filters] = await Promise.all([
       this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
       this.deps.redis.hmget(this.deps.keys.accountHookEvents(accountId), ...hooks.map((hook) => hook.id)),
       Promise.all(hooks.map((hook) => this.failing(hook.id))),
+      this.filters.many(
+        accountId,
+        hooks.map((hook) => hook.id),
+      ),
     ]);
     return hooks
-      .map((hook, i) =>
-        toHookView(
+      .map((hook, i) => {
+        const view = toHookView(
           hook,
           paused[i] ?? false,
           eventsFromField(events[i]),
           this.deps.clock,
           failing[i] ?? false,
-        ),
-      )
+        );
+        const filter = filters[i];
+        return filter ? { ...view, filter } : view;
+      })
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
@@ -168,6 +181,8 @@ export class RedisHooks implements Hooks {
     const change = parsed.data;
     const stored = await this.readOwned(accountId, hookId);
     if (!stored) return undefined;
+    if (change.events !== undefined || change.filter !== undefined)
+      await this.checkChangedFilter(accountId, hookId, change);
     const now = this.now();
     const set: Record<string, string> = { updated_at: now };
     const remove: string[] = [];
@@ -183,6 +198,8 @@ export class RedisHooks implements Hooks {
     if (change.description === null) remove.push('description');
     if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
+      return undefined;
+    if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
       return undefined;
     // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
     const detail = Object.keys(change).join(', ');
@@ -254,6 +271,20 @@ export class RedisHooks implements Hooks {
     return true;
   }
 
+  /** The filter the hook will have, against the kinds it will get: either may change without the other. */
+  private async checkChangedFilter(
+    accountId: string,
+    hookId: string,
+    change: UpdateHookInput,
+  ): Promise<void> {
+    const events =
+      change.events ??
+      eventsFromField(await this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId));
+    const filter =
+      change.filter !== undefined ? (change.filter ?? undefined) : await this.filters.get(accountId, hookId);
+    checkFilter(filter, events, this.deps.catalog ?? BUILT_IN_CATALOG);
+  }
+
   /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
   private async setEvents(accountId: string, hookId: string, events: HookEvents): Promise<boolean> {
     const { keys } = this.deps;
@@ -276,6 +307,7 @@ export class RedisHooks implements Hooks {
       .multi()
       .srem(this.deps.keys.accountHooks(accountId), hookId)
       .hdel(this.deps.keys.accountHookEvents(accountId), hookId);
+    this.filters.removeInto(tx, accountId, hookId);
     activity.appendInto(tx, accountId, { kind: 'hook.deleted', at: this.now(), hook_id: hookId, actor });
     await execOrThrow(tx);
     await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
@@ -328,6 +360,7 @@ export class RedisHooks implements Hooks {
       keys.hookStreak(hookId),
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
+      keys.hookErasing(hookId),
     );
   }
 
@@ -339,6 +372,7 @@ export class RedisHooks implements Hooks {
         .multi()
         .srem(keys.accountHooks(accountId), hookId)
         .hdel(keys.accountHookEvents(accountId), hookId)
+        .hdel(keys.accountHookFilters(accountId), hookId)
         .exec(),
       redis.srem(keys.allHooks(), hookId),
     ]);

@@ -12,4 +12,6 @@ export const STORE_SCRIPTS = {
   hookChange: loadScript('hook-change', DIR),
   /** A hook's subscription, set only while the hook is in its account's index. */
   hookEventsSet: loadScript('hook-events-set', DIR),
+  /** A hook's filter on event fields, likewise set (or removed) only while the hook is in its account's index. */
+  hookFilterSet: loadScript('hook-filter-set', DIR),
 } as const;

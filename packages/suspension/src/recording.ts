@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { DeliveryRecord, LogSink } from '@hookline/core';
+import { isDropped, type DeliveryRecord, type LogSink } from '@hookline/core';
 import type { DeliveryLog } from '@hookline/history';
 import type { HistoryOutbox, RedisKeys } from '@hookline/redis';
 import type { ActivityFeed, Hooks } from '@hookline/store';
@@ -108,7 +108,7 @@ export async function recentFailures(
   const failures: DeliveryRecord[] = [];
   for (const record of newestFirst) {
     if (record.outcome === 'delivered' || Date.parse(record.attempted_at) < sinceMs) break;
-    if (record.outcome === 'expired' || record.outcome === 'discarded') continue;
+    if (isDropped(record.outcome)) continue;
     failures.push(record);
     if (failures.length === limit) break;
   }

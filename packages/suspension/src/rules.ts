@@ -1,4 +1,4 @@
-import type { RecordedOutcome } from '@hookline/core';
+import { isDropped, type RecordedOutcome } from '@hookline/core';
 import type { StreakStep } from '@hookline/store';
 
 // What a hook's streak of non-delivered outcomes is made of, shared by the two places that move it: the
@@ -13,6 +13,6 @@ export type { StreakStep };
 /** Only attempts move a streak: held events dropped by the cap or by the customer are not failures. */
 export function streakStep(outcome: RecordedOutcome): StreakStep | undefined {
   if (outcome === 'delivered') return 'delivered';
-  if (outcome === 'expired' || outcome === 'discarded') return undefined;
+  if (isDropped(outcome)) return undefined;
   return 'failure';
 }

@@ -48,6 +48,10 @@ pre.snippet {
 }
 .card-body h3 { font-size: 0.95rem; margin: 0 0 8px; }
 .choices-stack { grid-template-columns: minmax(0, 1fr); }
+/* Hook filter editor: field, condition, value on one line (stacked on phones) */
+.filter-row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1.4fr); gap: 8px; margin-bottom: 8px; }
+@media (max-width: 600px) { .filter-row { grid-template-columns: minmax(0, 1fr); } }
+.hook-gets { margin: 0 0 12px; }
 
 /* Activity */
 .feed { list-style: none; margin: 0; padding: 0; }

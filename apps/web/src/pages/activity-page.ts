@@ -13,6 +13,8 @@ const KINDS: Record<ActivityKind, [string, string]> = {
   'hook.enabled': ['Hook re-enabled', 'badge-ok'],
   'hook.stuck': ['Deliveries stalled', 'badge-warn'],
   'account.password_changed': ['Password changed', ''],
+  'erasure.requested': ['Erasure requested', ''],
+  'erasure.done': ['Erasure done', ''],
 };
 
 export function actorLabel(actor: string, accountId: string): string {

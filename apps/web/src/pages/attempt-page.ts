@@ -12,6 +12,10 @@ const TRIGGERS: Record<string, string> = {
 
 function requestBlock(record: AttemptRecord): SafeHtml {
   const request = record.request;
+  if (record.erased_at)
+    return html`<p class="muted" data-erased>
+      Erased on request: what was sent and received is no longer kept (${record.erased_at}).
+    </p>`;
   if (!request) return html`<p class="muted">Nothing was sent by this attempt.</p>`;
   const url = new URL(request.url);
   const head = [

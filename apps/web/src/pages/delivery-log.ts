@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from '@hookline/core';
+import { isDropped, type DeliveryRecord } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, time } from '../view/format';
 
@@ -21,11 +21,12 @@ function row(record: DeliveryRecord, hookId: string): SafeHtml {
         </div>
       </div>
     </td>
-    <td data-label="Outcome">${outcomeBadge(record.outcome)}</td>
-    <td data-label="Status">${record.status_code ?? dash}</td>
-    <td data-label="Duration">
-      ${record.outcome === 'discarded' || record.outcome === 'expired' ? dash : duration(record.duration_ms)}
+    <td data-label="Outcome">
+      ${outcomeBadge(record.outcome)}
+      ${record.erased_at && record.outcome !== 'erased' ? html` <span class="badge" data-erased>Erased</span>` : ''}
     </td>
+    <td data-label="Status">${record.status_code ?? dash}</td>
+    <td data-label="Duration">${isDropped(record.outcome) ? dash : duration(record.duration_ms)}</td>
     <td data-label="Error">${record.error ? errorText(record.error) : dash}</td>
     <td data-label="Response" class="excerpt">${excerpt(record.response_excerpt)}</td>
   </tr>`;

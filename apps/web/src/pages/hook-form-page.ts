@@ -3,6 +3,7 @@ import type { EventKind, HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
 import { csrfField, layout, type Viewer } from '../view/layout';
+import { filterField } from './hook-filter-field';
 
 export interface HookFormPageInput {
   readonly values: HookFormValues;
@@ -256,7 +257,7 @@ export function hookFormPage(
               ${error(errors, 'auth_scheme')}
             </fieldset>
             ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
-            ${signingField(values, errors, hook)}
+            ${filterField(values.filter, errors.filter, kinds)} ${signingField(values, errors, hook)}
             <div
               class="alert alert-warning"
               data-http-warning

@@ -6,7 +6,7 @@ import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
 import { healthCard } from './health-card';
 import { logFilters, type LogQuery } from './log-filters';
-import { requestPreview, type PreviewOptions } from './request-preview';
+import { hookGets, requestPreview, type PreviewOptions } from './request-preview';
 import { suspensionBanner } from './suspension-banner';
 
 export interface HookPageInput {
@@ -182,7 +182,7 @@ export function hookPage(
                 </p>
               </div>
             </div>
-            <div class="card-body">${requestPreview(hook, preview)}</div>
+            <div class="card-body">${hookGets(hook)} ${requestPreview(hook, preview)}</div>
           </section>
         </div>
       </div>`,

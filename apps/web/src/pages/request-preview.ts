@@ -1,4 +1,5 @@
 import {
+  describeFilter,
   previewDeliveryRequest,
   SAMPLE_CALL_CREATED,
   type DeliverableEvent,
@@ -37,4 +38,11 @@ export function requestPreview(hook: HookView, options: PreviewOptions): SafeHtm
   ];
   // Built as lines and joined, so no formatter can change the whitespace inside the <pre>.
   return html`<pre class="request" data-request-preview>${joinHtml(lines, '\n')}</pre>`;
+}
+
+/** Which events the hook gets, in words: its kinds and its filter ("this hook gets: …"). */
+export function hookGets(hook: HookView): SafeHtml {
+  const kinds = hook.events === 'all' ? 'events of every kind' : `${hook.events.join(', ')} events`;
+  const which = hook.filter ? `${kinds} where ${describeFilter(hook.filter)}` : `all ${kinds}`;
+  return html`<p class="hook-gets" data-hook-gets><strong>This hook gets:</strong> ${which}.</p>`;
 }

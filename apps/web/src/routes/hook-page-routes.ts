@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   HooklineError,
+  isDropped,
   isSuccess,
   PREVIEW_TRACE_CONTEXT,
   USER_AGENT,
@@ -22,7 +23,7 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
   const run: DeliveryRecord[] = [];
   for (const record of newestFirst) {
     if (isSuccess(record.outcome)) break;
-    if (record.outcome !== 'discarded' && record.outcome !== 'expired') run.push(record);
+    if (!isDropped(record.outcome)) run.push(record);
   }
   return run.slice(0, BANNER_FAILURES).reverse();
 }

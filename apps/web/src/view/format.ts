@@ -53,6 +53,7 @@ const OUTCOMES: Record<RecordedOutcome, [string, Tone]> = {
   unknown: ['Unknown', 'warn'],
   expired: ['Expired', 'warn'],
   discarded: ['Discarded', 'neutral'],
+  erased: ['Erased', 'neutral'],
 };
 
 function badge(label: string, tone: Tone): SafeHtml {

@@ -96,6 +96,7 @@ export class AccountInbox {
         keys.accountInbox(input.accountId),
         keys.accountHooks(input.accountId),
         keys.accountHookEvents(input.accountId),
+        keys.accountHookFilters(input.accountId),
         ...idemKey,
       ],
       [

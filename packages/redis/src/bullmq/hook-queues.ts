@@ -193,4 +193,46 @@ export class HookQueues {
   async remove(hookId: string): Promise<void> {
     await this.with(hookId, (q) => q.obliterate({ force: true }));
   }
+
+  /**
+   * One window of an erasure over the hook's waiting and held events: removes those it reaches (`kind` and
+   * `value` as core's erasureMatches takes them). `next` is -1 once the list is done.
+   */
+  async eraseWaitingWindow(
+    hookId: string,
+    target: { readonly kind: string; readonly value: string },
+    cursor: number,
+    count: number,
+  ): Promise<{ next: number; removed: [jobId: string, data: string][] }> {
+    const { wait, jobPrefix } = this.layout(hookId);
+    const [next, ...flat] = (await BULLMQ_SCRIPTS.eraseWaiting.run(
+      this.redis,
+      [wait],
+      [jobPrefix, target.kind, target.value, cursor, count],
+    )) as [number, ...string[]];
+    const removed: [string, string][] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) removed.push([flat[i]!, flat[i + 1]!]);
+    return { next: Number(next), removed };
+  }
+
+  /**
+   * One window of an erasure over the hook's retained finished jobs (completed, then failed): the data of those
+   * it reaches is replaced by `stub`. Returns the event ids emptied and the next cursor of each set.
+   */
+  async eraseRetainedWindow(
+    hookId: string,
+    set: 'completed' | 'failed',
+    target: { readonly kind: string; readonly value: string },
+    cursor: number,
+    count: number,
+    stub: string,
+  ): Promise<{ next: number; eventIds: string[] }> {
+    const layout = this.layout(hookId);
+    const [next, ...eventIds] = (await BULLMQ_SCRIPTS.eraseRetained.run(
+      this.redis,
+      [layout[set]],
+      [layout.jobPrefix, target.kind, target.value, cursor, count, stub],
+    )) as [number, ...string[]];
+    return { next: Number(next), eventIds };
+  }
 }

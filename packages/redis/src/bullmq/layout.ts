@@ -14,6 +14,9 @@ export interface HookQueueLayout {
   /** List of waiting (or, while paused, held) job ids: LPUSH on add, workers take from the right. */
   readonly wait: string;
   readonly active: string;
+  /** Sorted sets of the finished jobs BullMQ keeps for the admin area (removeOnComplete / removeOnFail). */
+  readonly completed: string;
+  readonly failed: string;
   /** The queue's event stream (trimmed to EVENTS_MAX_LEN). */
   readonly events: string;
   /** Counter BullMQ numbers jobs from. */
@@ -34,6 +37,8 @@ export function hookQueueLayout(keys: RedisKeys, hookId: string): HookQueueLayou
     marker: `${base}marker`,
     wait: `${base}wait`,
     active: `${base}active`,
+    completed: `${base}completed`,
+    failed: `${base}failed`,
     events: `${base}events`,
     jobCounter: `${base}id`,
     jobPrefix: base,

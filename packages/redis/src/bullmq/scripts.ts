@@ -18,4 +18,7 @@ export const BULLMQ_SCRIPTS = {
   /** Suspension's pause, once across callers; the hold cap's drop of the oldest held events. */
   hookPauseOnce: loadScript('hook-pause-once', DIR),
   heldDropOldest: loadScript('held-drop-oldest', DIR),
+  /** Erasure: remove waiting or held events it reaches; empty the retained finished jobs it reaches. */
+  eraseWaiting: loadScript('erase-waiting', DIR),
+  eraseRetained: loadScript('erase-retained', DIR),
 } as const;

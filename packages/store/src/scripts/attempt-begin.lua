@@ -1,11 +1,14 @@
--- KEYS: attempt, hook record, the job's lock. ARGV: event id, version of the caller's cached target ('' = none),
--- the caller's lock token.
+-- KEYS: attempt, hook record, the job's lock, the hook's erasing set. ARGV: event id, version of the caller's
+-- cached target ('' = none), the caller's lock token, then the event's erasure tags (core's eventErasureTags).
 -- Returns {state, lock ms left} or {'send', lock ms left, fields...} when the caller's copy of the hook is stale.
 -- The lock token is the fence: a process that lost the job (frozen past its lock, which another process then
 -- took) is told 'fenced' and sends nothing, whatever the attempt key says. The attempt key holds
 -- '<event id> <token>' while the attempt is open, so the same holder asking again (its client resent the call
 -- after a reconnect, the first reply lost) is told to send: it cannot have sent without that reply. That holds
 -- only because a token names one taking of the job: a later taking (even by the same process) has its own.
+-- An event an erasure reaches is told 'erased' instead of 'send' (and its attempt marked, so its outcome can
+-- be recorded): the erasure marks its tag in every hook of the account before it is accepted, so no request
+-- of an erased event starts after that. An attempt already begun is left to its own outcome.
 if redis.call('GET', KEYS[3]) ~= ARGV[3] then return {'fenced', 0} end
 local left = redis.call('PTTL', KEYS[3])
 if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted', left} end
@@ -16,6 +19,11 @@ if current and current ~= mine and (current == ARGV[1] or string.sub(current, 1,
   return {'maybe_sent', left}
 end
 redis.call('SET', KEYS[1], mine)
+if KEYS[4] and #ARGV > 3 and redis.call('EXISTS', KEYS[4]) == 1 then
+  for i = 4, #ARGV do
+    if redis.call('SISMEMBER', KEYS[4], ARGV[i]) == 1 then return {'erased', left} end
+  end
+end
 local version = redis.call('HGET', KEYS[2], 'version') or ''
 if version ~= '' and version == ARGV[2] then return {'send', left} end
 return {'send', left, redis.call('HGETALL', KEYS[2])}

@@ -1,6 +1,8 @@
--- KEYS: inbox, account hooks set, account hook-events hash, idempotency key (only for an event with an id).
+-- KEYS: inbox, account hooks set, account hook-events hash, account hook-filters hash, idempotency key (only for
+-- an event with an id).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
--- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind), fingerprint of the
+-- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind and whose filter the
+-- event's fields match; a list given is used as it is: a send-again goes to its hook), fingerprint of the
 -- request ('' = none), the event's kind, what queued it ('' = the event's own publish, else test / manual /
 -- probe), the attempt id it was made for ('' = none: one is made at the attempt), the W3C traceparent and
 -- tracestate it carries ('' = none).
@@ -8,7 +10,8 @@
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
 -- the answer JSON names the new entry ("entry", '' when the account has no hooks).
 --!include now-ms.lua
-local inbox, hooksKey, eventsKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+--!include filter-match.lua
+local inbox, hooksKey, eventsKey, filtersKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
   'COUNT', tonumber(ARGV[6]))
 if idemKey then
@@ -33,10 +36,19 @@ else
   local flat = redis.call('HGETALL', eventsKey)
   for i = 1, #flat, 2 do wants[flat[i]] = flat[i + 1] end
   local needle = ',' .. ARGV[9] .. ','
+  -- Filters are read with the subscriptions (one slot), and the event decoded only if a hook has one.
+  local filters = {}
+  local flatFilters = redis.call('HGETALL', filtersKey)
+  for i = 1, #flatFilters, 2 do filters[flatFilters[i]] = flatFilters[i + 1] end
+  local fields
   hooks = {}
   for _, hook in ipairs(all) do
     local w = wants[hook]
-    if not w or w == '*' or string.find(',' .. w .. ',', needle, 1, true) then hooks[#hooks + 1] = hook end
+    if not w or w == '*' or string.find(',' .. w .. ',', needle, 1, true) then
+      local f = filters[hook]
+      if f then fields = fields or cjson.decode(ARGV[2]).fields or {} end
+      if not f or filter_matches(cjson.decode(f), fields) then hooks[#hooks + 1] = hook end
+    end
   end
 end
 local hooksJson = '[]'

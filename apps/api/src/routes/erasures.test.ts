@@ -1,0 +1,51 @@
+import { useApi } from '../test-support/api-harness';
+
+describe('erasures through the API', () => {
+  const api = useApi();
+  const url = (acct: string) => `/v1/accounts/${acct}/erasures`;
+
+  it('accepts an erasure by number or call id (202 {id}) and shows it running with its counts', async () => {
+    const acct = await api.createAccount();
+    await api.createHook(acct);
+    for (const body of [{ number: '+15550100' }, { call_id: 'c-1' }]) {
+      const res = await api.call('POST', url(acct), body);
+      expect(res.statusCode).toBe(202);
+      const { id } = res.json() as { id: string };
+      expect(id).toMatch(/^ers_/);
+      const got = await api.call('GET', `${url(acct)}/${id}`);
+      expect(got.statusCode).toBe(200);
+      expect(got.json()).toMatchObject({
+        id,
+        account_id: acct,
+        state: 'running',
+        by: Object.keys(body)[0],
+        requested_by: 'operator',
+        counts: { history: 0, queued: 0 },
+      });
+      expect(got.body).not.toContain(Object.values(body)[0]);
+    }
+  });
+
+  it.each([
+    [{}, 'call_id'],
+    [{ number: '+1', call_id: 'c' }, 'call_id'],
+    [{ number: '' }, 'number'],
+    [{ number: 5 }, 'number'],
+    [{ phone: '+1' }, 'phone'],
+  ])('refuses %j with 400 naming %s, and starts nothing', async (body, field) => {
+    const acct = await api.createAccount();
+    const keys = await api.keyCount();
+    const res = await api.call('POST', url(acct), body);
+    expect(res.statusCode).toBe(400);
+    expect((res.json() as { error: { details: { field: string }[] } }).error.details[0]!.field).toBe(field);
+    expect(await api.keyCount()).toBe(keys);
+  });
+
+  it("another account's erasure is not found (404)", async () => {
+    const acct = await api.createAccount();
+    const other = await api.createAccount('Other');
+    const { id } = (await api.call('POST', url(acct), { number: '+1' })).json() as { id: string };
+    expect((await api.call('GET', `${url(other)}/${id}`)).statusCode).toBe(404);
+    expect((await api.call('GET', `${url(acct)}/ers_nope`)).statusCode).toBe(404);
+  });
+});

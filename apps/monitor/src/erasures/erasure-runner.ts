@@ -1,0 +1,139 @@
+import { NO_COUNTS, type ErasureCounts } from '@hookline/core';
+import type { RedisErasures } from '@hookline/store';
+import type { Logger } from '@hookline/telemetry';
+import {
+  eraseDatabase,
+  eraseHookRecords,
+  eraseIdempotency,
+  eraseInbox,
+  eraseOutboxes,
+  eraseQueued,
+  eraseRetained,
+  type StepDeps,
+  type StepInput,
+  type StepResult,
+} from './erasure-steps';
+
+// Runs accepted erasures to the end, one at a time per monitor, each under a lease so that two monitors never
+// run the same one and a monitor killed mid-way is taken over (by itself after a restart, or another) once
+// the lease lapses. Progress is the number of steps done, written with the counts after each step.
+//
+// The order matters. The fence (tags in every hook, set when the erasure was accepted) already stops any
+// new request of a matching event. Then: the inbox first, so recovery fans nothing out that the queue step
+// would miss; the queues (waiting, held); BullMQ's finished jobs; the outboxes; the database. Deliveries that
+// were on the wire when the erasure was accepted finish within the delivery deadline and their records land
+// in the outboxes and the database a little later: after `settleMs` the same places are gone through once
+// more. Then the idempotency keys and hook records, which need the ids of every event erased.
+type Step = (d: StepDeps, s: StepInput) => Promise<StepResult>;
+const SETTLE = 'settle' as const;
+export const STEPS: readonly (Step | typeof SETTLE)[] = [
+  eraseInbox,
+  eraseQueued,
+  eraseRetained,
+  eraseOutboxes,
+  eraseDatabase,
+  SETTLE,
+  eraseInbox,
+  eraseQueued,
+  eraseRetained,
+  eraseOutboxes,
+  eraseDatabase,
+  eraseIdempotency,
+  eraseHookRecords,
+];
+
+export interface ErasureRunnerDeps extends StepDeps {
+  readonly erasures: Pick<
+    RedisErasures,
+    | 'running'
+    | 'lease'
+    | 'release'
+    | 'work'
+    | 'progress'
+    | 'addEvents'
+    | 'finish'
+    | 'events'
+    | 'cleanSuspensionFailures'
+  >;
+  readonly holder: string;
+  readonly log: Logger;
+  /** How long deliveries begun before the fence may still record (the delivery deadline and the writer's lag). */
+  readonly settleMs: number;
+  readonly leaseMs?: number;
+  readonly pollMs?: number;
+}
+
+export interface RunningErasures {
+  close(): Promise<void>;
+}
+
+export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
+  const leaseMs = deps.leaseMs ?? 15_000;
+  let closed = false;
+  let running: Promise<void> | undefined;
+
+  const runOne = async (accountId: string, erasureId: string): Promise<void> => {
+    const work = await deps.erasures.work(accountId, erasureId);
+    if (!work) return;
+    const input: StepInput = { accountId, erasureId, target: work.target };
+    const counts: ErasureCounts = { ...NO_COUNTS, ...work.view.counts };
+    deps.log.info({ erasureId, accountId, step: work.step }, 'erasure running');
+    for (let step = work.step; step < STEPS.length; step += 1) {
+      if (closed) return;
+      if (!(await deps.erasures.lease(erasureId, deps.holder, leaseMs))) return;
+      const run = STEPS[step]!;
+      if (run === SETTLE)
+        await sleepUnlessClosed(
+          deps.settleMs,
+          () => closed,
+          leaseMs / 3,
+          () => deps.erasures.lease(erasureId, deps.holder, leaseMs),
+        );
+      else {
+        const result = await run(deps, input);
+        await deps.erasures.addEvents(accountId, erasureId, result.eventIds);
+        counts[result.place] += result.count;
+      }
+      if (closed) return;
+      await deps.erasures.progress(accountId, erasureId, step + 1, counts);
+    }
+    await deps.erasures.finish(accountId, erasureId, work.target, counts);
+    await deps.erasures.release(erasureId, deps.holder);
+    deps.log.info({ erasureId, accountId, counts }, 'erasure done');
+  };
+
+  const pass = async () => {
+    for (const { accountId, id } of await deps.erasures.running()) {
+      if (closed) return;
+      if (!(await deps.erasures.lease(id, deps.holder, leaseMs))) continue;
+      await runOne(accountId, id);
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= pass()
+      .catch((error: unknown) => deps.log.error({ err: error }, 'erasure pass failed; retrying'))
+      .finally(() => (running = undefined));
+  }, deps.pollMs ?? 1000);
+
+  return {
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** Waits `ms` in slices, renewing the lease between them, and stops early when the runner closes. */
+async function sleepUnlessClosed(
+  ms: number,
+  closed: () => boolean,
+  sliceMs: number,
+  renew: () => Promise<unknown>,
+): Promise<void> {
+  const until = Date.now() + ms;
+  while (!closed() && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(sliceMs, until - Date.now(), 200)));
+    await renew();
+  }
+}

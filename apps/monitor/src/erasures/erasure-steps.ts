@@ -1,0 +1,163 @@
+import type { Redis } from 'ioredis';
+import {
+  buildAttemptRecord,
+  erasedRecord,
+  erasureMatches,
+  type AttemptRecord,
+  type Clock,
+  type DeliverableEvent,
+  type ErasureCounts,
+  type ErasureTarget,
+} from '@hookline/core';
+import { eraseHistory, type SqlClient } from '@hookline/history';
+import { SCRIPTS, type HistoryOutbox, type HookQueues, type RedisKeys } from '@hookline/redis';
+import type { RedisErasures } from '@hookline/store';
+
+// The steps of one erasure, each repeatable: a step finds only what is still there to erase, so a runner
+// that died mid-step and the one that takes over count and erase nothing twice. Each returns what it erased
+// (a count for its place) and the ids of the events it erased (for the idempotency step).
+
+export interface StepDeps {
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly erasures: Pick<RedisErasures, 'events' | 'cleanSuspensionFailures'>;
+  readonly outbox: Pick<HistoryOutbox, 'append'>;
+  readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow'>;
+  readonly sql: SqlClient;
+  readonly clock: Clock;
+}
+
+export interface StepInput {
+  readonly accountId: string;
+  readonly erasureId: string;
+  readonly target: ErasureTarget;
+}
+
+export interface StepResult {
+  readonly place: keyof ErasureCounts;
+  readonly count: number;
+  readonly eventIds: readonly string[];
+}
+
+// Bounds one script run: a held backlog of millions is erased in many short scripts, not one long one.
+const WINDOW = 500;
+
+const hooksOf = (d: StepDeps, accountId: string) => d.redis.smembers(d.keys.accountHooks(accountId));
+
+/** Entries accepted but not yet fanned out: removed, so recovery cannot fan them out afterwards. */
+export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const key = d.keys.accountInbox(s.accountId);
+  const entries = (await d.redis.xrange(key, '-', '+')) as [string, string[]][];
+  const ids: string[] = [];
+  const eventIds: string[] = [];
+  for (const [id, flat] of entries) {
+    const json = flat[flat.indexOf('event') + 1];
+    const event = json ? (JSON.parse(json) as DeliverableEvent) : undefined;
+    if (event && erasureMatches(s.target, event.fields)) {
+      ids.push(id);
+      eventIds.push(event.id);
+    }
+  }
+  if (ids.length > 0) await d.redis.xdel(key, ...ids);
+  return { place: 'inbox', count: ids.length, eventIds };
+}
+
+/** Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. */
+export async function eraseQueued(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const eventIds: string[] = [];
+  for (const hookId of await hooksOf(d, s.accountId)) {
+    for (let cursor = 0; cursor >= 0;) {
+      const { next, removed } = await d.hookQueues.eraseWaitingWindow(hookId, s.target, cursor, WINDOW);
+      cursor = next;
+      const at = d.clock();
+      const records: AttemptRecord[] = [];
+      for (const [, data] of removed) {
+        const job = JSON.parse(data) as {
+          event: DeliverableEvent;
+          trigger?: AttemptRecord['trigger'];
+          attemptId?: string;
+        };
+        eventIds.push(job.event.id);
+        const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
+        const record = buildAttemptRecord(
+          { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
+          { outcome: 'erased', at },
+        );
+        records.push(erasedRecord(record, at));
+      }
+      await d.outbox.append(hookId, records);
+    }
+  }
+  return { place: 'queued', count: eventIds.length, eventIds };
+}
+
+/** Finished jobs BullMQ keeps for the admin area: their data is replaced by ids only. */
+export async function eraseRetained(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const eventIds: string[] = [];
+  for (const hookId of await hooksOf(d, s.accountId)) {
+    const stub = JSON.stringify({ erased: true, accountId: s.accountId, hookId });
+    for (const set of ['completed', 'failed'] as const)
+      for (let cursor = 0; cursor >= 0;) {
+        const window = await d.hookQueues.eraseRetainedWindow(hookId, set, s.target, cursor, WINDOW, stub);
+        cursor = window.next;
+        eventIds.push(...window.eventIds);
+      }
+  }
+  return { place: 'retained', count: eventIds.length, eventIds };
+}
+
+/** Records not yet in the database: emptied in place, in each hook's outbox. */
+export async function eraseOutboxes(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const eventIds: string[] = [];
+  const at = d.clock().toISOString();
+  for (const hookId of await hooksOf(d, s.accountId))
+    for (let cursor = 0; cursor >= 0;) {
+      const [next, ...ids] = (await SCRIPTS.eraseOutbox.run(
+        d.redis,
+        [d.keys.hookHistoryOutbox(hookId)],
+        [s.target.kind, s.target.value, cursor, WINDOW, at],
+      )) as [number, ...string[]];
+      cursor = Number(next);
+      eventIds.push(...ids);
+    }
+  return { place: 'outboxes', count: eventIds.length, eventIds };
+}
+
+export async function eraseDatabase(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const eventIds = await eraseHistory(d.sql, s.accountId, s.target, d.clock());
+  return { place: 'history', count: eventIds.length, eventIds };
+}
+
+/** Idempotency keys whose remembered answer names an erased event (the key itself may be a call's id). */
+export async function eraseIdempotency(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const erased = await d.erasures.events(s.accountId, s.erasureId);
+  let count = 0;
+  if (erased.size === 0) return { place: 'idempotency', count, eventIds: [] };
+  let cursor = '0';
+  do {
+    const [next, keys] = await d.redis.scan(
+      cursor,
+      'MATCH',
+      d.keys.accountIdempotencyPattern(s.accountId),
+      'COUNT',
+      1000,
+    );
+    cursor = next;
+    for (const key of keys) {
+      const answer = await d.redis.get(key);
+      const id = answer && /"id":"([^"]+)"/.exec(answer)?.[1];
+      if (id && erased.has(id)) count += await d.redis.del(key);
+    }
+  } while (cursor !== '0');
+  return { place: 'idempotency', count, eventIds: [] };
+}
+
+/** Hook records quoting erased events among a suspension's failures (the website's banner). */
+export async function eraseHookRecords(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const erased = await d.erasures.events(s.accountId, s.erasureId);
+  let count = 0;
+  if (erased.size > 0)
+    for (const hookId of await hooksOf(d, s.accountId))
+      if (await d.erasures.cleanSuspensionFailures(hookId, erased)) count += 1;
+  return { place: 'hooks', count, eventIds: [] };
+}

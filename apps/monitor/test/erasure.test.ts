@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
+import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
+import { type HookView } from '@hookline/core';
+import { HookControl, type SuspensionStore } from '@hookline/suspension';
+import { HookQueues } from '@hookline/redis';
+import { Producer } from '@hookline/queue';
+import { ReadySet } from '@hookline/scheduler';
+import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createLogger } from '@hookline/telemetry';
+import { createMetrics } from '@hookline/telemetry';
+import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';
+import { startWorker } from '@hookline/worker';
+import { startMonitor } from '../src';
+import { databaseText, redisText } from './erasure-support';
+
+jest.setTimeout(60000);
+
+// Erasure end to end (product.md §18) with the real worker, monitor and history writer: after an erasure by
+// number, nothing in Redis and nothing in the database holds the number or the caller's name; the history
+// keeps stubs with their outcomes; a held event of that number is never sent; the rest is untouched.
+
+const ctx = useRedis('erasure');
+const pg = usePostgres('erasure');
+const NUMBER = '+15550100999';
+const NAME = 'Zelda Quux-Erasable';
+let keys: RedisKeys;
+let store: Store & SuspensionStore;
+let history: HistoryStore;
+let control: HookControl;
+let producer: Producer;
+let receiver: Receiver;
+let hooks: HookView[];
+
+beforeEach(async () => {
+  keys = redisKeys(ctx.prefix);
+  const hookQueues = new HookQueues(ctx.redis, keys);
+  history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+  ctx.onCleanup(() => history.close());
+  const outbox = new HistoryOutbox(ctx.redis, keys);
+  store = {
+    ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
+    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
+    historyOutbox: outbox,
+  };
+  const ready = new ReadySet(ctx.redis, keys);
+  control = new HookControl({
+    redis: ctx.redis,
+    keys,
+    hookQueues,
+    store,
+    signalReady: (id) => ready.signal([id]),
+  });
+  producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+  receiver = ctx.closeLater(await startReceiver(() => ({ kind: 'status', status: 200 })));
+  const account = await store.accounts.create({ name: 'Acme Telecom' });
+  hooks = [];
+  for (const path of ['/a', '/b'])
+    hooks.push(
+      await store.hooks.create(
+        account.id,
+        { url: receiver.url(path), format: 'json', auth: { scheme: 'none' } },
+        'operator',
+      ),
+    );
+  const worker = startWorker({
+    config: {
+      HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
+      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+      HOOKLINE_WORKER_MAX_HOOKS: 16,
+    },
+    redis: ctx.redis,
+    keys,
+    store,
+    metrics: createMetrics(),
+    logger: createLogger('silent', 'test-worker'),
+  });
+  ctx.onCleanup(() => worker.close());
+  const monitor = startMonitor({
+    redis: ctx.redis,
+    keys,
+    store,
+    history,
+    logger: createLogger('silent', 'test-monitor'),
+    config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 100, HOOKLINE_SUSPEND_AFTER_MS: 60_000 },
+    blockMs: 100,
+    historyTimings: { sweepEveryMs: 200, idleMs: 50, holdMs: 2000 },
+    erasures: { erasures: store.erasures, settleMs: 300, pollMs: 100 },
+  });
+  ctx.onCleanup(() => monitor.close());
+});
+
+const acct = () => hooks[0]!.account_id;
+const call = (call_id: string, from: string, to: string, from_cnam = 'Someone Else') => ({
+  type: 'call_created',
+  id: `idem-${call_id}`,
+  data: { call_id, direction: 'inbound', from, from_cnam, to, rate: '0.0' },
+});
+const received = (path: string) =>
+  receiver.requests
+    .filter((r) => r.path === path)
+    .map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id);
+
+async function erasureDone(id: string) {
+  return waitUntil(async () => {
+    const view = await store.erasures.get(acct(), id);
+    return view?.state === 'done' ? view : undefined;
+  }, 'the erasure to be done');
+}
+
+describe('erasure by number', () => {
+  it('leaves no trace of the number in Redis or the database, keeps stubs, and never sends a held event of it', async () => {
+    const [a, b] = hooks as [HookView, HookView];
+    const ids: Record<string, string> = {};
+    const publish = async (...events: ReturnType<typeof call>[]) => {
+      for (const e of events) ids[e.data.call_id] = (await producer.publish(acct(), e)).id;
+    };
+    await publish(
+      call('c1', NUMBER, '+4420', NAME),
+      call('c2', '+111', '+222'),
+      call('c3', '+333', NUMBER),
+      call('c4', '+444', '+555'),
+    );
+    await receiver.waitFor(8);
+    // Hook b stops: what follows is held for it, and hook a delivers it.
+    // Its suspension quotes a failure of c1, with a response that names the caller (the website's banner).
+    const quoted = (await store.deliveryLog.list(b.id, 10)).find((r) => r.event_id === ids.c1)!;
+    await control.suspend(b.id, 'maintenance', 'operator', [
+      { ...quoted, outcome: 'failed', status_code: 500, response_excerpt: `no such caller ${NAME}` },
+    ]);
+    await publish(call('c5', NUMBER, '+4420', NAME), call('c6', '+666', '+777'));
+    await waitUntil(async () => received('/a').length === 6, 'hook a to get c5 and c6');
+    await waitUntil(
+      async () => (await ctx.redis.llen(keys.hookHistoryOutbox(a.id))) === 0,
+      'the history writer to move records to the database',
+    );
+
+    const { id } = await store.erasures.request(acct(), { kind: 'number', value: NUMBER }, 'operator');
+    const done = await erasureDone(id);
+    expect(done.counts).toMatchObject({ queued: 1, idempotency: 3, hooks: 1 });
+    // The banner's quoted failure keeps its ids, time and outcome only (read before the re-enable clears it).
+    const banner = (await ctx.redis.hget(keys.hookRecord(b.id), 'suspension_failures')) ?? '';
+    expect(banner).toContain(quoted.attempt_id);
+    expect(banner).not.toContain(NAME);
+    expect(banner).not.toContain('"c1"');
+    // c1 and c3 on both hooks and c5 on hook a, in the database or still in an outbox.
+    expect(done.counts.history + done.counts.outboxes).toBe(5);
+
+    await control.enable(acct(), b.id, 'deliver', 'operator');
+    await waitUntil(async () => received('/b').length === 5, 'hook b to get its held c6');
+    expect(received('/b')).toEqual(['c1', 'c2', 'c3', 'c4', 'c6']);
+    expect(received('/a')).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+
+    await waitUntil(
+      async () =>
+        (await ctx.redis.llen(keys.hookHistoryOutbox(a.id))) === 0 &&
+        (await ctx.redis.llen(keys.hookHistoryOutbox(b.id))) === 0 &&
+        (await store.deliveryLog.list(b.id, 50)).length === 6,
+      'every record to reach the database',
+    );
+    const redisDump = await redisText(ctx.redis, ctx.prefix);
+    const dbDump = await databaseText(history.client, pg.schema);
+    for (const secret of [NUMBER, NAME]) {
+      expect(redisDump).not.toContain(secret);
+      expect(dbDump).not.toContain(secret);
+    }
+    // The other party of an erased call goes with it; other calls' numbers stay.
+    expect(dbDump).not.toContain('+4420');
+    expect(dbDump).toContain('+222');
+    expect(redisDump).not.toContain('+4420');
+
+    // Stubs keep ids, times and outcomes; the held c5 is recorded `erased` on hook b and was never sent.
+    const logB = await store.deliveryLog.list(b.id, 50);
+    const byEvent = (log: typeof logB, callId: string) => log.find((r) => r.event_id === ids[callId]);
+    expect(byEvent(logB, 'c5')).toMatchObject({ outcome: 'erased', erased_at: expect.any(String) });
+    expect(byEvent(logB, 'c5')).not.toHaveProperty('call_id');
+    expect(byEvent(logB, 'c1')).toMatchObject({ outcome: 'delivered', erased_at: expect.any(String) });
+    expect(byEvent(logB, 'c2')).toMatchObject({ outcome: 'delivered', call_id: 'c2' });
+    expect(byEvent(logB, 'c2')).not.toHaveProperty('erased_at');
+    const logA = await store.deliveryLog.list(a.id, 50);
+    expect(logA.map((r) => r.outcome)).toEqual(Array(6).fill('delivered'));
+    expect(
+      logA
+        .filter((r) => r.erased_at)
+        .map((r) => r.event_id)
+        .sort(),
+    ).toEqual([ids.c1, ids.c3, ids.c5].sort());
+
+    // The erasure's record and the activity say who asked and how many, never what.
+    const activity = JSON.stringify(await store.activity.list(acct(), 50));
+    expect(activity).toContain('erasure.done');
+    expect(activity).not.toContain(NUMBER);
+    expect(await store.erasures.get(acct(), id)).toMatchObject({
+      by: 'number',
+      requested_by: 'operator',
+      state: 'done',
+    });
+  });
+});
+
+describe('erasure racing deliveries', () => {
+  it('no request of an erased event starts after the erasure is accepted; the rest arrive in order', async () => {
+    // A slower endpoint, so that events queue up and one is on the wire at any moment.
+    const slow = ctx.closeLater(await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 15 })));
+    const hookIds: string[] = [];
+    for (const path of ['/x', '/y'])
+      hookIds.push(
+        (
+          await store.hooks.create(
+            acct(),
+            { url: slow.url(path), format: 'json', auth: { scheme: 'none' } },
+            'operator',
+          )
+        ).id,
+      );
+    await store.hooks.remove(acct(), hooks[0]!.id, 'operator');
+    await store.hooks.remove(acct(), hooks[1]!.id, 'operator');
+    const sent: string[] = [];
+    const pace = () => new Promise((resolve) => setTimeout(resolve, 10)); // about 100 events a second
+    // Before the erasure, every other event is the number's; after, none is (what is accepted later is new data).
+    for (let i = 0; i < 60; i += 1) {
+      const mine = i % 2 === 0;
+      await producer.publish(acct(), call(`r${i}`, mine ? NUMBER : `+1${i}`, '+4420'));
+      sent.push(`r${i}`);
+      await pace();
+    }
+    const arrivedBefore = slow.requests.length;
+    const { id } = await store.erasures.request(acct(), { kind: 'number', value: NUMBER }, 'operator');
+    const acceptedAt = slow.requests.length;
+    for (let i = 60; i < 100; i += 1) {
+      await producer.publish(acct(), call(`r${i}`, `+1${i}`, '+4420'));
+      sent.push(`r${i}`);
+      await pace();
+    }
+    await erasureDone(id);
+    const others = sent.filter(
+      (callId) => Number(callId.slice(1)) % 2 === 1 || Number(callId.slice(1)) >= 60,
+    );
+    await slow.waitFor(arrivedBefore + 1); // something was still to come when it was accepted
+    await waitUntil(async () => {
+      const paths = ['/x', '/y'].map((p) => slow.requests.filter((r) => r.path === p).map(callIdOf));
+      return paths.every((got) => others.every((c) => got.includes(c)));
+    }, 'every other event to reach both hooks');
+
+    for (const path of ['/x', '/y']) {
+      const got = slow.requests.filter((r) => r.path === path);
+      const ids = got.map(callIdOf);
+      // The rest: all of them, each once, in order.
+      expect(ids.filter((c) => others.includes(c))).toEqual(others);
+      // Of the number's events, only one already on the wire when the erasure was accepted may arrive later.
+      const late = got.filter((r) => slow.requests.indexOf(r) >= acceptedAt).map(callIdOf);
+      expect(late.filter((c) => !others.includes(c)).length).toBeLessThanOrEqual(1);
+    }
+    // What was not sent is recorded `erased` on its hook (removed from the queue, or refused by the fence).
+    for (const hookId of hookIds) {
+      const log = await store.deliveryLog.list(hookId, 200);
+      const mineSent = slow.requests
+        .filter((r) => r.path === (hookId === hookIds[0] ? '/x' : '/y'))
+        .map(callIdOf)
+        .filter((c) => !others.includes(c)).length;
+      expect(log.filter((r) => r.outcome === 'erased')).toHaveLength(30 - mineSent);
+    }
+  });
+});
+
+const callIdOf = (r: { body: Buffer }) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id;
+
+describe('what Redis keeps of a delivered event', () => {
+  it('finished jobs keep ids and outcomes only: no field of the event is in Redis once it is recorded', async () => {
+    const [a] = hooks as [HookView, HookView];
+    const { id } = await producer.publish(acct(), call('k1', '+19995550001', '+19995550002', 'Kept Nowhere'));
+    await receiver.waitFor(2);
+    await waitUntil(
+      async () =>
+        (await ctx.redis.llen(keys.hookHistoryOutbox(a.id))) === 0 &&
+        (await ctx.redis.llen(keys.hookHistoryOutbox(hooks[1]!.id))) === 0,
+      'the records to reach the database',
+    );
+    const dump = await redisText(ctx.redis, ctx.prefix);
+    for (const text of ['+19995550001', '+19995550002', 'Kept Nowhere']) expect(dump).not.toContain(text);
+    // Bull Board still lists the job, by id, with its outcome.
+    const queue = new HookQueues(ctx.redis, keys).open(a.id);
+    try {
+      const [job] = await queue.getJobs(['completed']);
+      expect(job?.id).toBe(id);
+      expect(job?.returnvalue).toBe('delivered');
+      expect(job?.data).toMatchObject({ hookId: a.id, event: { id, type: 'call_created', fields: {} } });
+    } finally {
+      await queue.close();
+    }
+  });
+});

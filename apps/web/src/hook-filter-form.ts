@@ -1,0 +1,87 @@
+import type { FieldProblem, HookFilter } from '@hookline/core';
+
+// The hook form's filter editor, as rows of (field, operator, value): a row without a field is left out, so
+// the form always offers a few empty rows to add conditions without script. Kept apart from the rest of the
+// form (hook-form-input.ts), which only reads and writes `values.filter` through these functions.
+
+export const FILTER_OPERATORS = [
+  ['is', 'is'],
+  ['in', 'is one of (commas between)'],
+  ['prefix', 'starts with'],
+  ['present', 'is present'],
+  ['absent', 'is absent'],
+] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number][0];
+
+export interface FilterRow {
+  readonly field: string;
+  readonly op: FilterOperator;
+  readonly value: string;
+}
+
+/** Empty rows the form offers beyond the conditions already set. */
+export const SPARE_ROWS = 2;
+const MAX_ROWS = 20;
+
+type FormBody = Readonly<Record<string, unknown>>;
+const text = (body: FormBody, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+const isOperator = (op: string): op is FilterOperator => FILTER_OPERATORS.some(([value]) => value === op);
+
+/** Whether the page showed the filter editor: a form without it (an older page) leaves the filter as it is. */
+export const filterShown = (body: FormBody): boolean => text(body, 'filter_shown') === '1';
+
+/** The rows the form sent, rows without a field left out. */
+export function readFilterRows(body: FormBody): FilterRow[] {
+  const rows: FilterRow[] = [];
+  for (let i = 0; i < MAX_ROWS; i += 1) {
+    const field = text(body, `filter_field_${i}`).trim();
+    const op = text(body, `filter_op_${i}`);
+    if (!field) continue;
+    rows.push({ field, op: isOperator(op) ? op : 'is', value: text(body, `filter_value_${i}`) });
+  }
+  return rows;
+}
+
+/** The filter the rows make; a field in two rows keeps the last (the API's shape has one condition a field). */
+export function filterOfRows(rows: readonly FilterRow[]): HookFilter | undefined {
+  if (rows.length === 0) return undefined;
+  const filter: Record<string, HookFilter[string]> = {};
+  for (const { field, op, value } of rows) {
+    if (op === 'is') filter[field] = value;
+    else if (op === 'prefix') filter[field] = { $prefix: value };
+    else if (op === 'present' || op === 'absent') filter[field] = { $exists: op === 'present' };
+    else
+      filter[field] = {
+        $in: value
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      };
+  }
+  return filter;
+}
+
+/** The stored filter as rows, to fill the edit form. */
+export function rowsOfFilter(filter: HookFilter | undefined): FilterRow[] {
+  return Object.entries(filter ?? {}).map(([field, condition]): FilterRow => {
+    if (typeof condition === 'string') return { field, op: 'is', value: condition };
+    if ('$exists' in condition) return { field, op: condition.$exists ? 'present' : 'absent', value: '' };
+    if ('$prefix' in condition) return { field, op: 'prefix', value: condition.$prefix };
+    return { field, op: 'in', value: condition.$in.join(', ') };
+  });
+}
+
+const OPERATOR_WORDS: Record<string, string> = {
+  $in: '“is one of”',
+  $prefix: '“starts with”',
+  $exists: '“is present / absent”',
+};
+
+/** A filter problem (`filter.to.$in`) as a sentence next to the editor, naming the field and the operator. */
+export function filterError(problem: FieldProblem): string {
+  const [, field, operator] = problem.field.split('.');
+  const on = field ? ` on “${field}”` : '';
+  const how = operator ? ` (${OPERATOR_WORDS[operator] ?? operator})` : '';
+  const message = problem.message.replace(/^filter\s+/, '');
+  return `Filter${on}${how}: ${message}${message.endsWith('.') ? '' : '.'}`;
+}

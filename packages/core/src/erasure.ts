@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { AttemptRecord } from './attempt-record';
+import { freeTextProblem } from './text';
+
+// Erasure of one person's data (product.md §18): every event of an account whose call id is X, or whose
+// `from` or `to` is the number N. This file holds the pure parts: what an erasure asks for, which events it
+// matches, the tags the delivery fence compares, and what is left of a history record afterwards.
+
+export type ErasureTarget =
+  { readonly kind: 'call_id'; readonly value: string } | { readonly kind: 'number'; readonly value: string };
+
+/** The fields a `number` matches. */
+export const NUMBER_FIELDS = ['from', 'to'] as const;
+
+const value = (field: string) =>
+  z
+    .string({ error: `${field} must be a text` })
+    .min(1, `${field} must not be empty`)
+    .max(256, `${field} must be at most 256 characters`)
+    .superRefine((v, ctx) => {
+      const problem = freeTextProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
+    });
+
+/** The POST body: exactly one of call_id and number. */
+export const erasureInput = z
+  .strictObject({
+    call_id: value('call_id').optional().describe('Erase every event of this call'),
+    number: value('number')
+      .optional()
+      .describe('Erase every event whose from or to is this number (exactly as published)'),
+  })
+  .refine((v) => (v.call_id === undefined) !== (v.number === undefined), {
+    message: 'give exactly one of call_id and number',
+    path: ['call_id'],
+  });
+
+export function erasureTarget(input: z.infer<typeof erasureInput>): ErasureTarget {
+  return input.call_id !== undefined
+    ? { kind: 'call_id', value: input.call_id }
+    : { kind: 'number', value: input.number! };
+}
+
+/** Whether an event with these fields is one the erasure reaches. */
+export function erasureMatches(target: ErasureTarget, fields: Readonly<Record<string, string>>): boolean {
+  const has = (name: string) => Object.hasOwn(fields, name) && fields[name] === target.value;
+  return target.kind === 'call_id' ? has('call_id') : NUMBER_FIELDS.some(has);
+}
+
+// Tags, not values, are what the fence keeps in Redis while an erasure runs: a worker about to send an event
+// sends the tags of its fields, and the script refuses when one is marked. They are dropped when the erasure
+// is done; they are hashes so that no key holds the number or call id itself.
+const tag = (kind: 'c' | 'n', text: string) =>
+  `${kind}:${createHash('sha256').update(`hookline-erasure:${kind}:${text}`).digest('base64url').slice(0, 22)}`;
+
+export function erasureTag(target: ErasureTarget): string {
+  return tag(target.kind === 'call_id' ? 'c' : 'n', target.value);
+}
+
+/** The tags of an event: what any erasure that reaches it would have marked. */
+export function eventErasureTags(fields: Readonly<Record<string, string>>): string[] {
+  const tags: string[] = [];
+  if (Object.hasOwn(fields, 'call_id')) tags.push(tag('c', fields['call_id']!));
+  for (const name of NUMBER_FIELDS) if (Object.hasOwn(fields, name)) tags.push(tag('n', fields[name]!));
+  return tags;
+}
+
+/**
+ * What the history keeps of an erased record: ids, times, the outcome, its status and duration; the event's
+ * fields, the request sent (headers, body), the response and the error text go.
+ */
+export function erasedRecord(record: AttemptRecord, erasedAt: Date): AttemptRecord {
+  return {
+    attempt_id: record.attempt_id,
+    event_id: record.event_id,
+    event_type: record.event_type,
+    trigger: record.trigger,
+    outcome: record.outcome,
+    ...(record.status_code !== undefined ? { status_code: record.status_code } : {}),
+    duration_ms: record.duration_ms,
+    attempted_at: record.attempted_at,
+    account_id: record.account_id,
+    hook_id: record.hook_id,
+    erased_at: erasedAt.toISOString(),
+  };
+}
+
+/** The counts an erasure reports, per place it reached. */
+export interface ErasureCounts {
+  /** History records in the database emptied to stubs. */
+  history: number;
+  /** Records not yet written to the database (outboxes), emptied likewise. */
+  outboxes: number;
+  /** Events waiting or held in a hook's queue, removed and recorded `erased`. */
+  queued: number;
+  /** Events accepted but not yet in the hooks' queues (the account's inbox), removed. */
+  inbox: number;
+  /** Finished jobs BullMQ keeps for the admin area, emptied of their data. */
+  retained: number;
+  /** Idempotency fingerprints of erased events, removed. */
+  idempotency: number;
+  /** Hook records quoting an erased event among a suspension's failures, cleaned. */
+  hooks: number;
+}
+
+export const NO_COUNTS: ErasureCounts = {
+  history: 0,
+  outboxes: 0,
+  queued: 0,
+  inbox: 0,
+  retained: 0,
+  idempotency: 0,
+  hooks: 0,
+};

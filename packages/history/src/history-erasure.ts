@@ -1,0 +1,29 @@
+import type { ErasureTarget } from '@hookline/core';
+import type { SqlClient } from './sql-client';
+
+// An erasure's database step: the account's records of the matching events keep their ids, times, outcome,
+// status and duration, and lose the rest (the call id, the event's fields, the request's URL, headers and
+// body, the response excerpt and the error text). One statement, repeatable: emptied records match no more.
+const EMPTY = `UPDATE attempts SET call_id = NULL, event_fields = NULL, event_layout = NULL, request_method = NULL,
+  request_url = NULL, request_headers = NULL, request_body = NULL, response_excerpt = NULL, error = NULL,
+  erased_at = $3`;
+
+const BY_CALL = `${EMPTY} WHERE account_id = $1 AND erased_at IS NULL
+  AND (call_id = $2 OR event_fields->>'call_id' = $2) RETURNING event_id`;
+const BY_NUMBER = `${EMPTY} WHERE account_id = $1 AND erased_at IS NULL
+  AND (event_fields->>'from' = $2 OR event_fields->>'to' = $2) RETURNING event_id`;
+
+/** Empties the account's records that the erasure reaches; returns the ids of their events (one per record). */
+export async function eraseHistory(
+  client: SqlClient,
+  accountId: string,
+  target: ErasureTarget,
+  at: Date,
+): Promise<string[]> {
+  const rows = await client.query<{ event_id: string }>(target.kind === 'call_id' ? BY_CALL : BY_NUMBER, [
+    accountId,
+    target.value,
+    at.toISOString(),
+  ]);
+  return rows.map((row) => row.event_id);
+}

@@ -1,0 +1,63 @@
+import { erasureTag, eventErasureTags, type HookView } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import { useRedis } from '@hookline/testing';
+import type { AttemptFence } from './contracts';
+import type { Store } from './create-store';
+import { holdJob } from './test-support/hold-job';
+import { storeForTest } from './test-support/store-for-test';
+
+// The erasure's fence: from the moment an erasure is accepted, the attempt script refuses a matching event
+// that has not begun (`erased`), lets others through, and an attempt already begun keeps its own course.
+const ctx = useRedis('store-erasures');
+let keys: RedisKeys;
+let store: Store;
+let hook: HookView;
+let fence: AttemptFence;
+const NUMBER = '+15550100';
+const fields = (from: string) => ({ call_id: 'c1', from, to: '+4420' });
+
+beforeEach(async () => {
+  ({ store, keys } = storeForTest(ctx));
+  const account = await store.accounts.create({ name: 'Acme' });
+  hook = await store.hooks.create(account.id, { url: 'https://example.com/in', format: 'json' }, 'test');
+  fence = await holdJob(ctx.redis, keys, hook.id);
+});
+
+describe('erasure fence and record', () => {
+  it('refuses a matching event once accepted, sends the others, and comes down when done', async () => {
+    const begun = await store.attempts.begin(hook.id, 'evt_0', fence, eventErasureTags(fields(NUMBER)));
+    expect(begun.kind).toBe('send');
+    const view = await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
+    expect(view).toMatchObject({ state: 'running', by: 'number', requested_by: 'operator' });
+    // The same holder asking again (its first reply lost, so nothing left) is refused too: no request starts.
+    expect(await store.attempts.begin(hook.id, 'evt_0', fence, eventErasureTags(fields(NUMBER)))).toEqual({
+      kind: 'erased',
+    });
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence, eventErasureTags(fields(NUMBER)))).toEqual({
+      kind: 'erased',
+    });
+    expect(
+      (await store.attempts.begin(hook.id, 'evt_2', fence, eventErasureTags(fields('+1999')))).kind,
+    ).toBe('send');
+    // The fence and the running record hold a hash and a sealed text, never the number.
+    const raw = JSON.stringify([
+      await ctx.redis.smembers(keys.hookErasing(hook.id)),
+      await ctx.redis.hgetall(keys.erasure(hook.account_id, view.id)),
+    ]);
+    expect(raw).toContain(erasureTag({ kind: 'number', value: NUMBER }));
+    expect(raw).not.toContain(NUMBER);
+
+    const work = await store.erasures.work(hook.account_id, view.id);
+    expect(work?.target).toEqual({ kind: 'number', value: NUMBER });
+    await store.erasures.finish(hook.account_id, view.id, work!.target, { ...work!.view.counts, history: 2 });
+    expect((await store.attempts.begin(hook.id, 'evt_3', fence, eventErasureTags(fields(NUMBER)))).kind).toBe(
+      'send',
+    );
+    expect(await store.erasures.get(hook.account_id, view.id)).toMatchObject({
+      state: 'done',
+      counts: { history: 2 },
+    });
+    expect(await ctx.redis.hget(keys.erasure(hook.account_id, view.id), 'target_sealed')).toBeNull();
+    expect(await store.erasures.running()).toEqual([]);
+  });
+});
