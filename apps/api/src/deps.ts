@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { DeliverableEvent, EventCatalog, HookEnabler, PublishEventInput } from '@hookline/core';
-import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
+import type { AuditTrail, HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -11,7 +11,8 @@ import type { Logger, Metrics } from '@hookline/telemetry';
  */
 export interface ApiDeps {
   /** `eventCatalog`: the event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
-  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> & { readonly eventCatalog?: EventCatalog };
+  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> &
+    Partial<Pick<Config, 'HOOKLINE_PUBLIC_URL'>> & { readonly eventCatalog?: EventCatalog };
   /** Fail-fast client (no offline queue): a Redis outage turns into a 503 instead of a hung request. */
   readonly redis: Redis;
   readonly store: {
@@ -35,6 +36,10 @@ export interface ApiDeps {
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
   readonly control: HookEnabler;
+  /** The audit log (product.md §16): every change made through the API is recorded with the key's fingerprint. */
+  readonly audit: Pick<AuditTrail, 'record' | 'list'>;
+  /** Sign-in links into the website (product.md §16). */
+  readonly portalLinks: Pick<PortalLinks, 'create'>;
   readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;
   readonly logger: Logger;
 }

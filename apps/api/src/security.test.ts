@@ -18,6 +18,7 @@ const validBody: Record<string, unknown> = {
   updateHook: { url: 'https://evil.example.com/x' },
   enableHook: { held: 'discard' },
   publishEvent: { type: 'call_created', data: callCreated() },
+  createPortalLink: { read_only: true },
 };
 
 /** Routes anyone may call: liveness, readiness, metrics and the API document. Nothing else is public. */

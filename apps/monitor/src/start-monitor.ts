@@ -11,6 +11,7 @@ import { OutcomeConsumer } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
 import type { HistoryStore } from '@hookline/history';
+import { startAuditWriter } from './audit-writer';
 import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
 import { startNotices, type NoticesConfig } from './notices/start-notices';
 import { startOperations } from './operations';
@@ -159,6 +160,15 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
     ...deps.historyTimings,
   });
+  const auditWriter = startAuditWriter({
+    redis,
+    keys,
+    history: deps.history,
+    retentionDays: deps.config.HOOKLINE_HISTORY_RETENTION_DAYS ?? DEFAULT_RETENTION_DAYS,
+    logger,
+    clock,
+    ...(deps.historyTimings?.idleMs !== undefined ? { idleMs: deps.historyTimings.idleMs } : {}),
+  });
   let closed = false;
   const notifier =
     deps.notices &&
@@ -181,6 +191,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       clearInterval(timer);
       await operations.close();
       await historyWriter.close();
+      await auditWriter.close();
       closed = true;
       await (await notifier)?.close();
       await consumer.stop();

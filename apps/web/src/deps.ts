@@ -2,8 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import { type Clock, type DeliverableEvent, type EventCatalog, type HookEnabler } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
+import type { AuditTrail, HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
@@ -28,6 +28,10 @@ export interface WebDeps {
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
   readonly control: HookEnabler;
+  /** The audit log: every change made on the website is recorded with who made it (product.md §16). */
+  readonly audit: Pick<AuditTrail, 'record' | 'list'>;
+  /** Sign-in links made by the operator (POST /v1/accounts/{acct}/portal-links), used here once. */
+  readonly portalLinks: Pick<PortalLinks, 'use'>;
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
   readonly logger: Logger;

@@ -15,6 +15,8 @@ import { authRoutes } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
 import { historyRoutes } from './routes/history-routes';
+import { portalRoutes } from './routes/portal-routes';
+import { refuseReadOnly } from './read-only-guard';
 import { setSecurityHeaders } from './security-headers';
 import { verifyCsrf } from './session/csrf';
 import { isHttps, WebContext } from './web-context';
@@ -61,6 +63,9 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
       const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
       return ctx.page(reply, errorPage(viewer, CSRF_REFUSED), 403);
     });
+    app.addHook('preHandler', async (request, reply) => {
+      if (!SAFE_METHODS.has(request.method)) return refuseReadOnly(ctx, request, reply);
+    });
     app.setErrorHandler(errorHandler(ctx));
     registerAssets(app);
     authRoutes(app, ctx);
@@ -68,6 +73,7 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
     hookPageRoutes(app, ctx);
     historyRoutes(app, ctx);
     accountRoutes(app, ctx);
+    portalRoutes(app, ctx);
   };
 }
 
@@ -82,10 +88,17 @@ export function webNotFound(deps: WebDeps) {
   };
 }
 
-/** The website alone, built without listening (tests listen on port 0; main.ts on PORT). */
-export async function buildWebApp(deps: WebDeps): Promise<FastifyInstance> {
+/**
+ * The website alone, built without listening (tests listen on port 0; main.ts on PORT). `onRoute` sees every
+ * route as it is added: tests drive suites from the route table (every changing route of a read-only session).
+ */
+export async function buildWebApp(
+  deps: WebDeps,
+  onRoute?: (route: { readonly method: string | string[]; readonly url: string }) => void,
+): Promise<FastifyInstance> {
   // pino's Logger and Fastify's base logger type differ only in generics; the instance is the same.
   const app = Fastify({ loggerInstance: deps.logger }) as unknown as FastifyInstance;
+  if (onRoute) app.addHook('onRoute', onRoute);
   await app.register(webPlugin(deps));
   app.setNotFoundHandler(webNotFound(deps));
   return app;

@@ -15,3 +15,14 @@ export { migrate, SCHEMA_VERSION } from './schema';
 export { checkSchemaName, type Sql, type SqlClient } from './sql-client';
 export { pgClient, redactedUrl, type PgClientOptions } from './pg-client';
 export { DeliveryLog } from './delivery-log';
+export {
+  AuditReader,
+  AuditWriter,
+  decodeAuditCursor,
+  encodeAuditCursor,
+  parseAuditEntry,
+  type AuditCursor,
+  type AuditPage,
+} from './audit-log';
+export { AuditDrain, type AuditDrainOptions } from './audit-drain';
+export { AuditTrail } from './audit-trail';

@@ -39,6 +39,22 @@ const STEPS: readonly (readonly string[])[] = [
   // The event's fields and, for a catalogue kind, its wire layout: an attempt can be sent again as the same
   // event whatever the catalogue says by then (json keeps the fields' order).
   [`ALTER TABLE attempts ADD COLUMN event_fields json`, `ALTER TABLE attempts ADD COLUMN event_layout json`],
+  // The audit log (product.md §16), day-partitioned on `at` and dropped whole past retention like attempts.
+  // An entry written twice (a writer killed between the insert and the outbox trim) is a conflict.
+  [
+    `CREATE TABLE audit_entries (
+      id text COLLATE "C" NOT NULL,
+      at timestamptz NOT NULL,
+      account_id text NOT NULL,
+      action text NOT NULL,
+      hook_id text,
+      actor jsonb NOT NULL,
+      address text,
+      detail jsonb NOT NULL,
+      PRIMARY KEY (id, at)
+    ) PARTITION BY RANGE (at)`,
+    `CREATE INDEX audit_by_account ON audit_entries (account_id, at DESC, id DESC)`,
+  ],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

@@ -40,4 +40,6 @@ export const SCRIPTS = {
   streakStep: loadScript('streak-step'),
   hookPauseOnce: loadScript('hook-pause-once'),
   heldDropOldest: loadScript('held-drop-oldest'),
+  /** Sign-in links: use one once, before it expires. */
+  portalLinkUse: loadScript('portal-link-use'),
 } as const;

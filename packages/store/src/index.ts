@@ -5,3 +5,4 @@ export { hashPassword, verifyPasswordHash } from './passwords';
 export { PASSWORD_MIN, PASSWORD_MAX, NAME_MAX, EMAIL_MAX, normaliseEmail } from './account-input';
 export { hasInsecureCredentials } from './hook-record';
 export { LoginLimiter, type LoginAttempt, type LoginGate } from './login-limiter';
+export { PortalLinks, type NewPortalLink, type PortalLinkOptions, type PortalLinkUse } from './portal-links';

@@ -72,7 +72,10 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   app.post('/logout', async (request, reply) => {
+    // A sign-in link's session goes back to the operator's site it came from.
+    const returnUrl = (await ctx.sessions.current(request))?.data.portal?.returnUrl;
     await ctx.sessions.signOut(request, reply);
+    if (returnUrl) return reply.redirect(returnUrl, 303);
     // A fresh anonymous session carries the goodbye message and the next sign-in form's CSRF token.
     await ctx.sessions.ensure(request, reply);
     await ctx.sessions.flash(request, { kind: 'success', message: 'You are signed out.' });

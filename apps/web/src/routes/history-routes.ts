@@ -44,6 +44,11 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     const attemptId = newId('att');
     await ctx.deps.producer.resend(who.account.id, hook.id, event, attemptId);
+    await ctx.audit(request, who, {
+      action: 'hook.resent',
+      hook_id: hook.id,
+      detail: { attempt_id: record.attempt_id, new_attempt_id: attemptId },
+    });
     await ctx.sessions.flash(request, {
       kind: 'success',
       message:

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie, setCookie } from './cookies';
-import type { Flash, Session, SessionData, SessionStore } from './session-store';
+import type { Flash, PortalSession, Session, SessionData, SessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'hookline_session';
 /** Over https the cookie is `Secure`, and the `__Host-` prefix makes browsers refuse it otherwise, or with a
@@ -44,10 +44,15 @@ export class Sessions {
   }
 
   /** A fresh id on sign-in: a session id planted before sign-in (fixation) never becomes signed in. */
-  async signIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<Session> {
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    accountId: string,
+    portal?: PortalSession,
+  ): Promise<Session> {
     const old = await this.current(request);
     if (old) await this.store.destroy(old.id);
-    return this.start(request, reply, accountId);
+    return this.start(request, reply, accountId, portal);
   }
 
   /** Ends every session of the account (a password change); the caller then signs this visitor in anew. */
@@ -85,8 +90,9 @@ export class Sessions {
     request: FastifyRequest,
     reply: FastifyReply,
     accountId: string | undefined,
+    portal?: PortalSession,
   ): Promise<Session> {
-    const session = await this.store.create(accountId);
+    const session = await this.store.create(accountId, portal);
     this.loaded.set(request, session);
     setCookie(reply, this.cookie, session.id, { secure: this.secure });
     return session;

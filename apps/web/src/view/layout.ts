@@ -4,6 +4,7 @@ import { LOGO_SVG } from '../assets/logo';
 import { CSRF_FIELD } from '../session/csrf';
 import type { Flash } from '../session/session-store';
 import { html, trusted, type Renderable, type SafeHtml } from './html';
+import { READ_ONLY_CLASS, readOnlyNotice } from './read-only';
 
 export type Section = 'hooks' | 'activity' | 'account';
 
@@ -11,6 +12,8 @@ export interface Viewer {
   readonly account: AccountView;
   readonly csrf: string;
   readonly flash?: Flash;
+  /** A sign-in link's read-only session: change controls are hidden (read-only.ts), and refused anyway. */
+  readonly readOnly?: boolean;
 }
 
 /** The hidden field every state-changing form carries. */
@@ -54,7 +57,7 @@ export function layout(
 ): SafeHtml {
   return document(
     title,
-    'app',
+    viewer.readOnly ? `app ${READ_ONLY_CLASS}` : 'app',
     html`<a class="skip-link" href="#main">Skip to content</a>
       <header class="topbar">
         <div class="topbar-inner">
@@ -72,7 +75,9 @@ export function layout(
           </div>
         </div>
       </header>
-      <main id="main" tabindex="-1">${flashMessage(viewer.flash)} ${content}</main>`,
+      <main id="main" tabindex="-1">
+        ${viewer.readOnly ? readOnlyNotice : ''}${flashMessage(viewer.flash)} ${content}
+      </main>`,
   );
 }
 
