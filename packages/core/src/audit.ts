@@ -22,7 +22,8 @@ export type AuditAction =
   | 'hook.paused'
   | 'hook.resumed'
   | 'portal_link.created'
-  | 'portal_link.used';
+  | 'portal_link.used'
+  | 'account.password_changed';
 
 export type AuditActor =
   /** Someone signed in on the website with the account's password. */

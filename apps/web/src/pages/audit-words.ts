@@ -17,6 +17,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], [string, string]> = {
   'hook.resumed': ['Hook resumed', 'badge-ok'],
   'portal_link.created': ['Sign-in link made', ''],
   'portal_link.used': ['Signed in with a link', ''],
+  'account.password_changed': ['Password changed', ''],
 };
 
 const FIELD_WORDS: Record<string, string> = {

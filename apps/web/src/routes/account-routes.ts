@@ -73,6 +73,7 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     if (!changed) return again({ current_password: 'The current password is not correct.' }, 400);
     await gate.succeeded();
+    await ctx.audit(request, who, { action: 'account.password_changed', detail: {} });
     // Every session of the account ends (a stolen cookie elsewhere included); this visitor gets a new one.
     await ctx.sessions.endAllFor(who.account.id);
     await ctx.sessions.signIn(request, reply, who.account.id);
