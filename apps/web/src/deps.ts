@@ -12,7 +12,8 @@ export interface WebDeps {
   readonly config: Pick<
     Config,
     'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
-  > & { readonly eventCatalog?: EventCatalog };
+  > &
+    Partial<Pick<Config, 'HOOKLINE_FRAME_ANCESTORS'>> & { readonly eventCatalog?: EventCatalog };
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {

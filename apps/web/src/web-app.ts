@@ -17,11 +17,20 @@ import { hookRoutes } from './routes/hook-routes';
 import { historyRoutes } from './routes/history-routes';
 import { portalRoutes } from './routes/portal-routes';
 import { refuseReadOnly } from './read-only-guard';
-import { setSecurityHeaders } from './security-headers';
+import { setSecurityHeaders, type PagePolicy } from './security-headers';
 import { verifyCsrf } from './session/csrf';
 import { isHttps, WebContext } from './web-context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const frameAncestorsOf = (deps: WebDeps) => deps.config.HOOKLINE_FRAME_ANCESTORS ?? [];
+
+/** The operator's origins may frame every page; a sign-in link's session may sign out to its return page. */
+async function pagePolicy(ctx: WebContext, request: FastifyRequest): Promise<PagePolicy> {
+  const frameAncestors = frameAncestorsOf(ctx.deps);
+  const returnUrl = (await ctx.sessions.current(request).catch(() => undefined))?.data.portal?.returnUrl;
+  return { frameAncestors, ...(returnUrl ? { formTargets: [new URL(returnUrl).origin] } : {}) };
+}
 
 function errorHandler(ctx: WebContext) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -50,7 +59,9 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
   return async (app) => {
     const ctx = new WebContext(deps);
     await app.register(fastifyFormbody);
-    app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply, isHttps(deps.config)));
+    app.addHook('onSend', async (request, reply) =>
+      setSecurityHeaders(reply, isHttps(deps.config), await pagePolicy(ctx, request)),
+    );
     app.addHook('preHandler', async (request, reply) => {
       if (SAFE_METHODS.has(request.method)) return;
       const verdict = verifyCsrf(request, await ctx.sessions.current(request));
@@ -83,7 +94,7 @@ export function webNotFound(deps: WebDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(request.headers.accept ?? '').includes('text/html'))
       return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
-    setSecurityHeaders(reply, isHttps(deps.config));
+    setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
     return ctx.page(reply, errorPage(undefined, NOT_FOUND), 404);
   };
 }

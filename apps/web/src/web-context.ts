@@ -29,7 +29,11 @@ export class WebContext {
   readonly limiter: LoginLimiter;
 
   constructor(readonly deps: WebDeps) {
-    this.sessions = new Sessions(new SessionStore(deps.redis, deps.keys), isHttps(deps.config));
+    this.sessions = new Sessions(
+      new SessionStore(deps.redis, deps.keys),
+      isHttps(deps.config),
+      (deps.config.HOOKLINE_FRAME_ANCESTORS ?? []).length > 0,
+    );
     this.limiter = new LoginLimiter(deps.redis, deps.keys);
   }
 

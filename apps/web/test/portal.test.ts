@@ -179,6 +179,26 @@ describe('sign-in links on the website', () => {
     expect((await post(session, '/logout', {})).headers.get('location')).toBe(RETURN);
   });
 
+  it('without HOOKLINE_FRAME_ANCESTORS no page may frame the website, and link sessions keep a Lax cookie', async () => {
+    const res = await fetch(`${w.baseUrl}/login`);
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const account = await w.account('ops@acme.test');
+    const link = await w.portalLinks.create(account.id, {
+      readOnly: true,
+      ttlSeconds: 300,
+      returnUrl: RETURN,
+    });
+    const opened = await open(link.token);
+    expect(opened.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Lax$/);
+    // The page a link's session sees lets its sign-out form lead back to the operator's site.
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await fetch(`${w.baseUrl}/`, { headers: { cookie } });
+    expect(page.headers.get('content-security-policy')).toContain(
+      "form-action 'self' https://portal.operator.test;",
+    );
+  });
+
   function post(session: HttpSession, path: string, fields: Record<string, string>) {
     return fetch(`${w.baseUrl}${path}`, {
       method: 'POST',

@@ -150,6 +150,22 @@ export const settingsSchema = z.object({
       'may set the client address and protocol through `X-Forwarded-For` / `X-Forwarded-Proto` (the sign-in ' +
       'limits count per client address)',
   ),
+  HOOKLINE_FRAME_ANCESTORS: setting(
+    commaList(
+      z.string().refine((v) => {
+        try {
+          const url = new URL(v);
+          return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+        } catch {
+          return false;
+        }
+      }, 'each entry must be an origin such as https://portal.example.com (scheme, host and port only)'),
+    ).transform((list) => list.map((v) => new URL(v).origin)),
+    "comma-separated origins of the operator's pages that may show the website in an iframe (CSP " +
+      '`frame-ancestors`); sessions opened by a sign-in link then use a partitioned cookie (`SameSite=None; ' +
+      'Secure; Partitioned`), which browsers accept over https or on localhost only',
+    '— (no page may frame the website)',
+  ),
   HOOKLINE_API_KEY: setting(
     z.string().min(16, 'must be at least 16 characters').optional(),
     'operator key, `Authorization: Bearer …`, at least 16 characters',

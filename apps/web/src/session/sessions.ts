@@ -15,9 +15,11 @@ export class Sessions {
   private readonly cookie: string;
 
   /** `secure`: the site is served over https (HOOKLINE_PUBLIC_URL), whatever protocol reaches this process. */
+  /** `embeddable`: HOOKLINE_FRAME_ANCESTORS is set, so sign-in links' sessions use a partitioned cookie. */
   constructor(
     private readonly store: SessionStore,
     private readonly secure: boolean,
+    private readonly embeddable = false,
   ) {
     this.cookie = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   }
@@ -64,7 +66,7 @@ export class Sessions {
     const session = await this.current(request);
     if (session) await this.store.destroy(session.id);
     this.loaded.set(request, null);
-    setCookie(reply, this.cookie, '', { secure: this.secure, maxAge: 0 });
+    setCookie(reply, this.cookie, '', { ...this.cookieOptions(session?.data.portal), maxAge: 0 });
   }
 
   async update(request: FastifyRequest, change: (data: SessionData) => SessionData): Promise<void> {
@@ -86,6 +88,11 @@ export class Sessions {
     return flash;
   }
 
+  // Only a sign-in link's session can live in the operator's iframe; a password session stays SameSite=Lax.
+  private cookieOptions(portal: PortalSession | undefined) {
+    return { secure: this.secure, partitioned: this.embeddable && portal !== undefined };
+  }
+
   private async start(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -94,7 +101,7 @@ export class Sessions {
   ): Promise<Session> {
     const session = await this.store.create(accountId, portal);
     this.loaded.set(request, session);
-    setCookie(reply, this.cookie, session.id, { secure: this.secure });
+    setCookie(reply, this.cookie, session.id, this.cookieOptions(portal));
     return session;
   }
 }

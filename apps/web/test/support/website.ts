@@ -17,7 +17,7 @@ import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
 import { createDeliverer } from '@hookline/delivery';
-import { buildWebApp } from '../../src';
+import { buildWebApp, type WebDeps } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -26,7 +26,13 @@ export const PASSWORD = 'correct horse battery';
  * Redis under a test-only prefix. Everything is closed after each test.
  */
 /** `eventCatalog`: the event kinds, as HOOKLINE_EVENT_CATALOG gives them (call_created alone by default). */
-export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {}) {
+export function useWebsite(
+  options: {
+    readonly eventCatalog?: EventCatalog;
+    /** More settings, read when each test's website is built (e.g. HOOKLINE_FRAME_ANCESTORS). */
+    readonly config?: () => Partial<WebDeps['config']>;
+  } = {},
+) {
   const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
   const ctx = useRedis('web');
   const pg = usePostgres('web');
@@ -123,6 +129,7 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
           HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
           HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
           ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
+          ...options.config?.(),
         },
         redis: ctx.redis,
         keys: w.keys,
