@@ -5,6 +5,7 @@ import type { RedisKeys } from '@hookline/redis';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
+import type { BrandSettings } from './view/brand';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
@@ -13,7 +14,8 @@ export interface WebDeps {
     Config,
     'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
   > &
-    Partial<Pick<Config, 'HOOKLINE_FRAME_ANCESTORS'>> & { readonly eventCatalog?: EventCatalog };
+    Partial<Pick<Config, 'HOOKLINE_FRAME_ANCESTORS'>> &
+    BrandSettings & { readonly eventCatalog?: EventCatalog };
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {

@@ -26,7 +26,10 @@ export async function refuseReadOnly(
   request.log.warn({ url: request.url }, 'refused a change from a read-only session');
   return ctx.page(
     reply,
-    errorPage({ account: who.account, csrf: who.session.data.csrf, readOnly: true }, READ_ONLY_REFUSED),
+    errorPage(
+      { account: who.account, csrf: who.session.data.csrf, readOnly: true, brand: ctx.brand },
+      READ_ONLY_REFUSED,
+    ),
     403,
   );
 }

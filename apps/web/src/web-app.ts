@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { HooklineError } from '@hookline/core';
-import { registerAssets } from './assets/assets';
+import { registerAssets, registerBrandAssets } from './assets/assets';
 import type { WebDeps } from './deps';
 import { CSRF_REFUSED, errorPage, NOT_FOUND, SERVER_ERROR, UNAVAILABLE } from './pages/error-page';
 import { accountRoutes } from './routes/account-routes';
@@ -39,15 +39,19 @@ function errorHandler(ctx: WebContext) {
     if (status >= 400 && status < 500)
       return ctx.page(
         reply,
-        errorPage(undefined, { status, title: 'This request could not be handled', message: error.message }),
+        errorPage(
+          undefined,
+          { status, title: 'This request could not be handled', message: error.message },
+          ctx.brand,
+        ),
         status,
       );
     if (ctx.deps.redis.status !== 'ready') {
       request.log.warn({ err: error }, 'redis unavailable');
-      return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE), 503);
+      return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE, ctx.brand), 503);
     }
     request.log.error({ err: error }, 'web request failed');
-    return ctx.page(reply, errorPage(undefined, SERVER_ERROR(request.id)), 500);
+    return ctx.page(reply, errorPage(undefined, SERVER_ERROR(request.id), ctx.brand), 500);
   };
 }
 
@@ -71,14 +75,17 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
         'refused a request without a valid CSRF token',
       );
       const who = await ctx.signedIn(request);
-      const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
-      return ctx.page(reply, errorPage(viewer, CSRF_REFUSED), 403);
+      const viewer = who
+        ? { account: who.account, csrf: who.session.data.csrf, brand: ctx.brand }
+        : undefined;
+      return ctx.page(reply, errorPage(viewer, CSRF_REFUSED, ctx.brand), 403);
     });
     app.addHook('preHandler', async (request, reply) => {
       if (!SAFE_METHODS.has(request.method)) return refuseReadOnly(ctx, request, reply);
     });
     app.setErrorHandler(errorHandler(ctx));
     registerAssets(app);
+    registerBrandAssets(app, ctx.brand);
     authRoutes(app, ctx);
     hookRoutes(app, ctx);
     hookPageRoutes(app, ctx);
@@ -95,7 +102,7 @@ export function webNotFound(deps: WebDeps) {
     if (!(request.headers.accept ?? '').includes('text/html'))
       return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
     setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
-    return ctx.page(reply, errorPage(undefined, NOT_FOUND), 404);
+    return ctx.page(reply, errorPage(undefined, NOT_FOUND, ctx.brand), 404);
   };
 }
 

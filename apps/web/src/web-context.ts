@@ -6,6 +6,7 @@ import { errorPage, NOT_FOUND } from './pages/error-page';
 import { SessionStore, type Session } from './session/session-store';
 import { Sessions } from './session/sessions';
 import type { SafeHtml } from './view/html';
+import { brandOf, type Brand } from './view/brand';
 import type { Viewer } from './view/layout';
 
 export interface SignedIn {
@@ -27,6 +28,8 @@ export const isHttps = (config: WebDeps['config']): boolean =>
 export class WebContext {
   readonly sessions: Sessions;
   readonly limiter: LoginLimiter;
+  /** The operator's brand (or hookline's own), on every page. */
+  readonly brand: Brand;
 
   constructor(readonly deps: WebDeps) {
     this.sessions = new Sessions(
@@ -35,6 +38,7 @@ export class WebContext {
       (deps.config.HOOKLINE_FRAME_ANCESTORS ?? []).length > 0,
     );
     this.limiter = new LoginLimiter(deps.redis, deps.keys);
+    this.brand = brandOf(deps.config);
   }
 
   now(): Date {
@@ -91,6 +95,7 @@ export class WebContext {
       csrf: who.session.data.csrf,
       ...(flash ? { flash } : {}),
       ...(who.readOnly ? { readOnly: true } : {}),
+      brand: this.brand,
     };
   }
 
@@ -101,7 +106,7 @@ export class WebContext {
   /** Another account's hook answers exactly like a hook that does not exist. */
   async notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const who = await this.signedIn(request).catch(() => undefined);
-    const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
-    return this.page(reply, errorPage(viewer, NOT_FOUND), 404);
+    const viewer = who ? { account: who.account, csrf: who.session.data.csrf, brand: this.brand } : undefined;
+    return this.page(reply, errorPage(viewer, NOT_FOUND, this.brand), 404);
   }
 }

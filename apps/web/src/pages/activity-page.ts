@@ -2,6 +2,7 @@ import type { AuditEntry, HookView } from '@hookline/core';
 import type { ActivityEntry, ActivityKind } from '@hookline/store';
 import { html, type SafeHtml } from '../view/html';
 import { time } from '../view/format';
+import { DEFAULT_BRAND } from '../view/brand';
 import { layout, type Viewer } from '../view/layout';
 import { ACTION_WORDS, actorWords, detailWords } from './audit-words';
 
@@ -43,11 +44,11 @@ function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHt
   </li>`;
 }
 
-function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>): SafeHtml {
+function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, by: string): SafeHtml {
   const [label, tone] = AUTOMATIC[entry.kind] ?? [entry.kind, ''];
   return html`<li data-kind="${entry.kind}">
     <span class="badge badge-plain ${tone}">${label}</span>
-    <span>${subject(entry.hook_id, hooks)} <span class="muted">by hookline, automatically</span></span>
+    <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${by}, automatically</span></span>
     <span class="when">${time(entry.at)}</span>
     ${entry.detail ? html`<span class="detail">${entry.detail}</span>` : ''}
   </li>`;
@@ -67,6 +68,7 @@ export function activityPage(
   hooks: ReadonlyMap<string, HookView>,
 ): SafeHtml {
   const auto = view.automatic.filter((e) => AUTOMATIC[e.kind]);
+  const by = (viewer.brand ?? DEFAULT_BRAND).name;
   return layout(
     'Activity',
     viewer,
@@ -90,10 +92,10 @@ export function activityPage(
       ${
         auto.length === 0
           ? ''
-          : html`<h2>Done by hookline automatically</h2>
+          : html`<h2>Done by ${by} automatically</h2>
               <section class="card" aria-label="Done automatically">
                 <ul class="feed">
-                  ${auto.map((e) => automatic(e, hooks))}
+                  ${auto.map((e) => automatic(e, hooks, by))}
                 </ul>
               </section>`
       }`,

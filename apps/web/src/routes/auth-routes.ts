@@ -39,7 +39,12 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     const flash = await ctx.sessions.takeFlash(request);
     return ctx.page(
       reply,
-      loginPage({ csrf: session.data.csrf, ...(next ? { next } : {}), ...(flash ? { flash } : {}) }),
+      loginPage({
+        csrf: session.data.csrf,
+        brand: ctx.brand,
+        ...(next ? { next } : {}),
+        ...(flash ? { flash } : {}),
+      }),
     );
   });
 
@@ -51,7 +56,7 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     const again = (error: string, status: number) =>
       ctx.page(
         reply,
-        loginPage({ csrf: session.data.csrf, email, error, ...(next ? { next } : {}) }),
+        loginPage({ csrf: session.data.csrf, brand: ctx.brand, email, error, ...(next ? { next } : {}) }),
         status,
       );
 

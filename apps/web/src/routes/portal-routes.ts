@@ -55,5 +55,9 @@ function refused(
 ): FastifyReply {
   const page = REFUSED[kind];
   const action = returnUrl ? { href: returnUrl, label: 'Go back' } : undefined;
-  return ctx.page(reply, errorPage(undefined, { ...page, ...(action ? { action } : {}) }), page.status);
+  return ctx.page(
+    reply,
+    errorPage(undefined, { ...page, ...(action ? { action } : {}) }, ctx.brand),
+    page.status,
+  );
 }
