@@ -87,5 +87,8 @@ describe('the operator’s brand on every page', () => {
     const served = await fetch(`${w.baseUrl}${logo}`);
     expect(served.headers.get('content-type')).toBe('image/svg+xml');
     expect(await served.text()).toContain('<rect');
+    // And at a stable address, for e-mails.
+    const stable = await fetch(`${w.baseUrl}/brand-logo`);
+    expect([stable.status, stable.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
   });
 });

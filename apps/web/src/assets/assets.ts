@@ -33,6 +33,12 @@ export function registerBrandAssets(app: FastifyInstance, brand: Brand): void {
           .header('cache-control', 'public, max-age=31536000, immutable')
           .send(asset.body),
       );
+  // E-mails outlive a release: they show the logo from an address that does not change with its content.
+  const logo = brand.logo;
+  if (logo)
+    app.get('/brand-logo', async (_request, reply) =>
+      reply.type(logo.type).header('cache-control', 'public, max-age=3600').send(logo.body),
+    );
 }
 
 export function registerAssets(app: FastifyInstance): void {
