@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditInput } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { BOARD_ACTIONS_SCRIPT } from './board-actions-script';
 import type { BoardRegistry } from './board-registry';
-import type { HookQueueAdapter } from './hook-queue-adapter';
+import type { HookOnBoard, HookQueueAdapter } from './hook-queue-adapter';
 
 // Pause and resume, the only changes an admin may make on the board. Hook queues are read-only on Bull Board,
 // so it offers no action at all and would refuse these two as well; hookline serves them on the board's own
@@ -19,6 +20,11 @@ export const BOARD_ACTIONS_SCRIPT_PATH = `/hookline/board-actions.${hash}.js`;
 export interface BoardActionsDeps {
   readonly registry: BoardRegistry;
   readonly keys: RedisKeys;
+  /** Records pauses and resumes in the audit log, with the admin's name (product.md §16). */
+  readonly audit?: {
+    record(input: AuditInput): Promise<unknown>;
+    readonly admin: string;
+  };
 }
 
 /** Registers the routes on a scope whose prefix is the board's address (e.g. /admin/queues). */
@@ -53,8 +59,28 @@ async function act(
   const adapter = adapterFor(request, deps);
   if (!adapter) return notFound(reply);
   // pause = suspended by an admin; resume = re-enabled, held events delivered in order (HookQueueAdapter).
+  const before = await adapter.isPaused();
   await adapter[action]();
-  return reply.send({ paused: await adapter.isPaused() });
+  const paused = await adapter.isPaused();
+  // Only a change is recorded: pausing a paused hook (a second click) changed nothing.
+  if (deps.audit && paused !== before) await recordChange(request, deps.audit, adapter.hook, action);
+  return reply.send({ paused });
+}
+
+async function recordChange(
+  request: FastifyRequest,
+  audit: NonNullable<BoardActionsDeps['audit']>,
+  hook: HookOnBoard,
+  action: 'pause' | 'resume',
+): Promise<void> {
+  await audit.record({
+    account_id: hook.accountId,
+    action: action === 'pause' ? 'hook.paused' : 'hook.resumed',
+    hook_id: hook.hookId,
+    actor: { kind: 'admin', name: audit.admin },
+    address: request.ip,
+    detail: action === 'resume' ? { held: 'deliver' } : {},
+  });
 }
 
 function adapterFor(request: FastifyRequest, deps: BoardActionsDeps): HookQueueAdapter | undefined {

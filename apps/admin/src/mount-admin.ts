@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { HookView } from '@hookline/core';
+import type { AuditInput, HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { LoginLimiter, type Hooks } from '@hookline/store';
 import type { HookControl } from '@hookline/suspension';
@@ -24,6 +24,8 @@ export interface AdminDeps {
   readonly maxQueues?: number;
   /** Served over https (HOOKLINE_PUBLIC_URL): HSTS too. */
   readonly https?: boolean;
+  /** The audit log: pauses and resumes are recorded with the admin's name. */
+  readonly audit?: { record(input: AuditInput): Promise<unknown> };
 }
 
 // The only changes an admin may make to hook queues on the board: pause (suspend) and resume (re-enable, held
@@ -120,9 +122,15 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
           for (const hook of await suspendedHooks(deps)) await registry.registerHook(hook.id);
       });
       scope.get('/', async (request, reply) => adminPage(request, reply, deps, registry, boardPath));
-      await scope.register(async (board) => registerBoardActions(board, { registry, keys: deps.keys }), {
-        prefix: '/queues',
-      });
+      const audit = deps.audit && {
+        record: (i: AuditInput) => deps.audit!.record(i),
+        admin: deps.admin.user,
+      };
+      await scope.register(
+        async (board) =>
+          registerBoardActions(board, { registry, keys: deps.keys, ...(audit ? { audit } : {}) }),
+        { prefix: '/queues' },
+      );
       await scope.register(serverAdapter.plugin(), { prefix: '/queues' });
     },
     { prefix: base },

@@ -8,6 +8,7 @@ import { fastifyPath, type Route } from './route';
 import { routeHandler } from './route-runner';
 import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
+import { auditRoutes } from './routes/audit';
 import { deliveryRoutes } from './routes/deliveries';
 import { erasureRoutes } from './routes/erasures';
 import { eventRoutes } from './routes/events';
@@ -16,6 +17,7 @@ import { healthRoutes } from './routes/health';
 import { hookActionRoutes } from './routes/hook-actions';
 import { hookRoutes } from './routes/hooks';
 import { openApiRoute } from './routes/openapi';
+import { portalLinkRoutes } from './routes/portal-links';
 
 /** The route table: everything the API serves, openapi.json included. */
 export function apiRoutes(deps: ApiDeps): Route[] {
@@ -27,6 +29,8 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...deliveryRoutes(deps),
     ...activityRoutes(deps),
     ...erasureRoutes(deps),
+    ...auditRoutes(deps),
+    ...portalLinkRoutes(deps),
     ...eventRoutes(deps),
     ...eventTypeRoutes(deps),
   ];

@@ -7,8 +7,8 @@ import type {
   PublishEventInput,
   TraceContext,
 } from '@hookline/core';
-import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks, RedisErasures } from '@hookline/store';
+import type { AuditTrail, HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks, PortalLinks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -17,7 +17,8 @@ import type { Logger, Metrics } from '@hookline/telemetry';
  */
 export interface ApiDeps {
   /** `eventCatalog`: the event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
-  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> & { readonly eventCatalog?: EventCatalog };
+  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> &
+    Partial<Pick<Config, 'HOOKLINE_PUBLIC_URL'>> & { readonly eventCatalog?: EventCatalog };
   /** Fail-fast client (no offline queue): a Redis outage turns into a 503 instead of a hung request. */
   readonly redis: Redis;
   readonly store: {
@@ -51,6 +52,10 @@ export interface ApiDeps {
     ): Promise<void>;
   };
   readonly control: HookEnabler;
+  /** The audit log (product.md §16): every change made through the API is recorded with the key's fingerprint. */
+  readonly audit: Pick<AuditTrail, 'record' | 'list'>;
+  /** Sign-in links into the website (product.md §16). */
+  readonly portalLinks: Pick<PortalLinks, 'create'>;
   readonly metrics: Pick<Metrics, 'eventsAccepted' | 'registry'>;
   readonly logger: Logger;
 }

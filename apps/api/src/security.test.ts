@@ -19,6 +19,7 @@ const validBody: Record<string, unknown> = {
   enableHook: { held: 'discard' },
   publishEvent: { type: 'call_created', data: callCreated() },
   requestErasure: { number: '+15550100' },
+  createPortalLink: { read_only: true },
 };
 
 /** Routes anyone may call: liveness, readiness, metrics and the API document. Nothing else is public. */

@@ -44,10 +44,34 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     trustProxy: config.HOOKLINE_TRUST_PROXY.length > 0 ? config.HOOKLINE_TRUST_PROXY.join(',') : false,
     requestIdHeader: false,
   }) as unknown as FastifyInstance;
-  const { store, producer, control, hookQueues, keys, history, historyAnswers, historyLagMs } = services;
+  const {
+    store,
+    producer,
+    control,
+    hookQueues,
+    keys,
+    history,
+    historyAnswers,
+    historyLagMs,
+    audit,
+    portalLinks,
+  } = services;
 
   await app.register(apiPlugin, {
-    deps: { config, redis, store, history, historyAnswers, historyLagMs, producer, control, metrics, logger },
+    deps: {
+      config,
+      redis,
+      store,
+      history,
+      historyAnswers,
+      historyLagMs,
+      producer,
+      control,
+      audit,
+      portalLinks,
+      metrics,
+      logger,
+    },
   });
   const webDeps: WebDeps = {
     config,
@@ -58,6 +82,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     producer,
     control,
     hookQueues,
+    audit,
+    portalLinks,
     logger,
   };
   await app.register(webPlugin(webDeps));
@@ -69,6 +95,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       control,
       admin: { user: config.HOOKLINE_ADMIN_USER, password: config.HOOKLINE_ADMIN_PASSWORD },
       https: config.HOOKLINE_PUBLIC_URL?.startsWith('https://') === true,
+      audit,
     });
   app.setNotFoundHandler(webNotFound(webDeps));
   return app;

@@ -9,7 +9,9 @@ type NoticeSettings = Pick<
   | 'HOOKLINE_PUBLIC_URL'
   | 'HOOKLINE_OPERATOR_WEBHOOK_URL'
   | 'HOOKLINE_OPERATOR_WEBHOOK_SECRET'
->;
+  | 'HOOKLINE_BRAND_NAME'
+  | 'HOOKLINE_BRAND_SUPPORT_URL'
+> & { readonly brandLogo?: Config['brandLogo'] };
 type Operator = NonNullable<NonNullable<MonitorDeps['notices']>['operator']>;
 
 /**
@@ -30,6 +32,18 @@ export function noticesFor(
       ...(smtp ? { mailer: smtpMailer(smtp, config.HOOKLINE_SMTP_FROM) } : {}),
       ...(url && secret ? { operator: { url, secret, producer } } : {}),
       ...(config.HOOKLINE_PUBLIC_URL ? { publicUrl: config.HOOKLINE_PUBLIC_URL } : {}),
+      ...(config.HOOKLINE_BRAND_NAME
+        ? {
+            brand: {
+              name: config.HOOKLINE_BRAND_NAME,
+              ...(config.HOOKLINE_BRAND_SUPPORT_URL ? { supportUrl: config.HOOKLINE_BRAND_SUPPORT_URL } : {}),
+              // The website serves the logo at a stable address too, for e-mails that outlive a release.
+              ...(config.brandLogo && config.HOOKLINE_PUBLIC_URL
+                ? { logoUrl: `${config.HOOKLINE_PUBLIC_URL}/brand-logo` }
+                : {}),
+            },
+          }
+        : {}),
     },
   };
 }

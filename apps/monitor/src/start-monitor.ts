@@ -12,6 +12,7 @@ import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
 import type { HistoryStore } from '@hookline/history';
 import { startErasureRunner, type ErasureRunnerDeps } from './erasures/erasure-runner';
+import { startAuditWriter } from './audit-writer';
 import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
 import { startNotices, type NoticesConfig } from './notices/start-notices';
 import { startOperations } from './operations';
@@ -181,6 +182,15 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       holder: consumerName,
       log,
     });
+  const auditWriter = startAuditWriter({
+    redis,
+    keys,
+    history: deps.history,
+    retentionDays: deps.config.HOOKLINE_HISTORY_RETENTION_DAYS ?? DEFAULT_RETENTION_DAYS,
+    logger,
+    clock,
+    ...(deps.historyTimings?.idleMs !== undefined ? { idleMs: deps.historyTimings.idleMs } : {}),
+  });
   let closed = false;
   const notifier =
     deps.notices &&
@@ -204,6 +214,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       await erasures?.close();
       await operations.close();
       await historyWriter.close();
+      await auditWriter.close();
       closed = true;
       await (await notifier)?.close();
       await consumer.stop();

@@ -8,9 +8,10 @@ import {
   type TraceContext,
 } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import type { HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks } from '@hookline/store';
+import type { AuditTrail, HistoryReader } from '@hookline/history';
+import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
+import type { BrandSettings } from './view/brand';
 
 /** What the website needs from the rest of hookline; structural, so tests and the all-in-one wire real parts. */
 export interface WebDeps {
@@ -18,11 +19,13 @@ export interface WebDeps {
   readonly config: Pick<
     Config,
     'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
-  > & {
-    readonly eventCatalog?: EventCatalog;
-    /** Whether deliveries carry `traceparent`: the request preview shows it then. */
-    readonly HOOKLINE_TRACE_PROPAGATE?: boolean;
-  };
+  > &
+    Partial<Pick<Config, 'HOOKLINE_FRAME_ANCESTORS'>> &
+    BrandSettings & {
+      readonly eventCatalog?: EventCatalog;
+      /** Whether deliveries carry `traceparent`: the request preview shows it then. */
+      readonly HOOKLINE_TRACE_PROPAGATE?: boolean;
+    };
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly store: {
@@ -45,6 +48,10 @@ export interface WebDeps {
     ): Promise<void>;
   };
   readonly control: HookEnabler;
+  /** The audit log: every change made on the website is recorded with who made it (product.md §16). */
+  readonly audit: Pick<AuditTrail, 'record' | 'list'>;
+  /** Sign-in links made by the operator (POST /v1/accounts/{acct}/portal-links), used here once. */
+  readonly portalLinks: Pick<PortalLinks, 'use'>;
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
   readonly logger: Logger;

@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { HooklineError } from '@hookline/core';
-import { registerAssets } from './assets/assets';
+import { registerAssets, registerBrandAssets } from './assets/assets';
 import type { WebDeps } from './deps';
 import { CSRF_REFUSED, errorPage, NOT_FOUND, SERVER_ERROR, UNAVAILABLE } from './pages/error-page';
 import { accountRoutes } from './routes/account-routes';
@@ -15,11 +15,22 @@ import { authRoutes } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
 import { historyRoutes } from './routes/history-routes';
-import { setSecurityHeaders } from './security-headers';
+import { portalRoutes } from './routes/portal-routes';
+import { refuseReadOnly } from './read-only-guard';
+import { setSecurityHeaders, type PagePolicy } from './security-headers';
 import { verifyCsrf } from './session/csrf';
 import { isHttps, WebContext } from './web-context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const frameAncestorsOf = (deps: WebDeps) => deps.config.HOOKLINE_FRAME_ANCESTORS ?? [];
+
+/** The operator's origins may frame every page; a sign-in link's session may sign out to its return page. */
+async function pagePolicy(ctx: WebContext, request: FastifyRequest): Promise<PagePolicy> {
+  const frameAncestors = frameAncestorsOf(ctx.deps);
+  const returnUrl = (await ctx.sessions.current(request).catch(() => undefined))?.data.portal?.returnUrl;
+  return { frameAncestors, ...(returnUrl ? { formTargets: [new URL(returnUrl).origin] } : {}) };
+}
 
 function errorHandler(ctx: WebContext) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -28,15 +39,19 @@ function errorHandler(ctx: WebContext) {
     if (status >= 400 && status < 500)
       return ctx.page(
         reply,
-        errorPage(undefined, { status, title: 'This request could not be handled', message: error.message }),
+        errorPage(
+          undefined,
+          { status, title: 'This request could not be handled', message: error.message },
+          ctx.brand,
+        ),
         status,
       );
     if (ctx.deps.redis.status !== 'ready') {
       request.log.warn({ err: error }, 'redis unavailable');
-      return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE), 503);
+      return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE, ctx.brand), 503);
     }
     request.log.error({ err: error }, 'web request failed');
-    return ctx.page(reply, errorPage(undefined, SERVER_ERROR(request.id)), 500);
+    return ctx.page(reply, errorPage(undefined, SERVER_ERROR(request.id), ctx.brand), 500);
   };
 }
 
@@ -48,7 +63,9 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
   return async (app) => {
     const ctx = new WebContext(deps);
     await app.register(fastifyFormbody);
-    app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply, isHttps(deps.config)));
+    app.addHook('onSend', async (request, reply) =>
+      setSecurityHeaders(reply, isHttps(deps.config), await pagePolicy(ctx, request)),
+    );
     app.addHook('preHandler', async (request, reply) => {
       if (SAFE_METHODS.has(request.method)) return;
       const verdict = verifyCsrf(request, await ctx.sessions.current(request));
@@ -58,16 +75,23 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
         'refused a request without a valid CSRF token',
       );
       const who = await ctx.signedIn(request);
-      const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
-      return ctx.page(reply, errorPage(viewer, CSRF_REFUSED), 403);
+      const viewer = who
+        ? { account: who.account, csrf: who.session.data.csrf, brand: ctx.brand }
+        : undefined;
+      return ctx.page(reply, errorPage(viewer, CSRF_REFUSED, ctx.brand), 403);
+    });
+    app.addHook('preHandler', async (request, reply) => {
+      if (!SAFE_METHODS.has(request.method)) return refuseReadOnly(ctx, request, reply);
     });
     app.setErrorHandler(errorHandler(ctx));
     registerAssets(app);
+    registerBrandAssets(app, ctx.brand);
     authRoutes(app, ctx);
     hookRoutes(app, ctx);
     hookPageRoutes(app, ctx);
     historyRoutes(app, ctx);
     accountRoutes(app, ctx);
+    portalRoutes(app, ctx);
   };
 }
 
@@ -77,15 +101,22 @@ export function webNotFound(deps: WebDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(request.headers.accept ?? '').includes('text/html'))
       return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
-    setSecurityHeaders(reply, isHttps(deps.config));
-    return ctx.page(reply, errorPage(undefined, NOT_FOUND), 404);
+    setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
+    return ctx.page(reply, errorPage(undefined, NOT_FOUND, ctx.brand), 404);
   };
 }
 
-/** The website alone, built without listening (tests listen on port 0; main.ts on PORT). */
-export async function buildWebApp(deps: WebDeps): Promise<FastifyInstance> {
+/**
+ * The website alone, built without listening (tests listen on port 0; main.ts on PORT). `onRoute` sees every
+ * route as it is added: tests drive suites from the route table (every changing route of a read-only session).
+ */
+export async function buildWebApp(
+  deps: WebDeps,
+  onRoute?: (route: { readonly method: string | string[]; readonly url: string }) => void,
+): Promise<FastifyInstance> {
   // pino's Logger and Fastify's base logger type differ only in generics; the instance is the same.
   const app = Fastify({ loggerInstance: deps.logger }) as unknown as FastifyInstance;
+  if (onRoute) app.addHook('onRoute', onRoute);
   await app.register(webPlugin(deps));
   app.setNotFoundHandler(webNotFound(deps));
   return app;

@@ -1,10 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditActor, AuditInput } from '@hookline/core';
 import { LoginLimiter, type AccountView } from '@hookline/store';
 import type { WebDeps } from './deps';
 import { errorPage, NOT_FOUND } from './pages/error-page';
 import { SessionStore, type Session } from './session/session-store';
 import { Sessions } from './session/sessions';
 import type { SafeHtml } from './view/html';
+import { brandOf, type Brand } from './view/brand';
 import type { Viewer } from './view/layout';
 
 export interface SignedIn {
@@ -12,6 +14,10 @@ export interface SignedIn {
   readonly session: Session;
   /** The actor recorded in the activity feed for this visitor's changes. */
   readonly actor: string;
+  /** The actor recorded in the audit log: the account's user, or a session opened by a sign-in link. */
+  readonly auditActor: AuditActor;
+  /** A sign-in link's read-only session: sees everything, changes nothing. */
+  readonly readOnly: boolean;
 }
 
 /** The site is served over https: secure cookies and HSTS. */
@@ -22,10 +28,17 @@ export const isHttps = (config: WebDeps['config']): boolean =>
 export class WebContext {
   readonly sessions: Sessions;
   readonly limiter: LoginLimiter;
+  /** The operator's brand (or hookline's own), on every page. */
+  readonly brand: Brand;
 
   constructor(readonly deps: WebDeps) {
-    this.sessions = new Sessions(new SessionStore(deps.redis, deps.keys), isHttps(deps.config));
+    this.sessions = new Sessions(
+      new SessionStore(deps.redis, deps.keys),
+      isHttps(deps.config),
+      (deps.config.HOOKLINE_FRAME_ANCESTORS ?? []).length > 0,
+    );
     this.limiter = new LoginLimiter(deps.redis, deps.keys);
+    this.brand = brandOf(deps.config);
   }
 
   now(): Date {
@@ -38,7 +51,16 @@ export class WebContext {
     const accountId = session?.data.accountId;
     const account = accountId ? await this.deps.store.accounts.get(accountId) : undefined;
     if (!session || !account) return undefined;
-    return { account, session, actor: `customer:${account.id}` };
+    const portal = session.data.portal;
+    return {
+      account,
+      session,
+      actor: portal ? `portal:${account.id}` : `customer:${account.id}`,
+      auditActor: portal
+        ? { kind: 'portal_session', read_only: portal.readOnly, link: portal.link }
+        : { kind: 'account_user' },
+      readOnly: portal?.readOnly === true,
+    };
   }
 
   /** For pages and actions: the signed-in account, or a redirect to the sign-in page (then back here). */
@@ -51,10 +73,30 @@ export class WebContext {
     return who;
   }
 
+  /** Records a change this visitor made in the audit log (after it succeeded). */
+  async audit(
+    request: FastifyRequest,
+    who: SignedIn,
+    entry: Omit<AuditInput, 'actor' | 'address' | 'account_id'>,
+  ): Promise<void> {
+    await this.deps.audit.record({
+      ...entry,
+      account_id: who.account.id,
+      actor: who.auditActor,
+      address: request.ip,
+    });
+  }
+
   /** What the layout needs; takes the pending one-time message, so call it only when rendering a page. */
   async viewer(request: FastifyRequest, who: SignedIn): Promise<Viewer> {
     const flash = await this.sessions.takeFlash(request);
-    return { account: who.account, csrf: who.session.data.csrf, ...(flash ? { flash } : {}) };
+    return {
+      account: who.account,
+      csrf: who.session.data.csrf,
+      ...(flash ? { flash } : {}),
+      ...(who.readOnly ? { readOnly: true } : {}),
+      brand: this.brand,
+    };
   }
 
   page(reply: FastifyReply, body: SafeHtml, status = 200): FastifyReply {
@@ -64,7 +106,7 @@ export class WebContext {
   /** Another account's hook answers exactly like a hook that does not exist. */
   async notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const who = await this.signedIn(request).catch(() => undefined);
-    const viewer = who ? { account: who.account, csrf: who.session.data.csrf } : undefined;
-    return this.page(reply, errorPage(viewer, NOT_FOUND), 404);
+    const viewer = who ? { account: who.account, csrf: who.session.data.csrf, brand: this.brand } : undefined;
+    return this.page(reply, errorPage(viewer, NOT_FOUND, this.brand), 404);
   }
 }

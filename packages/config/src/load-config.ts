@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BUILT_IN_CATALOG, parseEventCatalog, type EventCatalog } from '@hookline/core';
+import { loadBrandLogo, type BrandLogo } from './brand';
 import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 
 export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
@@ -25,6 +26,8 @@ export type Config = Readonly<Settings> & {
   readonly redisUrlGiven: boolean;
   /** The event kinds: the built-in ones and those of HOOKLINE_EVENT_CATALOG. */
   readonly eventCatalog: EventCatalog;
+  /** HOOKLINE_BRAND_LOGO, read and recognised at start. */
+  readonly brandLogo?: BrandLogo;
 };
 
 /** How the catalogue file is read; tests pass their own. */
@@ -57,9 +60,11 @@ export function loadConfig(
   if (present.HOOKLINE_OPERATOR_WEBHOOK_URL !== undefined && present.HOOKLINE_SECRET_KEY === undefined)
     problems.push('HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
+  const logo = present.HOOKLINE_BRAND_LOGO ? loadBrandLogo(present.HOOKLINE_BRAND_LOGO, problems) : undefined;
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);
   return Object.freeze({
     ...parsed.data,
+    ...(logo ? { brandLogo: logo } : {}),
     role,
     redisUrlGiven: present.REDIS_URL !== undefined,
     eventCatalog: catalog,

@@ -1,5 +1,6 @@
 import { parseCidr } from '@hookline/core';
 import { z } from 'zod';
+import { AA_CONTRAST, contrastWithWhite } from './brand';
 
 // Every setting hookline reads: its parser, its default and what it means for users, in one place. The
 // README's settings table is rendered from this (settings-reference.ts) and a test keeps the two equal.
@@ -149,6 +150,56 @@ export const settingsSchema = z.object({
     'comma-separated addresses or CIDRs of the proxies in front of the HTTP tier; only requests from them ' +
       'may set the client address and protocol through `X-Forwarded-For` / `X-Forwarded-Proto` (the sign-in ' +
       'limits count per client address)',
+  ),
+  HOOKLINE_FRAME_ANCESTORS: setting(
+    commaList(
+      z.string().refine((v) => {
+        try {
+          const url = new URL(v);
+          return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+        } catch {
+          return false;
+        }
+      }, 'each entry must be an origin such as https://portal.example.com (scheme, host and port only)'),
+    ).transform((list) => list.map((v) => new URL(v).origin)),
+    "comma-separated origins of the operator's pages that may show the website in an iframe (CSP " +
+      '`frame-ancestors`); sessions opened by a sign-in link then use a partitioned cookie (`SameSite=None; ' +
+      'Secure; Partitioned`), which browsers accept over https or on localhost only',
+    '— (no page may frame the website)',
+  ),
+  HOOKLINE_BRAND_NAME: setting(
+    z.string().trim().min(1).max(60, 'must be at most 60 characters').optional(),
+    "the operator's product name, shown to customers instead of hookline on every page and e-mail",
+    '— (hookline)',
+  ),
+  HOOKLINE_BRAND_COLOR: setting(
+    z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb')
+      .superRefine((v, ctx) => {
+        const ratio = contrastWithWhite(v);
+        if (ratio < AA_CONTRAST)
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `contrasts ${ratio.toFixed(2)}:1 with white; it must reach ${AA_CONTRAST}:1 (WCAG AA) both as text ` +
+              'on the white page and under the white text of buttons: choose a darker colour',
+          });
+      })
+      .optional(),
+    'the colour of links and buttons (#rrggbb); refused at start unless it contrasts at least 4.5:1 with white',
+    '— (hookline blue)',
+  ),
+  HOOKLINE_BRAND_LOGO: setting(
+    z.string().min(1).optional(),
+    'path of a PNG or SVG file (at most 512 KiB), read at start and served by hookline itself as the logo ' +
+      'on every page and e-mail',
+    '— (hookline logo)',
+  ),
+  HOOKLINE_BRAND_SUPPORT_URL: setting(
+    urlOf(['http:', 'https:', 'mailto:'], 'must be an absolute https://, http:// or mailto: URL').optional(),
+    'where customers get help: linked on every page and e-mail',
+    '— (no help link)',
   ),
   HOOKLINE_API_KEY: setting(
     z.string().min(16, 'must be at least 16 characters').optional(),

@@ -25,3 +25,4 @@ export * from './attempt-record';
 export * from './attempt-record-builder';
 export * from './trace-context';
 export * from './erasure';
+export * from './audit';

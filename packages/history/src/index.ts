@@ -16,3 +16,14 @@ export { checkSchemaName, type Sql, type SqlClient } from './sql-client';
 export { pgClient, redactedUrl, type PgClientOptions } from './pg-client';
 export { DeliveryLog } from './delivery-log';
 export { eraseHistory } from './history-erasure';
+export {
+  AuditReader,
+  AuditWriter,
+  decodeAuditCursor,
+  encodeAuditCursor,
+  parseAuditEntry,
+  type AuditCursor,
+  type AuditPage,
+} from './audit-log';
+export { AuditDrain, type AuditDrainOptions } from './audit-drain';
+export { AuditTrail } from './audit-trail';

@@ -1,7 +1,8 @@
 import type { SqlClient } from './sql-client';
 
 const DAY_MS = 24 * 3600 * 1000;
-const PARTITION = /^attempts_(\d{4})(\d{2})(\d{2})$/;
+/** The day-partitioned tables: the delivery history, and the audit log kept the same way. */
+export type PartitionedTable = 'attempts' | 'audit_entries';
 /** Held while partitions are created or dropped, so processes doing it at once never collide. */
 const PARTITION_LOCK = 7_401_316_002;
 
@@ -10,12 +11,12 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
 }
 
-export function partitionName(dayStart: number): string {
-  return `attempts_${new Date(dayStart).toISOString().slice(0, 10).replaceAll('-', '')}`;
+export function partitionName(dayStart: number, table: PartitionedTable = 'attempts'): string {
+  return `${table}_${new Date(dayStart).toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-function dayOfPartition(name: string): number | undefined {
-  const m = PARTITION.exec(name);
+function dayOfPartition(name: string, table: PartitionedTable): number | undefined {
+  const m = new RegExp(`^${table}_(\\d{4})(\\d{2})(\\d{2})$`).exec(name);
   return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : undefined;
 }
 
@@ -26,7 +27,10 @@ function dayOfPartition(name: string): number | undefined {
 export class Partitions {
   private readonly known = new Set<number>();
 
-  constructor(private readonly client: SqlClient) {}
+  constructor(
+    private readonly client: SqlClient,
+    private readonly table: PartitionedTable = 'attempts',
+  ) {}
 
   /** Makes sure a partition exists for each of these days (UTC day starts). */
   async ensure(days: Iterable<number>): Promise<void> {
@@ -38,7 +42,7 @@ export class Partitions {
         const from = new Date(day).toISOString();
         const to = new Date(day + DAY_MS).toISOString();
         await sql.query(
-          `CREATE TABLE IF NOT EXISTS ${partitionName(day)} PARTITION OF attempts FOR VALUES FROM ('${from}') TO ('${to}')`,
+          `CREATE TABLE IF NOT EXISTS ${partitionName(day, this.table)} PARTITION OF ${this.table} FOR VALUES FROM ('${from}') TO ('${to}')`,
         );
       }
     });
@@ -51,10 +55,11 @@ export class Partitions {
       `SELECT c.relname AS name FROM pg_inherits i
          JOIN pg_class c ON c.oid = i.inhrelid
          JOIN pg_class p ON p.oid = i.inhparent
-        WHERE p.relname = 'attempts' AND p.relnamespace = current_schema()::regnamespace`,
+        WHERE p.relname = $1 AND p.relnamespace = current_schema()::regnamespace`,
+      [this.table],
     );
     return rows
-      .map((r) => dayOfPartition(r.name))
+      .map((r) => dayOfPartition(r.name, this.table))
       .filter((d): d is number => d !== undefined)
       .sort((a, b) => a - b);
   }
@@ -71,7 +76,7 @@ export class Partitions {
     if (old.length === 0) return [];
     await this.client.transaction(async (sql) => {
       await sql.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK]);
-      for (const day of old) await sql.query(`DROP TABLE IF EXISTS ${partitionName(day)}`);
+      for (const day of old) await sql.query(`DROP TABLE IF EXISTS ${partitionName(day, this.table)}`);
     });
     for (const day of old) this.known.delete(day);
     return old;

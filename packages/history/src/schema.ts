@@ -43,6 +43,22 @@ const STEPS: readonly (readonly string[])[] = [
   [`ALTER TABLE attempts ADD COLUMN trace_id text`, `ALTER TABLE attempts ADD COLUMN span_id text`],
   // When an erasure of personal data emptied the record (history-erasure.ts): it stays as a stub.
   [`ALTER TABLE attempts ADD COLUMN erased_at timestamptz`],
+  // The audit log (product.md §16), day-partitioned on `at` and dropped whole past retention like attempts.
+  // An entry written twice (a writer killed between the insert and the outbox trim) is a conflict.
+  [
+    `CREATE TABLE audit_entries (
+      id text COLLATE "C" NOT NULL,
+      at timestamptz NOT NULL,
+      account_id text NOT NULL,
+      action text NOT NULL,
+      hook_id text,
+      actor jsonb NOT NULL,
+      address text,
+      detail jsonb NOT NULL,
+      PRIMARY KEY (id, at)
+    ) PARTITION BY RANGE (at)`,
+    `CREATE INDEX audit_by_account ON audit_entries (account_id, at DESC, id DESC)`,
+  ],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

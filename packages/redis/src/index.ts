@@ -23,3 +23,4 @@ export {
   type OutboxSlice,
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
+export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';

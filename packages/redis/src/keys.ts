@@ -123,6 +123,14 @@ export function redisKeys(prefix: string) {
      * a marker lost in a crash is put back by the writer's sweep.
      */
     historyDirty: () => `${prefix}:history:dirty`,
+    /**
+     * Audit entries not yet written to the database (a LIST of JSON, oldest first): the HTTP tier appends one
+     * right after each change, the monitor's audit writer moves them to PostgreSQL and trims them. One global
+     * key: entries come at the pace of people, not events.
+     */
+    auditOutbox: () => `${prefix}:audit:outbox`,
+    /** A sign-in link, by the SHA-256 of its token: the account and options it opens, until it is used or expires. */
+    portalLink: (tokenHash: string) => `${prefix}:portal-link:${tokenHash}`,
     /** Streaks long enough to suspend once old enough: ZSET hookId -> when to check again (ms). */
     suspensionDue: () => `${prefix}:suspension-due`,
     /** Index of suspended hooks (the paused flag stays the truth): for the gauge and the admin page. */

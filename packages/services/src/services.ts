@@ -1,7 +1,14 @@
 import type { Redis } from 'ioredis';
-import { DeliveryLog, historyAnswers, HistoryReader, type SqlClient } from '@hookline/history';
-import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import {
+  AuditReader,
+  AuditTrail,
+  DeliveryLog,
+  historyAnswers,
+  HistoryReader,
+  type SqlClient,
+} from '@hookline/history';
+import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
+import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store';
 import { createHoldCap } from '@hookline/suspension';
 import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
@@ -33,6 +40,10 @@ export interface Services {
   /** How long the oldest attempt record not yet in the database has waited (ms; 0 when none waits). */
   historyLagMs(): Promise<number>;
   readonly ready: ReadySet;
+  /** The audit log: each change someone makes, recorded by the front door that made it (product.md §16). */
+  readonly audit: AuditTrail;
+  /** Sign-in links into the website. */
+  readonly portalLinks: PortalLinks;
   close(): Promise<void>;
 }
 
@@ -80,6 +91,14 @@ export function createServices(deps: {
     onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, settings.HOOKLINE_HOLD_MAX))),
   });
   const ready = new ReadySet(redis, keys);
+  const auditOutbox = new AuditOutbox(redis, keys);
+  // One JSON line per entry, for log pipelines that watch changes as they happen.
+  const audit = new AuditTrail(
+    auditOutbox,
+    new AuditReader(deps.historyDb, auditOutbox),
+    (entry) => deps.log?.info({ audit: true, ...entry }, 'audit'),
+    deps.clock,
+  );
   const control = new HookControl({
     redis,
     keys,
@@ -100,6 +119,8 @@ export function createServices(deps: {
     producer,
     control,
     ready,
+    audit,
+    portalLinks: new PortalLinks(redis, keys, deps.clock),
     historyAnswers: (ms) => historyAnswers(deps.historyDb, ms),
     historyLagMs: async () => {
       const now = Date.now();

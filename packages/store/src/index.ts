@@ -7,3 +7,4 @@ export { hasInsecureCredentials } from './hook-record';
 export { LoginLimiter, type LoginAttempt, type LoginGate } from './login-limiter';
 export { STORE_SCRIPTS } from './scripts';
 export { RedisErasures, describeCounts, type ErasureView, type ErasureWork } from './erasures';
+export { PortalLinks, type NewPortalLink, type PortalLinkOptions, type PortalLinkUse } from './portal-links';

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { HookView } from '@hookline/core';
 import type { HookQueues, RedisKeys } from '@hookline/redis';
 import type { Store } from '@hookline/store';
-import { createServices } from '@hookline/services';
+import { createServices, type Services } from '@hookline/services';
 import { openHistory } from '@hookline/history';
 import {
   dropSchema,
@@ -40,6 +40,7 @@ export function useAdmin() {
     store: undefined as unknown as Store,
     hookQueues: undefined as unknown as HookQueues,
     control: undefined as unknown as HookControl,
+    audit: undefined as unknown as Services['audit'],
     receiver: undefined as unknown as Receiver,
     hook: undefined as unknown as HookView,
     app: undefined as unknown as FastifyInstance,
@@ -55,6 +56,7 @@ export function useAdmin() {
         hooks: a.store.hooks,
         control: a.control,
         admin: ADMIN,
+        audit: a.audit,
         ...(maxQueues ? { maxQueues } : {}),
       });
       a.origin = await a.app.listen({ port: 0, host: '127.0.0.1' });
@@ -100,7 +102,13 @@ export function useAdmin() {
       historyDb: history.client,
     });
     ctx.onCleanup(() => services.close());
-    ({ keys: a.keys, hookQueues: a.hookQueues, store: a.store, control: a.control } = services);
+    ({
+      keys: a.keys,
+      hookQueues: a.hookQueues,
+      store: a.store,
+      control: a.control,
+      audit: a.audit,
+    } = services);
     a.receiver = ctx.closeLater(await startReceiver());
     const account = await a.store.accounts.create({ name: 'Acme' });
     a.hook = await a.store.hooks.create(

@@ -8,6 +8,7 @@ import {
   type AttemptRecord,
   type DeliverableEvent,
 } from '@hookline/core';
+import { auditRecorder } from '../audit';
 import type { ApiDeps } from '../deps';
 import {
   accountSearchQuery,
@@ -27,6 +28,7 @@ const resent = z.object({
 
 export function deliveryRoutes(deps: ApiDeps): Route[] {
   const { history } = deps;
+  const audit = auditRecorder(deps);
   return [
     defineRoute({
       operationId: 'listDeliveries',
@@ -91,6 +93,12 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       const event = eventOf(record);
       const next = newId('att');
       await deps.producer.resend(account.id, hook.id, event, next, 'manual', traceOfRecord(record));
+      await audit(request, {
+        account_id: account.id,
+        action: 'hook.resent',
+        hook_id: hook.id,
+        detail: { attempt_id: attemptId, new_attempt_id: next },
+      });
       return { status: 202, body: { attempt_id: next } };
     }),
     defineRoute({

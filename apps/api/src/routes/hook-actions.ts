@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { notFound, type HeldChoice } from '@hookline/core';
+import { heldChoiceText, HooklineError, notFound, type HeldChoice } from '@hookline/core';
+import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 import { hookView } from '../schemas';
@@ -48,6 +49,7 @@ export const enableHookBody = z
 const acceptedTest = z.object({ id: z.string().describe('Id of the sample event') });
 
 export function hookActionRoutes(deps: ApiDeps): Route[] {
+  const audit = auditRecorder(deps);
   return [
     defineRoute({
       operationId: 'enableHook',
@@ -59,11 +61,26 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       body: enableHookBody,
       otherErrors: ['PROBE_FAILED', 'CONFLICT'],
       responses: { 200: { description: 'The hook, active again', schema: hookView } },
-    })(async ({ account, hook, body }) => {
-      const enabled = await deps.control.enable(account.id, hook.id, body.held, OPERATOR, {
-        probe: body.probe,
-      });
+    })(async ({ account, hook, body, request }) => {
+      const held = heldChoiceText(body.held);
+      const base = { account_id: account.id, hook_id: hook.id };
+      let enabled;
+      try {
+        enabled = await deps.control.enable(account.id, hook.id, body.held, OPERATOR, { probe: body.probe });
+      } catch (error) {
+        // A failed probe changed nothing but did reach the endpoint: recorded, then answered as before.
+        if (error instanceof HooklineError && error.code === 'PROBE_FAILED')
+          await audit(request, { ...base, action: 'hook.probed', detail: { held, passed: false } });
+        throw error;
+      }
       if (!enabled) throw notFound('Hook');
+      // Enabling an active hook changes nothing, and is not recorded.
+      if (hook.state === 'suspended')
+        await audit(request, {
+          ...base,
+          action: 'hook.enabled',
+          detail: body.probe ? { held, passed: true } : { held },
+        });
       return { status: 200, body: enabled };
     }),
     defineRoute({
@@ -74,9 +91,15 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       tag: 'hooks',
       scope: 'hook',
       responses: { 202: { description: 'The sample event is queued', schema: acceptedTest } },
-    })(async ({ account, hook }) => ({
-      status: 202,
-      body: await deps.producer.publishTest(account.id, hook.id),
-    })),
+    })(async ({ account, hook, request }) => {
+      const sent = await deps.producer.publishTest(account.id, hook.id);
+      await audit(request, {
+        account_id: account.id,
+        action: 'hook.tested',
+        hook_id: hook.id,
+        detail: { event_id: sent.id },
+      });
+      return { status: 202, body: sent };
+    }),
   ];
 }

@@ -1,4 +1,11 @@
-import { BUILT_IN_CATALOG, hookInputSchemas, notFound } from '@hookline/core';
+import {
+  BUILT_IN_CATALOG,
+  changedHookFields,
+  hookChangeAction,
+  hookInputSchemas,
+  notFound,
+} from '@hookline/core';
+import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 import { hookView, hookWithSecret, listOf } from '../schemas';
@@ -9,6 +16,7 @@ const HOOK = `${HOOKS}/{hook}`;
 export function hookRoutes(deps: ApiDeps): Route[] {
   const { hooks } = deps.store;
   const schemas = hookInputSchemas(deps.config.eventCatalog ?? BUILT_IN_CATALOG);
+  const audit = auditRecorder(deps);
   return [
     defineRoute({
       operationId: 'createHook',
@@ -26,10 +34,11 @@ export function hookRoutes(deps: ApiDeps): Route[] {
           schema: hookWithSecret,
         },
       },
-    })(async ({ account, body }) => ({
-      status: 201,
-      body: await hooks.create(account.id, body, OPERATOR),
-    })),
+    })(async ({ account, body, request }) => {
+      const hook = await hooks.create(account.id, body, OPERATOR);
+      await audit(request, { account_id: account.id, action: 'hook.created', hook_id: hook.id, detail: {} });
+      return { status: 201, body: hook };
+    }),
     defineRoute({
       operationId: 'listHooks',
       method: 'GET',
@@ -63,9 +72,16 @@ export function hookRoutes(deps: ApiDeps): Route[] {
           schema: hookWithSecret,
         },
       },
-    })(async ({ account, hook, body }) => {
+    })(async ({ account, hook, body, request }) => {
       const updated = await hooks.update(account.id, hook.id, body, OPERATOR);
       if (!updated) throw notFound('Hook');
+      const fields = changedHookFields(hook, body);
+      await audit(request, {
+        account_id: account.id,
+        action: hookChangeAction(fields),
+        hook_id: hook.id,
+        detail: { fields },
+      });
       return { status: 200, body: updated };
     }),
     defineRoute({
@@ -79,9 +95,15 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       scope: 'hook',
       otherErrors: ['CONFLICT'],
       responses: { 200: { description: 'The hook with its new signing secret', schema: hookWithSecret } },
-    })(async ({ account, hook }) => {
+    })(async ({ account, hook, request }) => {
       const rotated = await hooks.rotateSigningSecret(account.id, hook.id, OPERATOR);
       if (!rotated) throw notFound('Hook');
+      await audit(request, {
+        account_id: account.id,
+        action: 'hook.signing_secret_changed',
+        hook_id: hook.id,
+        detail: { fields: ['signing_secret'] },
+      });
       return { status: 200, body: rotated };
     }),
     defineRoute({
@@ -92,8 +114,9 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       tag: 'hooks',
       scope: 'hook',
       responses: { 204: { description: 'The hook is gone' } },
-    })(async ({ account, hook }) => {
+    })(async ({ account, hook, request }) => {
       if (!(await hooks.remove(account.id, hook.id, OPERATOR))) throw notFound('Hook');
+      await audit(request, { account_id: account.id, action: 'hook.deleted', hook_id: hook.id, detail: {} });
       return { status: 204, body: undefined };
     }),
   ];

@@ -25,17 +25,18 @@ export function createApiDeps(
     timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
   });
-  const { store, history, historyAnswers, historyLagMs, outbox, producer, control } = createServices({
-    redis,
-    settings: config,
-    secretKey: secretKeyOf(config),
-    historyDb,
-    probe: {
-      attempt: (request) => deliverer.attempt(request),
-      eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
-    },
-    log: logger,
-  });
+  const { store, history, historyAnswers, historyLagMs, outbox, producer, control, audit, portalLinks } =
+    createServices({
+      redis,
+      settings: config,
+      secretKey: secretKeyOf(config),
+      historyDb,
+      probe: {
+        attempt: (request) => deliverer.attempt(request),
+        eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
+      },
+      log: logger,
+    });
   return {
     config,
     redis,
@@ -46,6 +47,8 @@ export function createApiDeps(
     outbox,
     producer,
     control,
+    audit,
+    portalLinks,
     metrics,
     logger,
     closeProbes: () => deliverer.close(),

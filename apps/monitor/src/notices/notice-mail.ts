@@ -8,6 +8,16 @@ export interface NoticeMail {
   readonly html: string;
 }
 
+/** The operator's brand in e-mails (HOOKLINE_BRAND_*): the name customers know, and where they get help. */
+export interface MailBrand {
+  readonly name: string;
+  readonly supportUrl?: string;
+  /** An absolute URL of the logo, served by the website (HOOKLINE_PUBLIC_URL + /brand-logo). */
+  readonly logoUrl?: string;
+}
+
+const DEFAULT_MAIL_BRAND: MailBrand = { name: 'hookline' };
+
 type MailedKind = Exclude<Notice['kind'], 'hook.stuck'>;
 
 const HEADLINE: Record<MailedKind, string> = {
@@ -18,7 +28,7 @@ const HEADLINE: Record<MailedKind, string> = {
 
 const NEXT: Record<MailedKind, string> = {
   'hook.failing':
-    'Deliveries go on for now. If the endpoint keeps failing, hookline suspends the hook: nothing is sent ' +
+    'Deliveries go on for now. If the endpoint keeps failing, the hook is suspended: nothing is sent ' +
     'until someone re-enables it, and new events are held meanwhile.',
   'hook.suspended':
     'Nothing is sent to this endpoint until you re-enable the hook. New events are held meanwhile; when you ' +
@@ -47,9 +57,10 @@ export function noticeMail(
   notice: Notice & { kind: MailedKind },
   hook: Pick<HookView, 'id' | 'url' | 'description'>,
   publicUrl?: string,
+  brand: MailBrand = DEFAULT_MAIL_BRAND,
 ): NoticeMail {
   const name = hook.description ? `“${hook.description}”` : hook.url;
-  const subject = `[hookline] Hook ${name} ${HEADLINE[notice.kind]}`;
+  const subject = `[${brand.name}] Hook ${name} ${HEADLINE[notice.kind]}`;
   const link = publicUrl ? `${publicUrl}/hooks/${hook.id}` : undefined;
   const why = notice.kind === 'hook.enabled' ? `What happened: ${notice.reason}.` : `Why: ${notice.reason}.`;
   const lines = [
@@ -62,8 +73,14 @@ export function noticeMail(
     '',
     NEXT[notice.kind],
     ...(link ? ['', `Open the hook: ${link}`] : []),
+    ...(brand.supportUrl ? ['', `Need help? ${brand.supportUrl}`] : []),
+    '',
+    `— ${brand.name}`,
   ];
   const html = [
+    ...(brand.logoUrl
+      ? [`<p><img src="${escape(brand.logoUrl)}" alt="${escape(brand.name)}" height="32" /></p>`]
+      : []),
     `<p>Your hook <strong>${escape(name)}</strong> (<code>${escape(hook.url)}</code>) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.</p>`,
     `<p>${escape(why)}</p>`,
     ...(notice.failures.length > 0
@@ -73,6 +90,8 @@ export function noticeMail(
       : []),
     `<p>${escape(NEXT[notice.kind])}</p>`,
     ...(link ? [`<p><a href="${escape(link)}">Open the hook</a></p>`] : []),
+    ...(brand.supportUrl ? [`<p><a href="${escape(brand.supportUrl)}">Need help?</a></p>`] : []),
+    `<p>— ${escape(brand.name)}</p>`,
   ].join('\n');
   return { subject, text: `${lines.join('\n')}\n`, html };
 }

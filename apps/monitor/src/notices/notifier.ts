@@ -6,7 +6,7 @@ import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
 import type { PublishEventInput } from '@hookline/core';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Mailer } from './mailer';
-import { noticeMail } from './notice-mail';
+import { noticeMail, type MailBrand } from './notice-mail';
 import type { OperatorHook } from './operator-hook';
 import { operatorEvent } from './operator-notice';
 
@@ -23,6 +23,8 @@ export interface NotifierDeps {
   };
   /** HOOKLINE_PUBLIC_URL: the e-mails link to the hook's page when it is known. */
   readonly publicUrl?: string;
+  /** The operator's brand in the e-mails. */
+  readonly brand?: MailBrand;
   readonly consumerName: string;
   readonly logger: Logger;
   readonly claimIdleMs: number;
@@ -84,7 +86,7 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
     }
     // A hook deleted since, or an account without an address: no customer to tell.
     if (deps.mailer && hook && account?.email && isMailed(notice)) {
-      await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl));
+      await deps.mailer.send(account.email, noticeMail(notice, hook, deps.publicUrl, deps.brand));
       metrics?.noticesSent.inc({ channel: 'email', kind: notice.kind });
       log.info(noticeLine(notice), 'notice e-mailed');
     }

@@ -4,6 +4,7 @@ import type { Accounts, Hooks } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { Redis } from 'ioredis';
 import type { Mailer } from './mailer';
+import type { MailBrand } from './notice-mail';
 import { startNotifier } from './notifier';
 import { ensureOperatorHook, type OperatorHook } from './operator-hook';
 
@@ -13,6 +14,8 @@ export interface NoticesConfig {
   readonly accounts: Pick<Accounts, 'get' | 'create'>;
   /** HOOKLINE_PUBLIC_URL, for the link to the hook's page. */
   readonly publicUrl?: string;
+  /** HOOKLINE_BRAND_*: the e-mails carry the operator's name, logo and help link. */
+  readonly brand?: MailBrand;
   /** HOOKLINE_OPERATOR_WEBHOOK_URL and _SECRET, and the producer the notices are published with. */
   readonly operator?: {
     readonly url: string;
@@ -71,6 +74,7 @@ export async function startNotices(
         }
       : {}),
     ...(notices.publicUrl ? { publicUrl: notices.publicUrl } : {}),
+    ...(notices.brand ? { brand: notices.brand } : {}),
     consumerName: o.consumerName,
     logger: deps.logger,
     claimIdleMs: o.claimIdleMs,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Brand } from '../view/brand';
 import { LOGO_SVG } from './logo';
 import { SCRIPT } from './script';
 import { STYLESHEET } from './stylesheet';
@@ -21,6 +22,24 @@ export const ASSETS = {
   js: asset('app', 'js', 'text/javascript; charset=utf-8', SCRIPT),
   icon: asset('icon', 'svg', 'image/svg+xml', LOGO_SVG),
 } as const;
+
+/** The operator's stylesheet and logo (view/brand.ts), when set. */
+export function registerBrandAssets(app: FastifyInstance, brand: Brand): void {
+  for (const asset of [brand.stylesheet, brand.logo])
+    if (asset)
+      app.get(asset.path, async (_request, reply) =>
+        reply
+          .type(asset.type)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .send(asset.body),
+      );
+  // E-mails outlive a release: they show the logo from an address that does not change with its content.
+  const logo = brand.logo;
+  if (logo)
+    app.get('/brand-logo', async (_request, reply) =>
+      reply.type(logo.type).header('cache-control', 'public, max-age=3600').send(logo.body),
+    );
+}
 
 export function registerAssets(app: FastifyInstance): void {
   for (const { path, type, body } of Object.values(ASSETS)) {

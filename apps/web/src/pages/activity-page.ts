@@ -1,18 +1,17 @@
-import type { HookView } from '@hookline/core';
+import type { AuditEntry, HookView } from '@hookline/core';
 import type { ActivityEntry, ActivityKind } from '@hookline/store';
 import { html, type SafeHtml } from '../view/html';
 import { time } from '../view/format';
+import { DEFAULT_BRAND } from '../view/brand';
 import { layout, type Viewer } from '../view/layout';
+import { ACTION_WORDS, actorWords, detailWords } from './audit-words';
 
-const KINDS: Record<ActivityKind, [string, string]> = {
-  'hook.created': ['Hook created', 'badge-ok'],
-  'hook.updated': ['Hook changed', ''],
-  'hook.deleted': ['Hook deleted', 'badge-warn'],
+// What hookline itself did (the monitor's entries in the activity feed): people's changes come from the
+// audit log.
+const AUTOMATIC: Partial<Record<ActivityKind, [string, string]>> = {
   'hook.failing': ['Hook failing', 'badge-warn'],
   'hook.suspended': ['Hook suspended', 'badge-bad'],
-  'hook.enabled': ['Hook re-enabled', 'badge-ok'],
   'hook.stuck': ['Deliveries stalled', 'badge-warn'],
-  'account.password_changed': ['Password changed', ''],
   'erasure.requested': ['Erasure requested', ''],
   'erasure.done': ['Erasure done', ''],
 };
@@ -26,32 +25,52 @@ export function actorLabel(actor: string, accountId: string): string {
   return 'someone else';
 }
 
-function subject(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>): SafeHtml {
-  if (!entry.hook_id) return html``;
-  const hook = hooks.get(entry.hook_id);
+function subject(hookId: string | undefined, hooks: ReadonlyMap<string, HookView>): SafeHtml {
+  if (!hookId) return html``;
+  const hook = hooks.get(hookId);
   return hook
     ? html`<a class="${hook.description ? '' : 'url'}" href="/hooks/${hook.id}"
         >${hook.description ?? hook.url}</a
       >`
-    : html`<span class="mono muted">${entry.hook_id}</span>`;
+    : html`<span class="muted">a hook that was deleted</span>`;
 }
 
-function item(entry: ActivityEntry, accountId: string, hooks: ReadonlyMap<string, HookView>): SafeHtml {
-  const [label, tone] = KINDS[entry.kind] ?? [entry.kind, ''];
-  const detail = entry.kind === 'hook.updated' && entry.detail ? `Changed: ${entry.detail}` : entry.detail;
-  return html`<li data-kind="${entry.kind}">
+function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHtml {
+  const [label, tone] = ACTION_WORDS[entry.action] ?? ['Changed', ''];
+  const detail = detailWords(entry);
+  return html`<li data-kind="${entry.action}" data-actor="${entry.actor.kind}">
     <span class="badge badge-plain ${tone}">${label}</span>
-    <span>${subject(entry, hooks)} <span class="muted">by ${actorLabel(entry.actor, accountId)}</span></span>
+    <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${actorWords(entry.actor)}</span></span>
     <span class="when">${time(entry.at)}</span>
     ${detail ? html`<span class="detail">${detail}</span>` : ''}
   </li>`;
 }
 
+function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, by: string): SafeHtml {
+  const [label, tone] = AUTOMATIC[entry.kind] ?? [entry.kind, ''];
+  return html`<li data-kind="${entry.kind}">
+    <span class="badge badge-plain ${tone}">${label}</span>
+    <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${by}, automatically</span></span>
+    <span class="when">${time(entry.at)}</span>
+    ${entry.detail ? html`<span class="detail">${entry.detail}</span>` : ''}
+  </li>`;
+}
+
+export interface ActivityView {
+  /** Changes made by people (the audit log), newest first, one page. */
+  readonly changes: readonly AuditEntry[];
+  readonly next?: string;
+  /** What hookline did by itself (suspensions, failing, stalls), newest first; on the first page only. */
+  readonly automatic: readonly ActivityEntry[];
+}
+
 export function activityPage(
   viewer: Viewer,
-  entries: readonly ActivityEntry[],
+  view: ActivityView,
   hooks: ReadonlyMap<string, HookView>,
 ): SafeHtml {
+  const auto = view.automatic.filter((e) => AUTOMATIC[e.kind]);
+  const by = (viewer.brand ?? DEFAULT_BRAND).name;
   return layout(
     'Activity',
     viewer,
@@ -59,17 +78,28 @@ export function activityPage(
     html`<div class="page-header">
         <div>
           <h1>Activity</h1>
-          <p class="sub">Suspensions, re-enables and changes to your hooks, newest first.</p>
+          <p class="sub">Every change made to your hooks, who made it and when, newest first.</p>
         </div>
       </div>
       ${
-        entries.length === 0
-          ? html`<div class="card empty"><p>Nothing has happened yet.</p></div>`
-          : html`<section class="card" aria-label="Activity">
+        view.changes.length === 0
+          ? html`<div class="card empty"><p>Nobody has changed anything yet.</p></div>`
+          : html`<section class="card" aria-label="Changes">
               <ul class="feed">
-                ${entries.map((e) => item(e, viewer.account.id, hooks))}
+                ${view.changes.map((e) => change(e, hooks))}
               </ul>
+              ${view.next ? html`<div class="card-body"><a href="/activity?cursor=${view.next}">Older →</a></div>` : ''}
             </section>`
+      }
+      ${
+        auto.length === 0
+          ? ''
+          : html`<h2>Done by ${by} automatically</h2>
+              <section class="card" aria-label="Done automatically">
+                <ul class="feed">
+                  ${auto.map((e) => automatic(e, hooks, by))}
+                </ul>
+              </section>`
       }`,
   );
 }

@@ -112,7 +112,7 @@ export function attemptPage(viewer: Viewer, hook: HookView, record: AttemptRecor
           <div class="card-body">
             <p>
               The same event (same id, same body) joins the end of this hook's queue: it arrives after every
-              event queued before it, once. hookline never does this by itself.
+              event queued before it, once. This never happens by itself.
             </p>
             <form
               method="post"

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../view/html';
+import type { Brand } from '../view/brand';
 import { bareLayout, layout, type Viewer } from '../view/layout';
 
 export interface ErrorPageInput {
@@ -12,6 +13,7 @@ export interface ErrorPageInput {
 export function errorPage(
   viewer: Viewer | undefined,
   { status, title, message, action }: ErrorPageInput,
+  brand?: Brand,
 ): SafeHtml {
   const body = html`<div class="card error-page" data-status="${status}">
     <div class="code" aria-hidden="true">${status}</div>
@@ -19,7 +21,7 @@ export function errorPage(
     <p class="muted">${message}</p>
     ${action ? html`<a class="btn btn-primary" href="${action.href}">${action.label}</a>` : ''}
   </div>`;
-  return viewer ? layout(title, viewer, undefined, body) : bareLayout(title, body);
+  return viewer ? layout(title, viewer, undefined, body) : bareLayout(title, body, brand);
 }
 
 export const NOT_FOUND: ErrorPageInput = {
@@ -47,5 +49,5 @@ export const SERVER_ERROR = (requestId: string): ErrorPageInput => ({
 export const UNAVAILABLE: ErrorPageInput = {
   status: 503,
   title: 'Temporarily unavailable',
-  message: 'hookline cannot reach its database right now. Try again in a moment.',
+  message: 'This site cannot reach its database right now. Try again in a moment.',
 };

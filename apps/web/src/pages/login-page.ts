@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../view/html';
+import type { Brand } from '../view/brand';
 import { bareLayout, csrfField, flashMessage } from '../view/layout';
 import type { Flash } from '../session/session-store';
 
@@ -8,15 +9,16 @@ export interface LoginPageInput {
   readonly next?: string;
   readonly error?: string;
   readonly flash?: Flash;
+  readonly brand?: Brand;
 }
 
-export function loginPage({ csrf, email, next, error, flash }: LoginPageInput): SafeHtml {
+export function loginPage({ csrf, email, next, error, flash, brand }: LoginPageInput): SafeHtml {
   return bareLayout(
     'Sign in',
     html`<div class="card">
         <div class="card-body">
           <h1>Sign in</h1>
-          <p class="muted">Use the email and password of your hookline account.</p>
+          <p class="muted">Use the email and password of your account.</p>
           ${flashMessage(flash)}
           ${error ? html`<div class="alert alert-error" role="alert" id="login-error"><p>${error}</p></div>` : ''}
           <form method="post" action="/login" novalidate>
@@ -43,5 +45,6 @@ export function loginPage({ csrf, email, next, error, flash }: LoginPageInput): 
         </div>
       </div>
       <p class="muted center">No account yet? Ask your phone system provider: they create it for you.</p>`,
+    brand,
   );
 }

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { HooklineError } from '@hookline/core';
+import { decodeAuditCursor } from '@hookline/history';
 import { PASSWORD_MIN } from '@hookline/store';
 import { accountPage, type PasswordErrors } from '../pages/account-page';
 import { activityPage } from '../pages/activity-page';
 import type { WebContext } from '../web-context';
 
 const FEED_LIMIT = 100;
+/** Changes per page of the Activity page. */
+const PAGE = 50;
 type Form = Readonly<Record<string, unknown>>;
 const field = (body: unknown, name: string) => {
   const value = (body as Form | undefined)?.[name];
@@ -18,12 +21,20 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/activity', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    const [entries, list] = await Promise.all([
-      activity.list(who.account.id, FEED_LIMIT),
+    const query = request.query as Form;
+    const cursor = typeof query.cursor === 'string' ? decodeAuditCursor(query.cursor) : undefined;
+    const [changes, automatic, list] = await Promise.all([
+      ctx.deps.audit.list(who.account.id, { limit: PAGE, ...(cursor ? { cursor } : {}) }),
+      cursor ? [] : activity.list(who.account.id, FEED_LIMIT),
       hooks.list(who.account.id),
     ]);
     const byId = new Map(list.map((hook) => [hook.id, hook]));
-    return ctx.page(reply, activityPage(await ctx.viewer(request, who), entries, byId));
+    const view = {
+      changes: changes.data,
+      automatic,
+      ...(changes.next_cursor ? { next: changes.next_cursor } : {}),
+    };
+    return ctx.page(reply, activityPage(await ctx.viewer(request, who), view, byId));
   });
 
   app.get('/account', async (request, reply) => {
@@ -62,6 +73,7 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     if (!changed) return again({ current_password: 'The current password is not correct.' }, 400);
     await gate.succeeded();
+    await ctx.audit(request, who, { action: 'account.password_changed', detail: {} });
     // Every session of the account ends (a stolen cookie elsewhere included); this visitor gets a new one.
     await ctx.sessions.endAllFor(who.account.id);
     await ctx.sessions.signIn(request, reply, who.account.id);

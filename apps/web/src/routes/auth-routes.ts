@@ -39,7 +39,12 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     const flash = await ctx.sessions.takeFlash(request);
     return ctx.page(
       reply,
-      loginPage({ csrf: session.data.csrf, ...(next ? { next } : {}), ...(flash ? { flash } : {}) }),
+      loginPage({
+        csrf: session.data.csrf,
+        brand: ctx.brand,
+        ...(next ? { next } : {}),
+        ...(flash ? { flash } : {}),
+      }),
     );
   });
 
@@ -51,7 +56,7 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     const again = (error: string, status: number) =>
       ctx.page(
         reply,
-        loginPage({ csrf: session.data.csrf, email, error, ...(next ? { next } : {}) }),
+        loginPage({ csrf: session.data.csrf, brand: ctx.brand, email, error, ...(next ? { next } : {}) }),
         status,
       );
 
@@ -72,7 +77,10 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   app.post('/logout', async (request, reply) => {
+    // A sign-in link's session goes back to the operator's site it came from.
+    const returnUrl = (await ctx.sessions.current(request))?.data.portal?.returnUrl;
     await ctx.sessions.signOut(request, reply);
+    if (returnUrl) return reply.redirect(returnUrl, 303);
     // A fresh anonymous session carries the goodbye message and the next sign-in form's CSRF token.
     await ctx.sessions.ensure(request, reply);
     await ctx.sessions.flash(request, { kind: 'success', message: 'You are signed out.' });

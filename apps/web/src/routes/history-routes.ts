@@ -51,6 +51,11 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
       'manual',
       traceOfRecord(record),
     );
+    await ctx.audit(request, who, {
+      action: 'hook.resent',
+      hook_id: hook.id,
+      detail: { attempt_id: record.attempt_id, new_attempt_id: attemptId },
+    });
     await ctx.sessions.flash(request, {
       kind: 'success',
       message:

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  heldChoiceText,
   HooklineError,
   isDropped,
   isSuccess,
@@ -103,6 +104,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
     const { id } = await ctx.deps.producer.publishTest(who.account.id, hook.id);
+    await ctx.audit(request, who, { action: 'hook.tested', hook_id: hook.id, detail: { event_id: id } });
     await ctx.sessions.flash(
       request,
       hook.state === 'suspended'
@@ -144,17 +146,29 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     let enabled;
+    const probe = form.probe === '1';
+    const heldText = heldChoiceText(held);
     try {
-      enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor, {
-        probe: form.probe === '1',
-      });
+      enabled = await ctx.deps.control.enable(who.account.id, hook.id, held, who.actor, { probe });
     } catch (error) {
       if (!(error instanceof HooklineError) || (error.code !== 'PROBE_FAILED' && error.code !== 'CONFLICT'))
         throw error;
+      if (error.code === 'PROBE_FAILED')
+        await ctx.audit(request, who, {
+          action: 'hook.probed',
+          hook_id: hook.id,
+          detail: { held: heldText, passed: false },
+        });
       await ctx.sessions.flash(request, { kind: 'warning', message: `${error.message}.` });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     if (!enabled) return ctx.notFound(request, reply);
+    if (hook.state === 'suspended')
+      await ctx.audit(request, who, {
+        action: 'hook.enabled',
+        hook_id: hook.id,
+        detail: probe ? { held: heldText, passed: true } : { held: heldText },
+      });
     const events = plural(waiting, 'held event');
     const message =
       hook.state !== 'suspended'

@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUILT_IN_CATALOG, hookInputSchemas, HooklineError, type HookWithSecret } from '@hookline/core';
+import {
+  BUILT_IN_CATALOG,
+  changedHookFields,
+  hookChangeAction,
+  hookInputSchemas,
+  HooklineError,
+  type HookWithSecret,
+} from '@hookline/core';
 import {
   EMPTY_VALUES,
   fieldErrors,
@@ -84,6 +91,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!form.ok) return formPage(request, reply, who, form, 400);
     try {
       const hook = await hooks.create(who.account.id, form.input, who.actor);
+      await ctx.audit(request, who, { action: 'hook.created', hook_id: hook.id, detail: {} });
       if (hook.signing_secret) return await secretPage(request, reply, who, hook, false);
       await ctx.sessions.flash(request, {
         kind: 'success',
@@ -113,6 +121,12 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     try {
       const updated = await hooks.update(who.account.id, hook.id, form.input, who.actor);
       if (!updated) return ctx.notFound(request, reply);
+      const fields = changedHookFields(hook, form.input);
+      await ctx.audit(request, who, {
+        action: hookChangeAction(fields),
+        hook_id: hook.id,
+        detail: { fields },
+      });
       if (updated.signing_secret) return await secretPage(request, reply, who, updated, false);
       await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });
       return reply.redirect(`/hooks/${hook.id}`, 303);
@@ -135,6 +149,11 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     const rotated = await hooks.rotateSigningSecret(who.account.id, hook.id, who.actor);
     if (!rotated) return ctx.notFound(request, reply);
+    await ctx.audit(request, who, {
+      action: 'hook.signing_secret_changed',
+      hook_id: hook.id,
+      detail: { fields: ['signing_secret'] },
+    });
     return secretPage(request, reply, who, rotated, true);
   });
 
@@ -152,6 +171,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const removed = await hooks.remove(who.account.id, request.params.id, who.actor);
     if (!removed) return ctx.notFound(request, reply);
+    await ctx.audit(request, who, { action: 'hook.deleted', hook_id: request.params.id, detail: {} });
     await ctx.sessions.flash(request, { kind: 'success', message: 'Hook deleted.' });
     return reply.redirect('/', 303);
   });

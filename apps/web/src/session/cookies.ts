@@ -17,12 +17,19 @@ export interface CookieOptions {
   readonly secure: boolean;
   /** Seconds; 0 deletes the cookie. Absent: a browser-session cookie. */
   readonly maxAge?: number;
+  /**
+   * For a page shown in the operator's iframe: `SameSite=None; Secure; Partitioned` (CHIPS). Browsers that
+   * block third-party cookies still keep a partitioned one, in a jar of its own for the operator's site, so
+   * no other site's page can use it. `Secure` is accepted over https and on localhost only.
+   */
+  readonly partitioned?: boolean;
 }
 
 /** HttpOnly (no script can read it) and SameSite=Lax (not sent on cross-site subrequests or POSTs). */
 export function setCookie(reply: FastifyReply, name: string, value: string, options: CookieOptions): void {
-  const attributes = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (options.secure) attributes.push('Secure');
+  const attributes = [`${name}=${value}`, 'Path=/', 'HttpOnly'];
+  if (options.partitioned) attributes.push('SameSite=None', 'Secure', 'Partitioned');
+  else attributes.push('SameSite=Lax', ...(options.secure ? ['Secure'] : []));
   if (options.maxAge !== undefined) attributes.push(`Max-Age=${options.maxAge}`);
   // Replaces any cookie set earlier in this request (sign-out then a fresh anonymous session).
   reply.removeHeader('set-cookie');

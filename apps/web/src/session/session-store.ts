@@ -8,6 +8,15 @@ export interface Flash {
   readonly message: string;
 }
 
+/** A session opened by an operator's sign-in link rather than the account's password. */
+export interface PortalSession {
+  readonly readOnly: boolean;
+  /** Where signing out (and a refused link) leads: the operator's own site. */
+  readonly returnUrl?: string;
+  /** The link's fingerprint, for audit entries. */
+  readonly link: string;
+}
+
 export interface SessionData {
   /** Absent before sign-in: the login form still needs a CSRF token bound to the visitor. */
   readonly accountId?: string;
@@ -15,6 +24,7 @@ export interface SessionData {
   readonly flash?: Flash;
   /** When the session was started (ms): a password change ends every session started before it. */
   readonly issuedAt?: number;
+  readonly portal?: PortalSession;
 }
 
 export interface Session {
@@ -43,9 +53,14 @@ export class SessionStore {
     return this.keys.session(createHash('sha256').update(id).digest('hex'));
   }
 
-  async create(accountId?: string): Promise<Session> {
+  async create(accountId?: string, portal?: PortalSession): Promise<Session> {
     const id = newToken();
-    const data: SessionData = { csrf: newToken(), issuedAt: Date.now(), ...(accountId ? { accountId } : {}) };
+    const data: SessionData = {
+      csrf: newToken(),
+      issuedAt: Date.now(),
+      ...(accountId ? { accountId } : {}),
+      ...(portal ? { portal } : {}),
+    };
     await this.save(id, data);
     return { id, data };
   }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie, setCookie } from './cookies';
-import type { Flash, Session, SessionData, SessionStore } from './session-store';
+import type { Flash, PortalSession, Session, SessionData, SessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'hookline_session';
 /** Over https the cookie is `Secure`, and the `__Host-` prefix makes browsers refuse it otherwise, or with a
@@ -15,9 +15,11 @@ export class Sessions {
   private readonly cookie: string;
 
   /** `secure`: the site is served over https (HOOKLINE_PUBLIC_URL), whatever protocol reaches this process. */
+  /** `embeddable`: HOOKLINE_FRAME_ANCESTORS is set, so sign-in links' sessions use a partitioned cookie. */
   constructor(
     private readonly store: SessionStore,
     private readonly secure: boolean,
+    private readonly embeddable = false,
   ) {
     this.cookie = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   }
@@ -44,10 +46,15 @@ export class Sessions {
   }
 
   /** A fresh id on sign-in: a session id planted before sign-in (fixation) never becomes signed in. */
-  async signIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<Session> {
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    accountId: string,
+    portal?: PortalSession,
+  ): Promise<Session> {
     const old = await this.current(request);
     if (old) await this.store.destroy(old.id);
-    return this.start(request, reply, accountId);
+    return this.start(request, reply, accountId, portal);
   }
 
   /** Ends every session of the account (a password change); the caller then signs this visitor in anew. */
@@ -59,7 +66,7 @@ export class Sessions {
     const session = await this.current(request);
     if (session) await this.store.destroy(session.id);
     this.loaded.set(request, null);
-    setCookie(reply, this.cookie, '', { secure: this.secure, maxAge: 0 });
+    setCookie(reply, this.cookie, '', { ...this.cookieOptions(session?.data.portal), maxAge: 0 });
   }
 
   async update(request: FastifyRequest, change: (data: SessionData) => SessionData): Promise<void> {
@@ -81,14 +88,20 @@ export class Sessions {
     return flash;
   }
 
+  // Only a sign-in link's session can live in the operator's iframe; a password session stays SameSite=Lax.
+  private cookieOptions(portal: PortalSession | undefined) {
+    return { secure: this.secure, partitioned: this.embeddable && portal !== undefined };
+  }
+
   private async start(
     request: FastifyRequest,
     reply: FastifyReply,
     accountId: string | undefined,
+    portal?: PortalSession,
   ): Promise<Session> {
-    const session = await this.store.create(accountId);
+    const session = await this.store.create(accountId, portal);
     this.loaded.set(request, session);
-    setCookie(reply, this.cookie, session.id, { secure: this.secure });
+    setCookie(reply, this.cookie, session.id, this.cookieOptions(portal));
     return session;
   }
 }

@@ -1,9 +1,10 @@
 import type { AccountView } from '@hookline/store';
 import { ASSETS } from '../assets/assets';
-import { LOGO_SVG } from '../assets/logo';
 import { CSRF_FIELD } from '../session/csrf';
 import type { Flash } from '../session/session-store';
+import { brandHead, brandMark, DEFAULT_BRAND, supportLink, type Brand } from './brand';
 import { html, trusted, type Renderable, type SafeHtml } from './html';
+import { READ_ONLY_CLASS, readOnlyNotice } from './read-only';
 
 export type Section = 'hooks' | 'activity' | 'account';
 
@@ -11,6 +12,10 @@ export interface Viewer {
   readonly account: AccountView;
   readonly csrf: string;
   readonly flash?: Flash;
+  /** A sign-in link's read-only session: change controls are hidden (read-only.ts), and refused anyway. */
+  readonly readOnly?: boolean;
+  /** The operator's brand; hookline's own when absent. */
+  readonly brand?: Brand;
 }
 
 /** The hidden field every state-changing form carries. */
@@ -22,15 +27,20 @@ export function flashMessage(flash: Flash | undefined): SafeHtml {
   return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}</p></div>`;
 }
 
-function document(title: string, bodyClass: string, content: Renderable): SafeHtml {
+function document(title: string, bodyClass: string, content: Renderable, brand: Brand): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · hookline</title>
-        <link rel="icon" href="${ASSETS.icon.path}" type="image/svg+xml" />
+        <title>${title} · ${brand.name}</title>
+        <link
+          rel="icon"
+          href="${brand.logo?.path ?? ASSETS.icon.path}"
+          type="${brand.logo?.type ?? 'image/svg+xml'}"
+        />
         <link rel="stylesheet" href="${ASSETS.css.path}" />
+        ${brandHead(brand)}
         <script src="${ASSETS.js.path}" defer></script>
       </head>
       <body class="${bodyClass}">
@@ -38,8 +48,6 @@ function document(title: string, bodyClass: string, content: Renderable): SafeHt
       </body>
     </html>`;
 }
-
-const brand = html`<a class="brand" href="/">${trusted(LOGO_SVG)}<span>hookline</span></a>`;
 
 function navLink(href: string, label: string, section: Section, active: Section | undefined): SafeHtml {
   return html`<a href="${href}" ${active === section ? trusted('aria-current="page"') : ''}>${label}</a>`;
@@ -54,11 +62,11 @@ export function layout(
 ): SafeHtml {
   return document(
     title,
-    'app',
+    viewer.readOnly ? `app ${READ_ONLY_CLASS}` : 'app',
     html`<a class="skip-link" href="#main">Skip to content</a>
       <header class="topbar">
         <div class="topbar-inner">
-          ${brand}
+          ${brandMark(viewer.brand ?? DEFAULT_BRAND)}
           <nav class="nav" aria-label="Main">
             ${navLink('/', 'Hooks', 'hooks', active)} ${navLink('/activity', 'Activity', 'activity', active)}
             ${navLink('/account', 'Account', 'account', active)}
@@ -72,17 +80,22 @@ export function layout(
           </div>
         </div>
       </header>
-      <main id="main" tabindex="-1">${flashMessage(viewer.flash)} ${content}</main>`,
+      <main id="main" tabindex="-1">
+        ${viewer.readOnly ? readOnlyNotice : ''}${flashMessage(viewer.flash)} ${content}
+        ${supportLink(viewer.brand ?? DEFAULT_BRAND)}
+      </main>`,
+    viewer.brand ?? DEFAULT_BRAND,
   );
 }
 
 /** A page without the app chrome: sign-in, and errors shown to visitors who are not signed in. */
-export function bareLayout(title: string, content: Renderable): SafeHtml {
+export function bareLayout(title: string, content: Renderable, brand: Brand = DEFAULT_BRAND): SafeHtml {
   return document(
     title,
     'bare',
     html`<main class="auth-shell" id="main">
-      <div class="auth-card">${brand} ${content}</div>
+      <div class="auth-card">${brandMark(brand)} ${content} ${supportLink(brand)}</div>
     </main>`,
+    brand,
   );
 }

@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
+import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
 import { newId, type AttemptRecord, type CreateHookInput, type EventCatalog } from '@hookline/core';
-import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
+import {
+  AuditReader,
+  AuditTrail,
+  DeliveryLog,
+  HistoryReader,
+  openHistory,
+  type HistoryStore,
+} from '@hookline/history';
 import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { ReadySet } from '@hookline/scheduler';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
 import { createDeliverer } from '@hookline/delivery';
-import { buildWebApp } from '../../src';
+import { buildWebApp, type WebDeps } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -24,7 +31,12 @@ export const PASSWORD = 'correct horse battery';
  * `tracePropagate`: HOOKLINE_TRACE_PROPAGATE.
  */
 export function useWebsite(
-  options: { readonly eventCatalog?: EventCatalog; readonly tracePropagate?: boolean } = {},
+  options: {
+    readonly eventCatalog?: EventCatalog;
+    readonly tracePropagate?: boolean;
+    /** More settings, read when each test's website is built (e.g. HOOKLINE_FRAME_ANCESTORS). */
+    readonly config?: () => Partial<WebDeps['config']>;
+  } = {},
 ) {
   const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
   const ctx = useRedis('web');
@@ -39,6 +51,10 @@ export function useWebsite(
     producer: undefined as unknown as Producer,
     hookQueues: undefined as unknown as HookQueues,
     control: undefined as unknown as HookControl,
+    audit: undefined as unknown as AuditTrail,
+    portalLinks: undefined as unknown as PortalLinks,
+    /** Every route of the website, as registered (method, URL pattern). */
+    routes: [] as { method: string; url: string }[],
     async account(email: string, name = 'Acme Telecom') {
       return w.store.accounts.create({ name, email, password: PASSWORD });
     },
@@ -105,22 +121,35 @@ export function useWebsite(
       signalReady: (hookId) => ready.signal([hookId]),
       probe: { attempt: (request) => deliverer.attempt(request), eventTypeHeader: 'X-Service-Event-Type' },
     });
-    const app = await buildWebApp({
-      config: {
-        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-        HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
-        ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
-        ...(options.tracePropagate ? { HOOKLINE_TRACE_PROPAGATE: true } : {}),
+    const auditOutbox = new AuditOutbox(ctx.redis, w.keys);
+    w.audit = new AuditTrail(auditOutbox, new AuditReader(w.history.client, auditOutbox), () => undefined);
+    w.portalLinks = new PortalLinks(ctx.redis, w.keys);
+    w.routes = [];
+    const onRoute = (r: { method: string | string[]; url: string }) => {
+      for (const method of [r.method].flat()) w.routes.push({ method, url: r.url });
+    };
+    const app = await buildWebApp(
+      {
+        config: {
+          HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+          HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
+          ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
+          ...(options.tracePropagate ? { HOOKLINE_TRACE_PROPAGATE: true } : {}),
+          ...options.config?.(),
+        },
+        redis: ctx.redis,
+        keys: w.keys,
+        store: w.store,
+        history: w.reader,
+        producer: w.producer,
+        control: w.control,
+        hookQueues: w.hookQueues,
+        audit: w.audit,
+        portalLinks: w.portalLinks,
+        logger: createLogger('silent', 'test-web'),
       },
-      redis: ctx.redis,
-      keys: w.keys,
-      store: w.store,
-      history: w.reader,
-      producer: w.producer,
-      control: w.control,
-      hookQueues: w.hookQueues,
-      logger: createLogger('silent', 'test-web'),
-    });
+      onRoute,
+    );
     await app.listen({ host: '127.0.0.1', port: 0 });
     ctx.onCleanup(() => app.close());
     w.baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -1,4 +1,4 @@
--- KEYS: a hook's history outbox.
+-- KEYS: an outbox of records waiting for the database (a hook's history outbox, or the audit outbox).
 -- ARGV: how many records from its head were written to the database, the last of them exactly as read.
 -- Trims exactly those records, and only if they are still at the head: two writers that read the same head
 -- (a marker taken over after a stall) can never trim records that neither has written. Returns the records

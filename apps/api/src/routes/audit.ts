@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { decodeAuditCursor } from '@hookline/history';
+import type { ApiDeps } from '../deps';
+import { defineRoute, type Route } from '../route';
+
+const LIMIT = 'must be a whole number from 1 to 200';
+
+export const auditQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: LIMIT })
+    .int(LIMIT)
+    .min(1, LIMIT)
+    .max(200, LIMIT)
+    .default(50)
+    .describe('How many entries, newest first (at most 200)'),
+  cursor: z
+    .string()
+    .transform((v, ctx) => {
+      const cursor = decodeAuditCursor(v);
+      if (!cursor)
+        ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
+      return cursor ?? z.NEVER;
+    })
+    .optional()
+    .describe('next_cursor of the previous page'),
+});
+
+const actor = z
+  .object({
+    kind: z.enum(['account_user', 'portal_session', 'operator_key', 'admin']),
+    read_only: z.boolean().optional().describe('portal_session: whether the session could change nothing'),
+    link: z
+      .string()
+      .optional()
+      .describe('portal_session: the fingerprint of the sign-in link that opened it'),
+    key: z.string().optional().describe('operator_key: the fingerprint of the key (never the key)'),
+    name: z.string().optional().describe("admin: the admin's user name"),
+  })
+  .meta({ id: 'AuditActor' });
+
+export const auditEntry = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    action: z
+      .string()
+      .describe(
+        'hook.created, hook.updated, hook.credentials_changed, hook.signing_secret_changed, hook.deleted, ' +
+          'hook.enabled, hook.probed, hook.tested, hook.resent, hook.paused, hook.resumed, ' +
+          'portal_link.created, portal_link.used, account.password_changed',
+      ),
+    hook_id: z.string().optional(),
+    actor,
+    address: z.string().optional().describe("The client's address"),
+    detail: z
+      .object({
+        fields: z
+          .array(z.string())
+          .optional()
+          .describe('The fields changed, by name (never credential values)'),
+        held: z.string().optional(),
+        passed: z.boolean().optional(),
+        attempt_id: z.string().optional(),
+        new_attempt_id: z.string().optional(),
+        event_id: z.string().optional(),
+        link: z.string().optional(),
+        read_only: z.boolean().optional(),
+        expires_at: z.string().optional(),
+      })
+      .describe('What the change was about'),
+  })
+  .meta({ id: 'AuditEntry' });
+
+const auditPage = z.object({
+  data: z.array(auditEntry),
+  next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
+});
+
+export function auditRoutes(deps: ApiDeps): Route[] {
+  return [
+    defineRoute({
+      operationId: 'listAudit',
+      method: 'GET',
+      path: '/v1/accounts/{acct}/audit',
+      summary:
+        "The account's audit log: every change someone made (who, when, from which address, what), newest first",
+      tag: 'accounts',
+      scope: 'account',
+      query: auditQuery,
+      responses: { 200: { description: 'Audit entries, newest first', schema: auditPage } },
+    })(async ({ account, query }) => ({
+      status: 200,
+      body: await deps.audit.list(account.id, {
+        limit: query.limit,
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      }),
+    })),
+  ];
+}

@@ -1,0 +1,63 @@
+import { useApi } from '../test-support/api-harness';
+
+// POST /v1/accounts/{acct}/portal-links (product.md §16): a single-use, short-lived sign-in URL; Redis keeps
+// only the token's hash.
+describe('POST …/portal-links', () => {
+  const api = useApi();
+  const linksOf = (acct: string) => `/v1/accounts/${acct}/portal-links`;
+
+  it('answers 201 with the URL and its expiry (300 s by default), stores no token, and is audited', async () => {
+    const acct = await api.createAccount();
+    const started = Date.now();
+    const res = await api.call('POST', linksOf(acct), { return_url: 'https://operator.test/back' });
+    expect(res.statusCode).toBe(201);
+    const { url, expires_at } = res.json() as { url: string; expires_at: string };
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${api.port}/portal/[A-Za-z0-9_-]{43}$`));
+    const ttl = Date.parse(expires_at) - started;
+    expect(ttl).toBeGreaterThan(299_000);
+    expect(ttl).toBeLessThan(302_000);
+
+    const token = url.split('/').pop()!;
+    const keys = await api.ctx.redis.keys(`${api.ctx.prefix}:portal-link:*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain(token);
+    expect(JSON.stringify(await api.ctx.redis.hgetall(keys[0]!))).not.toContain(token);
+
+    const [entry] = (await api.call('GET', `/v1/accounts/${acct}/audit`)).json().data;
+    expect(entry).toMatchObject({
+      action: 'portal_link.created',
+      actor: { kind: 'operator_key' },
+      detail: { read_only: false, expires_at, link: expect.stringMatching(/^sha256:[0-9a-f]{16}$/) },
+    });
+    expect(JSON.stringify(entry)).not.toContain(token);
+  });
+
+  it('takes ttl_s from 30 to 3600 and read_only', async () => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', linksOf(acct), { ttl_s: 30, read_only: true });
+    expect(res.statusCode).toBe(201);
+    const ttl = Date.parse(res.json().expires_at) - Date.now();
+    expect(ttl).toBeLessThanOrEqual(30_000);
+    expect(ttl).toBeGreaterThan(25_000);
+    expect((await api.call('POST', linksOf(acct), { ttl_s: 3600 })).statusCode).toBe(201);
+  });
+
+  it('names every bad field, and makes nothing', async () => {
+    const acct = await api.createAccount();
+    const before = await api.keyCount();
+    for (const [body, field, message] of [
+      [{ ttl_s: 29 }, 'ttl_s', 'must be a whole number of seconds from 30 to 3600'],
+      [{ ttl_s: 3601 }, 'ttl_s', 'must be a whole number of seconds from 30 to 3600'],
+      [{ ttl_s: 60.5 }, 'ttl_s', 'must be a whole number of seconds from 30 to 3600'],
+      [{ read_only: 'yes' }, 'read_only', 'must be true or false'],
+      [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an absolute http:// or https:// URL'],
+      [{ return_url: '/relative' }, 'return_url', 'must be an absolute http:// or https:// URL'],
+    ] as const) {
+      const res = await api.call('POST', linksOf(acct), body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([{ field, message }]);
+    }
+    expect(await api.keyCount()).toBe(before);
+    expect((await api.call('GET', `/v1/accounts/${acct}/audit`)).json().data).toEqual([]);
+  });
+});

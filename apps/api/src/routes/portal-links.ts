@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { auditRecorder } from '../audit';
+import type { ApiDeps } from '../deps';
+import { defineRoute, type Route } from '../route';
+
+const TTL = 'must be a whole number of seconds from 30 to 3600';
+
+export const portalLinkBody = z.strictObject({
+  return_url: z
+    .string()
+    .max(2000, 'must be at most 2000 characters')
+    .refine((v) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must be an absolute http:// or https:// URL')
+    .optional()
+    .describe('Where a used or expired link, and signing out, lead back to (your own site)'),
+  read_only: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .describe('A session that sees everything and changes nothing'),
+  ttl_s: z
+    .number({ error: TTL })
+    .int(TTL)
+    .min(30, TTL)
+    .max(3600, TTL)
+    .optional()
+    .describe('How long the link can be used, in seconds (default 300)'),
+});
+
+const portalLink = z
+  .object({
+    url: z.string().describe('Open it once, before expires_at: it signs the visitor in to this account'),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'PortalLink' });
+
+export function portalLinkRoutes(deps: ApiDeps): Route[] {
+  const audit = auditRecorder(deps);
+  return [
+    defineRoute({
+      operationId: 'createPortalLink',
+      method: 'POST',
+      path: '/v1/accounts/{acct}/portal-links',
+      summary:
+        "A sign-in link into the website for this account, for the operator's own site to hand its " +
+        'customer: works once, until it expires',
+      tag: 'accounts',
+      scope: 'account',
+      body: portalLinkBody,
+      responses: { 201: { description: 'The link', schema: portalLink } },
+    })(async ({ account, body, request }) => {
+      const readOnly = body.read_only === true;
+      const made = await deps.portalLinks.create(account.id, {
+        readOnly,
+        ttlSeconds: body.ttl_s ?? 300,
+        ...(body.return_url ? { returnUrl: body.return_url } : {}),
+      });
+      await audit(request, {
+        account_id: account.id,
+        action: 'portal_link.created',
+        detail: { link: made.link, read_only: readOnly, expires_at: made.expiresAt },
+      });
+      const origin = deps.config.HOOKLINE_PUBLIC_URL ?? `${request.protocol}://${request.host}`;
+      return { status: 201, body: { url: `${origin}/portal/${made.token}`, expires_at: made.expiresAt } };
+    }),
+  ];
+}

@@ -1,0 +1,36 @@
+import { noticeMail } from './notice-mail';
+
+// With a brand (product.md §16), every notice e-mail carries the operator's name, logo and help link, and no
+// part of it (subject, text, HTML) names hookline.
+describe('notice e-mails with the operator’s brand', () => {
+  const hook = { id: 'hk_00000000000000000001', url: 'https://crm.example.com/calls', description: 'CRM' };
+  const brand = {
+    name: 'Voxtel Connect',
+    supportUrl: 'https://help.voxtel.test/webhooks',
+    logoUrl: 'https://hooks.voxtel.test/brand-logo',
+  };
+  const failures = [{ attempted_at: '2026-11-25T09:00:00.000Z', outcome: 'failed', status_code: 503 }];
+
+  it.each(['hook.failing', 'hook.suspended', 'hook.enabled'] as const)('%s', (kind) => {
+    const mail = noticeMail(
+      {
+        kind,
+        accountId: 'acct_0000000001',
+        hookId: hook.id,
+        at: '2026-11-25T09:10:00.000Z',
+        reason: '10 consecutive failures over 10 minutes',
+        actor: 'monitor',
+        failures,
+      },
+      hook,
+      'https://hooks.voxtel.test',
+      brand,
+    );
+    expect(mail.subject).toMatch(/^\[Voxtel Connect\] Hook “CRM” /);
+    expect(mail.text).toContain('Need help? https://help.voxtel.test/webhooks');
+    expect(mail.text).toContain('— Voxtel Connect');
+    expect(mail.html).toContain('<img src="https://hooks.voxtel.test/brand-logo" alt="Voxtel Connect"');
+    expect(mail.html).toContain('<a href="https://help.voxtel.test/webhooks">Need help?</a>');
+    for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/hookline/i);
+  });
+});

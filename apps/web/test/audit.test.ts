@@ -1,0 +1,87 @@
+import { startReceiver } from '@hookline/testing';
+import { postForm, signInOverHttp } from './support/http-session';
+import { PASSWORD, useWebsite } from './support/website';
+
+// Every change made on the website writes exactly one audit entry, by the signed-in user, and the Activity
+// page shows them in words: who, what, which fields; never a secret.
+describe('the audit log through the website', () => {
+  const w = useWebsite();
+
+  it('records each change once, by the account user, and the Activity page says it in words', async () => {
+    const receiver = w.ctx.closeLater(await startReceiver());
+    const account = await w.account('ops@acme.test');
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const entries = async () => (await w.audit.list(account.id, { limit: 50 })).data;
+    const step = async (path: string, fields: Record<string, string>, action: string) => {
+      const before = (await entries()).length;
+      const res = await postForm(w.baseUrl, session, path, fields);
+      expect(res.status).toBe(303);
+      const after = await entries();
+      expect(after).toHaveLength(before + 1);
+      expect(after[0]).toMatchObject({
+        action,
+        account_id: account.id,
+        actor: { kind: 'account_user' },
+        address: '127.0.0.1',
+      });
+      return after[0]!;
+    };
+
+    const form = { url: receiver.url('/calls'), format: 'json', auth_scheme: 'none', description: 'CRM' };
+    await step('/hooks', form, 'hook.created');
+    const [hook] = await w.store.hooks.list(account.id);
+    const edited = await step(
+      `/hooks/${hook!.id}/edit`,
+      { ...form, description: 'CRM log', auth_scheme: 'bearer', bearer_token: 'tok_web_secret_77' },
+      'hook.credentials_changed',
+    );
+    expect(edited.detail).toEqual({ fields: ['auth', 'description'] });
+    await step(`/hooks/${hook!.id}/test`, {}, 'hook.tested');
+
+    await w.suspend(hook!.id, 3);
+    const suspended = (await w.store.hooks.get(account.id, hook!.id))!;
+    const held = await w.hookQueues.waitingCount(hook!.id);
+    const enabled = await step(
+      `/hooks/${hook!.id}/enable`,
+      { held: 'discard', seen_suspended_at: suspended.suspended_at!, seen_held: String(held) },
+      'hook.enabled',
+    );
+    expect(enabled.detail).toEqual({ held: 'discard' });
+
+    const activity = await (
+      await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(activity).toContain('Credentials changed');
+    expect(activity).toContain('Changed: credentials, description');
+    expect(activity).toContain('held events discarded');
+    expect(activity).toContain('by you');
+    // What hookline did by itself is still there, apart.
+    expect(activity).toContain('Hook suspended');
+    expect(activity).not.toContain('tok_web_secret_77');
+    // Plain words: the hook is named by its description, its id only in the link's address.
+    expect(activity.replace(/<[^>]+>/g, ' ')).not.toContain(hook!.id);
+
+    await step(`/hooks/${hook!.id}/delete`, {}, 'hook.deleted');
+    expect((await entries()).map((e) => e.action)).toEqual([
+      'hook.deleted',
+      'hook.enabled',
+      'hook.tested',
+      'hook.credentials_changed',
+      'hook.created',
+    ]);
+    expect(JSON.stringify(await entries())).not.toContain('tok_web_secret_77');
+  });
+
+  it('a refused form (bad input, wrong CSRF token) records nothing', async () => {
+    const account = await w.account('ops@acme.test');
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    expect((await postForm(w.baseUrl, session, '/hooks', { url: 'ftp://x', format: 'json' })).status).toBe(
+      400,
+    );
+    expect(
+      (await postForm(w.baseUrl, { ...session, csrf: 'wrong' }, '/hooks', { url: 'http://127.0.0.1:9/' }))
+        .status,
+    ).toBe(403);
+    expect((await w.audit.list(account.id, { limit: 10 })).data).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Frame, Page } from 'playwright-core';
+import { startReceiver } from '@hookline/testing';
+import { useBrowser } from './support/browser';
+import { useWebsite } from './support/website';
+
+jest.setTimeout(60000);
+
+// The operator's page on another origin (another loopback address: another site to the browser) shows the
+// website in an iframe, opened by a sign-in link. Chromium blocks third-party cookies here, so the session
+// lives in a partitioned cookie; the CSRF token and the Origin check still guard every form.
+
+/** A page on `host` that frames whatever URL it is given, and a form aimed at the frame (the CSRF attempt). */
+async function hostPage(host: string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://host.invalid');
+    const target = url.searchParams.get('frame') ?? '';
+    const post = url.searchParams.get('post') ?? '';
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>Operator</title><h1>Phone system</h1>
+      <iframe name="hl" src="${target}" width="1000" height="800"></iframe>
+      <form id="attack" method="post" action="${post}" target="hl">
+        <input name="url" value="http://127.0.0.1:9/stolen"><input name="format" value="json">
+        <input name="auth_scheme" value="none"></form>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { origin: `http://${host}:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('the website in the operator’s iframe', () => {
+  let operator: { origin: string; server: Server };
+  let stranger: { origin: string; server: Server };
+  beforeAll(async () => {
+    operator = await hostPage('127.0.0.2');
+    stranger = await hostPage('127.0.0.3');
+  });
+  afterAll(() => {
+    operator.server.close();
+    stranger.server.close();
+  });
+  const w = useWebsite({ config: () => ({ HOOKLINE_FRAME_ANCESTORS: [operator.origin] }) });
+  const browser = useBrowser();
+
+  async function framed(page: Page, host: string, link: string): Promise<Frame> {
+    await page.goto(
+      `${host}/?frame=${encodeURIComponent(link)}&post=${encodeURIComponent(`${w.baseUrl}/hooks`)}`,
+    );
+    const frame = await (await page.waitForSelector('iframe[name="hl"]')).contentFrame();
+    return frame!;
+  }
+
+  it('a customer creates a hook and sends a test inside the frame; the frame’s page cannot post for them', async () => {
+    const receiver = w.ctx.closeLater(await startReceiver());
+    const account = await w.account('ops@acme.test');
+    const link = await w.portalLinks.create(account.id, { readOnly: false, ttlSeconds: 300 });
+    const page = await browser.page();
+    const frame = await framed(page, operator.origin, `${w.baseUrl}/portal/${link.token}`);
+
+    await frame.getByRole('link', { name: 'Create your first hook' }).click();
+    await frame.getByLabel('Endpoint URL').fill(receiver.url('/calls'));
+    await frame.getByLabel('Description').fill('CRM in the frame');
+    await frame.getByRole('button', { name: 'Create hook' }).click();
+    await frame.getByRole('heading', { name: 'CRM in the frame', level: 1 }).waitFor();
+    await frame.getByRole('button', { name: 'Send test event' }).click();
+    await frame.getByText(/Test event .* sent/).waitFor();
+
+    const [hook] = await w.store.hooks.list(account.id);
+    expect(hook).toMatchObject({ url: receiver.url('/calls'), description: 'CRM in the frame' });
+    expect(await w.hookQueues.waitingCount(hook!.id)).toBe(1);
+    const actions = (await w.audit.list(account.id, { limit: 10 })).data.map((e) => [e.action, e.actor.kind]);
+    expect(actions).toEqual([
+      ['hook.tested', 'portal_session'],
+      ['hook.created', 'portal_session'],
+      ['portal_link.used', 'portal_session'],
+    ]);
+    // The cookie is the partitioned one, kept for the operator's site only.
+    const cookies = await page.context().cookies(w.baseUrl);
+    expect(cookies).toEqual([
+      expect.objectContaining({
+        name: 'hookline_session',
+        sameSite: 'None',
+        secure: true,
+        partitionKey: 'http://127.0.0.2',
+      }),
+    ]);
+
+    // The operator's page itself posts a form into the frame: it has the cookie but not the form token.
+    await page.locator('#attack').evaluate((form) => (form as unknown as { submit(): void }).submit());
+    await frame.getByText('This request was refused').waitFor();
+    expect(await w.store.hooks.list(account.id)).toHaveLength(1);
+    // Closed here: the website's own cleanup would otherwise wait for the browser's keep-alive connections.
+    await page.context().close();
+  });
+
+  it('a page on an origin not listed cannot frame the website', async () => {
+    const account = await w.account('ops@acme.test');
+    const link = await w.portalLinks.create(account.id, { readOnly: false, ttlSeconds: 300 });
+    const page = await browser.page();
+    const refused = page.waitForEvent('console', (m) => m.text().includes('frame-ancestors'));
+    const frame = await framed(page, stranger.origin, `${w.baseUrl}/portal/${link.token}`);
+    expect((await refused).text()).toContain(
+      `violates the following Content Security Policy directive: "frame-ancestors ${operator.origin}"`,
+    );
+    // Chromium shows its own error page in the frame instead of the website.
+    expect(frame.url()).toBe('chrome-error://chromewebdata/');
+    await page.context().close();
+  });
+
+  it('answers with frame-ancestors naming exactly the listed origins, and no X-Frame-Options', async () => {
+    const res = await fetch(`${w.baseUrl}/login`);
+    expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors ${operator.origin};`);
+    expect(res.headers.get('x-frame-options')).toBeNull();
+  });
+});

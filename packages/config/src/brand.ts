@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+
+// The operator's brand (product.md §16): checked once at start like every setting.
+
+/** WCAG 2 contrast ratio of a #rrggbb colour against white (the same whether the colour is text or ground). */
+export function contrastWithWhite(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  return 1.05 / (luminance + 0.05);
+}
+
+/** WCAG AA for normal text. */
+export const AA_CONTRAST = 4.5;
+
+export interface BrandLogo {
+  readonly type: 'image/png' | 'image/svg+xml';
+  readonly body: Buffer;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A logo larger than this is refused: it is sent with every page's first view. */
+export const LOGO_MAX_BYTES = 512 * 1024;
+
+/** The logo file, read and recognised (PNG by its signature, SVG by an <svg> element), or a problem. */
+export function loadBrandLogo(path: string, problems: string[]): BrandLogo | undefined {
+  const name = 'HOOKLINE_BRAND_LOGO';
+  let body: Buffer;
+  try {
+    body = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push(`${name}: cannot read ${path}${code ? ` (${code})` : ''}`);
+    return undefined;
+  }
+  if (body.length > LOGO_MAX_BYTES) {
+    problems.push(`${name}: ${path} is larger than ${LOGO_MAX_BYTES / 1024} KiB`);
+    return undefined;
+  }
+  if (body.subarray(0, 8).equals(PNG_SIGNATURE)) return { type: 'image/png', body };
+  if (/<svg[\s>]/.test(body.toString('utf8', 0, Math.min(body.length, 4096))))
+    return { type: 'image/svg+xml', body };
+  problems.push(`${name}: ${path} is neither a PNG nor an SVG file`);
+  return undefined;
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contrastWithWhite } from './brand';
+import { loadConfig } from './load-config';
+
+const KEY = 'a'.repeat(64);
+const load = (env: Record<string, string>) => loadConfig({ HOOKLINE_SECRET_KEY: KEY, ...env }, 'worker');
+
+describe('the operator’s settings for embedding (product.md §16)', () => {
+  it('takes HOOKLINE_FRAME_ANCESTORS as a list of origins, none by default', () => {
+    expect(load({}).HOOKLINE_FRAME_ANCESTORS).toEqual([]);
+    expect(
+      load({ HOOKLINE_FRAME_ANCESTORS: 'https://portal.example.com, http://127.0.0.2:8080/' })
+        .HOOKLINE_FRAME_ANCESTORS,
+    ).toEqual(['https://portal.example.com', 'http://127.0.0.2:8080']);
+  });
+
+  it.each(['https://portal.example.com/app', '*.example.com', "'self'", 'ftp://x.example.com'])(
+    'refuses %s at start, naming the setting',
+    (value) => {
+      expect(() => load({ HOOKLINE_FRAME_ANCESTORS: value })).toThrow(
+        /HOOKLINE_FRAME_ANCESTORS.*each entry must be an origin such as https:\/\/portal\.example\.com/,
+      );
+    },
+  );
+});
+
+describe('the operator’s brand settings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brand-'));
+  const png = join(dir, 'logo.png');
+  const svg = join(dir, 'logo.svg');
+  const txt = join(dir, 'logo.txt');
+  writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+  writeFileSync(
+    svg,
+    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
+  );
+  writeFileSync(txt, 'hello');
+
+  it('measures contrast with white as WCAG does', () => {
+    expect(contrastWithWhite('#000000')).toBeCloseTo(21, 5);
+    expect(contrastWithWhite('#ffffff')).toBeCloseTo(1, 5);
+    expect(contrastWithWhite('#767676')).toBeGreaterThan(4.5); // the lightest grey that passes AA
+    expect(contrastWithWhite('#777777')).toBeLessThan(4.5);
+  });
+
+  it('takes a colour that reaches 4.5:1 with white, and refuses one that does not, naming the setting', () => {
+    expect(load({ HOOKLINE_BRAND_COLOR: '#0b5394' }).HOOKLINE_BRAND_COLOR).toBe('#0b5394');
+    expect(() => load({ HOOKLINE_BRAND_COLOR: '#ffcc00' })).toThrow(
+      /HOOKLINE_BRAND_COLOR: contrasts 1\.\d\d:1 with white; it must reach 4\.5:1 \(WCAG AA\) both as text on the white page and under the white text of buttons/,
+    );
+    expect(() => load({ HOOKLINE_BRAND_COLOR: 'blue' })).toThrow(
+      /HOOKLINE_BRAND_COLOR: must be a colour as #rrggbb/,
+    );
+  });
+
+  it('reads a PNG or SVG logo at start, and names a file that is neither or cannot be read', () => {
+    expect(load({ HOOKLINE_BRAND_LOGO: png }).brandLogo?.type).toBe('image/png');
+    expect(load({ HOOKLINE_BRAND_LOGO: svg }).brandLogo?.type).toBe('image/svg+xml');
+    expect(() => load({ HOOKLINE_BRAND_LOGO: txt })).toThrow(
+      /HOOKLINE_BRAND_LOGO: .*logo\.txt is neither a PNG nor an SVG file/,
+    );
+    expect(() => load({ HOOKLINE_BRAND_LOGO: join(dir, 'nope.png') })).toThrow(
+      /HOOKLINE_BRAND_LOGO: cannot read .*\(ENOENT\)/,
+    );
+  });
+
+  it('takes a support URL (https or mailto) and a name', () => {
+    const config = load({
+      HOOKLINE_BRAND_NAME: 'Voxtel Connect',
+      HOOKLINE_BRAND_SUPPORT_URL: 'mailto:help@voxtel.test',
+    });
+    expect([config.HOOKLINE_BRAND_NAME, config.HOOKLINE_BRAND_SUPPORT_URL]).toEqual([
+      'Voxtel Connect',
+      'mailto:help@voxtel.test',
+    ]);
+    expect(() => load({ HOOKLINE_BRAND_SUPPORT_URL: 'javascript:alert(1)' })).toThrow(
+      /HOOKLINE_BRAND_SUPPORT_URL/,
+    );
+  });
+});

@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { HookView, UpdateHookInput } from './hook';
+
+// The audit log's vocabulary (product.md §16): every change someone made, who made it, when, from where and
+// what. Shared by the front doors that record entries, the database that keeps them and the pages that show
+// them. Nothing here ever holds a secret: credential changes are named by field, never by value.
+
+export type AuditAction =
+  | 'hook.created'
+  | 'hook.updated'
+  | 'hook.deleted'
+  /** A change that gave the hook new credentials (`auth`); the entry names the fields, never the values. */
+  | 'hook.credentials_changed'
+  /** The hook's signing secret was replaced (a rotation, or set by the operator). */
+  | 'hook.signing_secret_changed'
+  | 'hook.enabled'
+  /** A test event sent to the hook (the website's and the API's "send a test"). */
+  | 'hook.tested'
+  /** A re-enable that tried the endpoint first; `detail.probe` says whether it passed. */
+  | 'hook.probed'
+  | 'hook.resent'
+  | 'hook.paused'
+  | 'hook.resumed'
+  | 'portal_link.created'
+  | 'portal_link.used'
+  | 'account.password_changed';
+
+export type AuditActor =
+  /** Someone signed in on the website with the account's password. */
+  | { readonly kind: 'account_user' }
+  /** A website session opened by a sign-in link; `link` is the link's fingerprint (not the token). */
+  | { readonly kind: 'portal_session'; readonly read_only: boolean; readonly link: string }
+  /** A call with the operator key, named by the key's fingerprint. */
+  | { readonly kind: 'operator_key'; readonly key: string }
+  /** An admin on Bull Board, by their user name. */
+  | { readonly kind: 'admin'; readonly name: string };
+
+/** What a change was about; every field is optional and none holds a credential's value. */
+export interface AuditDetail {
+  /** hook.updated: the fields given (credentials by name only). */
+  readonly fields?: string[];
+  /** hook.enabled: what was done with the held events (`deliver`, `discard`, or `since <ISO time>`). */
+  readonly held?: string;
+  /** hook.probed: whether the test request passed (and so the hook was re-enabled). */
+  readonly passed?: boolean;
+  /** hook.resent: the attempt that was sent again, and the new attempt. */
+  readonly attempt_id?: string;
+  readonly new_attempt_id?: string;
+  /** hook.tested: the sample event. */
+  readonly event_id?: string;
+  /** portal_link.*: the link's fingerprint, whether its session is read-only, and until when it could be used. */
+  readonly link?: string;
+  readonly read_only?: boolean;
+  readonly expires_at?: string;
+}
+
+export interface AuditEntry {
+  readonly id: string;
+  readonly at: string;
+  readonly account_id: string;
+  readonly action: AuditAction;
+  readonly hook_id?: string;
+  readonly actor: AuditActor;
+  /** The client's address as the HTTP tier saw it (behind trusted proxies, the forwarded one). */
+  readonly address?: string;
+  readonly detail: AuditDetail;
+}
+
+export type AuditInput = Omit<AuditEntry, 'id' | 'at'>;
+
+/** Audit ids sort by time like event ids: `aud_` + time (base 36) + random. */
+export function newAuditId(now: number): string {
+  return `aud_${now.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+}
+
+export const AUDIT_ID = /^aud_[0-9a-z]{25}$/;
+
+/** A secret's public name: the first 16 hex digits of its SHA-256. Enough to tell keys apart, useless to an attacker. */
+export function fingerprint(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 16)}`;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The fields a change really changes, by name, sorted: a form sends every field, the entry names only those
+ * that differ. Credentials are compared by scheme only (their values are never read back): new credentials
+ * given count as a change, except "none" for "none".
+ */
+export function changedHookFields(before: HookView, input: UpdateHookInput): string[] {
+  const fields: string[] = [];
+  if (input.url !== undefined && input.url !== before.url) fields.push('url');
+  if (input.format !== undefined && input.format !== before.format) fields.push('format');
+  if (input.description !== undefined && (input.description ?? undefined) !== before.description)
+    fields.push('description');
+  if (input.events !== undefined && !sameJson(input.events, before.events)) fields.push('events');
+  if (input.signing !== undefined && input.signing !== before.signing) fields.push('signing');
+  if (input.auth !== undefined && !(input.auth.scheme === 'none' && before.auth.scheme === 'none'))
+    fields.push('auth');
+  return fields.sort();
+}
+
+/** Which action a hook change is: a credentials change, a signing change, or another change. */
+export function hookChangeAction(fields: readonly string[]): AuditAction {
+  if (fields.includes('auth')) return 'hook.credentials_changed';
+  if (fields.includes('signing')) return 'hook.signing_secret_changed';
+  return 'hook.updated';
+}
+
+/** A held-events choice as an entry records it. */
+export function heldChoiceText(held: 'deliver' | 'discard' | { readonly since: Date }): string {
+  return typeof held === 'string' ? held : `since ${held.since.toISOString()}`;
+}

@@ -1,0 +1,29 @@
+import { newAuditId, systemClock, type AuditEntry, type AuditInput, type Clock } from '@hookline/core';
+import type { AuditOutbox } from '@hookline/redis';
+import type { AuditCursor, AuditPage, AuditReader } from './audit-log';
+
+/**
+ * What the front doors (API, website, Bull Board) use: `record` right after a change succeeded, `list` for
+ * the audit API and the Activity page. Each entry is appended to the Redis outbox (the monitor moves it to
+ * PostgreSQL) and handed to `onRecorded`, which writes the one JSON log line (`"audit": true`).
+ */
+export class AuditTrail {
+  constructor(
+    private readonly outbox: Pick<AuditOutbox, 'append'>,
+    private readonly reader: Pick<AuditReader, 'list'>,
+    private readonly onRecorded: (entry: AuditEntry) => void,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async record(input: AuditInput): Promise<AuditEntry> {
+    const now = this.clock().getTime();
+    const entry: AuditEntry = { id: newAuditId(now), at: new Date(now).toISOString(), ...input };
+    await this.outbox.append(entry);
+    this.onRecorded(entry);
+    return entry;
+  }
+
+  list(accountId: string, page: { limit: number; cursor?: AuditCursor }): Promise<AuditPage> {
+    return this.reader.list(accountId, page);
+  }
+}
