@@ -62,6 +62,15 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         });
         return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
       }
+      case 'unsendable': {
+        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
+        const recorded = await deps.recorder.record(data, fence, {
+          outcome: 'failed',
+          startedAt,
+          error: start.reason,
+        });
+        return recorded === 'fenced' ? lostEnd : failed(`failed: ${start.reason}`);
+      }
     }
     // The request may leave only while nobody else can take the job over before its deadline: this process
     // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending

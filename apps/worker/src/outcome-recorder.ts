@@ -12,6 +12,7 @@ import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptFence, AttemptFinish, AttemptLedger } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
+import { OUTCOME_RETRY_MS, retryWrite } from './write-retry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
   readonly outcome: RecordedOutcome;
@@ -36,6 +37,8 @@ export class OutcomeRecorder {
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
       logger: Logger;
+      /** How long a failing outcome write is tried again (OUTCOME_RETRY_MS). */
+      retryMs?: number;
     },
   ) {}
 
@@ -62,12 +65,15 @@ export class OutcomeRecorder {
       event_fields: event.fields,
       ...(event.layout ? { event_layout: event.layout } : {}),
     };
-    const finished = await this.deps.attempts.finish(
-      hookId,
-      entry,
-      fence,
-      streakStep(attempt.outcome),
-      fence.jobId,
+    // Tried again while Redis fails over (see write-retry.ts).
+    const finished = await retryWrite(
+      () => this.deps.attempts.finish(hookId, entry, fence, streakStep(attempt.outcome), fence.jobId),
+      this.deps.retryMs ?? OUTCOME_RETRY_MS,
+      (error, n) =>
+        this.deps.logger.warn(
+          { err: error, hookId, eventId: event.id, n },
+          'recording an outcome failed; retrying',
+        ),
     );
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(

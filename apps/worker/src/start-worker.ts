@@ -41,7 +41,7 @@ export interface WorkerDeps {
   logger: Logger;
   clock?: Clock;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
-  timings?: Partial<ConsumerTimings> & { lockMs?: number };
+  timings?: Partial<ConsumerTimings> & { lockMs?: number; outcomeRetryMs?: number };
 }
 
 export interface RunningWorker {
@@ -61,7 +61,10 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   );
   const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
-    recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, marks, metrics, logger }),
+    recorder: new OutcomeRecorder({
+      ...{ redis, keys, attempts: deps.store.attempts, marks, metrics, logger },
+      ...(deps.timings?.outcomeRetryMs !== undefined ? { retryMs: deps.timings.outcomeRetryMs } : {}),
+    }),
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,

@@ -16,7 +16,7 @@ import type {
   StreakStep,
 } from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
-import type { SecretBox } from './secret-box';
+import { SecretBoxError, type SecretBox } from './secret-box';
 
 // A job whose holder died or froze is taken over by another process. For a webhook, running it again is the
 // one thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
@@ -50,6 +50,10 @@ const FINISHED: Record<string, AttemptFinish> = {
 // nor its record shipped, for every event.
 const CACHE_MAX = 10_000;
 
+export const UNREADABLE_CREDENTIALS =
+  "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
+  'with); nothing was sent. Set the credentials again (or restore the key)';
+
 export class RedisAttemptLedger implements AttemptLedger {
   private readonly targets = new Lru<string, HookTarget>(CACHE_MAX);
 
@@ -66,8 +70,16 @@ export class RedisAttemptLedger implements AttemptLedger {
       [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
       [eventId, cached ? String(cached.version) : '', fence.token],
     )) as [string, number, string[] | undefined];
-    if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send'> };
-    const target = fields ? this.remember(hookId, fields) : cached;
+    if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable'> };
+    let target: HookTarget | undefined;
+    try {
+      target = fields ? this.remember(hookId, fields) : cached;
+    } catch (error) {
+      // A key change would otherwise fail every attempt with an exception, and the worker would take the hook
+      // again at once, forever: the attempt fails as an outcome instead, which the suspension rule counts.
+      if (error instanceof SecretBoxError) return { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS };
+      throw error;
+    }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
     return target ? { kind: 'send', target, lockMsLeft } : { kind: 'hook_deleted' };
   }

@@ -168,7 +168,12 @@ export type AttemptStart =
   /** The outcome is recorded already; only the job's completion was lost. */
   | { readonly kind: 'already_recorded' }
   /** Deleted after the event was accepted: nowhere to deliver. */
-  | { readonly kind: 'hook_deleted' };
+  | { readonly kind: 'hook_deleted' }
+  /**
+   * Marked, but nothing can be sent: the hook's sealed credentials do not open (HOOKLINE_SECRET_KEY changed).
+   * Record the attempt `failed` with `reason`, so the hook's failure streak (and suspension) stops it.
+   */
+  | { readonly kind: 'unsendable'; readonly reason: string };
 
 /** `fenced`: the caller lost the job's lock; `not_this_attempt`: the hook's attempt marker is another event's. */
 export type AttemptFinish = 'recorded' | 'hook_deleted' | 'fenced' | 'not_this_attempt';
