@@ -80,9 +80,20 @@ async function startOnce(options: RedisClusterOptions): Promise<RedisClusterFixt
           onNode(server, password, async (r) => {
             const info = String(await r.call('CLUSTER', 'INFO'));
             const known = /cluster_known_nodes:(\d+)/.exec(info)?.[1];
+            // Every replica attached and in sync, and no node seen failing: a failover can happen at once.
+            const lines = String(await r.call('CLUSTER', 'NODES'))
+              .trim()
+              .split('\n');
+            const flags = lines.map((line) => line.split(' ')[2] ?? '');
+            const synced =
+              !/role:slave/.test(await r.info('replication')) ||
+              /master_link_status:up/.test(await r.info('replication'));
             return info.includes('cluster_state:ok') &&
               info.includes('cluster_slots_ok:16384') &&
-              Number(known) === total
+              Number(known) === total &&
+              flags.filter((f) => f.includes('slave')).length === masters * replicas &&
+              !flags.some((f) => f.includes('fail')) &&
+              synced
               ? true
               : undefined;
           }),
