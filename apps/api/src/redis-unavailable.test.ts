@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import IORedis, { Cluster, ReplyError } from 'ioredis';
 import { loadConfig } from '@hookline/config';
 import { openHistory } from '@hookline/history';
-import { createFailFastRedis } from '@hookline/redis';
+import { createFailFastRedis, HookQueues, redisKeys } from '@hookline/redis';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
   startRedisCluster,
@@ -214,4 +214,92 @@ describe('a Redis Cluster with a shard down', () => {
       expect(res.headers['retry-after']).toBe('5');
     }
   }, 60000);
+});
+
+describe('a publish the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS=1)', () => {
+  let redisPair: RedisSentinelFixture;
+  beforeAll(async () => {
+    redisPair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
+  }, 30000);
+  afterAll(() => redisPair?.stop());
+
+  const ctx = useRedis('acks');
+  const pg = usePostgres('acks');
+
+  it('answers 503; the retry with the same id is accepted once the replica is back, one job', async () => {
+    const primary = redisPair.servers[0]!;
+    const config = loadConfig(
+      {
+        HOOKLINE_API_KEY: API_KEY,
+        HOOKLINE_SECRET_KEY: SECRET_KEY,
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        DATABASE_URL: TEST_DATABASE_URL,
+        REDIS_URL: `redis://${primary.host}:${primary.port}`,
+        HOOKLINE_REDIS_REPLICA_ACKS: '1',
+        LOG_LEVEL: 'silent',
+      },
+      'api',
+    );
+    const redis = createFailFastRedis(config);
+    ctx.onCleanup(() => redis.disconnect());
+    await waitUntil(async () => redis.status === 'ready', 'the API client ready', 5000);
+    const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => history.close());
+    const deps = createApiDeps(
+      config,
+      redis,
+      createLogger('silent', 'api-test'),
+      createMetrics(),
+      history.client,
+    );
+    ctx.onCleanup(() => deps.producer.close());
+    ctx.onCleanup(() => deps.closeProbes());
+    const app = buildApp(deps);
+    ctx.closeLater(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const call = (method: string, path: string, body?: unknown) =>
+      httpCall(port, {
+        method,
+        path,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
+    const hook = (
+      await call('POST', `/v1/accounts/${acct}/hooks`, {
+        url: 'https://hooks.example.com/in',
+        format: 'json',
+      })
+    ).json() as { id: string };
+    const event = { id: 'order-42', type: 'call_created', data: callCreated() };
+
+    const replica = redisPair.servers[1]!;
+    replica.freeze();
+    let refused;
+    try {
+      refused = await call('POST', `/v1/accounts/${acct}/events`, event);
+    } finally {
+      replica.thaw();
+    }
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().error.code).toBe('REDIS_UNAVAILABLE');
+
+    // The first request's key and entry were kept (on the primary): the retry completes its fan-out and
+    // answers as a repeat of an accepted event.
+    const accepted = await call('POST', `/v1/accounts/${acct}/events`, event);
+    expect(accepted.statusCode).toBe(200);
+    const queue = new HookQueues(redis, redisKeys(ctx.prefix)).open(hook.id);
+    ctx.onCleanup(() => queue.close());
+    const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'], 0, -1, true);
+    expect(jobs.map((job) => (job.data as { event: { id: string } }).event.id)).toEqual([
+      (accepted.json() as { id: string }).id,
+    ]);
+    // On the replica too, as acknowledged.
+    expect(
+      await replica.call((r) =>
+        r.exists(`${ctx.prefix}:${redisKeys(ctx.prefix).hookQueueName(hook.id)}:${jobs[0]!.id}`),
+      ),
+    ).toBe(1);
+  }, 30000);
 });

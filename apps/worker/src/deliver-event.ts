@@ -62,6 +62,9 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         });
         return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
       }
+      case 'unacknowledged':
+        // Left to the job's next taking (the lock expires, the hook is taken over): nothing was sent.
+        return { kind: 'lost', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
       case 'unsendable': {
         // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
         const recorded = await deps.recorder.record(data, fence, {

@@ -1,5 +1,6 @@
 import IORedis, { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
 import { FAILOVER_CLUSTER_OPTIONS, reconnectWhenDemoted, sentinelOptions } from './failover';
+import { requireReplicaAcks } from './replica-acks';
 
 /**
  * Where Redis is: a URL, or the settings (a Redis Cluster when REDIS_CLUSTER_NODES has seeds, a primary found
@@ -13,6 +14,8 @@ export type RedisTarget =
       readonly REDIS_SENTINELS?: readonly { readonly host: string; readonly port: number }[];
       readonly REDIS_SENTINEL_MASTER?: string;
       readonly REDIS_SENTINEL_PASSWORD?: string | undefined;
+      /** Replica acknowledgements the writes that promises rest on need (see replica-acks.ts). */
+      readonly HOOKLINE_REDIS_REPLICA_ACKS?: number;
     };
 
 // The Cluster client is handed around typed as Redis: it answers every command hookline sends the same way
@@ -20,6 +23,13 @@ export type RedisTarget =
 // Every client, whatever its retry policy, reconnects when a server answers READONLY: the primary it is
 // connected to was demoted (a failover it did not see), and a new connection finds the new primary.
 function connect(target: RedisTarget, node: RedisOptions, cluster: ClusterOptions = {}): Redis {
+  const redis = connectTo(target, node, cluster);
+  return typeof target === 'string'
+    ? redis
+    : requireReplicaAcks(redis, target.HOOKLINE_REDIS_REPLICA_ACKS ?? 0);
+}
+
+function connectTo(target: RedisTarget, node: RedisOptions, cluster: ClusterOptions): Redis {
   const options = { reconnectOnError: reconnectWhenDemoted, ...node };
   if (typeof target === 'string') return new IORedis(target, options);
   if (target.REDIS_SENTINELS && target.REDIS_SENTINELS.length > 0)

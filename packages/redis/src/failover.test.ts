@@ -8,6 +8,7 @@ import {
 } from '@hookline/testing';
 import { createFailFastRedis, createRedis } from './connection';
 import { FAILOVER_BUDGET_MS } from './failover';
+import { confirmWrites, ReplicaAcksMissingError, requireReplicaAcks } from './replica-acks';
 
 // A primary killed with SIGKILL and its replica promoted: hookline's clients wait the promotion out and the
 // command issued meanwhile succeeds, on the promoted replica. Real redis-server processes on ports of their
@@ -18,6 +19,30 @@ describe('a Redis Cluster master killed and its replica promoted', () => {
     cluster = await startRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 2000 });
   }, 60000);
   afterAll(() => cluster?.stop());
+
+  it('WAIT reaches the node of the written slot, on every shard', async () => {
+    const redis = requireReplicaAcks(createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes }), 1);
+    try {
+      const tags = ['{a}', '{b}', '{c}', '{d}', '{e}', '{f}'];
+      for (const tag of tags) {
+        await redis.set(`${tag}:k`, tag);
+        await confirmWrites(redis, `${tag}:k`);
+      }
+      const slots = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+      const slot = Number(await redis.call('CLUSTER', 'KEYSLOT', '{a}:k'));
+      const port = slots.find(([from, to]) => slot >= from && slot <= to)![2][1];
+      const [replica] = await cluster.replicasOf(cluster.servers.find((s) => s.port === port)!);
+      replica!.freeze();
+      try {
+        await redis.set('{a}:k', 'unacknowledged');
+        await expect(confirmWrites(redis, '{a}:k')).rejects.toBeInstanceOf(ReplicaAcksMissingError);
+      } finally {
+        replica!.thaw();
+      }
+    } finally {
+      redis.disconnect();
+    }
+  }, 30000);
 
   it("a worker's client waits it out; ioredis' own retry budget does not", async () => {
     const target = { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes };

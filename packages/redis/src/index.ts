@@ -22,3 +22,11 @@ export {
   OUTBOX_READ_MAX,
   type OutboxSlice,
 } from './history-outbox';
+export {
+  confirmWrites,
+  REPLICA_ACK_TIMEOUT_MS,
+  ReplicaAcksMissingError,
+  replicaAcksOf,
+  requireReplicaAcks,
+} from './replica-acks';
+export { FAILOVER_BUDGET_MS } from './failover';

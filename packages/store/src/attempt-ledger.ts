@@ -1,6 +1,8 @@
 import { Lru, type AttemptRecord } from '@hookline/core';
 import {
+  confirmWrites,
   hookQueueLayout,
+  ReplicaAcksMissingError,
   OUTBOX_IDLE_TTL_MS,
   SCRIPTS,
   STREAK_IDLE_TTL_MS,
@@ -70,7 +72,8 @@ export class RedisAttemptLedger implements AttemptLedger {
       [this.keys.hookAttempt(hookId), this.keys.hookRecord(hookId), this.lockKey(hookId, fence)],
       [eventId, cached ? String(cached.version) : '', fence.token],
     )) as [string, number, string[] | undefined];
-    if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable'> };
+    if (state !== 'send')
+      return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> };
     let target: HookTarget | undefined;
     try {
       target = fields ? this.remember(hookId, fields) : cached;
@@ -81,7 +84,9 @@ export class RedisAttemptLedger implements AttemptLedger {
       throw error;
     }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
-    return target ? { kind: 'send', target, lockMsLeft } : { kind: 'hook_deleted' };
+    if (!target) return { kind: 'hook_deleted' };
+    if (!(await this.markDurable(hookId, eventId, fence))) return { kind: 'unacknowledged' };
+    return { kind: 'send', target, lockMsLeft };
   }
 
   async finish(
@@ -112,7 +117,31 @@ export class RedisAttemptLedger implements AttemptLedger {
         fence.token,
       ],
     );
-    return FINISHED[String(result)] ?? 'recorded';
+    const finished = FINISHED[String(result)] ?? 'recorded';
+    // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
+    // answers "recorded" to a repeat, and the WAIT covers the first write).
+    if (finished === 'recorded') await confirmWrites(this.redis, keys.hookAttempt(hookId));
+    return finished;
+  }
+
+  /**
+   * HOOKLINE_REDIS_REPLICA_ACKS: the mark must be on the replicas before the request leaves, or a promoted
+   * replica without it would let another worker send the event again. Not acknowledged in time: the mark is
+   * taken back (nothing was sent), and the event waits for the job's next taking.
+   */
+  private async markDurable(hookId: string, eventId: string, fence: AttemptFence): Promise<boolean> {
+    try {
+      await confirmWrites(this.redis, this.keys.hookAttempt(hookId));
+      return true;
+    } catch (error) {
+      if (!(error instanceof ReplicaAcksMissingError)) throw error;
+      await SCRIPTS.attemptWithdraw.run(
+        this.redis,
+        [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+        [eventId, fence.token],
+      );
+      return false;
+    }
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {

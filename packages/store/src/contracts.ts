@@ -173,7 +173,12 @@ export type AttemptStart =
    * Marked, but nothing can be sent: the hook's sealed credentials do not open (HOOKLINE_SECRET_KEY changed).
    * Record the attempt `failed` with `reason`, so the hook's failure streak (and suspension) stops it.
    */
-  | { readonly kind: 'unsendable'; readonly reason: string };
+  | { readonly kind: 'unsendable'; readonly reason: string }
+  /**
+   * HOOKLINE_REDIS_REPLICA_ACKS: the mark was not acknowledged by enough replicas in time, and was taken back.
+   * Send nothing, record nothing: the event is sent at the job's next taking.
+   */
+  | { readonly kind: 'unacknowledged' };
 
 /** `fenced`: the caller lost the job's lock; `not_this_attempt`: the hook's attempt marker is another event's. */
 export type AttemptFinish = 'recorded' | 'hook_deleted' | 'fenced' | 'not_this_attempt';
