@@ -40,9 +40,11 @@ export interface SentinelTarget {
 }
 
 /**
- * The primary through Redis Sentinel: the sentinels are asked which server is the primary at every (re)connect,
- * and `failoverDetector` drops the connection as soon as they announce a new one (+switch-master), so a client
- * still connected to a demoted primary does not wait for READONLY. `access` (REDIS_URL's user, password, TLS)
+ * The primary through Redis Sentinel: the sentinels are asked which server is the primary at every (re)connect;
+ * a client still connected to a demoted primary reconnects at its first READONLY. ioredis' `failoverDetector`
+ * is left off: its disconnect on +switch-master can land while the client is asking the sentinels, and the
+ * client then stays closed for good ("Connection is closed." from the sentinel connector, seen in the fleet
+ * test with ioredis 5.11). `access` (REDIS_URL's user, password, TLS)
  * applies to the data nodes; TLS to the sentinels too, and REDIS_SENTINEL_PASSWORD, when set, to them.
  */
 export function sentinelOptions(target: SentinelTarget, access: RedisOptions): RedisOptions {
@@ -58,7 +60,6 @@ export function sentinelOptions(target: SentinelTarget, access: RedisOptions): R
         }
       : {}),
     ...(tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
-    failoverDetector: true,
     // While no sentinel answers, or the one named is not up yet: again soon, then every half second.
     sentinelRetryStrategy: (times) => Math.min(100 * times, 500),
     retryStrategy: (times) => Math.min(50 * times, 500),

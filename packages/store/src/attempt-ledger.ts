@@ -1,8 +1,10 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Lru, type AttemptRecord } from '@hookline/core';
 import {
   confirmWrites,
   hookQueueLayout,
-  ReplicaAcksMissingError,
+  replicaAcksOf,
   OUTBOX_IDLE_TTL_MS,
   SCRIPTS,
   STREAK_IDLE_TTL_MS,
@@ -52,6 +54,9 @@ const FINISHED: Record<string, AttemptFinish> = {
 // nor its record shipped, for every event.
 const CACHE_MAX = 10_000;
 
+/** How long an attempt mark may wait for its replica acknowledgements: a replica reattaching after a failover. */
+const ACK_WAIT_MS = 8000;
+
 export const UNREADABLE_CREDENTIALS =
   "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
   'with); nothing was sent. Set the credentials again (or restore the key)';
@@ -65,7 +70,38 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly secretBox: SecretBox,
   ) {}
 
+  /**
+   * Marks the attempt. With HOOKLINE_REDIS_REPLICA_ACKS the mark must be on the replicas before the request
+   * leaves, or a promoted replica without it would let another worker send the event again. While it is not
+   * (a replica lagging or reattaching after a failover, the connection lost mid-WAIT), the mark is made again
+   * under the same token (the script's "same holder asking again") and waited for, for up to ACK_WAIT_MS; then
+   * it is taken back (nothing was sent) and the event waits for the job's next taking.
+   */
   async begin(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
+    const started = performance.now();
+    for (;;) {
+      const askedAt = performance.now();
+      const start = await this.mark(hookId, eventId, fence);
+      if (start.kind !== 'send' || replicaAcksOf(this.redis) === 0) return start;
+      const acknowledged = await confirmWrites(this.redis, this.keys.hookAttempt(hookId)).then(
+        () => true,
+        () => false,
+      );
+      // The caller counts the lock left from when it asked: the time spent here before this mark is added back.
+      if (acknowledged) return { ...start, lockMsLeft: start.lockMsLeft + (askedAt - started) };
+      if (performance.now() - started > ACK_WAIT_MS) {
+        await SCRIPTS.attemptWithdraw.run(
+          this.redis,
+          [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+          [eventId, fence.token],
+        );
+        return { kind: 'unacknowledged' };
+      }
+      await sleep(250);
+    }
+  }
+
+  private async mark(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
     const [state, lockMsLeft, fields] = (await SCRIPTS.attemptBegin.run(
       this.redis,
@@ -85,7 +121,6 @@ export class RedisAttemptLedger implements AttemptLedger {
     }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
     if (!target) return { kind: 'hook_deleted' };
-    if (!(await this.markDurable(hookId, eventId, fence))) return { kind: 'unacknowledged' };
     return { kind: 'send', target, lockMsLeft };
   }
 
@@ -122,26 +157,6 @@ export class RedisAttemptLedger implements AttemptLedger {
     // answers "recorded" to a repeat, and the WAIT covers the first write).
     if (finished === 'recorded') await confirmWrites(this.redis, keys.hookAttempt(hookId));
     return finished;
-  }
-
-  /**
-   * HOOKLINE_REDIS_REPLICA_ACKS: the mark must be on the replicas before the request leaves, or a promoted
-   * replica without it would let another worker send the event again. Not acknowledged in time: the mark is
-   * taken back (nothing was sent), and the event waits for the job's next taking.
-   */
-  private async markDurable(hookId: string, eventId: string, fence: AttemptFence): Promise<boolean> {
-    try {
-      await confirmWrites(this.redis, this.keys.hookAttempt(hookId));
-      return true;
-    } catch (error) {
-      if (!(error instanceof ReplicaAcksMissingError)) throw error;
-      await SCRIPTS.attemptWithdraw.run(
-        this.redis,
-        [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
-        [eventId, fence.token],
-      );
-      return false;
-    }
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {

@@ -108,11 +108,11 @@ export class RedisServerProcess implements RedisServerAddress {
     return this.child?.pid;
   }
 
-  /** Starts the process and resolves once it answers PING. */
-  async start(): Promise<void> {
+  /** Starts the process (with `extraArgs` after its own) and resolves once it answers PING. */
+  async start(extraArgs: readonly string[] = []): Promise<void> {
     if (this.running) return;
     this.spawnError = undefined;
-    const child = spawn('redis-server', [...this.args], { stdio: 'ignore' });
+    const child = spawn('redis-server', [...this.args, ...extraArgs], { stdio: 'ignore' });
     child.once('error', (error) => (this.spawnError ??= error));
     this.child = child;
     await until(`redis-server on port ${this.port}`, async () => {
