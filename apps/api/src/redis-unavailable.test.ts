@@ -78,6 +78,15 @@ describe('Redis errors that mean "not serving now"', () => {
     expect(isRedisUnavailable(new ReplyError(message), READY)).toBe(true);
   });
 
+  // Seen in the cluster fleet test: a command cut off by the failover, from ioredis' redis-errors AbortError.
+  it('a command aborted by a closed connection, whatever its class', () => {
+    const aborted = Object.assign(Object.create(null) as object, {
+      name: 'AbortError',
+      message: 'Command aborted due to connection close',
+    });
+    expect(isRedisUnavailable(aborted, READY)).toBe(true);
+  });
+
   it('a write the replicas did not acknowledge in time', () => {
     const error = new Error('1 replica acknowledgement required, 0 received within 1000 ms');
     error.name = REPLICA_ACKS_MISSING;

@@ -17,7 +17,7 @@ const SOCKET_CODES = new Set([
   'ECONNABORTED',
 ]);
 const CLIENT_MESSAGES =
-  /Stream isn't writeable|Connection is closed|Connection is in subscriber mode|max retries|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Command timed out/i;
+  /Stream isn't writeable|Connection is closed|Command aborted due to connection close|Connection is in subscriber mode|max retries|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Command timed out/i;
 const SENTINEL_MESSAGES =
   /All sentinels are unreachable|failed to connect to sentinel|Failed to connect to sentinel|sentinel.*(master|primary).*(not found|unknown)/i;
 // Replies of a server that is up but cannot serve this command now. They come bare (`ReplyError`), or, from
@@ -32,10 +32,16 @@ const CLUSTER_GAVE_UP = /^Too many Cluster redirections/;
 export const REPLICA_ACKS_MISSING = 'ReplicaAcksMissingError';
 
 export function isRedisUnavailable(error: unknown, redis: Pick<Redis, 'status'>): boolean {
-  if (!(error instanceof Error)) return false;
+  // Not always an Error: ioredis' AbortError (a command cut off by a closed connection, mid-failover) is built
+  // on a class that does not pass instanceof Error here, so anything with a message is looked at.
+  if (!isErrorLike(error)) return false;
   if (isNotServing(error)) return true;
   // Anything that failed while the client is not connected is reported as the outage it most likely is.
   return redis.status !== 'ready';
+}
+
+function isErrorLike(error: unknown): error is Error {
+  return typeof error === 'object' && error !== null && typeof (error as Error).message === 'string';
 }
 
 /** Whether the error itself says Redis is not serving, whatever the client's state. */
