@@ -14,7 +14,7 @@ import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 
 export interface DeliverEventDeps {
-  attempts: Pick<AttemptLedger, 'begin'>;
+  attempts: Pick<AttemptLedger, 'begin' | 'withdraw'>;
   recorder: OutcomeRecorder;
   attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
   eventTypeHeader: string;
@@ -79,8 +79,12 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending
     // leaves the attempt marked; whoever takes the job over records it `unknown`.
     const lockLeft = start.lockMsLeft - (performance.now() - askedAt);
-    if (lockLeft < deps.deadlineMs + deps.sendMarginMs)
+    if (lockLeft < deps.deadlineMs + deps.sendMarginMs) {
+      // Nothing left: the mark is taken back (while the lock is still ours), so the take-over sends the event
+      // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
+      await deps.attempts.withdraw?.(data.hookId, job.id, fence);
       return { kind: 'lost', why: `stalled before sending: ${Math.round(lockLeft)} ms of lock left` };
+    }
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,

@@ -55,7 +55,7 @@ const FINISHED: Record<string, AttemptFinish> = {
 const CACHE_MAX = 10_000;
 
 /** How long an attempt mark may wait for its replica acknowledgements: a replica reattaching after a failover. */
-const ACK_WAIT_MS = 8000;
+const ACK_WAIT_MS = 15_000;
 
 export const UNREADABLE_CREDENTIALS =
   "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
@@ -90,15 +90,20 @@ export class RedisAttemptLedger implements AttemptLedger {
       // The caller counts the lock left from when it asked: the time spent here before this mark is added back.
       if (acknowledged) return { ...start, lockMsLeft: start.lockMsLeft + (askedAt - started) };
       if (performance.now() - started > ACK_WAIT_MS) {
-        await SCRIPTS.attemptWithdraw.run(
-          this.redis,
-          [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
-          [eventId, fence.token],
-        );
+        await this.withdraw(hookId, eventId, fence);
         return { kind: 'unacknowledged' };
       }
       await sleep(250);
     }
+  }
+
+  async withdraw(hookId: string, eventId: string, fence: AttemptFence): Promise<boolean> {
+    const withdrawn = await SCRIPTS.attemptWithdraw.run(
+      this.redis,
+      [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+      [eventId, fence.token],
+    );
+    return withdrawn === 1;
   }
 
   private async mark(hookId: string, eventId: string, fence: AttemptFence): Promise<AttemptStart> {

@@ -145,6 +145,12 @@ export interface AttemptLedger {
    * a send-again of it (the same event, another attempt).
    */
   begin(hookId: string, marker: string, fence: AttemptFence): Promise<AttemptStart>;
+  /**
+   * Takes back the caller's own open mark, sending nothing (a request that did not leave): the job's next
+   * taking then sends the event instead of recording `unknown`. False when the mark or the lock is not the
+   * caller's any more.
+   */
+  withdraw?(hookId: string, marker: string, fence: AttemptFence): Promise<boolean>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,
