@@ -18,7 +18,7 @@ import type { OutcomeRecorder } from './outcome-recorder';
 import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
 
 export interface DeliverEventDeps {
-  attempts: Pick<AttemptLedger, 'begin'>;
+  attempts: Pick<AttemptLedger, 'begin' | 'withdraw'>;
   recorder: OutcomeRecorder;
   attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
   eventTypeHeader: string;
@@ -82,13 +82,29 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         endDeliveryTrace(trace, 'unknown', undefined, error);
         return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
       }
+      case 'unacknowledged':
+        // Left to the job's next taking (the lock expires, the hook is taken over): nothing was sent.
+        return { kind: 'lost', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
+      case 'unsendable': {
+        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
+        const recorded = await deps.recorder.record(data, fence, {
+          outcome: 'failed',
+          startedAt,
+          error: start.reason,
+        });
+        return recorded === 'fenced' ? lostEnd : failed(`failed: ${start.reason}`);
+      }
     }
     // The request may leave only while nobody else can take the job over before its deadline: this process
     // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending
     // leaves the attempt marked; whoever takes the job over records it `unknown`.
     const lockLeft = start.lockMsLeft - (performance.now() - askedAt);
-    if (lockLeft < deps.deadlineMs + deps.sendMarginMs)
+    if (lockLeft < deps.deadlineMs + deps.sendMarginMs) {
+      // Nothing left: the mark is taken back (while the lock is still ours), so the take-over sends the event
+      // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
+      await deps.attempts.withdraw?.(data.hookId, job.id, fence);
       return { kind: 'lost', why: `stalled before sending: ${Math.round(lockLeft)} ms of lock left` };
+    }
     const trace = startDeliveryTrace(deps.tracing, data, startedAt);
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,

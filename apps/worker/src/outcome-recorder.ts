@@ -12,6 +12,7 @@ import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptFence, AttemptFinish, AttemptLedger } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
+import { OUTCOME_RETRY_MS, retryWrite } from './write-retry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
   readonly outcome: RecordedOutcome;
@@ -40,6 +41,8 @@ export class OutcomeRecorder {
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
       logger: Logger;
+      /** How long a failing outcome write is tried again (OUTCOME_RETRY_MS). */
+      retryMs?: number;
     },
   ) {}
 
@@ -53,13 +56,23 @@ export class OutcomeRecorder {
     );
     // An event an erasure reached is recorded without anything of its content.
     const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
-    const finished = await this.deps.attempts.finish(
-      hookId,
-      recorded,
-      fence,
-      streakStep(attempt.outcome),
-      fence.jobId,
-      emptiedJobData(job),
+    // Tried again while Redis fails over (see write-retry.ts).
+    const finished = await retryWrite(
+      () =>
+        this.deps.attempts.finish(
+          hookId,
+          recorded,
+          fence,
+          streakStep(attempt.outcome),
+          fence.jobId,
+          emptiedJobData(job),
+        ),
+      this.deps.retryMs ?? OUTCOME_RETRY_MS,
+      (error, n) =>
+        this.deps.logger.warn(
+          { err: error, hookId, eventId: event.id, n },
+          'recording an outcome failed; retrying',
+        ),
     );
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(

@@ -43,7 +43,7 @@ export interface WorkerDeps {
   /** `hookline.delivery` spans, when the process has an exporter (startTracing). */
   tracing?: Tracing;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
-  timings?: Partial<ConsumerTimings> & { lockMs?: number };
+  timings?: Partial<ConsumerTimings> & { lockMs?: number; outcomeRetryMs?: number };
 }
 
 export interface RunningWorker {
@@ -66,7 +66,10 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   );
   const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
-    recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, marks, metrics, logger }),
+    recorder: new OutcomeRecorder({
+      ...{ redis, keys, attempts: deps.store.attempts, marks, metrics, logger },
+      ...(deps.timings?.outcomeRetryMs !== undefined ? { retryMs: deps.timings.outcomeRetryMs } : {}),
+    }),
     attempt: (request) => deliverer.attempt(request),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,

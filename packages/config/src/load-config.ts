@@ -59,6 +59,10 @@ export function loadConfig(
   // The monitor seals the operator's signing secret for the workers, with the key they open it with.
   if (present.HOOKLINE_OPERATOR_WEBHOOK_URL !== undefined && present.HOOKLINE_SECRET_KEY === undefined)
     problems.push('HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
+  if (present.REDIS_SENTINELS !== undefined && present.REDIS_CLUSTER_NODES !== undefined)
+    problems.push(
+      'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',
+    );
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
   const logo = present.HOOKLINE_BRAND_LOGO ? loadBrandLogo(present.HOOKLINE_BRAND_LOGO, problems) : undefined;
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);

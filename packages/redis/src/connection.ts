@@ -1,28 +1,52 @@
 import IORedis, { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
+import { FAILOVER_CLUSTER_OPTIONS, reconnectWhenDemoted, sentinelOptions } from './failover';
+import { requireReplicaAcks } from './replica-acks';
 
-/** Where Redis is: a URL, or the settings (a Redis Cluster when REDIS_CLUSTER_NODES has seeds). */
+/**
+ * Where Redis is: a URL, or the settings (a Redis Cluster when REDIS_CLUSTER_NODES has seeds, a primary found
+ * through Redis Sentinel when REDIS_SENTINELS has any).
+ */
 export type RedisTarget =
   | string
   | {
       readonly REDIS_URL: string;
       readonly REDIS_CLUSTER_NODES: readonly { readonly host: string; readonly port: number }[];
+      readonly REDIS_SENTINELS?: readonly { readonly host: string; readonly port: number }[];
+      readonly REDIS_SENTINEL_MASTER?: string;
+      readonly REDIS_SENTINEL_PASSWORD?: string | undefined;
+      /** Replica acknowledgements the writes that promises rest on need (see replica-acks.ts). */
+      readonly HOOKLINE_REDIS_REPLICA_ACKS?: number;
     };
 
 // The Cluster client is handed around typed as Redis: it answers every command hookline sends the same way
 // (every script and transaction keeps to one hash tag), `duplicate()` exists on both, and BullMQ takes either.
+// Every client, whatever its retry policy, reconnects when a server answers READONLY: the primary it is
+// connected to was demoted (a failover it did not see), and a new connection finds the new primary.
 function connect(target: RedisTarget, node: RedisOptions, cluster: ClusterOptions = {}): Redis {
-  if (typeof target === 'string') return new IORedis(target, node);
-  if (target.REDIS_CLUSTER_NODES.length === 0) return new IORedis(target.REDIS_URL, node);
+  const redis = connectTo(target, node, cluster);
+  return typeof target === 'string'
+    ? redis
+    : requireReplicaAcks(redis, target.HOOKLINE_REDIS_REPLICA_ACKS ?? 0);
+}
+
+function connectTo(target: RedisTarget, node: RedisOptions, cluster: ClusterOptions): Redis {
+  const options = { reconnectOnError: reconnectWhenDemoted, ...node };
+  if (typeof target === 'string') return new IORedis(target, options);
+  if (target.REDIS_SENTINELS && target.REDIS_SENTINELS.length > 0)
+    return new IORedis({ ...sentinelOptions(target, clusterAccess(target.REDIS_URL)), ...options });
+  if (target.REDIS_CLUSTER_NODES.length === 0) return new IORedis(target.REDIS_URL, options);
   const seeds = target.REDIS_CLUSTER_NODES.map(({ host, port }) => ({ host, port }));
   return new Cluster(seeds, {
+    ...FAILOVER_CLUSTER_OPTIONS,
     ...cluster,
-    redisOptions: { ...clusterAccess(target.REDIS_URL), ...node },
+    redisOptions: { ...clusterAccess(target.REDIS_URL), ...options },
   }) as unknown as Redis;
 }
 
 /**
  * In cluster mode the seeds come from REDIS_CLUSTER_NODES and everything else from REDIS_URL: its user and
  * password, and TLS for `rediss://`, apply to every node (the nodes the cluster reports as well as the seeds).
+ * With Sentinel, the same applies to the primary the sentinels name (and TLS to the sentinels too).
  */
 export function clusterAccess(redisUrl: string): RedisOptions {
   if (!redisUrl) return {};

@@ -24,3 +24,11 @@ export {
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
+export {
+  confirmWrites,
+  REPLICA_ACK_TIMEOUT_MS,
+  ReplicaAcksMissingError,
+  replicaAcksOf,
+  requireReplicaAcks,
+} from './replica-acks';
+export { FAILOVER_BUDGET_MS } from './failover';

@@ -1,5 +1,14 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Lru, type AttemptRecord } from '@hookline/core';
-import { hookQueueLayout, OUTBOX_IDLE_TTL_MS, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import {
+  confirmWrites,
+  hookQueueLayout,
+  replicaAcksOf,
+  OUTBOX_IDLE_TTL_MS,
+  STREAK_IDLE_TTL_MS,
+  type RedisKeys,
+} from '@hookline/redis';
 import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type {
@@ -11,7 +20,7 @@ import type {
   StreakStep,
 } from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
-import type { SecretBox } from './secret-box';
+import { SecretBoxError, type SecretBox } from './secret-box';
 
 // A job whose holder died or froze is taken over by another process. For a webhook, running it again is the
 // one thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
@@ -45,6 +54,13 @@ const FINISHED: Record<string, AttemptFinish> = {
 // nor its record shipped, for every event.
 const CACHE_MAX = 10_000;
 
+/** How long an attempt mark may wait for its replica acknowledgements: a replica reattaching after a failover. */
+const ACK_WAIT_MS = 15_000;
+
+export const UNREADABLE_CREDENTIALS =
+  "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
+  'with); nothing was sent. Set the credentials again (or restore the key)';
+
 export class RedisAttemptLedger implements AttemptLedger {
   private readonly targets = new Lru<string, HookTarget>(CACHE_MAX);
 
@@ -54,11 +70,52 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly secretBox: SecretBox,
   ) {}
 
+  /**
+   * Marks the attempt. With HOOKLINE_REDIS_REPLICA_ACKS the mark must be on the replicas before the request
+   * leaves, or a promoted replica without it would let another worker send the event again. While it is not
+   * (a replica lagging or reattaching after a failover, the connection lost mid-WAIT), the mark is made again
+   * under the same token (the script's "same holder asking again") and waited for, for up to ACK_WAIT_MS; then
+   * it is taken back (nothing was sent) and the event waits for the job's next taking.
+   */
   async begin(
     hookId: string,
     eventId: string,
     fence: AttemptFence,
     erasureTags: readonly string[] = [],
+  ): Promise<AttemptStart> {
+    const started = performance.now();
+    for (;;) {
+      const askedAt = performance.now();
+      const start = await this.mark(hookId, eventId, fence, erasureTags);
+      if (start.kind !== 'send' || replicaAcksOf(this.redis) === 0) return start;
+      const acknowledged = await confirmWrites(this.redis, this.keys.hookAttempt(hookId)).then(
+        () => true,
+        () => false,
+      );
+      // The caller counts the lock left from when it asked: the time spent here before this mark is added back.
+      if (acknowledged) return { ...start, lockMsLeft: start.lockMsLeft + (askedAt - started) };
+      if (performance.now() - started > ACK_WAIT_MS) {
+        await this.withdraw(hookId, eventId, fence);
+        return { kind: 'unacknowledged' };
+      }
+      await sleep(250);
+    }
+  }
+
+  async withdraw(hookId: string, eventId: string, fence: AttemptFence): Promise<boolean> {
+    const withdrawn = await STORE_SCRIPTS.attemptWithdraw.run(
+      this.redis,
+      [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+      [eventId, fence.token],
+    );
+    return withdrawn === 1;
+  }
+
+  private async mark(
+    hookId: string,
+    eventId: string,
+    fence: AttemptFence,
+    erasureTags: readonly string[],
   ): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
     const [state, lockMsLeft, fields] = (await STORE_SCRIPTS.attemptBegin.run(
@@ -71,10 +128,20 @@ export class RedisAttemptLedger implements AttemptLedger {
       ],
       [eventId, cached ? String(cached.version) : '', fence.token, ...erasureTags],
     )) as [string, number, string[] | undefined];
-    if (state !== 'send') return { kind: state as Exclude<AttemptStart['kind'], 'send'> };
-    const target = fields ? this.remember(hookId, fields) : cached;
+    if (state !== 'send')
+      return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> };
+    let target: HookTarget | undefined;
+    try {
+      target = fields ? this.remember(hookId, fields) : cached;
+    } catch (error) {
+      // A key change would otherwise fail every attempt with an exception, and the worker would take the hook
+      // again at once, forever: the attempt fails as an outcome instead, which the suspension rule counts.
+      if (error instanceof SecretBoxError) return { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS };
+      throw error;
+    }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
-    return target ? { kind: 'send', target, lockMsLeft } : { kind: 'hook_deleted' };
+    if (!target) return { kind: 'hook_deleted' };
+    return { kind: 'send', target, lockMsLeft };
   }
 
   async finish(
@@ -108,7 +175,11 @@ export class RedisAttemptLedger implements AttemptLedger {
         ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
       ],
     );
-    return FINISHED[String(result)] ?? 'recorded';
+    const finished = FINISHED[String(result)] ?? 'recorded';
+    // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
+    // answers "recorded" to a repeat, and the WAIT covers the first write).
+    if (finished === 'recorded') await confirmWrites(this.redis, keys.hookAttempt(hookId));
+    return finished;
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {

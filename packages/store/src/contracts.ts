@@ -154,6 +154,12 @@ export interface AttemptLedger {
     fence: AttemptFence,
     erasureTags?: readonly string[],
   ): Promise<AttemptStart>;
+  /**
+   * Takes back the caller's own open mark, sending nothing (a request that did not leave): the job's next
+   * taking then sends the event instead of recording `unknown`. False when the mark or the lock is not the
+   * caller's any more.
+   */
+  withdraw?(hookId: string, marker: string, fence: AttemptFence): Promise<boolean>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,
@@ -181,7 +187,17 @@ export type AttemptStart =
   /** The outcome is recorded already; only the job's completion was lost. */
   | { readonly kind: 'already_recorded' }
   /** Deleted after the event was accepted: nowhere to deliver. */
-  | { readonly kind: 'hook_deleted' };
+  | { readonly kind: 'hook_deleted' }
+  /**
+   * Marked, but nothing can be sent: the hook's sealed credentials do not open (HOOKLINE_SECRET_KEY changed).
+   * Record the attempt `failed` with `reason`, so the hook's failure streak (and suspension) stops it.
+   */
+  | { readonly kind: 'unsendable'; readonly reason: string }
+  /**
+   * HOOKLINE_REDIS_REPLICA_ACKS: the mark was not acknowledged by enough replicas in time, and was taken back.
+   * Send nothing, record nothing: the event is sent at the job's next taking.
+   */
+  | { readonly kind: 'unacknowledged' };
 
 /** `fenced`: the caller lost the job's lock; `not_this_attempt`: the hook's attempt marker is another event's. */
 export type AttemptFinish = 'recorded' | 'hook_deleted' | 'fenced' | 'not_this_attempt';

@@ -8,6 +8,8 @@ export const STORE_SCRIPTS = {
   /** Mark an attempt before the request (fenced by the job's lock), record its outcome after. */
   attemptBegin: loadScript('attempt-begin', DIR),
   attemptFinish: loadScript('attempt-finish', DIR),
+  /** Takes back a mark the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS): nothing was sent. */
+  attemptWithdraw: loadScript('attempt-withdraw', DIR),
   /** Change a hook record (and its version) only while it exists. */
   hookChange: loadScript('hook-change', DIR),
   /** A hook's subscription, set only while the hook is in its account's index. */

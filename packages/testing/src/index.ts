@@ -6,9 +6,16 @@ export {
   uniquePrefix,
   useRedis,
 } from './redis-fixture';
-export { startRedisCluster, type RedisClusterFixture, type RedisClusterNode } from './redis-cluster';
+export {
+  startRedisCluster,
+  type RedisClusterFixture,
+  type RedisClusterNode,
+  type RedisClusterOptions,
+} from './redis-cluster';
 export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
 export { waitUntil } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
+export { startRedisSentinel, type RedisSentinelFixture } from './redis-sentinel';
+export { RedisServerProcess } from './redis-servers';

@@ -17,7 +17,7 @@ import { httpCall, type Answer } from './http-call';
 // the real Producer and HookControl) on a real Redis under a unique prefix, served on 127.0.0.1:0.
 
 export const API_KEY = 'test-operator-key-0123456789abcdef';
-const SECRET_KEY = '5a'.repeat(32);
+export const SECRET_KEY = '5a'.repeat(32);
 
 export const callCreated = (data: Record<string, unknown> = {}) => ({ ...SAMPLE_CALL_DATA, ...data });
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type RedisKeys } from '@hookline/redis';
+import { confirmWrites, type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
 import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
 
@@ -116,6 +116,10 @@ export class AccountInbox {
       ],
     )) as [string, string, RawEntry[], RawEntry[]];
     const [kind, answerJson, pendingRaw, abandoned] = reply;
+    // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
+    // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
+    // the same id would become a second event.
+    await confirmWrites(this.redis, keys.accountInbox(input.accountId));
     if (kind === 'conflict') return { kind, abandoned: abandoned.map(toEntry) };
     const stored = parseAnswer(answerJson);
     const answer = stored && { id: stored.id, hooks: stored.hooks };

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { inSpan, type Tracing } from '@hookline/core';
-import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
+import { confirmWrites, HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
 import { AccountInbox, type InboxEntry } from './account-inbox';
@@ -97,6 +97,9 @@ export class FanOut {
       removeOnComplete: KEEP_COMPLETED,
       removeOnFail: KEEP_FAILED,
     });
+    // Each hook's job on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS); not acknowledged, the
+    // publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
+    await confirmWrites(this.deps.redis, this.deps.keys.hookRecord(hookId));
   }
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).

@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SAMPLE_CALL_DATA } from '@hookline/core';
+import { openHistory, type HistoryStore } from '@hookline/history';
+import {
+  spawnEntry,
+  startReceiver,
+  TEST_DATABASE_URL,
+  uniquePrefix,
+  waitUntil,
+  type SpawnedProcess,
+} from '@hookline/testing';
+
+// The whole fleet from its production entry points (HTTP tier, workers, monitor) on a Redis that fails over,
+// and a load like production's: events published through the API at a steady rate to many hooks, each
+// publish retried with the same id on 503, as the README tells producers to. What it counts is what the
+// issue's acceptance names: events received twice, accepted events never received, order per hook, requests
+// in flight per hook, history records per received event, every answer of the API.
+
+const API_KEY = 'fleet-operator-key-0123456789abcdef';
+/** How long a producer keeps retrying one event on 503 before the test calls it refused. */
+const RETRY_FOR_MS = 60_000;
+
+export interface FleetOptions {
+  /** REDIS_URL / REDIS_SENTINELS / REDIS_CLUSTER_NODES … for every process. */
+  redisEnv: Record<string, string>;
+  replicaAcks: number;
+  workers: number;
+  hooks: number;
+  /** Events per second over all hooks. */
+  rate: number;
+  pgSchema: string;
+}
+
+export interface FleetReport {
+  statuses: Record<string, number>;
+  accepted: number;
+  received: number;
+  duplicates: string[];
+  lost: string[];
+  orderViolations: string[];
+  maxInFlightPerHook: number;
+  historyMissing: string[];
+  historyTwice: string[];
+  unknownOutcomes: number;
+  exited: string[];
+}
+
+export async function startFleet(options: FleetOptions) {
+  const prefix = uniquePrefix('failover');
+  const closers: (() => Promise<unknown> | unknown)[] = [];
+  const processes = new Map<string, SpawnedProcess>();
+  const env = {
+    ...options.redisEnv,
+    HOOKLINE_QUEUE_PREFIX: prefix,
+    HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
+    HOOKLINE_API_KEY: API_KEY,
+    DATABASE_URL: TEST_DATABASE_URL,
+    HOOKLINE_DATABASE_SCHEMA: options.pgSchema,
+    HOOKLINE_REDIS_REPLICA_ACKS: String(options.replicaAcks),
+    HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
+    HOOKLINE_METRICS_PORT: '0',
+    LOG_LEVEL: 'info',
+  };
+  const spawn = (name: string, entry: string, extra: Record<string, string> = {}) => {
+    const child = spawnEntry(entry, { ...env, ...extra });
+    processes.set(name, child);
+    closers.push(async () => {
+      child.kill('SIGKILL');
+      await child.exited;
+    });
+    return child;
+  };
+
+  // Half the hooks answer at once, half after 150 ms: slow hooks build a backlog across the failovers.
+  const receiver = await startReceiver((req) => {
+    const hook = Number(/\/h(\d+)$/.exec(req.path)?.[1] ?? 0);
+    return { kind: 'status', status: 200, ...(hook % 2 === 1 ? { delayMs: 150 } : {}) };
+  });
+  closers.push(() => receiver.close());
+
+  const http = spawn('http', 'apps/hookline/src/http-main.ts', { PORT: '0', HOST: '127.0.0.1' });
+  await http.waitForOutput('Server listening at', 60_000);
+  const port = Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(http.output())![1]);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    return { status: res.status, json: () => JSON.parse(text) as Record<string, unknown> };
+  };
+  await waitUntil(
+    async () => (await call('GET', '/readyz').catch(() => ({ status: 0 }))).status === 200,
+    'API ready',
+    30_000,
+  );
+  for (let i = 0; i < options.workers; i++) {
+    const worker = spawn(`worker-${i}`, 'apps/hookline/src/worker-main.ts');
+    await worker.waitForOutput('worker started', 60_000);
+  }
+  const monitor = spawn('monitor', 'apps/hookline/src/monitor-main.ts');
+  await monitor.waitForOutput('monitor listening for metrics', 60_000);
+
+  // One account per hook: each event goes to exactly one hook, so order per hook is publish order.
+  const accounts: { account: string; hook: string }[] = [];
+  for (let i = 0; i < options.hooks; i++) {
+    const account = String((await call('POST', '/v1/accounts', { name: `Fleet ${i}` })).json().id);
+    const hook = await call('POST', `/v1/accounts/${account}/hooks`, {
+      url: receiver.url(`/h${i}`),
+      format: 'json',
+    });
+    if (hook.status !== 201) throw new Error(`hook not created: ${hook.status}`);
+    accounts.push({ account, hook: String(hook.json().id) });
+  }
+
+  const statuses: Record<string, number> = {};
+  const accepted = new Set<string>();
+  let publishing = true;
+  const perHookGapMs = (1000 * options.hooks) / options.rate;
+  const publishers = accounts.map(async ({ account }, i) => {
+    for (let seq = 0; publishing; seq++) {
+      const callId = `h${i}-${seq}`;
+      const started = Date.now();
+      for (;;) {
+        const res = await call('POST', `/v1/accounts/${account}/events`, {
+          id: callId,
+          type: 'call_created',
+          data: { ...SAMPLE_CALL_DATA, call_id: callId },
+        }).catch((error: Error) => ({ status: `error ${error.message}`, json: () => ({}) }));
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status === 202 || res.status === 200) {
+          accepted.add(callId);
+          break;
+        }
+        if (res.status !== 503 || Date.now() - started > RETRY_FOR_MS) break;
+        await sleep(100);
+      }
+      await sleep(perHookGapMs);
+    }
+  });
+
+  const history: HistoryStore = await openHistory({
+    kind: 'server',
+    url: TEST_DATABASE_URL,
+    schema: options.pgSchema,
+  });
+  closers.push(() => history.close());
+
+  const parsed = new WeakMap<Buffer, string>();
+  const callIdOf = (body: Buffer) => {
+    let id = parsed.get(body);
+    if (id === undefined)
+      parsed.set(body, (id = (JSON.parse(body.toString()) as { call_id: string }).call_id));
+    return id;
+  };
+  return {
+    receiver,
+    processes,
+    /** The latest moment any hook got a request, per hook, for "carries on after the promotion". */
+    lastRequestAfter(since: number): number[] {
+      const latest = accounts.map(() => 0);
+      for (const r of receiver.requests) {
+        const i = Number(/\/h(\d+)$/.exec(r.path)?.[1]);
+        if (r.receivedAt > since) latest[i] = Math.max(latest[i]!, r.receivedAt);
+      }
+      return latest;
+    },
+    /** Resolves with how long after `since` the slowest hook got its first request. */
+    async everyHookCarriesOn(since: number, timeoutMs = 30_000): Promise<number> {
+      const firsts = await waitUntil(
+        async () => {
+          const first = accounts.map(() => Infinity);
+          for (const r of receiver.requests) {
+            const i = Number(/\/h(\d+)$/.exec(r.path)?.[1]);
+            if (r.receivedAt > since) first[i] = Math.min(first[i]!, r.receivedAt);
+          }
+          return first.every((t) => t < Infinity) ? first : undefined;
+        },
+        'every hook to get a request after the promotion',
+        timeoutMs,
+      );
+      return Math.max(...firsts) - since;
+    },
+    /** Stops publishing, waits for every accepted event and its history record, and counts. */
+    async finish(drainMs = 45_000): Promise<FleetReport> {
+      publishing = false;
+      await Promise.all(publishers);
+      const receivedIds = () => new Set(receiver.requests.map((r) => callIdOf(r.body)));
+      await waitUntil(
+        async () => {
+          const ids = receivedIds();
+          return [...accepted].every((id) => ids.has(id));
+        },
+        'every accepted event to arrive',
+        drainMs,
+      ).catch(() => undefined);
+      const received = receiver.requests.map((r) => ({ path: r.path, id: callIdOf(r.body) }));
+      const rows = async () =>
+        history.client.query<{ call_id: string; outcome: string }>('SELECT call_id, outcome FROM attempts');
+      await waitUntil(
+        async () => (await rows()).length >= received.length,
+        'every received event in the history',
+        drainMs,
+      ).catch(() => undefined);
+      await sleep(2000); // a record written twice would show now
+      const recorded = await rows();
+      const seen = new Map<string, number>();
+      for (const { id } of received) seen.set(id, (seen.get(id) ?? 0) + 1);
+      const inHistory = new Map<string, number>();
+      for (const row of recorded) inHistory.set(row.call_id, (inHistory.get(row.call_id) ?? 0) + 1);
+      const orderViolations: string[] = [];
+      const lastSeq = new Map<string, number>();
+      for (const { path, id } of received) {
+        const seq = Number(id.split('-')[1]);
+        if ((lastSeq.get(path) ?? -1) >= seq)
+          orderViolations.push(`${path}: ${id} after ${lastSeq.get(path)}`);
+        lastSeq.set(path, seq);
+      }
+      return {
+        statuses,
+        accepted: accepted.size,
+        received: received.length,
+        duplicates: [...seen].filter(([, n]) => n > 1).map(([id]) => id),
+        lost: [...accepted].filter((id) => !seen.has(id)),
+        orderViolations,
+        maxInFlightPerHook: receiver.maxInFlightPerPath,
+        historyMissing: [...seen.keys()].filter((id) => !inHistory.has(id)),
+        historyTwice: [...inHistory].filter(([, n]) => n > 1).map(([id]) => id),
+        unknownOutcomes: recorded.filter((r) => r.outcome === 'unknown').length,
+        exited: [...processes]
+          .filter(([, p]) => p.child.exitCode !== null || p.child.signalCode !== null)
+          .map(([n]) => n),
+      };
+    },
+    statuses,
+    async close(): Promise<void> {
+      publishing = false;
+      if (process.env.FLEET_TRACE)
+        for (const [name, p] of processes) writeFileSync(`/tmp/fleet-${name}.log`, p.output());
+      for (const close of closers.splice(0).reverse()) await close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import IORedis from 'ioredis';
+
+// What the Redis fixtures (cluster, replication with Sentinel) share: free ports, one redis-server process
+// that can be killed, frozen and started again on the same port with the same files, and short-lived plain
+// connections to one server.
+
+export const HOST = '127.0.0.1';
+export const START_TIMEOUT_MS = 20_000;
+
+export interface RedisServerAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** A redis-server stopped while starting (most likely its port was taken meanwhile). */
+export class ServerExited extends Error {}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = START_TIMEOUT_MS,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch((error: unknown) => {
+      // A missing binary will not appear by waiting, nor an exited server answer; a starting server will.
+      if (error instanceof ServerExited || (error instanceof Error && error.message.startsWith('cannot run')))
+        throw error;
+      return undefined;
+    });
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Redis fixture: timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Runs a command on one server over a short-lived plain connection. */
+export async function onNode<T>(
+  node: RedisServerAddress,
+  password: string | undefined,
+  run: (redis: IORedis) => Promise<T>,
+): Promise<T> {
+  const redis = new IORedis(node.port, node.host, {
+    ...(password ? { password } : {}),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return await run(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export function run(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output}`));
+    });
+  });
+}
+
+/**
+ * One redis-server (or sentinel) process on a fixed port. `kill` and `freeze`/`thaw` are what a test does to
+ * it (SIGKILL, SIGSTOP, SIGCONT); `start` runs it again with the same arguments, so the same files.
+ */
+export class RedisServerProcess implements RedisServerAddress {
+  readonly host = HOST;
+  private child?: ChildProcess;
+  private spawnError?: Error;
+
+  constructor(
+    readonly port: number,
+    private readonly args: readonly string[],
+    private readonly password?: string,
+  ) {}
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts the process (with `extraArgs` after its own) and resolves once it answers PING. */
+  async start(extraArgs: readonly string[] = []): Promise<void> {
+    if (this.running) return;
+    this.spawnError = undefined;
+    const child = spawn('redis-server', [...this.args, ...extraArgs], { stdio: 'ignore' });
+    child.once('error', (error) => (this.spawnError ??= error));
+    this.child = child;
+    await until(`redis-server on port ${this.port}`, async () => {
+      if (this.spawnError) throw new Error(`cannot run redis-server: ${this.spawnError.message}`);
+      if (child.exitCode !== null) throw new ServerExited(`redis-server on ${this.port} exited`);
+      return onNode(this, this.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined));
+    });
+  }
+
+  /** SIGKILL, and resolves once the process is gone. */
+  kill(): Promise<void> {
+    const child = this.child;
+    return new Promise((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    });
+  }
+
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
+  /** Runs a command on this server over a short-lived connection. */
+  call<T>(run: (redis: IORedis) => Promise<T>): Promise<T> {
+    return onNode(this, this.password, run);
+  }
+
+  /** `master` or `slave` from INFO replication. */
+  async role(): Promise<string> {
+    return this.call(async (r) => /role:(\w+)/.exec(await r.info('replication'))?.[1] ?? 'unknown');
+  }
+}
