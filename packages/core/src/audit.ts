@@ -23,7 +23,9 @@ export type AuditAction =
   | 'hook.resumed'
   | 'portal_link.created'
   | 'portal_link.used'
-  | 'account.password_changed';
+  | 'account.password_changed'
+  /** An erasure of personal data was asked for; the entry says by what (call or number), never the value. */
+  | 'erasure.requested';
 
 export type AuditActor =
   /** Someone signed in on the website with the account's password. */
@@ -52,6 +54,9 @@ export interface AuditDetail {
   readonly link?: string;
   readonly read_only?: boolean;
   readonly expires_at?: string;
+  /** erasure.requested: the erasure, and whether it matches a call or a number (never the value asked for). */
+  readonly erasure_id?: string;
+  readonly by?: 'call_id' | 'number';
 }
 
 export interface AuditEntry {

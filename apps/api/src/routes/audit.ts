@@ -66,6 +66,11 @@ export const auditEntry = z
         link: z.string().optional(),
         read_only: z.boolean().optional(),
         expires_at: z.string().optional(),
+        erasure_id: z.string().optional(),
+        by: z
+          .enum(['call_id', 'number'])
+          .optional()
+          .describe('erasure.requested: what it matched on, never the value'),
       })
       .describe('What the change was about'),
   })

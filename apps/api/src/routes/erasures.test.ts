@@ -24,6 +24,19 @@ describe('erasures through the API', () => {
       });
       expect(got.body).not.toContain(Object.values(body)[0]);
     }
+    // Audited once each, by the operator key, saying by what — never the number or the call id asked for.
+    const audit = await api.call('GET', `/v1/accounts/${acct}/audit`);
+    const entries = (audit.json() as { data: { action: string; actor: { kind: string }; detail: object }[] })
+      .data;
+    expect(entries.filter((e) => e.action === 'erasure.requested')).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ kind: 'operator_key' }),
+        detail: expect.objectContaining({ by: 'call_id' }),
+      }),
+      expect.objectContaining({ detail: expect.objectContaining({ by: 'number' }) }),
+    ]);
+    expect(audit.body).not.toContain('+15550100');
+    expect(audit.body).not.toContain('c-1');
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { erasureInput, erasureTarget, notFound } from '@hookline/core';
 import { z } from 'zod';
+import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
@@ -37,6 +38,7 @@ const erasure = z
 
 export function erasureRoutes(deps: ApiDeps): Route[] {
   const { erasures } = deps.store;
+  const audit = auditRecorder(deps);
   return [
     defineRoute({
       operationId: 'requestErasure',
@@ -52,8 +54,13 @@ export function erasureRoutes(deps: ApiDeps): Route[] {
       responses: {
         202: { description: 'Accepted; runs in the background', schema: z.object({ id: z.string() }) },
       },
-    })(async ({ account, body }) => {
+    })(async ({ account, body, request }) => {
       const view = await erasures.request(account.id, erasureTarget(body), OPERATOR);
+      await audit(request, {
+        account_id: account.id,
+        action: 'erasure.requested',
+        detail: { erasure_id: view.id, by: view.by },
+      });
       return { status: 202, body: { id: view.id } };
     }),
     defineRoute({

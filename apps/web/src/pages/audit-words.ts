@@ -18,6 +18,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], [string, string]> = {
   'portal_link.created': ['Sign-in link made', ''],
   'portal_link.used': ['Signed in with a link', ''],
   'account.password_changed': ['Password changed', ''],
+  'erasure.requested': ['Personal data erased', 'badge-warn'],
 };
 
 const FIELD_WORDS: Record<string, string> = {
@@ -60,6 +61,8 @@ export function detailWords(entry: AuditEntry): string | undefined {
   if (d.held) parts.push(heldWords(d.held));
   if (d.passed === false) parts.push('the endpoint did not accept the test, so the hook stays suspended');
   if (d.passed === true) parts.push('the endpoint accepted the test first');
+  if (entry.action === 'erasure.requested')
+    parts.push(d.by === 'number' ? 'everything about one phone number' : 'everything about one call');
   if (entry.action === 'portal_link.created')
     parts.push(d.read_only ? 'for viewing only' : 'for viewing and changing');
   return parts.length > 0 ? parts.join('; ') : undefined;
