@@ -47,7 +47,7 @@ export const auditEntry = z
       .describe(
         'hook.created, hook.updated, hook.credentials_changed, hook.signing_secret_changed, hook.deleted, ' +
           'hook.enabled, hook.probed, hook.tested, hook.resent, hook.paused, hook.resumed, ' +
-          'portal_link.created, portal_link.used, account.password_changed',
+          'portal_link.created, portal_link.used, account.password_changed, erasure.requested',
       ),
     hook_id: z.string().optional(),
     actor,
