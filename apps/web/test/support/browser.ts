@@ -6,8 +6,9 @@ import { launchChromium } from '@hookline/testing';
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
 
-// Git-ignored; CI keeps them as artifacts for a person to look at.
-export const SCREENSHOTS = resolve(__dirname, '../../../../artifacts/screenshots');
+// Git-ignored; CI keeps them as artifacts for a person to look at. SCREENSHOTS_DIR puts them elsewhere.
+export const SCREENSHOTS =
+  process.env.SCREENSHOTS_DIR ?? resolve(__dirname, '../../../../artifacts/screenshots');
 
 /** One Debian Chromium per test file; a fresh context (cookies, storage) per test. */
 export function useBrowser() {
