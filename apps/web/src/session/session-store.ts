@@ -8,11 +8,26 @@ export interface Flash {
   readonly message: string;
 }
 
+/**
+ * A signing secret waiting to be shown once, by the GET its POST redirected to (Post/Redirect/Get): the POST
+ * never answers the secret itself, so reloading or going back cannot make or rotate another one.
+ */
+export interface PendingSecret {
+  /** Random, in the redirect's URL: only that GET, once, shows the secret. */
+  readonly token: string;
+  readonly hookId: string;
+  readonly secret: string;
+  readonly rotated: boolean;
+  /** ms; not shown after this (a page left unopened). */
+  readonly until: number;
+}
+
 export interface SessionData {
   /** Absent before sign-in: the login form still needs a CSRF token bound to the visitor. */
   readonly accountId?: string;
   readonly csrf: string;
   readonly flash?: Flash;
+  readonly pendingSecret?: PendingSecret;
   /** When the session was started (ms): a password change ends every session started before it. */
   readonly issuedAt?: number;
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { newId, type AttemptRecord, type CreateHookInput, type EventCatalog } from '@hookline/core';
+import {
+  newId,
+  SAMPLE_CALL_CREATED,
+  type AttemptRecord,
+  type CreateHookInput,
+  type EventCatalog,
+} from '@hookline/core';
 import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
@@ -55,6 +61,9 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
         hook_id: hookId,
         event_id: `evt_${(startedAt + i).toString(36)}fail${i}`,
         event_type: 'call_created',
+        call_id: `failing-call-${i + 1}`,
+        // The event as recorded, so the attempt can be sent again.
+        event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `failing-call-${i + 1}` },
         outcome: 'failed' as const,
         status_code: 503,
         duration_ms: 120 + i,
