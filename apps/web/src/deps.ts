@@ -28,8 +28,11 @@ export interface WebDeps {
     resend(accountId: string, hookId: string, event: DeliverableEvent, attemptId: string): Promise<void>;
   };
   readonly control: HookEnabler;
-  /** waitingCount(hookId) is the number of events held while a hook is suspended. */
-  readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
+  /** waitingCount(hookId) is the number of events held while a hook is suspended; waitingData lists them. */
+  readonly hookQueues: {
+    waitingCount(hookId: string): Promise<number>;
+    waitingData(hookId: string, start: number, count: number): Promise<unknown[]>;
+  };
   readonly logger: Logger;
   readonly clock?: Clock;
 }

@@ -109,14 +109,18 @@ describe('a suspended hook (browser)', () => {
       await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id } });
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     const picker = page.getByLabel('Deliver only events accepted since (UTC)');
-    // By default: the moment of the suspension, so everything held since then would go.
+    // By default: the moment of the suspension, so everything held since then would go (this browser is in UTC).
     const suspendedAt = (await w.store.hooks.get(account.id, hook.id))!.suspended_at!;
     await expect(picker.inputValue()).resolves.toBe(suspendedAt.slice(0, 19));
     await screenshot(page, 'suspension-since');
     await picker.fill(boundary.toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Re-enable, discarding older events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      `Held events accepted before ${boundary.toISOString()} were discarded`,
+      `Held events accepted before ${new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'UTC',
+        dateStyle: 'medium',
+        timeStyle: 'medium',
+      }).format(boundary)} (UTC) were discarded`,
     );
     await expect(page.locator('#delivery-log tr[data-outcome="discarded"]').count()).resolves.toBe(3);
     const queue = w.hookQueues.open(hook.id);

@@ -3,15 +3,37 @@ export const SCRIPT = String.raw`
 (function () {
   'use strict';
 
+  // One zone per page: the browser's. Every time shown, every zone name and every form's zone field use it,
+  // so a time read on the page and typed into a form mean the same instant.
+  var zone = (function () {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch (e) { return 'UTC'; }
+  })();
+  var words = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'medium' });
+  var wall = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit'
+  });
+  function inputValue(d) {
+    var p = {};
+    wall.formatToParts(d).forEach(function (part) { p[part.type] = part.value; });
+    return p.year + '-' + p.month + '-' + p.day + 'T' + p.hour + ':' + p.minute + ':' + p.second;
+  }
+
   function localTimes(root) {
     root.querySelectorAll('time[data-local]').forEach(function (el) {
       var d = new Date(el.getAttribute('datetime'));
-      if (!isNaN(d.getTime())) {
-        el.title = el.textContent;
-        el.textContent = d.toLocaleString(undefined, {
-          year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit'
-        });
-      }
+      if (!isNaN(d.getTime())) el.textContent = words.format(d);
+    });
+    root.querySelectorAll('[data-at]').forEach(function (el) {
+      var d = new Date(el.getAttribute('data-at'));
+      if (!isNaN(d.getTime())) el.textContent = words.format(d) + (el.getAttribute('data-rest') || '');
+    });
+    root.querySelectorAll('[data-zone-name]').forEach(function (el) { el.textContent = zone; });
+    root.querySelectorAll('input[data-zone-input]').forEach(function (el) { el.value = zone; });
+    // A picker's starting value, given as an instant, shown as the wall-clock time of this zone.
+    root.querySelectorAll('input[data-instant]').forEach(function (el) {
+      var d = new Date(el.getAttribute('data-instant'));
+      if (!isNaN(d.getTime())) el.value = inputValue(d);
     });
   }
 

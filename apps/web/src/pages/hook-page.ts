@@ -5,6 +5,7 @@ import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
 import { healthCard } from './health-card';
+import { heldEventsCard, type HeldList } from './held-events';
 import { logFilters, type LogQuery } from './log-filters';
 import { requestPreview, type PreviewOptions } from './request-preview';
 import { suspensionBanner } from './suspension-banner';
@@ -13,7 +14,11 @@ export interface HookPageInput {
   readonly hook: HookView;
   readonly deliveries: readonly DeliveryRecord[];
   /** Only for a suspended hook: the failures that caused it and how many events are held. */
-  readonly suspension?: { readonly failures: readonly DeliveryRecord[]; readonly held: number };
+  readonly suspension?: {
+    readonly failures: readonly DeliveryRecord[];
+    readonly held: number;
+    readonly heldList?: HeldList;
+  };
   readonly preview: PreviewOptions;
   /** The log's filters and page; a filtered or paged log is not refreshed by itself. */
   readonly query: LogQuery;
@@ -26,6 +31,7 @@ function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeH
   if (!next) return '';
   const params = new URLSearchParams({
     ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
+    ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
     cursor: next,
   });
   return html`<div class="card-body log-more">
@@ -127,6 +133,7 @@ export function hookPage(
               })
             : ''
         }
+        ${suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : ''}
         ${
           hook.insecure_credentials
             ? html`<div class="alert alert-warning" role="status">

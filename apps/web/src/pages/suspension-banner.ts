@@ -1,4 +1,5 @@
 import type { DeliveryRecord, HookView } from '@hookline/core';
+import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
@@ -48,18 +49,28 @@ function enableForm(
 
 /**
  * Deliver only what is recent enough to matter: events accepted before the chosen time are discarded. The
- * default is the moment of the suspension (everything held since then), in UTC, as the rest of the site.
+ * default is the moment of the suspension (everything held since then), in the page's zone (the script puts it
+ * into the browser's, as every time on the page).
  */
 function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHtml {
   const id = `since-${page.hook.id}`;
-  const initial = (page.hook.suspended_at ?? new Date().toISOString()).slice(0, 19);
+  const at = new Date(page.hook.suspended_at ?? Date.now());
   return enableForm(
     page,
     'since',
     html`<button class="btn btn-secondary" type="submit">Re-enable, discarding older events</button>`,
     undefined,
-    html`<label for="${id}">Deliver only events accepted since (UTC)</label>
-      <input id="${id}" type="datetime-local" name="since" step="1" value="${initial}" required />`,
+    html`<label for="${id}">Deliver only events accepted since (${zoneName()})</label>
+      <input
+        id="${id}"
+        type="datetime-local"
+        name="since"
+        step="1"
+        value="${localInputValue(at, DEFAULT_ZONE)}"
+        data-instant="${at.toISOString()}"
+        required
+      />
+      ${zoneField()}`,
   );
 }
 

@@ -3,7 +3,9 @@ import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookVie
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { parseLogQuery } from '../pages/log-filters';
 import { hookPage } from '../pages/hook-page';
+import { HELD_PAGE, heldEventOf } from '../pages/held-events';
 import { plural } from '../view/format';
+import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
 import type { WebContext } from '../web-context';
 
 type Params = { id: string };
@@ -20,28 +22,22 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
   return run.slice(0, BANNER_FAILURES).reverse();
 }
 
-/** A `datetime-local` value, read as UTC (the site shows every time in UTC); undefined if it is not one. */
-function sinceOf(value: unknown): Date | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value))
-    return undefined;
-  const at = new Date(`${value}${value.length === 16 ? ':00' : ''}Z`);
-  return Number.isNaN(at.getTime()) ? undefined : at;
-}
-
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
   const latest = async (hookId: string) =>
     (await ctx.deps.history.listForHook(hookId, {}, { limit: LOG_LIMIT })).data;
 
-  const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[]) => {
+  const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[], heldFrom: number) => {
     if (hook.state !== 'suspended') return undefined;
-    const [info, held] = await Promise.all([
+    const [info, held, page] = await Promise.all([
       hooks.suspension(hook.account_id, hook.id),
       ctx.deps.hookQueues.waitingCount(hook.id),
+      ctx.deps.hookQueues.waitingData(hook.id, heldFrom, HELD_PAGE),
     ]);
     const stored = info?.failures ?? [];
     const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(deliveries);
-    return { failures, held };
+    const heldList = { events: page.map(heldEventOf), from: heldFrom, total: held };
+    return { failures, held, heldList };
   };
 
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/hooks/:id', async (request, reply) => {
@@ -56,7 +52,11 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       ctx.deps.history.health(hook.id, hours),
     ]);
     const deliveries = page.data;
-    const suspension = await suspensionOf(hook, query.active ? await latest(hook.id) : deliveries);
+    const heldFrom = Math.min(
+      Math.max(0, Number.parseInt(String(request.query.held_from ?? '0'), 10) || 0),
+      1e6,
+    );
+    const suspension = await suspensionOf(hook, query.active ? await latest(hook.id) : deliveries, heldFrom);
     const preview = {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
       userAgent: USER_AGENT,
@@ -112,11 +112,13 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
     const form = request.body as Record<string, unknown>;
-    const since = form.held === 'since' ? sinceOf(form.since) : undefined;
+    // Read in the zone the page showed it in (the form says which).
+    const zone = zoneOf(form.tz) ?? DEFAULT_ZONE;
+    const since = form.held === 'since' ? parseLocalTime(form.since, zone) : undefined;
     if (form.held === 'since' && !since) {
       await ctx.sessions.flash(request, {
         kind: 'warning',
-        message: 'Nothing was changed: choose the date and time (UTC) from which held events are delivered.',
+        message: 'Nothing was changed: choose the date and time from which held events are delivered.',
       });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
@@ -156,7 +158,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
             ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
             : held === 'discard'
               ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
-              : `Hook re-enabled. Held events accepted before ${since!.toISOString()} were discarded; the others are queued for delivery, in order.`;
+              : `Hook re-enabled. Held events accepted before ${timeInWords(since!, zone)} were discarded; the others are queued for delivery, in order.`;
     await ctx.sessions.flash(request, { kind: 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });

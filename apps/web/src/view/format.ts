@@ -6,12 +6,16 @@ import {
   type RecordedOutcome,
 } from '@hookline/core';
 import { html, type SafeHtml } from './html';
+import { DEFAULT_ZONE, timeInWords } from './zone';
 
-/** UTC text on the server; the script turns it into the visitor's local time. */
+/** In words, in UTC on the server; the script writes it in the page's zone (the browser's), named on the page. */
 export function time(iso: string): SafeHtml {
-  const text = iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') + ' UTC';
-  return html`<time datetime="${iso}" data-local>${text}</time>`;
+  return html`<time datetime="${iso}" data-local>${timeText(iso)}</time>`;
 }
+
+/** The text of `time` before the script writes it in the page's zone. */
+export const timeText = (iso: string): string =>
+  timeInWords(new Date(iso), DEFAULT_ZONE).replace(/ \(UTC\)$/, '');
 
 export function ago(iso: string, now: Date): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));

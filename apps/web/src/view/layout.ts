@@ -3,6 +3,7 @@ import { ASSETS } from '../assets/assets';
 import { LOGO_SVG } from '../assets/logo';
 import { CSRF_FIELD } from '../session/csrf';
 import type { Flash } from '../session/session-store';
+import { zoneName } from './zone';
 import { html, trusted, type Renderable, type SafeHtml } from './html';
 
 export type Section = 'hooks' | 'activity' | 'account';
@@ -72,7 +73,8 @@ export function layout(
           </div>
         </div>
       </header>
-      <main id="main" tabindex="-1">${flashMessage(viewer.flash)} ${content}</main>`,
+      <main id="main" tabindex="-1">${flashMessage(viewer.flash)} ${content}</main>
+      <footer class="zone-note"><p>Times are in ${zoneName()}.</p></footer>`,
   );
 }
 

@@ -23,8 +23,9 @@ export function useBrowser() {
     await b.browser?.close();
   });
   return {
-    async page(viewport = DESKTOP): Promise<Page> {
-      const context = await b.browser.newContext({ viewport });
+    /** `timezoneId`: the browser's time zone (the machine's by default). */
+    async page(viewport = DESKTOP, options: { timezoneId?: string } = {}): Promise<Page> {
+      const context = await b.browser.newContext({ viewport, ...options });
       context.setDefaultTimeout(15000);
       b.contexts.push(context);
       return context.newPage();
@@ -66,4 +67,14 @@ export async function expectEveryControlLabelled(page: Page): Promise<void> {
       .map((c) => c.outerHTML),
   );
   expect(unlabelled).toEqual([]);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A time as the pages show it ("25 Nov 2026, 20:52:03") as a person types it into a date-time field. */
+export function typedTime(shown: string): string {
+  const m = /^(\d{1,2}) (\w{3}) (\d{4}),? (\d{2}):(\d{2}):(\d{2})$/.exec(shown.trim());
+  if (!m) throw new Error(`not a time as the pages show it: ${shown}`);
+  const month = String(MONTHS.indexOf(m[2]!) + 1).padStart(2, '0');
+  return `${m[3]}-${month}-${m[1]!.padStart(2, '0')}T${m[4]}:${m[5]}:${m[6]}`;
 }
