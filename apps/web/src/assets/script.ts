@@ -51,6 +51,20 @@ export const SCRIPT = String.raw`
     update();
   }
 
+  // "Every kind" and the single kinds agree while ticking: unticking a kind unticks "Every kind" (the hook
+  // then gets exactly the kinds ticked); ticking "Every kind" ticks them all.
+  function kindChoices(box) {
+    var every = box.querySelector('input[name="events_all"]');
+    var kinds = box.querySelectorAll('input[name="events"]');
+    if (!every) return;
+    every.addEventListener('change', function () {
+      if (every.checked) kinds.forEach(function (k) { k.checked = true; });
+    });
+    kinds.forEach(function (k) {
+      k.addEventListener('change', function () { if (!k.checked) every.checked = false; });
+    });
+  }
+
   function confirmations() {
     document.querySelectorAll('form[data-confirm]').forEach(function (form) {
       form.addEventListener('submit', function (event) {
@@ -109,6 +123,7 @@ export const SCRIPT = String.raw`
     localTimes(document);
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
+    document.querySelectorAll('[data-kinds]').forEach(kindChoices);
     document.querySelectorAll('[data-refresh-url]').forEach(liveLog);
   });
 })();
