@@ -225,3 +225,22 @@ export function parseUpdateForm(
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
 }
+
+/**
+ * The fields of an update that change something: the activity feed then says what changed, not every field
+ * of the form. New credentials always count (the stored ones cannot be compared); "none" again does not.
+ */
+export function onlyChanges(input: UpdateHookInput, current: HookView): Partial<UpdateHookInput> {
+  const changed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const before = (current as unknown as Record<string, unknown>)[name];
+    const same =
+      name === 'auth'
+        ? (value as { scheme: string }).scheme === 'none' && current.auth.scheme === 'none'
+        : name === 'description'
+          ? (value ?? undefined) === (before ?? undefined)
+          : JSON.stringify(value) === JSON.stringify(before);
+    if (!same) changed[name] = value;
+  }
+  return changed as Partial<UpdateHookInput>;
+}

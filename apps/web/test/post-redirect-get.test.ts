@@ -104,19 +104,19 @@ describe('every change happens once (browser, Post/Redirect/Get)', () => {
   it('every other changing form: reloading or going back after it sends nothing again', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
-    await w.suspend(hook.id, 2);
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
     const posts = recordPosts(page);
     const activity = async (kind: string) =>
       (await w.store.activity.list(account.id, 100)).filter((e) => e.kind === kind).length;
 
-    // Send test event (held: the hook is suspended).
+    // Send test event (no worker runs here: it waits, then is held once the hook is suspended).
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByRole('status').first().waitFor();
     await revisit(page, posts);
     await expect(w.hookQueues.waitingCount(hook.id)).resolves.toBe(1);
+    await w.suspend(hook.id, 2);
 
     // Send again, from an attempt's page.
     const [failure] = (await w.reader.listForHook(hook.id, {}, { limit: 5 })).data;
@@ -141,6 +141,9 @@ describe('every change happens once (browser, Post/Redirect/Get)', () => {
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
     await revisit(page, posts);
     await expect(activity('hook.updated')).resolves.toBe(1);
+    // The activity names what changed, and only that.
+    const [updated] = (await w.store.activity.list(account.id, 100)).filter((e) => e.kind === 'hook.updated');
+    expect(updated?.detail).toBe('description');
 
     // Password.
     await page.goto(`${w.baseUrl}/account`);

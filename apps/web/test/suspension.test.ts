@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { startReceiver, waitUntil } from '@hookline/testing';
-import { screenshot, signIn, useBrowser } from './support/browser';
+import { DESKTOP, PHONE, screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -54,6 +54,14 @@ describe('a suspended hook (browser)', () => {
     await page.getByRole('link', { name: 'CRM call log' }).click();
     await expectBanner(page);
     await screenshot(page, 'hook-suspended');
+    // On a phone the re-enable choices come first, visible without scrolling; no test event that would be held.
+    await page.setViewportSize(PHONE);
+    for (const name of [/^Test & re-enable/, /^Re-enable and deliver/, /^Re-enable and discard/]) {
+      const box = await page.getByRole('button', { name }).boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+    }
+    await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
+    await page.setViewportSize(DESKTOP);
 
     await page.getByRole('button', { name: 'Re-enable and deliver the 3 held events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
@@ -167,8 +175,13 @@ describe('a suspended hook (browser)', () => {
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     await page.getByRole('button', { name: 'Test & re-enable (then deliver the 1 held event)' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      'The endpoint did not accept the test event (HTTP 503); the hook stays suspended and nothing held was sent.',
+      'The endpoint did not accept the test event: it answered 503 (Service Unavailable). The hook stays suspended and nothing held was sent; fix the endpoint, then try again.',
     );
+    // The attempt is one click away.
+    await page.getByRole('link', { name: 'See the test attempt.' }).click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(page.locator('main').textContent()).resolves.toContain('503');
+    await page.goBack();
     await screenshot(page, 'probe-failed');
     expect(receiver.requests).toHaveLength(1);
     await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);

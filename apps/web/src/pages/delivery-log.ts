@@ -3,6 +3,13 @@ import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, time } from '../view/format';
 
 const EXCERPT_CHARS = 400;
+
+// Who asked for an attempt, when not the event's own publish.
+const TRIGGERS_IN_WORDS: Readonly<Record<string, string>> = {
+  manual: ' · sent again',
+  test: ' · test event',
+  probe: ' · test before re-enabling',
+};
 const dash = html`<span class="muted">—</span>`;
 
 function excerpt(text: string | undefined): SafeHtml {
@@ -16,8 +23,10 @@ function row(record: DeliveryRecord, hookId: string): SafeHtml {
     <td data-label="Time">
       <div>
         <a href="/hooks/${hookId}/deliveries/${record.attempt_id}">${time(record.attempted_at)}</a>
-        <div class="muted mono">
-          ${record.event_id}${record.trigger !== 'auto' ? html` · ${record.trigger}` : ''}
+        <div class="muted" data-event>
+          ${record.event_type} · <span class="mono" data-call-id>${record.call_id ?? '—'}</span>${
+            TRIGGERS_IN_WORDS[record.trigger] ?? ''
+          }
         </div>
       </div>
     </td>

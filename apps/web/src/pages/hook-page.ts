@@ -114,10 +114,15 @@ export function hookPage(
           <p class="sub url">${hook.url}</p>
         </div>
         <div class="actions">
-          <form method="post" action="/hooks/${hook.id}/test">
-            ${csrfField(viewer.csrf)}
-            <button class="btn btn-primary" type="submit">Send test event</button>
-          </form>
+          ${
+            // While suspended a test event would only be held: the banner's Test & re-enable tests instead.
+            hook.state === 'suspended'
+              ? ''
+              : html`<form method="post" action="/hooks/${hook.id}/test">
+                  ${csrfField(viewer.csrf)}
+                  <button class="btn btn-primary" type="submit">Send test event</button>
+                </form>`
+          }
           <a class="btn btn-secondary" href="/hooks/${hook.id}/edit">Edit</a>
           <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
         </div>

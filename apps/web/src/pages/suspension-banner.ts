@@ -128,6 +128,7 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
         >${held === 0 ? 'No events are held.' : `${heldText} ${held === 1 ? 'is' : 'are'} waiting.`}</strong
       >
     </p>
+    <div class="reenable">${actions}</div>
     ${
       failures.length > 0
         ? html`<h3 class="visually-hidden">Failures that caused the suspension</h3>
@@ -137,6 +138,5 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
             </ul>`
         : ''
     }
-    <div class="reenable">${actions}</div>
   </section>`;
 }

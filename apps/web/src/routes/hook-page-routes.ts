@@ -1,11 +1,20 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { HooklineError, isSuccess, USER_AGENT, type DeliveryRecord, type HookView } from '@hookline/core';
+import {
+  errorInWords,
+  HooklineError,
+  isSuccess,
+  USER_AGENT,
+  type DeliveryRecord,
+  type HookView,
+} from '@hookline/core';
 import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
 import { parseLogQuery } from '../pages/log-filters';
 import { hookPage } from '../pages/hook-page';
 import { HELD_PAGE, heldEventOf } from '../pages/held-events';
 import { plural } from '../view/format';
 import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
+import type { Flash } from '../session/session-store';
 import type { WebContext } from '../web-context';
 
 type Params = { id: string };
@@ -20,6 +29,24 @@ export function recentFailures(newestFirst: readonly DeliveryRecord[]): Delivery
     if (record.outcome !== 'discarded' && record.outcome !== 'expired') run.push(record);
   }
   return run.slice(0, BANNER_FAILURES).reverse();
+}
+
+/** A refused re-enable in words: for a failed test, what the endpoint did and where to see the attempt. */
+function refusalFlash(error: HooklineError, hookId: string): Flash {
+  const attempt = error.extra?.attempt as DeliveryRecord | undefined;
+  if (error.code !== 'PROBE_FAILED' || !attempt) return { kind: 'warning', message: `${error.message}.` };
+  const status = attempt.status_code;
+  const what =
+    status !== undefined
+      ? `it answered ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}`
+      : attempt.error
+        ? (errorInWords(attempt.error) ?? 'the request failed')
+        : 'the request failed';
+  return {
+    kind: 'warning',
+    message: `The endpoint did not accept the test event: ${what}. The hook stays suspended and nothing held was sent; fix the endpoint, then try again.`,
+    link: { href: `/hooks/${hookId}/deliveries/${attempt.attempt_id}`, text: 'See the test attempt.' },
+  };
 }
 
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
@@ -144,7 +171,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     } catch (error) {
       if (!(error instanceof HooklineError) || (error.code !== 'PROBE_FAILED' && error.code !== 'CONFLICT'))
         throw error;
-      await ctx.sessions.flash(request, { kind: 'warning', message: `${error.message}.` });
+      await ctx.sessions.flash(request, refusalFlash(error, hook.id));
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     if (!enabled) return ctx.notFound(request, reply);

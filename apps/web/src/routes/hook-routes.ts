@@ -1,8 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUILT_IN_CATALOG, hookInputSchemas, HooklineError, type HookWithSecret } from '@hookline/core';
+import {
+  BUILT_IN_CATALOG,
+  hookInputSchemas,
+  HooklineError,
+  type HookWithSecret,
+  type UpdateHookInput,
+} from '@hookline/core';
 import {
   EMPTY_VALUES,
   fieldErrors,
+  onlyChanges,
   parseCreateForm,
   parseUpdateForm,
   valuesOf,
@@ -133,8 +140,16 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!hook) return ctx.notFound(request, reply);
     const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
     if (!form.ok) return formPage(request, reply, who, { ...form, hook }, 400);
+    const changes = onlyChanges(form.input, hook);
+    if (Object.keys(changes).length === 0) {
+      await ctx.sessions.flash(request, {
+        kind: 'success',
+        message: 'Nothing to save: no field was changed.',
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
     try {
-      const updated = await hooks.update(who.account.id, hook.id, form.input, who.actor);
+      const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor);
       if (!updated) return ctx.notFound(request, reply);
       if (updated.signing_secret) return await showSecretOnce(request, reply, updated, false);
       await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });

@@ -6,6 +6,8 @@ export type FlashKind = 'success' | 'warning' | 'error';
 export interface Flash {
   readonly kind: FlashKind;
   readonly message: string;
+  /** Where to read more (a failed test's attempt page). */
+  readonly link?: { readonly href: string; readonly text: string };
 }
 
 /**

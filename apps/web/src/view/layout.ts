@@ -20,7 +20,8 @@ export const csrfField = (csrf: string) => html`<input type="hidden" name="${CSR
 export function flashMessage(flash: Flash | undefined): SafeHtml {
   if (!flash) return html``;
   const role = flash.kind === 'error' ? 'alert' : 'status';
-  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}</p></div>`;
+  const link = flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : '';
+  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}${link}</p></div>`;
 }
 
 function document(title: string, bodyClass: string, content: Renderable): SafeHtml {
