@@ -129,7 +129,7 @@ describe('managing hooks (browser)', () => {
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'mine@acme.test', PASSWORD);
 
-    for (const path of ['', '/edit', '/delete', '/deliveries']) {
+    for (const path of ['', '/edit', '/delete', '/live', '/signing-secret']) {
       const response = await page.goto(`${w.baseUrl}/hooks/${theirs.id}${path}`);
       expect(response?.status()).toBe(404);
       expect(await page.content()).not.toContain('globex.example.com');

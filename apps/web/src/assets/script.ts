@@ -33,7 +33,7 @@ export const SCRIPT = String.raw`
     // A picker's starting value, given as an instant, shown as the wall-clock time of this zone.
     root.querySelectorAll('input[data-instant]').forEach(function (el) {
       var d = new Date(el.getAttribute('data-instant'));
-      if (!isNaN(d.getTime())) el.value = inputValue(d);
+      if (!isNaN(d.getTime())) { el.setAttribute('value', inputValue(d)); el.value = inputValue(d); }
     });
   }
 
@@ -73,33 +73,48 @@ export const SCRIPT = String.raw`
     });
   }
 
-  // The delivery log refreshes itself; when the hook's state changes (suspended or re-enabled elsewhere)
-  // the whole page reloads so the banner and actions match.
-  function liveLog(box) {
-    var url = box.getAttribute('data-refresh-url');
-    var every = Number(box.getAttribute('data-refresh-every')) || 3000;
+  // A hook's page follows the hook (state, banner, held events, log and its paging, health) without a reload.
+  // Polls are conditional (ETag): an unchanged hook answers 304 with no body. A part holding the focus or
+  // a typed value is left alone; a change of state (suspended, re-enabled) reloads the page, so its actions
+  // match.
+  function edited(part) {
+    return Array.prototype.some.call(part.querySelectorAll('input:not([type="hidden"])'), function (el) {
+      return el.type === 'checkbox' || el.type === 'radio' ? el.checked !== el.defaultChecked : el.value !== el.defaultValue;
+    });
+  }
+
+  function livePage(box) {
+    var url = box.getAttribute('data-live-url');
+    var every = Number(box.getAttribute('data-live-every')) || 3000;
     var state = box.getAttribute('data-state');
-    var last = null;
+    var etag = null;
     var busy = false;
     function tick() {
       if (busy || document.hidden) return;
       busy = true;
-      fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      var headers = { Accept: 'text/html' };
+      if (etag) headers['If-None-Match'] = etag;
+      fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: headers })
         .then(function (res) {
+          if (res.status === 304) return;
           if (!res.ok) throw new Error('HTTP ' + res.status);
           var newState = res.headers.get('X-Hook-State');
           if (newState && state && newState !== state) { window.location.reload(); return; }
+          etag = res.headers.get('ETag');
           return res.text().then(function (text) {
-            if (text !== last) {
-              last = text;
-              box.innerHTML = text;
-              localTimes(box);
-            }
-            box.setAttribute('data-refreshed', new Date().toISOString());
+            var holder = document.createElement('div');
+            holder.innerHTML = text;
+            holder.querySelectorAll('template[data-live]').forEach(function (t) {
+              var part = document.querySelector('[data-live="' + t.getAttribute('data-live') + '"]:not(template)');
+              if (!part || part.contains(document.activeElement) || edited(part)) return;
+              if (part.innerHTML === t.innerHTML) return;
+              part.innerHTML = t.innerHTML;
+              localTimes(part);
+            });
           });
         })
         .catch(function () { /* a missed refresh is retried on the next tick */ })
-        .then(function () { busy = false; });
+        .then(function () { busy = false; box.setAttribute('data-refreshed', String(Date.now())); });
     }
     setInterval(tick, every);
   }
@@ -124,7 +139,7 @@ export const SCRIPT = String.raw`
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
     document.querySelectorAll('[data-kinds]').forEach(kindChoices);
-    document.querySelectorAll('[data-refresh-url]').forEach(liveLog);
+    document.querySelectorAll('[data-live-url]').forEach(livePage);
   });
 })();
 `;

@@ -25,6 +25,8 @@ export interface HookPageInput {
   /** The cursor of the next (older) page, when there is one. */
   readonly next?: string;
   readonly health: HookHealth;
+  /** The health chart's window, when not the default 24 hours ("7d"). */
+  readonly window?: string;
 }
 
 function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeHtml | string {
@@ -96,10 +98,49 @@ function settings(hook: HookView, csrf: string): SafeHtml {
   </section>`;
 }
 
-export function hookPage(
-  viewer: Viewer,
-  { hook, deliveries, suspension, preview, query, next, health }: HookPageInput,
-): SafeHtml {
+export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
+
+/**
+ * The parts of a hook's page that follow the hook while it is open (§15 "live pages stay true"): the page
+ * and the live endpoint render them alike, and the script swaps each one that changed.
+ */
+export function liveParts(
+  { hook, deliveries, suspension, query, next, health }: HookPageInput,
+  csrf: string,
+): Record<LivePart, SafeHtml> {
+  return {
+    badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>`,
+    banner:
+      hook.state === 'suspended'
+        ? suspensionBanner({
+            hook,
+            failures: suspension?.failures ?? [],
+            held: suspension?.held ?? 0,
+            csrf,
+          })
+        : html``,
+    held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,
+    log: html`<div id="delivery-log" data-state="${hook.state}">${deliveryLog(deliveries, hook.id)}</div>
+      ${olderLink(hook.id, query, next)}`,
+    health: healthCard(hook.id, health),
+  };
+}
+
+const live = (name: LivePart, content: SafeHtml) => html`<div data-live="${name}">${content}</div>`;
+
+/** The live endpoint answers for the same log view (filters, page) as the page shows. */
+function liveQuery(q: LogQuery, window: string | undefined): string {
+  return new URLSearchParams({
+    ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
+    ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+    ...(window ? { window } : {}),
+  }).toString();
+}
+
+export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
+  const { hook, preview, query } = input;
+  const parts = liveParts(input, viewer.csrf);
   return layout(
     hook.description ?? 'Hook',
     viewer,
@@ -109,7 +150,7 @@ export function hookPage(
           <div class="breadcrumb"><a href="/">← All hooks</a></div>
           <div class="title-row">
             <h1>${hook.description ?? 'Hook'}</h1>
-            <span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>
+            ${live('badge', parts.badge)}
           </div>
           <p class="sub url">${hook.url}</p>
         </div>
@@ -127,18 +168,13 @@ export function hookPage(
           <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
         </div>
       </div>
-      <div class="stack">
-        ${
-          hook.state === 'suspended'
-            ? suspensionBanner({
-                hook,
-                failures: suspension?.failures ?? [],
-                held: suspension?.held ?? 0,
-                csrf: viewer.csrf,
-              })
-            : ''
-        }
-        ${suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : ''}
+      <div
+        class="stack"
+        data-live-url="/hooks/${hook.id}/live?${liveQuery(query, input.window)}"
+        data-live-every="${REFRESH_MS}"
+        data-state="${hook.state}"
+      >
+        ${live('banner', parts.banner)} ${live('held', parts.held)}
         ${
           hook.insecure_credentials
             ? html`<div class="alert alert-warning" role="status">
@@ -165,23 +201,9 @@ export function hookPage(
             }
           </div>
           <div class="card-body">${logFilters(hook.id, query)}</div>
-          ${
-            query.active
-              ? html`<div id="delivery-log" data-state="${hook.state}">
-                  ${deliveryLog(deliveries, hook.id)}
-                </div>`
-              : html`<div
-                  id="delivery-log"
-                  data-refresh-url="/hooks/${hook.id}/deliveries"
-                  data-refresh-every="${REFRESH_MS}"
-                  data-state="${hook.state}"
-                >
-                  ${deliveryLog(deliveries, hook.id)}
-                </div>`
-          }
-          ${olderLink(hook.id, query, next)}
+          ${live('log', parts.log)}
         </section>
-        ${healthCard(hook.id, health)}
+        ${live('health', parts.health)}
         <div class="grid-2">
           ${settings(hook, viewer.csrf)}
           <section class="card" aria-labelledby="preview-title">

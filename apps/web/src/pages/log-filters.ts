@@ -9,6 +9,8 @@ export interface LogQuery {
   readonly page: PageRequest;
   /** What the form shows back. */
   readonly values: Readonly<Record<'outcome' | 'call_id' | 'since' | 'until', string>>;
+  /** The page's cursor as given (older pages), for links that keep the view. */
+  readonly cursor?: string;
   /** The zone From and Until were typed in (the page's). */
   readonly zone: string;
   /** field -> what is wrong with it. */
@@ -63,6 +65,7 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
   return {
     filter,
     page: { limit, ...(cursor ? { cursor } : {}) },
+    ...(cursor ? { cursor: text('cursor') } : {}),
     values,
     zone,
     problems,

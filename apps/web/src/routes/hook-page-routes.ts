@@ -1,35 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import {
-  errorInWords,
-  HooklineError,
-  isSuccess,
-  USER_AGENT,
-  type DeliveryRecord,
-  type HookView,
-} from '@hookline/core';
-import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
-import { parseLogQuery } from '../pages/log-filters';
-import { hookPage } from '../pages/hook-page';
-import { HELD_PAGE, heldEventOf } from '../pages/held-events';
+import { createHash } from 'node:crypto';
+import { errorInWords, HooklineError, type DeliveryRecord } from '@hookline/core';
+import { hookPage, liveParts } from '../pages/hook-page';
+import { loadHookPage } from './hook-page-data';
 import { plural } from '../view/format';
 import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
 import type { Flash } from '../session/session-store';
 import type { WebContext } from '../web-context';
 
 type Params = { id: string };
-const LOG_LIMIT = 50;
-const BANNER_FAILURES = 10;
-
-/** The latest unbroken run of failures, oldest first: what the banner shows when the store kept none. */
-export function recentFailures(newestFirst: readonly DeliveryRecord[]): DeliveryRecord[] {
-  const run: DeliveryRecord[] = [];
-  for (const record of newestFirst) {
-    if (isSuccess(record.outcome)) break;
-    if (record.outcome !== 'discarded' && record.outcome !== 'expired') run.push(record);
-  }
-  return run.slice(0, BANNER_FAILURES).reverse();
-}
 
 /** A refused re-enable in words: for a failed test, what the endpoint did and where to see the attempt. */
 function refusalFlash(error: HooklineError, hookId: string): Flash {
@@ -51,69 +31,38 @@ function refusalFlash(error: HooklineError, hookId: string): Flash {
 
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
-  const latest = async (hookId: string) =>
-    (await ctx.deps.history.listForHook(hookId, {}, { limit: LOG_LIMIT })).data;
-
-  const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[], heldFrom: number) => {
-    if (hook.state !== 'suspended') return undefined;
-    const [info, held, page] = await Promise.all([
-      hooks.suspension(hook.account_id, hook.id),
-      ctx.deps.hookQueues.waitingCount(hook.id),
-      ctx.deps.hookQueues.waitingData(hook.id, heldFrom, HELD_PAGE),
-    ]);
-    const stored = info?.failures ?? [];
-    const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(deliveries);
-    const heldList = { events: page.map(heldEventOf), from: heldFrom, total: held };
-    return { failures, held, heldList };
-  };
-
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/hooks/:id', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const query = parseLogQuery(request.query, LOG_LIMIT);
-    const hours = request.query.window === '7d' ? 7 * 24 : 24;
-    const [page, health] = await Promise.all([
-      ctx.deps.history.listForHook(hook.id, query.filter, query.page),
-      ctx.deps.history.health(hook.id, hours),
-    ]);
-    const deliveries = page.data;
-    const heldFrom = Math.min(
-      Math.max(0, Number.parseInt(String(request.query.held_from ?? '0'), 10) || 0),
-      1e6,
-    );
-    const suspension = await suspensionOf(hook, query.active ? await latest(hook.id) : deliveries, heldFrom);
-    const preview = {
-      eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
-      userAgent: USER_AGENT,
-    };
-    const viewer = await ctx.viewer(request, who);
-    return ctx.page(
-      reply,
-      hookPage(viewer, {
-        hook,
-        deliveries,
-        preview,
-        query,
-        health,
-        ...(page.next_cursor ? { next: page.next_cursor } : {}),
-        ...(suspension ? { suspension } : {}),
-      }),
-    );
+    const input = await loadHookPage(ctx, hook, request.query);
+    return ctx.page(reply, hookPage(await ctx.viewer(request, who), input));
   });
 
-  // The log's markup alone, for the page's auto-refresh. Answers 401 rather than redirecting, so the script
-  // never pastes a sign-in page into the table. X-Hook-State lets the page reload when the state changes.
-  app.get<{ Params: Params }>('/hooks/:id/deliveries', async (request, reply) => {
-    const who = await ctx.signedIn(request);
-    if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
-    const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
-    const deliveries = await latest(hook.id);
-    void reply.header('x-hook-state', hook.state);
-    return ctx.page(reply, deliveryLogMarkup(deliveries, hook.id));
-  });
+  // The page's live parts (state, banner, held events, log, health) for its script. Conditional (ETag): an
+  // unchanged hook answers 304 with no body. 401 rather than a redirect, so no sign-in page is pasted in.
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    '/hooks/:id/live',
+    async (request, reply) => {
+      const who = await ctx.signedIn(request);
+      if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
+      const hook = await hooks.get(who.account.id, request.params.id);
+      if (!hook) return ctx.notFound(request, reply);
+      const input = await loadHookPage(ctx, hook, request.query);
+      const parts = liveParts(input, who.session.data.csrf);
+      const body = Object.entries(parts)
+        .map(([name, part]) => `<template data-live="${name}">${part.value}</template>`)
+        .join('');
+      const etag = `"${createHash('sha256').update(hook.state).update(body).digest('base64url').slice(0, 27)}"`;
+      void reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('x-hook-state', hook.state);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('text/html; charset=utf-8').send(body);
+    },
+  );
 
   app.post<{ Params: Params }>('/hooks/:id/test', async (request, reply) => {
     const who = await ctx.require(request, reply);
