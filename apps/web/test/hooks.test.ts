@@ -89,7 +89,7 @@ describe('managing hooks (browser)', () => {
     await page.getByLabel('Password', { exact: true }).fill('s3cret-passw0rd');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
-    await expect(page.getByText('Basic: pbx / ••••w0rd').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Basic ••••w0rd').isVisible()).resolves.toBe(true);
     const preview = (await page.locator('[data-request-preview]').textContent()) ?? '';
     expect(preview).toContain('Content-Type: application/x-www-form-urlencoded');
     expect(preview).toContain('Authorization: Basic ••••');

@@ -21,3 +21,4 @@ export * from './clock';
 export * from './text';
 export * from './error-words';
 export * from './attempt-record';
+export { plainWords, utcInWords } from './plain-words';

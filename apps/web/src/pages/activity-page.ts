@@ -1,7 +1,7 @@
 import type { HookView } from '@hookline/core';
 import type { ActivityEntry, ActivityKind } from '@hookline/store';
 import { html, type SafeHtml } from '../view/html';
-import { time } from '../view/format';
+import { recordedText, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
 
 const KINDS: Record<ActivityKind, [string, string]> = {
@@ -19,7 +19,7 @@ export function actorLabel(actor: string, accountId: string): string {
   if (actor === `customer:${accountId}`) return 'you';
   if (actor === 'operator') return 'the operator (API)';
   if (actor === 'monitor') return 'hookline, automatically';
-  if (actor.startsWith('admin:')) return `admin ${actor.slice('admin:'.length)}`;
+  if (actor.startsWith('admin:')) return 'an administrator';
   // Never an internal id in a sentence for customers.
   return 'someone else';
 }
@@ -41,7 +41,7 @@ function item(entry: ActivityEntry, accountId: string, hooks: ReadonlyMap<string
     <span class="badge badge-plain ${tone}">${label}</span>
     <span>${subject(entry, hooks)} <span class="muted">by ${actorLabel(entry.actor, accountId)}</span></span>
     <span class="when">${time(entry.at)}</span>
-    ${detail ? html`<span class="detail">${detail}</span>` : ''}
+    ${detail ? html`<span class="detail">${recordedText(detail)}</span>` : ''}
   </li>`;
 }
 

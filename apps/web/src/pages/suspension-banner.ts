@@ -1,4 +1,4 @@
-import type { DeliveryRecord, HookView } from '@hookline/core';
+import { plainWords, type DeliveryRecord, type HookView } from '@hookline/core';
 import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, plural, time } from '../view/format';
@@ -119,7 +119,7 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
   >
     <h2 id="suspended-title">Deliveries to this hook are suspended</h2>
     <p>
-      ${sentence(hook.suspended_reason ?? 'the endpoint kept failing')}
+      ${sentence(plainWords(hook.suspended_reason ?? 'the endpoint kept failing'))}
       ${hook.suspended_at ? html`Suspended ${time(hook.suspended_at)}.` : ''}
     </p>
     <p>

@@ -48,8 +48,8 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
       kind: 'success',
       message:
         hook.state === 'suspended'
-          ? `Event ${event.id} is queued again, and held: this hook is suspended.`
-          : `Event ${event.id} is queued again; it arrives after the events queued before it (attempt ${attemptId}).`,
+          ? 'The event is queued again, and held: this hook is suspended.'
+          : 'The event is queued again; it arrives after the events queued before it, and its attempt appears in the log below.',
     });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });

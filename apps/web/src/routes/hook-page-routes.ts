@@ -69,15 +69,15 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const { id } = await ctx.deps.producer.publishTest(who.account.id, hook.id);
+    await ctx.deps.producer.publishTest(who.account.id, hook.id);
     await ctx.sessions.flash(
       request,
       hook.state === 'suspended'
         ? {
             kind: 'warning',
-            message: `Test event ${id} is held: this hook is suspended. Re-enable it to deliver the event.`,
+            message: 'The test event is held: this hook is suspended. Re-enable it to deliver the event.',
           }
-        : { kind: 'success', message: `Test event ${id} sent. Its delivery appears in the log below.` },
+        : { kind: 'success', message: 'Test event sent. Its delivery appears in the log below.' },
     );
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });

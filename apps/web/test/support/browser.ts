@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '@hookline/testing';
@@ -77,4 +77,28 @@ export function typedTime(shown: string): string {
   if (!m) throw new Error(`not a time as the pages show it: ${shown}`);
   const month = String(MONTHS.indexOf(m[2]!) + 1).padStart(2, '0');
   return `${m[3]}-${month}-${m[1]!.padStart(2, '0')}T${m[4]}:${m[5]}:${m[6]}`;
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core in the page (evaluated over the debugging protocol, so the site's CSP stays as it is): 0 violations. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  // A string, run in the page: this file is compiled without the DOM's types.
+  const violations = (await page.evaluate(`axe
+    .run(document, { resultTypes: ['violations'] })
+    .then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => String(n.target)).join(' | ')))`)) as string[];
+  expect(violations).toEqual([]);
+}
+
+/**
+ * The text a customer reads as sentences: the page without code, addresses shown in monospace (ids, URLs,
+ * secrets) and form values.
+ */
+export async function sentencesOf(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const body = document.body.cloneNode(true);
+    body.querySelectorAll('code, pre, .mono, .url, input, textarea, select, script, style').forEach((e) => e.remove());
+    return body.textContent || '';
+  })()`)) as string;
 }
