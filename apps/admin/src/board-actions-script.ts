@@ -74,11 +74,14 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
     button.disabled = busy;
   }
 
-  function call(method, path) {
+  function call(method, path, body) {
+    var headers = { Accept: 'application/json' };
+    if (body) headers['Content-Type'] = 'application/json';
     return fetch(board + path, {
       method: method,
       credentials: 'same-origin',
-      headers: { Accept: 'application/json' }
+      headers: headers,
+      body: body ? JSON.stringify(body) : undefined
     }).then(function (res) {
       return res.json().catch(function () { return {}; }).then(function (body) {
         if (!res.ok) throw new Error((body.error && body.error.message) || 'HTTP ' + res.status);
@@ -111,14 +114,19 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
   function act() {
     var name = shown;
     var action = paused ? 'resume' : 'pause';
-    var question = paused
-      ? 'Resume ' + label + '? Its held events are delivered, in order.'
-      : 'Pause ' + label + '? It is suspended: nothing more is sent and new events are held until it is resumed.';
-    if (!window.confirm(question)) return;
+    var reason = null;
+    if (paused) {
+      if (!window.confirm('Resume ' + label + '? Its held events are delivered, in order.')) return;
+    } else {
+      // The customer reads this reason on the hook's page; only an admin can resume the hook.
+      reason = window.prompt('Pause ' + label + '? It is suspended: nothing more is sent and new events are held ' +
+        'until an admin resumes it (the customer cannot).\n\nThe reason the customer reads:', '');
+      if (reason === null) return;
+    }
     busy = true;
     status.textContent = '';
     render();
-    call('PUT', '/api/queues/' + encodeURIComponent(name) + '/' + action).then(function (body) {
+    call('PUT', '/api/queues/' + encodeURIComponent(name) + '/' + action, reason ? { reason: reason } : null).then(function (body) {
       paused = body.paused === true;
       status.textContent = paused ? 'Paused: the hook is suspended.' : 'Resumed: held events are being delivered.';
     }, function (error) {

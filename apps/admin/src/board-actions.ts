@@ -52,9 +52,22 @@ async function act(
 ): Promise<FastifyReply> {
   const adapter = adapterFor(request, deps);
   if (!adapter) return notFound(reply);
-  // pause = suspended by an admin; resume = re-enabled, held events delivered in order (HookQueueAdapter).
-  await adapter[action]();
+  // pause = suspended by an admin, with the reason they typed (the customer reads it); resume = re-enabled,
+  // held events delivered in order (HookQueueAdapter).
+  if (action === 'pause') await adapter.pause(reasonOf(request.body));
+  else await adapter.resume();
   return reply.send({ paused: await adapter.isPaused() });
+}
+
+/** The admin's reason: one line of printable text, at most 300 characters; none when absent. */
+function reasonOf(body: unknown): string | undefined {
+  const raw = (body as { reason?: unknown } | undefined)?.reason;
+  if (typeof raw !== 'string') return undefined;
+  const text = raw
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 300);
+  return text || undefined;
 }
 
 function adapterFor(request: FastifyRequest, deps: BoardActionsDeps): HookQueueAdapter | undefined {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { startReceiver, waitUntil } from '@hookline/testing';
 import { DESKTOP, PHONE, screenshot, signIn, useBrowser } from './support/browser';
+import { postForm, signInOverHttp } from './support/http-session';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -208,5 +209,38 @@ describe('a suspended hook (browser)', () => {
       async () => (await page.locator('[data-hook-state]').textContent())?.includes('Suspended'),
       'badge',
     );
+  });
+
+  it('an admin pause shows the reason the admin gave, offers no re-enable, and the customer cannot lift it', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, {
+      url: 'https://crm.example.com/hook',
+      description: 'CRM call log',
+    });
+    await w.control.suspend(hook.id, 'paused by admin: your endpoint is being migrated', 'admin:ops');
+    await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id: 'held-1' } });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    const banner = page.locator('[data-suspension-banner]');
+    await banner.getByRole('heading', { name: 'An administrator paused deliveries to this hook' }).waitFor();
+    await expect(banner.textContent()).resolves.toContain(
+      'The reason given: “your endpoint is being migrated”.',
+    );
+    await expect(banner.textContent()).resolves.toContain('you cannot resume it yourself');
+    await expect(page.getByRole('button', { name: /re-enable/i }).count()).resolves.toBe(0);
+    await screenshot(page, 'admin-paused');
+
+    // Posted anyway (a page from before the pause): refused, nothing changes.
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const res = await postForm(w.baseUrl, session, `/hooks/${hook.id}/enable`, {
+      held: 'deliver',
+      seen_suspended_at: (await w.store.hooks.get(account.id, hook.id))!.suspended_at!,
+      seen_held: '1',
+    });
+    expect(res.status).toBe(303);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
+    const after = await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } });
+    expect(await after.text()).toContain('only an administrator can resume it');
   });
 });

@@ -18,6 +18,7 @@ export interface HookPageInput {
     readonly failures: readonly DeliveryRecord[];
     readonly held: number;
     readonly heldList?: HeldList;
+    readonly byAdmin?: boolean;
   };
   readonly preview: PreviewOptions;
   /** The log's filters and page; a filtered or paged log is not refreshed by itself. */
@@ -117,6 +118,7 @@ export function liveParts(
             failures: suspension?.failures ?? [],
             held: suspension?.held ?? 0,
             csrf,
+            ...(suspension?.byAdmin ? { byAdmin: true } : {}),
           })
         : html``,
     held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,

@@ -9,6 +9,35 @@ export interface Suspension {
   readonly failures: readonly DeliveryRecord[];
   readonly held: number;
   readonly csrf: string;
+  /** Paused by an admin in Bull Board: only an admin resumes it, so no re-enable is offered. */
+  readonly byAdmin?: boolean;
+}
+
+/**
+ * An admin's pause: the reason they gave, and that only they can lift it (the server refuses a customer's
+ * re-enable, so none is offered).
+ */
+function adminPauseBanner({ hook, held }: Suspension): SafeHtml {
+  const given = /^paused by admin:\s*(.+)$/s.exec(hook.suspended_reason ?? '')?.[1];
+  return html`<section
+    class="banner-suspended"
+    role="alert"
+    aria-labelledby="suspended-title"
+    data-suspension-banner
+  >
+    <h2 id="suspended-title">An administrator paused deliveries to this hook</h2>
+    <p>
+      ${given ? html`The reason given: “${given}”.` : 'No reason was given.'}
+      ${hook.suspended_at ? html`Paused ${time(hook.suspended_at)}.` : ''}
+    </p>
+    <p>
+      Nothing is sent to this endpoint until an administrator resumes it; you cannot resume it yourself.
+      <strong
+        >${held === 0 ? 'No events are held.' : `${plural(held, 'held event')} ${held === 1 ? 'is' : 'are'} waiting`}</strong
+      >${held === 0 ? '' : ' and will be delivered, in order, when it is resumed.'} Ask your provider’s
+      support if you need it resumed.
+    </p>
+  </section>`;
 }
 
 const sentence = (text: string) => {
@@ -75,7 +104,9 @@ function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHt
 }
 
 /** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
-export function suspensionBanner({ hook, failures, held, csrf }: Suspension): SafeHtml {
+export function suspensionBanner(suspension: Suspension): SafeHtml {
+  if (suspension.byAdmin) return adminPauseBanner(suspension);
+  const { hook, failures, held, csrf } = suspension;
   const heldText = plural(held, 'held event');
   const page = { hook, held, csrf };
   // The default: a test event first, so a hook is not re-enabled onto an endpoint that is still down.

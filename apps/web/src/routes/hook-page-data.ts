@@ -47,6 +47,8 @@ export async function loadHookPage(
     suspension = {
       failures,
       held,
+      // Only an admin lifts an admin's pause: the page offers the customer no re-enable then.
+      byAdmin: info?.by?.startsWith('admin:') === true,
       heldList: { events: waiting.map(heldEventOf), from: heldFrom, total: held },
     };
   }
