@@ -13,3 +13,4 @@ export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
 export { machineText } from './plain-words';
+export { axeViolations } from './axe';
