@@ -68,5 +68,14 @@ describe('a hook page left open (browser)', () => {
     // Older leads to the next page, which still knows where it is.
     await page.getByRole('link', { name: /Older/ }).click();
     await waitUntil(async () => (await page.locator('#delivery-log tbody tr').count()) === 1, 'page two');
+    await expect(page.locator('[data-log-position]').textContent()).resolves.toBe('Attempts 51–51');
+    await page.getByRole('link', { name: '← Newer' }).click();
+    await waitUntil(async () => (await page.locator('#delivery-log tbody tr').count()) === 50, 'page one');
+    await expect(page.locator('[data-log-position]').textContent()).resolves.toBe('Attempts 1–50');
+    // A filter that matches nothing says so (not "no deliveries yet").
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}?outcome=failed`);
+    await expect(page.locator('#delivery-log .empty').textContent()).resolves.toContain(
+      'No attempt matches these filters.',
+    );
   });
 });

@@ -30,15 +30,32 @@ export interface HookPageInput {
   readonly window?: string;
 }
 
-function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeHtml | string {
-  if (!next) return '';
-  const params = new URLSearchParams({
+/**
+ * Where this page is in the log ("Attempts 51–100"), and the way to newer and older pages. Cursors only go
+ * older, so the link to newer pages carries the cursors of the pages before it.
+ */
+function pager(hookId: string, q: LogQuery, shown: number, next: string | undefined): SafeHtml | string {
+  if (!next && !q.cursor) return '';
+  const view = {
     ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
     ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
-    cursor: next,
-  });
+  };
+  const link = (cursor: string, back: readonly string[], from: number) =>
+    `/hooks/${hookId}?${new URLSearchParams({
+      ...view,
+      ...(cursor ? { cursor, back: back.join('.'), from: String(from) } : {}),
+    }).toString()}`;
+  const newerCursor = q.back.at(-1);
   return html`<div class="card-body log-more">
-    <a href="/hooks/${hookId}?${params.toString()}">Older →</a>
+    ${shown > 0 ? html`<span data-log-position>Attempts ${String(q.from + 1)}–${String(q.from + shown)}</span>` : ''}
+    ${
+      q.cursor
+        ? html`<a href="${link(newerCursor ?? '', q.back.slice(0, -1), Math.max(0, q.from - q.page.limit))}"
+            >← Newer</a
+          >`
+        : ''
+    }
+    ${next ? html`<a href="${link(next, [...q.back, q.cursor ?? ''], q.from + shown)}">Older →</a>` : ''}
   </div>`;
 }
 
@@ -122,8 +139,14 @@ export function liveParts(
           })
         : html``,
     held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,
-    log: html`<div id="delivery-log" data-state="${hook.state}">${deliveryLog(deliveries, hook.id)}</div>
-      ${olderLink(hook.id, query, next)}`,
+    log: html`<div id="delivery-log" data-state="${hook.state}">
+        ${deliveryLog(
+          deliveries,
+          hook.id,
+          Object.keys(query.filter).length > 0 ? 'filtered' : query.cursor ? 'older' : 'all',
+        )}
+      </div>
+      ${pager(hook.id, query, deliveries.length, next)}`,
     health: healthCard(hook.id, health),
   };
 }
@@ -135,7 +158,7 @@ function liveQuery(q: LogQuery, window: string | undefined): string {
   return new URLSearchParams({
     ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
     ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
-    ...(q.cursor ? { cursor: q.cursor } : {}),
+    ...(q.cursor ? { cursor: q.cursor, back: q.back.join('.'), from: String(q.from) } : {}),
     ...(window ? { window } : {}),
   }).toString();
 }
@@ -196,7 +219,9 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
             </div>
             ${
               query.active
-                ? html`<span class="log-status">Filtered</span>`
+                ? html`<span class="log-status"
+                    >${Object.keys(query.filter).length > 0 ? 'Filtered' : 'Older attempts'}</span
+                  >`
                 : html`<span class="log-status"
                     ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
                   >`

@@ -11,6 +11,10 @@ export interface LogQuery {
   readonly values: Readonly<Record<'outcome' | 'call_id' | 'since' | 'until', string>>;
   /** The page's cursor as given (older pages), for links that keep the view. */
   readonly cursor?: string;
+  /** The cursors of the newer pages, newest first ('' is the first page): where *Newer* leads. */
+  readonly back: readonly string[];
+  /** How many attempts come before this page: its position in the log. */
+  readonly from: number;
   /** The zone From and Until were typed in (the page's). */
   readonly zone: string;
   /** field -> what is wrong with it. */
@@ -66,6 +70,13 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
     filter,
     page: { limit, ...(cursor ? { cursor } : {}) },
     ...(cursor ? { cursor: text('cursor') } : {}),
+    back: cursor
+      ? text('back')
+          .split('.')
+          .filter((c) => c === '' || decodeCursor(c))
+          .slice(-50)
+      : [],
+    from: cursor ? Math.min(Math.max(0, Number.parseInt(text('from'), 10) || 0), 1e9) : 0,
     values,
     zone,
     problems,
