@@ -78,4 +78,26 @@ describe('a hook page left open (browser)', () => {
       'No attempt matches these filters.',
     );
   });
+
+  it("an attempt's page links to the same event's send-again, and back", async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const first = { ...delivered(account.id, hook.id, 1), outcome: 'failed' as const, status_code: 503 };
+    const again = {
+      ...delivered(account.id, hook.id, 2),
+      event_id: first.event_id,
+      trigger: 'manual' as const,
+    };
+    await w.history.writer.write([first, again]);
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/deliveries/${first.attempt_id}`);
+    const others = page.locator('[data-other-attempts]');
+    await expect(others.textContent()).resolves.toContain('(sent again)');
+    await others.getByRole('link').click();
+    await page.waitForURL(new RegExp(again.attempt_id));
+    await page.locator('[data-other-attempts]').getByRole('link').click();
+    await page.waitForURL(new RegExp(first.attempt_id));
+    await screenshot(page, 'attempt-other-attempts');
+  });
 });

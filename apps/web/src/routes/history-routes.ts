@@ -25,7 +25,14 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const found = await attemptOf(who.account.id, request.params);
     if (!found) return ctx.notFound(request, reply);
-    return ctx.page(reply, attemptPage(await ctx.viewer(request, who), found.hook, found.record));
+    // The same event's other attempts (its sends again, or the one it repeats), linked both ways.
+    const { data } = await ctx.deps.history.listForHook(
+      found.hook.id,
+      { eventId: found.record.event_id },
+      { limit: 20 },
+    );
+    const others = data.filter((r) => r.attempt_id !== found.record.attempt_id);
+    return ctx.page(reply, attemptPage(await ctx.viewer(request, who), found.hook, found.record, others));
   });
 
   app.post<{ Params: AttemptParams }>('/hooks/:id/deliveries/:attemptId/resend', async (request, reply) => {
