@@ -83,6 +83,8 @@ describe('plain words and accessibility on every page state (browser)', () => {
     await page.goto(`${w.baseUrl}/hooks/new`);
     await page.getByRole('button', { name: 'Create hook' }).click();
     await page.locator('.field-error').first().waitFor();
+    // The focus is on the first field to fix.
+    await expect(page.evaluate('document.activeElement && document.activeElement.name')).resolves.toBe('url');
     await check(page, 'failed form');
     await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
     await check(page, 'edit');

@@ -139,6 +139,9 @@ export const SCRIPT = String.raw`
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
     document.querySelectorAll('[data-kinds]').forEach(kindChoices);
+    // After a refused form, the focus goes to the first field to fix (not left on the page's top).
+    var invalid = document.querySelector('form [aria-invalid="true"]');
+    if (invalid) invalid.focus();
     document.querySelectorAll('[data-live-url]').forEach(livePage);
   });
 })();
