@@ -21,12 +21,14 @@ export function renderAdminPage(m: AdminPageModel): string {
     ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">Open these ${m.found.length} queues in Bull Board</a></p>`
     : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>hookline admin</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>hookline admin</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left}
-.suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem}form{margin:1rem 0}
-</style></head><body>
+.suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem;max-width:100%;box-sizing:border-box}form{margin:1rem 0}
+label{display:inline-block;margin:.25rem 0}button,input{min-height:2rem}.table-wrap{overflow-x:auto}
+@media (max-width:40rem){body{margin:1rem auto}label,label input{display:block;width:100%}label input{margin:.25rem 0 0}}
+</style></head><body><main>
 <h1>hookline admin</h1>
 <p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).
 On a hook's queue page, Resume re-enables a suspended hook and delivers its held events in order; Pause suspends it.</p>
@@ -43,7 +45,7 @@ ${m.message ? `<p role="status">${text(m.message)}</p>` : ''}
 ${m.found ? `<h2>Hooks found</h2>${hookTable(m.found, board)}${openAll}` : ''}
 <h2>Suspended hooks</h2>
 ${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
-</body></html>`;
+</main></body></html>`;
 }
 
 function hookTable(hooks: readonly HookView[], board: string): string {
@@ -57,7 +59,7 @@ function hookTable(hooks: readonly HookView[], board: string): string {
       return `<tr><td><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td>${text(hook.account_id)}</td><td>${text(new URL(hook.url).host)}</td><td>${state}</td></tr>`;
     })
     .join('\n');
-  return `<table><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="table-wrap"><table><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function text(value: string): string {

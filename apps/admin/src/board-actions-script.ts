@@ -74,11 +74,14 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
     button.disabled = busy;
   }
 
-  function call(method, path) {
+  function call(method, path, body) {
+    var headers = { Accept: 'application/json' };
+    if (body) headers['Content-Type'] = 'application/json';
     return fetch(board + path, {
       method: method,
       credentials: 'same-origin',
-      headers: { Accept: 'application/json' }
+      headers: headers,
+      body: body ? JSON.stringify(body) : undefined
     }).then(function (res) {
       return res.json().catch(function () { return {}; }).then(function (body) {
         if (!res.ok) throw new Error((body.error && body.error.message) || 'HTTP ' + res.status);
@@ -111,14 +114,19 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
   function act() {
     var name = shown;
     var action = paused ? 'resume' : 'pause';
-    var question = paused
-      ? 'Resume ' + label + '? Its held events are delivered, in order.'
-      : 'Pause ' + label + '? It is suspended: nothing more is sent and new events are held until it is resumed.';
-    if (!window.confirm(question)) return;
+    var reason = null;
+    if (paused) {
+      if (!window.confirm('Resume ' + label + '? Its held events are delivered, in order.')) return;
+    } else {
+      // The customer reads this reason on the hook's page; only an admin can resume the hook.
+      reason = window.prompt('Pause ' + label + '? It is suspended: nothing more is sent and new events are held ' +
+        'until an admin resumes it (the customer cannot).\n\nThe reason the customer reads:', '');
+      if (reason === null) return;
+    }
     busy = true;
     status.textContent = '';
     render();
-    call('PUT', '/api/queues/' + encodeURIComponent(name) + '/' + action).then(function (body) {
+    call('PUT', '/api/queues/' + encodeURIComponent(name) + '/' + action, reason ? { reason: reason } : null).then(function (body) {
       paused = body.paused === true;
       status.textContent = paused ? 'Paused: the hook is suspended.' : 'Resumed: held events are being delivered.';
     }, function (error) {
@@ -128,6 +136,58 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
       render();
     });
   }
+
+  // Bull Board's icon buttons have no accessible name, its logo repeats the name beside it, and its pages have
+  // no h1: hookline names them (by their icon) so screen readers, and axe, can tell them apart.
+  var ICON_NAMES = {
+    maximize: 'Full screen', minimize: 'Leave full screen', settings: 'Settings', 'ellipsis-vertical': 'More actions',
+    ellipsis: 'More actions', 'arrow-down-wide-narrow': 'Sort queues', 'arrow-up-down': 'Sort queues',
+    'list-filter': 'Filter queues', search: 'Search', sun: 'Light mode', moon: 'Dark mode', 'refresh-cw': 'Refresh'
+  };
+  function nameOf(button) {
+    if (button.querySelector('svg[width="42"]')) return 'Redis details';
+    var icon = button.querySelector('svg[class*="lucide-"]');
+    var match = icon && /lucide-([a-z-]+)/.exec(icon.getAttribute('class').replace('lucide lucide-', 'lucide-'));
+    return (match && ICON_NAMES[match[1]]) || (match ? match[1].replace(/-/g, ' ') : 'Menu');
+  }
+  function accessible() {
+    document.querySelectorAll('button').forEach(function (b) {
+      if (!b.getAttribute('aria-label') && !(b.innerText || '').trim()) b.setAttribute('aria-label', nameOf(b));
+    });
+    document.querySelectorAll('svg[role="img"]:not([aria-label])').forEach(function (svg) {
+      svg.setAttribute('aria-hidden', 'true');
+      svg.removeAttribute('role');
+    });
+    document.querySelectorAll('a img[alt]').forEach(function (img) {
+      if (img.alt && img.parentElement.textContent.trim() === img.alt) img.alt = '';
+    });
+    // Under the page's h1, every heading Bull Board draws (h3–h5, by its looks) is a section's: level 2.
+    document.querySelectorAll('h3, h4, h5, h6').forEach(function (h) {
+      if (!h.getAttribute('aria-level')) h.setAttribute('aria-level', '2');
+    });
+    if (!document.getElementById('hookline-a11y-style')) {
+      var style = document.createElement('style');
+      style.id = 'hookline-a11y-style';
+      // Bull Board's grey for empty values and its key hints are below AA contrast.
+      style.textContent =
+        '[class*="nullValue"]{color:#57606a !important}[class*="description-"],[class*="description-"] small,main small{color:#24292f !important;opacity:1 !important}kbd{color:#24292f !important;background:#f6f8fa !important}';
+      document.head.appendChild(style);
+    }
+    var main = document.querySelector('main');
+    if (main && !document.querySelector('h1')) {
+      var h1 = document.createElement('h1');
+      h1.textContent = 'Bull Board: hook queues';
+      h1.style.cssText = 'position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap';
+      main.insertBefore(h1, main.firstChild);
+    }
+  }
+  var pending = false;
+  new MutationObserver(function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; accessible(); });
+  }).observe(document.body, { childList: true, subtree: true });
+  accessible();
 
   // Bull Board is a single-page app: follow its navigation, and refresh the state every few seconds.
   var lastPath = null;

@@ -58,9 +58,11 @@ async function act(
 ): Promise<FastifyReply> {
   const adapter = adapterFor(request, deps);
   if (!adapter) return notFound(reply);
-  // pause = suspended by an admin; resume = re-enabled, held events delivered in order (HookQueueAdapter).
+  // resume = re-enabled, held events delivered in order (HookQueueAdapter).
   const before = await adapter.isPaused();
-  await adapter[action]();
+  // pause = suspended by an admin, with the reason they typed (the customer reads it).
+  if (action === 'pause') await adapter.pause(reasonOf(request.body));
+  else await adapter.resume();
   const paused = await adapter.isPaused();
   // Only a change is recorded: pausing a paused hook (a second click) changed nothing.
   if (deps.audit && paused !== before) await recordChange(request, deps.audit, adapter.hook, action);
@@ -81,6 +83,17 @@ async function recordChange(
     address: request.ip,
     detail: action === 'resume' ? { held: 'deliver' } : {},
   });
+}
+
+/** The admin's reason: one line of printable text, at most 300 characters; none when absent. */
+function reasonOf(body: unknown): string | undefined {
+  const raw = (body as { reason?: unknown } | undefined)?.reason;
+  if (typeof raw !== 'string') return undefined;
+  const text = raw
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 300);
+  return text || undefined;
 }
 
 function adapterFor(request: FastifyRequest, deps: BoardActionsDeps): HookQueueAdapter | undefined {

@@ -14,6 +14,9 @@ export interface HookOnBoard {
  * flag flips, so the API, the website and the activity feed say what the admin did: pressing resume
  * re-enables the hook and delivers what it held; pressing pause suspends it by an admin.
  */
+/** The start of every admin pause's reason. */
+export const ADMIN_PAUSE = 'paused by admin';
+
 export class HookQueueAdapter extends BullMQAdapter {
   constructor(
     queue: Queue,
@@ -36,8 +39,13 @@ export class HookQueueAdapter extends BullMQAdapter {
     return null;
   }
 
-  override async pause(): Promise<void> {
-    await this.control.suspend(this.hook.hookId, 'paused by admin', this.actor);
+  /** `reason`: what the admin typed; the customer reads it on the hook's page. */
+  override async pause(reason?: string): Promise<void> {
+    await this.control.suspend(
+      this.hook.hookId,
+      reason ? `${ADMIN_PAUSE}: ${reason}` : ADMIN_PAUSE,
+      this.actor,
+    );
   }
 
   override async resume(): Promise<void> {

@@ -134,6 +134,29 @@ describe('Bull Board for admins', () => {
     expect(latest).toMatchObject({ kind: 'hook.suspended', actor: 'admin:ops', detail: 'paused by admin' });
     const page = await call('GET', '/admin');
     expect(page.body).toContain('paused by admin');
+
+    // The customer cannot undo it: only an admin resumes an admin's pause.
+    await expect(
+      a.control.enable(a.hook.account_id, a.hook.id, 'deliver', `customer:${a.hook.account_id}`),
+    ).rejects.toThrow('only an administrator can resume it');
+    expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('suspended');
+    expect((await call('PUT', `${queuePath(a.hook.id)}/resume`)).statusCode).toBe(200);
+    expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('active');
+  });
+
+  it('pause on the board carries the reason the admin typed, as one line of text', async () => {
+    await mount();
+    const res = await call(
+      'PUT',
+      `${queuePath(a.hook.id)}/pause`,
+      { ...AUTH, 'content-type': 'application/json' },
+      JSON.stringify({ reason: 'Your endpoint answers\nslowly; call us ' + 'x'.repeat(400) }),
+    );
+    expect(res.statusCode).toBe(200);
+    const view = await a.store.hooks.get(a.hook.account_id, a.hook.id);
+    expect(view?.suspended_reason).toBe(
+      `paused by admin: Your endpoint answers slowly; call us ${'x'.repeat(300 - 'Your endpoint answers slowly; call us '.length)}`,
+    );
   });
 
   it("sends the website's browser protections and a board page that loads nothing from other origins", async () => {

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '@hookline/testing';
+import { axeViolations, launchChromium } from '@hookline/testing';
 import { ADMIN, useAdmin } from '../src/test-support/admin-harness';
 
 // Bull Board as an admin sees it, in Debian's Chromium driven by playwright-core (which downloads no browser).
 // Git-ignored; CI keeps them as artifacts for a person to look at.
-const SCREENSHOTS = resolve(__dirname, '../../../artifacts/screenshots');
+const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? resolve(__dirname, '../../../artifacts/screenshots');
 
 // Every action hookline refuses on a hook queue, as Bull Board words its buttons and menu items.
 const REFUSED =
@@ -22,10 +22,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function boardPage(): Promise<Page> {
+async function boardPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({
     httpCredentials: { username: ADMIN.user, password: ADMIN.password },
-    viewport: { width: 1280, height: 900 },
+    viewport,
   });
   a.ctx.onCleanup(() => context.close());
   context.setDefaultTimeout(15000);
@@ -62,7 +62,8 @@ async function refusedActionsOffered(page: Page): Promise<string[]> {
 
 async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280.png`) });
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
 }
 
 describe('Bull Board in a browser', () => {
@@ -105,5 +106,37 @@ describe('Bull Board in a browser', () => {
     expect(await refusedActionsOffered(page)).toEqual([]);
     // The buttons belong to one queue's page, not to the overview.
     expect(await page.getByRole('region', { name: 'Hook queue' }).isVisible()).toBe(false);
+  });
+
+  it('/admin and the Bull Board pages hookline serves fit a phone and pass axe-core', async () => {
+    await a.mount();
+    await a.control.suspend(a.hook.id, 'paused by admin: endpoint migration', 'admin:ops');
+    await a.publish('c1');
+    for (const viewport of [
+      { width: 375, height: 800 },
+      { width: 1280, height: 900 },
+    ]) {
+      const page = await boardPage(viewport);
+      await page.goto(`${a.origin}/admin?account=${a.hook.account_id}`);
+      await page.getByRole('heading', { name: 'Hooks found' }).waitFor();
+      // Nothing wider than the screen: the page is laid out for the phone, not shrunk from a desktop.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'admin-home');
+
+      await page.goto(`${a.origin}/admin/queues?hook=${a.hook.id}`);
+      await page.getByText(`CRM (${a.hook.id})`).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'admin-board-overview');
+
+      await page.goto(
+        `${a.origin}/admin/queues/queue/${encodeURIComponent(a.keys.hookQueueName(a.hook.id))}`,
+      );
+      await page.getByRole('region', { name: 'Hook queue' }).getByText('Suspended').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'admin-board-queue');
+    }
   });
 });

@@ -3,7 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { HookControl } from '@hookline/suspension';
 import { fleetMetrics } from '@hookline/telemetry';
-import { waitUntil } from '@hookline/testing';
+import { machineText, waitUntil } from '@hookline/testing';
 import { smtpMailer } from '../src';
 import { useMonitorHarness } from './harness';
 
@@ -92,6 +92,8 @@ describe('notices by e-mail', () => {
       'the re-enable notice',
     );
     expect(enabled.text).toContain('What happened: re-enabled; 0 held events queued for delivery, in order.');
+    // Plain words (§15): no id, ISO time, outcome or error code in any of them.
+    for (const mail of mailbox.mails) expect(machineText(`${mail.subject}\n${mail.text}`)).toEqual([]);
 
     // Once each: both monitors read the notices, neither sends one twice.
     await h.consumed();

@@ -52,8 +52,11 @@ export interface WebDeps {
   readonly audit: Pick<AuditTrail, 'record' | 'list'>;
   /** Sign-in links made by the operator (POST /v1/accounts/{acct}/portal-links), used here once. */
   readonly portalLinks: Pick<PortalLinks, 'use'>;
-  /** waitingCount(hookId) is the number of events held while a hook is suspended. */
-  readonly hookQueues: { waitingCount(hookId: string): Promise<number> };
+  /** waitingCount(hookId) is the number of events held while a hook is suspended; waitingData lists them. */
+  readonly hookQueues: {
+    waitingCount(hookId: string): Promise<number>;
+    waitingData(hookId: string, start: number, count: number): Promise<unknown[]>;
+  };
   readonly logger: Logger;
   readonly clock?: Clock;
 }

@@ -93,6 +93,19 @@ const list = (value: unknown): string[] =>
  */
 const hasChoices = (body: FormBody) => text(body, 'events_signing_shown') === '1';
 
+/**
+ * "Every kind" (also kinds added later) only while every kind shown is ticked too, or none is: a kind unticked
+ * beside it is a choice, and the hook then gets exactly the kinds left ticked.
+ */
+function eventsOf(body: FormBody): HookFormValues['events'] {
+  if (!hasChoices(body)) return ALL_EVENTS;
+  const ticked = list(body.events);
+  if (text(body, 'events_all') !== '1') return ticked;
+  const offered = Number(text(body, 'events_offered'));
+  const allTicked = ticked.length === 0 || !Number.isInteger(offered) || ticked.length >= offered;
+  return allTicked ? ALL_EVENTS : ticked;
+}
+
 function readValues(body: FormBody): HookFormValues {
   const scheme = text(body, 'auth_scheme');
   return {
@@ -101,8 +114,7 @@ function readValues(body: FormBody): HookFormValues {
     description: text(body, 'description').trim(),
     scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
     username: text(body, 'basic_username'),
-    // "Every kind" wins over single kinds ticked beside it: it also covers kinds added later.
-    events: !hasChoices(body) || text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
+    events: eventsOf(body),
     signing: text(body, 'signing') === '1',
     filter: readFilterRows(body),
   };
@@ -233,4 +245,23 @@ export function parseUpdateForm(
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
+}
+
+/**
+ * The fields of an update that change something: the activity feed then says what changed, not every field
+ * of the form. New credentials always count (the stored ones cannot be compared); "none" again does not.
+ */
+export function onlyChanges(input: UpdateHookInput, current: HookView): Partial<UpdateHookInput> {
+  const changed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const before = (current as unknown as Record<string, unknown>)[name];
+    const same =
+      name === 'auth'
+        ? (value as { scheme: string }).scheme === 'none' && current.auth.scheme === 'none'
+        : name === 'description'
+          ? (value ?? undefined) === (before ?? undefined)
+          : JSON.stringify(value) === JSON.stringify(before);
+    if (!same) changed[name] = value;
+  }
+  return changed as Partial<UpdateHookInput>;
 }

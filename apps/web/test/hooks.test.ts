@@ -89,7 +89,7 @@ describe('managing hooks (browser)', () => {
     await page.getByLabel('Password', { exact: true }).fill('s3cret-passw0rd');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
-    await expect(page.getByText('Basic: pbx / ••••w0rd').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Basic ••••w0rd').isVisible()).resolves.toBe(true);
     const preview = (await page.locator('[data-request-preview]').textContent()) ?? '';
     expect(preview).toContain('Content-Type: application/x-www-form-urlencoded');
     expect(preview).toContain('Authorization: Basic ••••');
@@ -129,7 +129,7 @@ describe('managing hooks (browser)', () => {
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'mine@acme.test', PASSWORD);
 
-    for (const path of ['', '/edit', '/delete', '/deliveries']) {
+    for (const path of ['', '/edit', '/delete', '/live', '/signing-secret']) {
       const response = await page.goto(`${w.baseUrl}/hooks/${theirs.id}${path}`);
       expect(response?.status()).toBe(404);
       expect(await page.content()).not.toContain('globex.example.com');

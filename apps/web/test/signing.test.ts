@@ -105,4 +105,32 @@ describe('event kinds and signatures on the website (browser)', () => {
     expect((await w.store.hooks.get(account.id, hook.id))?.events).toBe('all');
     expect(await page.locator('[data-request-preview]').textContent()).not.toContain('webhook-');
   });
+
+  it('unticking one kind beside "Every kind" saves exactly the kinds left ticked: that kind is not delivered', async () => {
+    const account = await w.account('ops@acme.test');
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/new`);
+    await page.getByLabel('Endpoint URL').fill('https://crm.example.com/calls');
+    await page.getByRole('checkbox', { name: /^call_ended/ }).uncheck();
+    await expect(page.getByRole('checkbox', { name: /^Every kind of event/ }).isChecked()).resolves.toBe(
+      false,
+    );
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await expect(page.locator('[data-hook-events]').textContent()).resolves.toBe('call_created');
+    const [hook] = await w.store.hooks.list(account.id);
+    expect(hook?.events).toEqual(['call_created']);
+
+    const ended = await w.producer.publish(account.id, {
+      type: 'call_ended',
+      data: { call_id: 'c-9', duration: '12.5' },
+    });
+    expect(ended.hooks).toEqual([]);
+    await expect(w.hookQueues.waitingCount(hook!.id)).resolves.toBe(0);
+    await w.producer.publish(account.id, {
+      type: 'call_created',
+      data: { call_id: 'c-9', direction: 'outbound', from: 'a', from_cnam: 'A', to: 'b', rate: '0.0' },
+    });
+    await expect(w.hookQueues.waitingCount(hook!.id)).resolves.toBe(1);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { startReceiver, waitUntil } from '@hookline/testing';
-import { screenshot, signIn, useBrowser } from './support/browser';
+import { DESKTOP, PHONE, screenshot, signIn, useBrowser } from './support/browser';
+import { postForm, signInOverHttp } from './support/http-session';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -54,6 +55,14 @@ describe('a suspended hook (browser)', () => {
     await page.getByRole('link', { name: 'CRM call log' }).click();
     await expectBanner(page);
     await screenshot(page, 'hook-suspended');
+    // On a phone the re-enable choices come first, visible without scrolling; no test event that would be held.
+    await page.setViewportSize(PHONE);
+    for (const name of [/^Test & re-enable/, /^Re-enable and deliver/, /^Re-enable and discard/]) {
+      const box = await page.getByRole('button', { name }).boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+    }
+    await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
+    await page.setViewportSize(DESKTOP);
 
     await page.getByRole('button', { name: 'Re-enable and deliver the 3 held events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
@@ -107,14 +116,18 @@ describe('a suspended hook (browser)', () => {
       await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id } });
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     const picker = page.getByLabel('Deliver only events accepted since (UTC)');
-    // By default: the moment of the suspension, so everything held since then would go.
+    // By default: the moment of the suspension, so everything held since then would go (this browser is in UTC).
     const suspendedAt = (await w.store.hooks.get(account.id, hook.id))!.suspended_at!;
     await expect(picker.inputValue()).resolves.toBe(suspendedAt.slice(0, 19));
     await screenshot(page, 'suspension-since');
     await picker.fill(boundary.toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Re-enable, discarding older events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      `Held events accepted before ${boundary.toISOString()} were discarded`,
+      `Held events accepted before ${new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'UTC',
+        dateStyle: 'medium',
+        timeStyle: 'medium',
+      }).format(boundary)} (UTC) were discarded`,
     );
     await expect(page.locator('#delivery-log tr[data-outcome="discarded"]').count()).resolves.toBe(3);
     const queue = w.hookQueues.open(hook.id);
@@ -161,8 +174,13 @@ describe('a suspended hook (browser)', () => {
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     await page.getByRole('button', { name: 'Test & re-enable (then deliver the 1 held event)' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      'The endpoint did not accept the test event (HTTP 503); the hook stays suspended and nothing held was sent.',
+      'The endpoint did not accept the test event: it answered 503 (Service Unavailable). The hook stays suspended and nothing held was sent; fix the endpoint, then try again.',
     );
+    // The attempt is one click away.
+    await page.getByRole('link', { name: 'See the test attempt.' }).click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(page.locator('main').textContent()).resolves.toContain('503');
+    await page.goBack();
     await screenshot(page, 'probe-failed');
     expect(receiver.requests).toHaveLength(1);
     await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
@@ -189,5 +207,38 @@ describe('a suspended hook (browser)', () => {
       async () => (await page.locator('[data-hook-state]').textContent())?.includes('Suspended'),
       'badge',
     );
+  });
+
+  it('an admin pause shows the reason the admin gave, offers no re-enable, and the customer cannot lift it', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, {
+      url: 'https://crm.example.com/hook',
+      description: 'CRM call log',
+    });
+    await w.control.suspend(hook.id, 'paused by admin: your endpoint is being migrated', 'admin:ops');
+    await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id: 'held-1' } });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    const banner = page.locator('[data-suspension-banner]');
+    await banner.getByRole('heading', { name: 'An administrator paused deliveries to this hook' }).waitFor();
+    await expect(banner.textContent()).resolves.toContain(
+      'The reason given: “your endpoint is being migrated”.',
+    );
+    await expect(banner.textContent()).resolves.toContain('you cannot resume it yourself');
+    await expect(page.getByRole('button', { name: /re-enable/i }).count()).resolves.toBe(0);
+    await screenshot(page, 'admin-paused');
+
+    // Posted anyway (a page from before the pause): refused, nothing changes.
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const res = await postForm(w.baseUrl, session, `/hooks/${hook.id}/enable`, {
+      held: 'deliver',
+      seen_suspended_at: (await w.store.hooks.get(account.id, hook.id))!.suspended_at!,
+      seen_held: '1',
+    });
+    expect(res.status).toBe(303);
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
+    const after = await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } });
+    expect(await after.text()).toContain('only an administrator can resume it');
   });
 });

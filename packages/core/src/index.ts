@@ -26,3 +26,4 @@ export * from './attempt-record-builder';
 export * from './trace-context';
 export * from './erasure';
 export * from './audit';
+export { plainWords, utcInWords } from './plain-words';

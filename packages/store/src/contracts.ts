@@ -66,6 +66,8 @@ export interface ActivityEntry {
 export interface SuspensionInfo {
   readonly at: string;
   readonly reason: string;
+  /** Who suspended it (an activity actor: `monitor`, `admin:<user>`…): only an admin resumes an admin's pause. */
+  readonly by?: string;
   /** The failures that caused it (most recent last), for the website's banner. */
   readonly failures?: readonly DeliveryRecord[];
 }

@@ -30,6 +30,7 @@ export interface StoredHook {
   readonly suspended_at?: string;
   readonly suspended_reason?: string;
   readonly suspension_failures?: readonly DeliveryRecord[];
+  readonly suspended_by?: string;
   /** The signing secrets (SigningKeys as JSON), sealed like the credentials; absent when the hook does not sign. */
   readonly signing_sealed?: string;
   /** Until when a rotated-out secret still signs (ms since epoch), beside the sealed keys so views need no key. */
@@ -61,7 +62,12 @@ export const eventsFromField = (field: string | null | undefined): HookEvents =>
   !field || field === '*' ? ALL_EVENTS : field.split(',');
 
 /** Hash fields cleared when a suspension ends. */
-export const SUSPENSION_FIELDS = ['suspended_at', 'suspended_reason', 'suspension_failures'] as const;
+export const SUSPENSION_FIELDS = [
+  'suspended_at',
+  'suspended_reason',
+  'suspension_failures',
+  'suspended_by',
+] as const;
 
 /** The credential fields of a hook's hash for `auth`: sealed for this hook, masked for display. */
 export function authFields(box: SecretBox, hookId: string, auth: HookAuth): Record<string, string> {
@@ -77,6 +83,7 @@ export function suspensionFields(info: SuspensionInfo): Record<string, string> {
     suspended_at: info.at,
     suspended_reason: info.reason,
     suspension_failures: JSON.stringify(info.failures ?? []),
+    ...(info.by ? { suspended_by: info.by } : {}),
   };
 }
 
@@ -98,6 +105,7 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
     version: Number(raw.version ?? '1'),
     ...(raw.suspended_at ? { suspended_at: raw.suspended_at } : {}),
     ...(raw.suspended_reason ? { suspended_reason: raw.suspended_reason } : {}),
+    ...(raw.suspended_by ? { suspended_by: raw.suspended_by } : {}),
     ...(raw.suspension_failures
       ? { suspension_failures: JSON.parse(raw.suspension_failures) as DeliveryRecord[] }
       : {}),
@@ -166,5 +174,6 @@ export function toSuspensionInfo(hook: StoredHook): SuspensionInfo | undefined {
     at: hook.suspended_at,
     reason: hook.suspended_reason ?? '',
     failures: hook.suspension_failures ?? [],
+    ...(hook.suspended_by ? { by: hook.suspended_by } : {}),
   };
 }

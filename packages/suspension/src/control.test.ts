@@ -87,7 +87,7 @@ describe('HookControl', () => {
   });
 
   it('holds events while suspended and delivers them in order after enable(deliver)', async () => {
-    await control.suspend(hook.id, 'paused by admin', 'admin:ops');
+    await control.suspend(hook.id, '3 consecutive failures', 'monitor');
     standInWorker();
     await publish('c1', 'c2', 'c3');
     expect(await hookQueues.waitingCount(hook.id)).toBe(3);
@@ -147,7 +147,7 @@ describe('HookControl', () => {
   });
 
   it('two people enabling at once record one re-enable', async () => {
-    await control.suspend(hook.id, 'paused by admin', 'admin:ops');
+    await control.suspend(hook.id, '3 consecutive failures', 'monitor');
     const views = await Promise.all([
       control.enable(hook.account_id, hook.id, 'deliver', 'admin:ops'),
       control.enable(hook.account_id, hook.id, 'deliver', 'operator'),

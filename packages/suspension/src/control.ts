@@ -35,6 +35,11 @@ export interface HookControlDeps {
  * paused flag is the state; each change flips it atomically first, so when two people (or an admin and the
  * monitor) act at once only one change is recorded and the other call sees the result.
  */
+/** `admin:<user>`: an admin acting in Bull Board. */
+const isAdmin = (actor: string | undefined) => actor?.startsWith('admin:') === true;
+/** The customer, signed in or through a portal link (the operator's key and admins are not). */
+const isCustomer = (actor: string) => actor.startsWith('customer:') || actor.startsWith('portal:');
+
 export class HookControl {
   private readonly clock: Clock;
 
@@ -58,6 +63,12 @@ export class HookControl {
     const { redis, keys, hookQueues, store } = this.deps;
     const hook = await store.hooks.get(accountId, hookId);
     if (!hook || hook.state === 'active') return hook;
+    // A pause an admin made in Bull Board is theirs to lift: the customer reads its reason, and cannot undo it.
+    if (isAdmin((await store.hooks.suspension(accountId, hookId))?.by) && isCustomer(actor))
+      throw new HooklineError(
+        'CONFLICT',
+        'An administrator paused this hook; only an administrator can resume it. Ask your provider’s support',
+      );
     if (options.probe) await this.probe(hookId);
 
     // Discard while still paused, so no worker can take a held event in between.

@@ -42,9 +42,11 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
       date: formatEventTimestamp(startedAt),
     },
   };
+  // Built and signed as a delivery is: a signing hook's probe carries the signatures of its send time.
   const request = buildDeliveryRequest(target, event, {
     eventTypeHeader: deps.eventTypeHeader,
     userAgent: USER_AGENT,
+    sentAt: deps.clock(),
   });
   const result = await deps.attempt(request);
   const record = buildAttemptRecord(

@@ -37,7 +37,12 @@ export interface Suspension {
 /** Writes why a hook was suspended everywhere it is read: the hook, the account's feed, the index, the log. */
 export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Promise<void> {
   const at = s.at.toISOString();
-  await deps.store.hooks.recordSuspension(s.hookId, { at, reason: s.reason, failures: s.failures });
+  await deps.store.hooks.recordSuspension(s.hookId, {
+    at,
+    reason: s.reason,
+    failures: s.failures,
+    by: s.actor,
+  });
   await deps.redis.sadd(deps.keys.suspendedHooks(), s.hookId);
   await deps.store.activity.append(s.accountId, {
     kind: 'hook.suspended',

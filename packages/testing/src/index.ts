@@ -19,3 +19,5 @@ export { launchChromium } from './chromium';
 export * from './pg-fixture';
 export { startRedisSentinel, type RedisSentinelFixture } from './redis-sentinel';
 export { RedisServerProcess } from './redis-servers';
+export { machineText } from './plain-words';
+export { axeViolations } from './axe';

@@ -63,8 +63,13 @@ export function useAdmin() {
       return a.app;
     },
 
-    async call(method: string, path: string, headers: Record<string, string> = AUTH): Promise<Answer> {
-      const res = await fetch(`${a.origin}${path}`, { method, headers });
+    async call(
+      method: string,
+      path: string,
+      headers: Record<string, string> = AUTH,
+      body?: string,
+    ): Promise<Answer> {
+      const res = await fetch(`${a.origin}${path}`, { method, headers, ...(body ? { body } : {}) });
       return { statusCode: res.status, headers: res.headers, body: await res.text() };
     },
 

@@ -1,4 +1,4 @@
-import type { HookView } from '@hookline/core';
+import { plainWords, utcInWords, type HookView } from '@hookline/core';
 import type { Notice, NoticeFailure } from '@hookline/suspension';
 
 /** An e-mail as a customer reads it: plain text and the same in HTML. */
@@ -42,11 +42,12 @@ const escape = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+// Plain words (§15): times, actors and error codes as a customer reads them, never the recorded codes.
+const utc = (iso: string) => utcInWords(iso);
 
 function failureLine(f: NoticeFailure): string {
   const status = f.status_code !== undefined ? `HTTP ${f.status_code}` : f.outcome.replace('_', ' ');
-  return `${utc(f.attempted_at)}  ${status}${f.error ? `  ${f.error}` : ''}`;
+  return `${utc(f.attempted_at)}  ${status}${f.error ? `  ${plainWords(f.error)}` : ''}`;
 }
 
 /**
@@ -62,7 +63,8 @@ export function noticeMail(
   const name = hook.description ? `“${hook.description}”` : hook.url;
   const subject = `[${brand.name}] Hook ${name} ${HEADLINE[notice.kind]}`;
   const link = publicUrl ? `${publicUrl}/hooks/${hook.id}` : undefined;
-  const why = notice.kind === 'hook.enabled' ? `What happened: ${notice.reason}.` : `Why: ${notice.reason}.`;
+  const reason = plainWords(notice.reason);
+  const why = notice.kind === 'hook.enabled' ? `What happened: ${reason}.` : `Why: ${reason}.`;
   const lines = [
     `Your hook ${name} (${hook.url}) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.`,
     '',

@@ -70,6 +70,9 @@ code, pre, .mono { font-family: var(--mono); font-size: 0.86em; }
 
 /* Page */
 main { max-width: 1120px; margin: 0 auto; padding: 28px 20px 64px; }
+.zone-note { max-width: 1120px; margin: -40px auto 0; padding: 0 20px 32px; color: var(--muted); font-size: 0.875rem; }
+.plain-list { list-style: none; padding: 0; margin: 0; }
+.plain-list li { padding: 6px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .page-header { display: flex; align-items: flex-start; justify-content: space-between; gap: 16px; flex-wrap: wrap; margin-bottom: 20px; }
 .page-header .sub { color: var(--muted); margin: 6px 0 0; }
 .page-header .title-row { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }

@@ -70,7 +70,7 @@ pre.snippet {
 .auth-card .btn { width: 100%; margin-top: 4px; }
 
 .error-page { text-align: center; padding: 56px 20px; }
-.error-page .code { font-size: 3rem; font-weight: 800; color: var(--border-strong); margin-bottom: 8px; }
+.error-page .code { font-size: 3rem; font-weight: 800; color: var(--muted); margin-bottom: 8px; }
 
 /* Delivery history: filters, health, search */
 .log-filters { display: flex; flex-wrap: wrap; gap: 10px 14px; align-items: flex-end; }

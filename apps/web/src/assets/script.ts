@@ -3,15 +3,37 @@ export const SCRIPT = String.raw`
 (function () {
   'use strict';
 
+  // One zone per page: the browser's. Every time shown, every zone name and every form's zone field use it,
+  // so a time read on the page and typed into a form mean the same instant.
+  var zone = (function () {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch (e) { return 'UTC'; }
+  })();
+  var words = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'medium' });
+  var wall = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit'
+  });
+  function inputValue(d) {
+    var p = {};
+    wall.formatToParts(d).forEach(function (part) { p[part.type] = part.value; });
+    return p.year + '-' + p.month + '-' + p.day + 'T' + p.hour + ':' + p.minute + ':' + p.second;
+  }
+
   function localTimes(root) {
     root.querySelectorAll('time[data-local]').forEach(function (el) {
       var d = new Date(el.getAttribute('datetime'));
-      if (!isNaN(d.getTime())) {
-        el.title = el.textContent;
-        el.textContent = d.toLocaleString(undefined, {
-          year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit'
-        });
-      }
+      if (!isNaN(d.getTime())) el.textContent = words.format(d);
+    });
+    root.querySelectorAll('[data-at]').forEach(function (el) {
+      var d = new Date(el.getAttribute('data-at'));
+      if (!isNaN(d.getTime())) el.textContent = words.format(d) + (el.getAttribute('data-rest') || '');
+    });
+    root.querySelectorAll('[data-zone-name]').forEach(function (el) { el.textContent = zone; });
+    root.querySelectorAll('input[data-zone-input]').forEach(function (el) { el.value = zone; });
+    // A picker's starting value, given as an instant, shown as the wall-clock time of this zone.
+    root.querySelectorAll('input[data-instant]').forEach(function (el) {
+      var d = new Date(el.getAttribute('data-instant'));
+      if (!isNaN(d.getTime())) { el.setAttribute('value', inputValue(d)); el.value = inputValue(d); }
     });
   }
 
@@ -29,6 +51,20 @@ export const SCRIPT = String.raw`
     update();
   }
 
+  // "Every kind" and the single kinds agree while ticking: unticking a kind unticks "Every kind" (the hook
+  // then gets exactly the kinds ticked); ticking "Every kind" ticks them all.
+  function kindChoices(box) {
+    var every = box.querySelector('input[name="events_all"]');
+    var kinds = box.querySelectorAll('input[name="events"]');
+    if (!every) return;
+    every.addEventListener('change', function () {
+      if (every.checked) kinds.forEach(function (k) { k.checked = true; });
+    });
+    kinds.forEach(function (k) {
+      k.addEventListener('change', function () { if (!k.checked) every.checked = false; });
+    });
+  }
+
   function confirmations() {
     document.querySelectorAll('form[data-confirm]').forEach(function (form) {
       form.addEventListener('submit', function (event) {
@@ -37,33 +73,48 @@ export const SCRIPT = String.raw`
     });
   }
 
-  // The delivery log refreshes itself; when the hook's state changes (suspended or re-enabled elsewhere)
-  // the whole page reloads so the banner and actions match.
-  function liveLog(box) {
-    var url = box.getAttribute('data-refresh-url');
-    var every = Number(box.getAttribute('data-refresh-every')) || 3000;
+  // A hook's page follows the hook (state, banner, held events, log and its paging, health) without a reload.
+  // Polls are conditional (ETag): an unchanged hook answers 304 with no body. A part holding the focus or
+  // a typed value is left alone; a change of state (suspended, re-enabled) reloads the page, so its actions
+  // match.
+  function edited(part) {
+    return Array.prototype.some.call(part.querySelectorAll('input:not([type="hidden"])'), function (el) {
+      return el.type === 'checkbox' || el.type === 'radio' ? el.checked !== el.defaultChecked : el.value !== el.defaultValue;
+    });
+  }
+
+  function livePage(box) {
+    var url = box.getAttribute('data-live-url');
+    var every = Number(box.getAttribute('data-live-every')) || 3000;
     var state = box.getAttribute('data-state');
-    var last = null;
+    var etag = null;
     var busy = false;
     function tick() {
       if (busy || document.hidden) return;
       busy = true;
-      fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      var headers = { Accept: 'text/html' };
+      if (etag) headers['If-None-Match'] = etag;
+      fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: headers })
         .then(function (res) {
+          if (res.status === 304) return;
           if (!res.ok) throw new Error('HTTP ' + res.status);
           var newState = res.headers.get('X-Hook-State');
           if (newState && state && newState !== state) { window.location.reload(); return; }
+          etag = res.headers.get('ETag');
           return res.text().then(function (text) {
-            if (text !== last) {
-              last = text;
-              box.innerHTML = text;
-              localTimes(box);
-            }
-            box.setAttribute('data-refreshed', new Date().toISOString());
+            var holder = document.createElement('div');
+            holder.innerHTML = text;
+            holder.querySelectorAll('template[data-live]').forEach(function (t) {
+              var part = document.querySelector('[data-live="' + t.getAttribute('data-live') + '"]:not(template)');
+              if (!part || part.contains(document.activeElement) || edited(part)) return;
+              if (part.innerHTML === t.innerHTML) return;
+              part.innerHTML = t.innerHTML;
+              localTimes(part);
+            });
           });
         })
         .catch(function () { /* a missed refresh is retried on the next tick */ })
-        .then(function () { busy = false; });
+        .then(function () { busy = false; box.setAttribute('data-refreshed', String(Date.now())); });
     }
     setInterval(tick, every);
   }
@@ -87,7 +138,11 @@ export const SCRIPT = String.raw`
     localTimes(document);
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
-    document.querySelectorAll('[data-refresh-url]').forEach(liveLog);
+    document.querySelectorAll('[data-kinds]').forEach(kindChoices);
+    // After a refused form, the focus goes to the first field to fix (not left on the page's top).
+    var invalid = document.querySelector('form [aria-invalid="true"]');
+    if (invalid) invalid.focus();
+    document.querySelectorAll('[data-live-url]').forEach(livePage);
   });
 })();
 `;

@@ -1,7 +1,7 @@
 import type { AuditEntry, HookView } from '@hookline/core';
 import type { ActivityEntry, ActivityKind } from '@hookline/store';
 import { html, type SafeHtml } from '../view/html';
-import { time } from '../view/format';
+import { recordedText, time } from '../view/format';
 import { DEFAULT_BRAND } from '../view/brand';
 import { layout, type Viewer } from '../view/layout';
 import { ACTION_WORDS, actorWords, detailWords } from './audit-words';
@@ -20,7 +20,7 @@ export function actorLabel(actor: string, accountId: string): string {
   if (actor === `customer:${accountId}`) return 'you';
   if (actor === 'operator') return 'the operator (API)';
   if (actor === 'monitor') return 'hookline, automatically';
-  if (actor.startsWith('admin:')) return `admin ${actor.slice('admin:'.length)}`;
+  if (actor.startsWith('admin:')) return 'an administrator';
   // Never an internal id in a sentence for customers.
   return 'someone else';
 }
@@ -42,7 +42,7 @@ function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHt
     <span class="badge badge-plain ${tone}">${label}</span>
     <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${actorWords(entry.actor)}</span></span>
     <span class="when">${time(entry.at)}</span>
-    ${detail ? html`<span class="detail">${detail}</span>` : ''}
+    ${detail ? html`<span class="detail">${recordedText(detail)}</span>` : ''}
   </li>`;
 }
 

@@ -1,4 +1,4 @@
-import type { AttemptRecord, HookView } from '@hookline/core';
+import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
@@ -30,7 +30,31 @@ ${request.body}</pre>`;
 }
 
 /** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */
-export function attemptPage(viewer: Viewer, hook: HookView, record: AttemptRecord): SafeHtml {
+/** The same event's other attempts: a send-again leads back to the attempt it repeats, and that one to it. */
+function otherAttempts(hook: HookView, others: readonly DeliveryRecord[]): SafeHtml {
+  if (others.length === 0) return html``;
+  return html`<section class="card" aria-labelledby="others-title" data-other-attempts>
+    <div class="card-header"><h2 id="others-title">Other attempts of this event</h2></div>
+    <div class="card-body">
+      <ul class="plain-list">
+        ${others.map(
+          (r) =>
+            html`<li>
+              <a href="/hooks/${hook.id}/deliveries/${r.attempt_id}">${time(r.attempted_at)}</a>
+              ${r.trigger === 'manual' ? ' (sent again)' : ''} ${outcomeBadge(r.outcome)}
+            </li>`,
+        )}
+      </ul>
+    </div>
+  </section>`;
+}
+
+export function attemptPage(
+  viewer: Viewer,
+  hook: HookView,
+  record: AttemptRecord,
+  others: readonly DeliveryRecord[] = [],
+): SafeHtml {
   const title = hook.description ?? hook.url;
   return layout(
     `Attempt ${record.attempt_id}`,
@@ -107,6 +131,7 @@ export function attemptPage(viewer: Viewer, hook: HookView, record: AttemptRecor
             }
           </div>
         </section>
+        ${otherAttempts(hook, others)}
         <section class="card" aria-labelledby="again-title">
           <div class="card-header"><h2 id="again-title">Send again</h2></div>
           <div class="card-body">

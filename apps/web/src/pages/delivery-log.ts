@@ -3,6 +3,19 @@ import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, time } from '../view/format';
 
 const EXCERPT_CHARS = 400;
+
+const EMPTY = {
+  all: 'No deliveries yet. Events appear here as they are delivered; send a test event to try it.',
+  filtered: 'No attempt matches these filters. Widen the times or clear the filters to see more.',
+  older: 'No older attempts.',
+} as const;
+
+// Who asked for an attempt, when not the event's own publish.
+const TRIGGERS_IN_WORDS: Readonly<Record<string, string>> = {
+  manual: ' · sent again',
+  test: ' · test event',
+  probe: ' · test before re-enabling',
+};
 const dash = html`<span class="muted">—</span>`;
 
 function excerpt(text: string | undefined): SafeHtml {
@@ -16,8 +29,10 @@ function row(record: DeliveryRecord, hookId: string): SafeHtml {
     <td data-label="Time">
       <div>
         <a href="/hooks/${hookId}/deliveries/${record.attempt_id}">${time(record.attempted_at)}</a>
-        <div class="muted mono">
-          ${record.event_id}${record.trigger !== 'auto' ? html` · ${record.trigger}` : ''}
+        <div class="muted" data-event>
+          ${record.event_type} · <span class="mono" data-call-id>${record.call_id ?? '—'}</span>${
+            TRIGGERS_IN_WORDS[record.trigger] ?? ''
+          }
         </div>
       </div>
     </td>
@@ -33,10 +48,14 @@ function row(record: DeliveryRecord, hookId: string): SafeHtml {
 }
 
 /** The log's inner markup; the hook page embeds it and the script re-fetches it to keep it current. */
-export function deliveryLog(records: readonly DeliveryRecord[], hookId: string): SafeHtml {
+export function deliveryLog(
+  records: readonly DeliveryRecord[],
+  hookId: string,
+  view: 'all' | 'filtered' | 'older' = 'all',
+): SafeHtml {
   if (records.length === 0)
     return html`<div class="empty">
-      <p>No deliveries yet. Events appear here as they are delivered; send a test event to try it.</p>
+      <p>${EMPTY[view]}</p>
     </div>`;
   return html`<div class="table-wrap">
     <table class="log">

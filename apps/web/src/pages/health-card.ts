@@ -1,6 +1,6 @@
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
-import { errorText, outcomeBadge, time } from '../view/format';
+import { errorText, outcomeBadge, time, timeText } from '../view/format';
 
 const W = 720;
 const H = 160;
@@ -21,8 +21,8 @@ function chart(health: HookHealth): SafeHtml {
     const ok = y(p.delivered);
     const bad = y(p.not_delivered);
     return html`<g>
-      <title>
-        ${p.hour.slice(0, 13).replace('T', ' ')}:00 UTC: ${p.delivered} delivered, ${p.not_delivered} not
+      <title data-at="${p.hour}" data-rest="${`: ${p.delivered} delivered, ${p.not_delivered} not`}">
+        ${timeText(p.hour)}: ${p.delivered} delivered, ${p.not_delivered} not
       </title>
       <rect
         x="${x.toFixed(1)}"
@@ -71,7 +71,7 @@ export function healthCard(hookId: string, health: HookHealth): SafeHtml {
     <div class="card-header">
       <div>
         <h2 id="health-title">Health</h2>
-        <p>${week ? 'Last 7 days' : 'Last 24 hours'}, hour by hour (UTC).</p>
+        <p>${week ? 'Last 7 days' : 'Last 24 hours'}, hour by hour.</p>
       </div>
       <nav class="segmented" aria-label="Health window">
         <a href="/hooks/${hookId}?window=24h#health-title" ${week ? '' : html`aria-current="true"`}>24 h</a>

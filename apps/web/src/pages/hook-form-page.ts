@@ -36,7 +36,8 @@ function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonl
   return html`<fieldset class="field" ${described(errors, 'events', 'events-hint')}>
     <legend>Events</legend>
     <input type="hidden" name="events_signing_shown" value="1" />
-    <div class="choices choices-stack">
+    <input type="hidden" name="events_offered" value="${String(kinds.length)}" />
+    <div class="choices choices-stack" data-kinds>
       ${checkbox('events_all', '1', all, 'Every kind of event', 'Also kinds added later')}
       ${kinds.map((kind) =>
         checkbox(

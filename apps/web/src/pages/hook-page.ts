@@ -5,6 +5,7 @@ import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
 import { healthCard } from './health-card';
+import { heldEventsCard, type HeldList } from './held-events';
 import { logFilters, type LogQuery } from './log-filters';
 import { hookGets, requestPreview, type PreviewOptions } from './request-preview';
 import { suspensionBanner } from './suspension-banner';
@@ -13,23 +14,48 @@ export interface HookPageInput {
   readonly hook: HookView;
   readonly deliveries: readonly DeliveryRecord[];
   /** Only for a suspended hook: the failures that caused it and how many events are held. */
-  readonly suspension?: { readonly failures: readonly DeliveryRecord[]; readonly held: number };
+  readonly suspension?: {
+    readonly failures: readonly DeliveryRecord[];
+    readonly held: number;
+    readonly heldList?: HeldList;
+    readonly byAdmin?: boolean;
+  };
   readonly preview: PreviewOptions;
   /** The log's filters and page; a filtered or paged log is not refreshed by itself. */
   readonly query: LogQuery;
   /** The cursor of the next (older) page, when there is one. */
   readonly next?: string;
   readonly health: HookHealth;
+  /** The health chart's window, when not the default 24 hours ("7d"). */
+  readonly window?: string;
 }
 
-function olderLink(hookId: string, q: LogQuery, next: string | undefined): SafeHtml | string {
-  if (!next) return '';
-  const params = new URLSearchParams({
+/**
+ * Where this page is in the log ("Attempts 51–100"), and the way to newer and older pages. Cursors only go
+ * older, so the link to newer pages carries the cursors of the pages before it.
+ */
+function pager(hookId: string, q: LogQuery, shown: number, next: string | undefined): SafeHtml | string {
+  if (!next && !q.cursor) return '';
+  const view = {
     ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
-    cursor: next,
-  });
+    ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
+  };
+  const link = (cursor: string, back: readonly string[], from: number) =>
+    `/hooks/${hookId}?${new URLSearchParams({
+      ...view,
+      ...(cursor ? { cursor, back: back.join('.'), from: String(from) } : {}),
+    }).toString()}`;
+  const newerCursor = q.back.at(-1);
   return html`<div class="card-body log-more">
-    <a href="/hooks/${hookId}?${params.toString()}">Older →</a>
+    ${shown > 0 ? html`<span data-log-position>Attempts ${String(q.from + 1)}–${String(q.from + shown)}</span>` : ''}
+    ${
+      q.cursor
+        ? html`<a href="${link(newerCursor ?? '', q.back.slice(0, -1), Math.max(0, q.from - q.page.limit))}"
+            >← Newer</a
+          >`
+        : ''
+    }
+    ${next ? html`<a href="${link(next, [...q.back, q.cursor ?? ''], q.from + shown)}">Older →</a>` : ''}
   </div>`;
 }
 
@@ -90,10 +116,56 @@ function settings(hook: HookView, csrf: string): SafeHtml {
   </section>`;
 }
 
-export function hookPage(
-  viewer: Viewer,
-  { hook, deliveries, suspension, preview, query, next, health }: HookPageInput,
-): SafeHtml {
+export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
+
+/**
+ * The parts of a hook's page that follow the hook while it is open (§15 "live pages stay true"): the page
+ * and the live endpoint render them alike, and the script swaps each one that changed.
+ */
+export function liveParts(
+  { hook, deliveries, suspension, query, next, health }: HookPageInput,
+  csrf: string,
+): Record<LivePart, SafeHtml> {
+  return {
+    badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>`,
+    banner:
+      hook.state === 'suspended'
+        ? suspensionBanner({
+            hook,
+            failures: suspension?.failures ?? [],
+            held: suspension?.held ?? 0,
+            csrf,
+            ...(suspension?.byAdmin ? { byAdmin: true } : {}),
+          })
+        : html``,
+    held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,
+    log: html`<div id="delivery-log" data-state="${hook.state}">
+        ${deliveryLog(
+          deliveries,
+          hook.id,
+          Object.keys(query.filter).length > 0 ? 'filtered' : query.cursor ? 'older' : 'all',
+        )}
+      </div>
+      ${pager(hook.id, query, deliveries.length, next)}`,
+    health: healthCard(hook.id, health),
+  };
+}
+
+const live = (name: LivePart, content: SafeHtml) => html`<div data-live="${name}">${content}</div>`;
+
+/** The live endpoint answers for the same log view (filters, page) as the page shows. */
+function liveQuery(q: LogQuery, window: string | undefined): string {
+  return new URLSearchParams({
+    ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
+    ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
+    ...(q.cursor ? { cursor: q.cursor, back: q.back.join('.'), from: String(q.from) } : {}),
+    ...(window ? { window } : {}),
+  }).toString();
+}
+
+export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
+  const { hook, preview, query } = input;
+  const parts = liveParts(input, viewer.csrf);
   return layout(
     hook.description ?? 'Hook',
     viewer,
@@ -103,30 +175,31 @@ export function hookPage(
           <div class="breadcrumb"><a href="/">← All hooks</a></div>
           <div class="title-row">
             <h1>${hook.description ?? 'Hook'}</h1>
-            <span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>
+            ${live('badge', parts.badge)}
           </div>
           <p class="sub url">${hook.url}</p>
         </div>
         <div class="actions">
-          <form method="post" action="/hooks/${hook.id}/test">
-            ${csrfField(viewer.csrf)}
-            <button class="btn btn-primary" type="submit">Send test event</button>
-          </form>
+          ${
+            // While suspended a test event would only be held: the banner's Test & re-enable tests instead.
+            hook.state === 'suspended'
+              ? ''
+              : html`<form method="post" action="/hooks/${hook.id}/test">
+                  ${csrfField(viewer.csrf)}
+                  <button class="btn btn-primary" type="submit">Send test event</button>
+                </form>`
+          }
           <a class="btn btn-secondary" href="/hooks/${hook.id}/edit">Edit</a>
           <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
         </div>
       </div>
-      <div class="stack">
-        ${
-          hook.state === 'suspended'
-            ? suspensionBanner({
-                hook,
-                failures: suspension?.failures ?? [],
-                held: suspension?.held ?? 0,
-                csrf: viewer.csrf,
-              })
-            : ''
-        }
+      <div
+        class="stack"
+        data-live-url="/hooks/${hook.id}/live?${liveQuery(query, input.window)}"
+        data-live-every="${REFRESH_MS}"
+        data-state="${hook.state}"
+      >
+        ${live('banner', parts.banner)} ${live('held', parts.held)}
         ${
           hook.insecure_credentials
             ? html`<div class="alert alert-warning" role="status">
@@ -146,30 +219,18 @@ export function hookPage(
             </div>
             ${
               query.active
-                ? html`<span class="log-status">Filtered</span>`
+                ? html`<span class="log-status"
+                    >${Object.keys(query.filter).length > 0 ? 'Filtered' : 'Older attempts'}</span
+                  >`
                 : html`<span class="log-status"
                     ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
                   >`
             }
           </div>
           <div class="card-body">${logFilters(hook.id, query)}</div>
-          ${
-            query.active
-              ? html`<div id="delivery-log" data-state="${hook.state}">
-                  ${deliveryLog(deliveries, hook.id)}
-                </div>`
-              : html`<div
-                  id="delivery-log"
-                  data-refresh-url="/hooks/${hook.id}/deliveries"
-                  data-refresh-every="${REFRESH_MS}"
-                  data-state="${hook.state}"
-                >
-                  ${deliveryLog(deliveries, hook.id)}
-                </div>`
-          }
-          ${olderLink(hook.id, query, next)}
+          ${live('log', parts.log)}
         </section>
-        ${healthCard(hook.id, health)}
+        ${live('health', parts.health)}
         <div class="grid-2">
           ${settings(hook, viewer.csrf)}
           <section class="card" aria-labelledby="preview-title">

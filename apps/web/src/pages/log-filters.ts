@@ -1,6 +1,7 @@
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
+import { DEFAULT_ZONE, parseLocalTime, zoneField, zoneName, zoneOf } from '../view/zone';
 
 /** The log's filters as the query string gives them, checked; a bad value is reported and left out. */
 export interface LogQuery {
@@ -8,6 +9,14 @@ export interface LogQuery {
   readonly page: PageRequest;
   /** What the form shows back. */
   readonly values: Readonly<Record<'outcome' | 'call_id' | 'since' | 'until', string>>;
+  /** The page's cursor as given (older pages), for links that keep the view. */
+  readonly cursor?: string;
+  /** The cursors of the newer pages, newest first ('' is the first page): where *Newer* leads. */
+  readonly back: readonly string[];
+  /** How many attempts come before this page: its position in the log. */
+  readonly from: number;
+  /** The zone From and Until were typed in (the page's). */
+  readonly zone: string;
   /** field -> what is wrong with it. */
   readonly problems: Readonly<Record<string, string>>;
   /** True when anything narrows or pages the log: it is then not refreshed by itself. */
@@ -16,11 +25,14 @@ export interface LogQuery {
 
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
-/** A `datetime-local` value, read as UTC like every time on the site. */
-function utc(value: string): Date | undefined {
-  if (!LOCAL.test(value)) return undefined;
-  const at = new Date(`${value}${value.length === 16 ? ':00' : ''}Z`);
-  return Number.isNaN(at.getTime()) ? undefined : at;
+/**
+ * A `datetime-local` value in the page's zone. "Until" takes in the whole second (or minute) typed: a time
+ * read in a row and typed into Until finds that row.
+ */
+function instant(value: string, zone: string, end: boolean): Date | undefined {
+  const at = LOCAL.test(value) ? parseLocalTime(value, zone) : undefined;
+  if (!at || !end) return at;
+  return new Date(at.getTime() + (value.length === 16 ? 60_000 : 1000));
 }
 
 export function parseLogQuery(query: Record<string, unknown>, limit: number): LogQuery {
@@ -31,6 +43,7 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
     since: text('since'),
     until: text('until'),
   };
+  const zone = zoneOf(query.tz) ?? DEFAULT_ZONE;
   const problems: Record<string, string> = {};
   const filter: { -readonly [K in keyof HistoryFilter]: HistoryFilter[K] } = {};
   if (values.outcome) {
@@ -44,7 +57,7 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
   }
   for (const name of ['since', 'until'] as const) {
     if (!values[name]) continue;
-    const at = utc(values[name]);
+    const at = instant(values[name], zone, name === 'until');
     if (at) filter[name] = at;
     else problems[name] = 'Enter a date and time.';
   }
@@ -56,7 +69,16 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
   return {
     filter,
     page: { limit, ...(cursor ? { cursor } : {}) },
+    ...(cursor ? { cursor: text('cursor') } : {}),
+    back: cursor
+      ? text('back')
+          .split('.')
+          .filter((c) => c === '' || decodeCursor(c))
+          .slice(-50)
+      : [],
+    from: cursor ? Math.min(Math.max(0, Number.parseInt(text('from'), 10) || 0), 1e9) : 0,
     values,
+    zone,
     problems,
     active: Object.keys(filter).length > 0 || cursor !== undefined || Object.keys(problems).length > 0,
   };
@@ -70,12 +92,12 @@ function problem(q: LogQuery, field: string): SafeHtml | string {
 /** One labelled input of the filter form, showing the value given back and what is wrong with it. */
 function textField(
   q: LogQuery,
-  label: string,
+  label: string | SafeHtml,
   name: 'call_id' | 'since' | 'until',
   attributes: SafeHtml,
 ): SafeHtml {
   return html`<label
-    >${label}
+    ><span>${label}</span>
     <input
       ${attributes}
       name="${name}"
@@ -99,8 +121,9 @@ export function logFilters(hookId: string, q: LogQuery): SafeHtml {
       ${problem(q, 'outcome')}
     </label>
     ${textField(q, 'Call id', 'call_id', html`maxlength="256"`)}
-    ${textField(q, 'From (UTC)', 'since', html`type="datetime-local" step="1"`)}
-    ${textField(q, 'Until (UTC)', 'until', html`type="datetime-local" step="1"`)}
+    ${textField(q, html`From (${zoneName()})`, 'since', html`type="datetime-local" step="1"`)}
+    ${textField(q, html`Until (${zoneName()})`, 'until', html`type="datetime-local" step="1"`)}
+    ${zoneField(q.zone)}
     <div class="filter-actions">
       <button class="btn btn-secondary" type="submit">Filter</button>
       ${q.active ? html`<a href="/hooks/${hookId}">Clear</a>` : ''}

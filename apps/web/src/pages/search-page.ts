@@ -35,6 +35,9 @@ function row(line: DeliveryLine, hooks: ReadonlyMap<string, HookView>): SafeHtml
     <td data-label="Hook">
       ${hook ? html`<a href="/hooks/${hook.id}">${name}</a>` : html`<span class="muted">${name}</span>`}
     </td>
+    <td data-label="Event">
+      ${line.event_type} <span class="mono" data-call-id>${line.call_id ?? '—'}</span>
+    </td>
     <td data-label="Outcome">${outcomeBadge(line.outcome)}</td>
     <td data-label="Status">${line.status_code ?? '—'}</td>
     <td data-label="Attempt">
@@ -79,6 +82,7 @@ export function searchPage(viewer: Viewer, r: SearchResults): SafeHtml {
                             <tr>
                               <th scope="col">Time</th>
                               <th scope="col">Hook</th>
+                              <th scope="col">Event</th>
                               <th scope="col">Outcome</th>
                               <th scope="col">Status</th>
                               <th scope="col">Attempt</th>

@@ -35,7 +35,7 @@ const code = (text: string, label: string) =>
 
 /**
  * The one time a signing secret is shown: right after it was made (creation, signing turned on, rotation).
- * Answered to the POST itself, never stored for a later page.
+ * Shown by the GET its POST redirected to, once (the secret waits in the session for that GET only).
  */
 export function signingSecretPage(viewer: Viewer, hook: HookWithSecret, rotated: boolean): SafeHtml {
   const secret = hook.signing_secret ?? '';

@@ -1,4 +1,5 @@
-import type { DeliveryRecord, HookView } from '@hookline/core';
+import { plainWords, type DeliveryRecord, type HookView } from '@hookline/core';
+import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
@@ -8,6 +9,35 @@ export interface Suspension {
   readonly failures: readonly DeliveryRecord[];
   readonly held: number;
   readonly csrf: string;
+  /** Paused by an admin in Bull Board: only an admin resumes it, so no re-enable is offered. */
+  readonly byAdmin?: boolean;
+}
+
+/**
+ * An admin's pause: the reason they gave, and that only they can lift it (the server refuses a customer's
+ * re-enable, so none is offered).
+ */
+function adminPauseBanner({ hook, held }: Suspension): SafeHtml {
+  const given = /^paused by admin:\s*(.+)$/s.exec(hook.suspended_reason ?? '')?.[1];
+  return html`<section
+    class="banner-suspended"
+    role="alert"
+    aria-labelledby="suspended-title"
+    data-suspension-banner
+  >
+    <h2 id="suspended-title">An administrator paused deliveries to this hook</h2>
+    <p>
+      ${given ? html`The reason given: “${given}”.` : 'No reason was given.'}
+      ${hook.suspended_at ? html`Paused ${time(hook.suspended_at)}.` : ''}
+    </p>
+    <p>
+      Nothing is sent to this endpoint until an administrator resumes it; you cannot resume it yourself.
+      <strong
+        >${held === 0 ? 'No events are held.' : `${plural(held, 'held event')} ${held === 1 ? 'is' : 'are'} waiting`}</strong
+      >${held === 0 ? '' : ' and will be delivered, in order, when it is resumed.'} Ask your provider’s
+      support if you need it resumed.
+    </p>
+  </section>`;
 }
 
 const sentence = (text: string) => {
@@ -48,23 +78,35 @@ function enableForm(
 
 /**
  * Deliver only what is recent enough to matter: events accepted before the chosen time are discarded. The
- * default is the moment of the suspension (everything held since then), in UTC, as the rest of the site.
+ * default is the moment of the suspension (everything held since then), in the page's zone (the script puts it
+ * into the browser's, as every time on the page).
  */
 function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHtml {
   const id = `since-${page.hook.id}`;
-  const initial = (page.hook.suspended_at ?? new Date().toISOString()).slice(0, 19);
+  const at = new Date(page.hook.suspended_at ?? Date.now());
   return enableForm(
     page,
     'since',
     html`<button class="btn btn-secondary" type="submit">Re-enable, discarding older events</button>`,
     undefined,
-    html`<label for="${id}">Deliver only events accepted since (UTC)</label>
-      <input id="${id}" type="datetime-local" name="since" step="1" value="${initial}" required />`,
+    html`<label for="${id}">Deliver only events accepted since (${zoneName()})</label>
+      <input
+        id="${id}"
+        type="datetime-local"
+        name="since"
+        step="1"
+        value="${localInputValue(at, DEFAULT_ZONE)}"
+        data-instant="${at.toISOString()}"
+        required
+      />
+      ${zoneField()}`,
   );
 }
 
 /** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
-export function suspensionBanner({ hook, failures, held, csrf }: Suspension): SafeHtml {
+export function suspensionBanner(suspension: Suspension): SafeHtml {
+  if (suspension.byAdmin) return adminPauseBanner(suspension);
+  const { hook, failures, held, csrf } = suspension;
   const heldText = plural(held, 'held event');
   const page = { hook, held, csrf };
   // The default: a test event first, so a hook is not re-enabled onto an endpoint that is still down.
@@ -108,7 +150,7 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
   >
     <h2 id="suspended-title">Deliveries to this hook are suspended</h2>
     <p>
-      ${sentence(hook.suspended_reason ?? 'the endpoint kept failing')}
+      ${sentence(plainWords(hook.suspended_reason ?? 'the endpoint kept failing'))}
       ${hook.suspended_at ? html`Suspended ${time(hook.suspended_at)}.` : ''}
     </p>
     <p>
@@ -117,6 +159,7 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
         >${held === 0 ? 'No events are held.' : `${heldText} ${held === 1 ? 'is' : 'are'} waiting.`}</strong
       >
     </p>
+    <div class="reenable">${actions}</div>
     ${
       failures.length > 0
         ? html`<h3 class="visually-hidden">Failures that caused the suspension</h3>
@@ -126,6 +169,5 @@ export function suspensionBanner({ hook, failures, held, csrf }: Suspension): Sa
             </ul>`
         : ''
     }
-    <div class="reenable">${actions}</div>
   </section>`;
 }

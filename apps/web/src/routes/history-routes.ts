@@ -25,7 +25,14 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!who) return reply;
     const found = await attemptOf(who.account.id, request.params);
     if (!found) return ctx.notFound(request, reply);
-    return ctx.page(reply, attemptPage(await ctx.viewer(request, who), found.hook, found.record));
+    // The same event's other attempts (its sends again, or the one it repeats), linked both ways.
+    const { data } = await ctx.deps.history.listForHook(
+      found.hook.id,
+      { eventId: found.record.event_id },
+      { limit: 20 },
+    );
+    const others = data.filter((r) => r.attempt_id !== found.record.attempt_id);
+    return ctx.page(reply, attemptPage(await ctx.viewer(request, who), found.hook, found.record, others));
   });
 
   app.post<{ Params: AttemptParams }>('/hooks/:id/deliveries/:attemptId/resend', async (request, reply) => {
@@ -60,8 +67,8 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
       kind: 'success',
       message:
         hook.state === 'suspended'
-          ? `Event ${event.id} is queued again, and held: this hook is suspended.`
-          : `Event ${event.id} is queued again; it arrives after the events queued before it (attempt ${attemptId}).`,
+          ? 'The event is queued again, and held: this hook is suspended.'
+          : 'The event is queued again; it arrives after the events queued before it, and its attempt appears in the log below.',
     });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });

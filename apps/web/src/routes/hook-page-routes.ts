@@ -1,102 +1,68 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import {
-  heldChoiceText,
-  HooklineError,
-  isDropped,
-  isSuccess,
-  PREVIEW_TRACE_CONTEXT,
-  USER_AGENT,
-  type DeliveryRecord,
-  type HookView,
-} from '@hookline/core';
-import { deliveryLog as deliveryLogMarkup } from '../pages/delivery-log';
-import { parseLogQuery } from '../pages/log-filters';
-import { hookPage } from '../pages/hook-page';
+import { createHash } from 'node:crypto';
+import { errorInWords, heldChoiceText, HooklineError, type DeliveryRecord } from '@hookline/core';
+import { hookPage, liveParts } from '../pages/hook-page';
+import { loadHookPage } from './hook-page-data';
 import { plural } from '../view/format';
+import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
+import type { Flash } from '../session/session-store';
 import type { WebContext } from '../web-context';
 
 type Params = { id: string };
-const LOG_LIMIT = 50;
-const BANNER_FAILURES = 10;
 
-/** The latest unbroken run of failures, oldest first: what the banner shows when the store kept none. */
-export function recentFailures(newestFirst: readonly DeliveryRecord[]): DeliveryRecord[] {
-  const run: DeliveryRecord[] = [];
-  for (const record of newestFirst) {
-    if (isSuccess(record.outcome)) break;
-    if (!isDropped(record.outcome)) run.push(record);
-  }
-  return run.slice(0, BANNER_FAILURES).reverse();
-}
-
-/** A `datetime-local` value, read as UTC (the site shows every time in UTC); undefined if it is not one. */
-function sinceOf(value: unknown): Date | undefined {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value))
-    return undefined;
-  const at = new Date(`${value}${value.length === 16 ? ':00' : ''}Z`);
-  return Number.isNaN(at.getTime()) ? undefined : at;
+/** A refused re-enable in words: for a failed test, what the endpoint did and where to see the attempt. */
+function refusalFlash(error: HooklineError, hookId: string): Flash {
+  const attempt = error.extra?.attempt as DeliveryRecord | undefined;
+  if (error.code !== 'PROBE_FAILED' || !attempt) return { kind: 'warning', message: `${error.message}.` };
+  const status = attempt.status_code;
+  const what =
+    status !== undefined
+      ? `it answered ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}`
+      : attempt.error
+        ? (errorInWords(attempt.error) ?? 'the request failed')
+        : 'the request failed';
+  return {
+    kind: 'warning',
+    message: `The endpoint did not accept the test event: ${what}. The hook stays suspended and nothing held was sent; fix the endpoint, then try again.`,
+    link: { href: `/hooks/${hookId}/deliveries/${attempt.attempt_id}`, text: 'See the test attempt.' },
+  };
 }
 
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
-  const latest = async (hookId: string) =>
-    (await ctx.deps.history.listForHook(hookId, {}, { limit: LOG_LIMIT })).data;
-
-  const suspensionOf = async (hook: HookView, deliveries: readonly DeliveryRecord[]) => {
-    if (hook.state !== 'suspended') return undefined;
-    const [info, held] = await Promise.all([
-      hooks.suspension(hook.account_id, hook.id),
-      ctx.deps.hookQueues.waitingCount(hook.id),
-    ]);
-    const stored = info?.failures ?? [];
-    const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(deliveries);
-    return { failures, held };
-  };
-
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>('/hooks/:id', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
-    const query = parseLogQuery(request.query, LOG_LIMIT);
-    const hours = request.query.window === '7d' ? 7 * 24 : 24;
-    const [page, health] = await Promise.all([
-      ctx.deps.history.listForHook(hook.id, query.filter, query.page),
-      ctx.deps.history.health(hook.id, hours),
-    ]);
-    const deliveries = page.data;
-    const suspension = await suspensionOf(hook, query.active ? await latest(hook.id) : deliveries);
-    const preview = {
-      eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
-      userAgent: USER_AGENT,
-      ...(ctx.deps.config.HOOKLINE_TRACE_PROPAGATE ? { traceContext: PREVIEW_TRACE_CONTEXT } : {}),
-    };
-    const viewer = await ctx.viewer(request, who);
-    return ctx.page(
-      reply,
-      hookPage(viewer, {
-        hook,
-        deliveries,
-        preview,
-        query,
-        health,
-        ...(page.next_cursor ? { next: page.next_cursor } : {}),
-        ...(suspension ? { suspension } : {}),
-      }),
-    );
+    const input = await loadHookPage(ctx, hook, request.query);
+    return ctx.page(reply, hookPage(await ctx.viewer(request, who), input));
   });
 
-  // The log's markup alone, for the page's auto-refresh. Answers 401 rather than redirecting, so the script
-  // never pastes a sign-in page into the table. X-Hook-State lets the page reload when the state changes.
-  app.get<{ Params: Params }>('/hooks/:id/deliveries', async (request, reply) => {
-    const who = await ctx.signedIn(request);
-    if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
-    const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
-    const deliveries = await latest(hook.id);
-    void reply.header('x-hook-state', hook.state);
-    return ctx.page(reply, deliveryLogMarkup(deliveries, hook.id));
-  });
+  // The page's live parts (state, banner, held events, log, health) for its script. Conditional (ETag): an
+  // unchanged hook answers 304 with no body. 401 rather than a redirect, so no sign-in page is pasted in.
+  app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
+    '/hooks/:id/live',
+    async (request, reply) => {
+      const who = await ctx.signedIn(request);
+      if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
+      const hook = await hooks.get(who.account.id, request.params.id);
+      if (!hook) return ctx.notFound(request, reply);
+      const input = await loadHookPage(ctx, hook, request.query);
+      const parts = liveParts(input, who.session.data.csrf);
+      const body = Object.entries(parts)
+        .map(([name, part]) => `<template data-live="${name}">${part.value}</template>`)
+        .join('');
+      const etag = `"${createHash('sha256').update(hook.state).update(body).digest('base64url').slice(0, 27)}"`;
+      void reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('x-hook-state', hook.state);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type('text/html; charset=utf-8').send(body);
+    },
+  );
 
   app.post<{ Params: Params }>('/hooks/:id/test', async (request, reply) => {
     const who = await ctx.require(request, reply);
@@ -110,9 +76,9 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       hook.state === 'suspended'
         ? {
             kind: 'warning',
-            message: `Test event ${id} is held: this hook is suspended. Re-enable it to deliver the event.`,
+            message: 'The test event is held: this hook is suspended. Re-enable it to deliver the event.',
           }
-        : { kind: 'success', message: `Test event ${id} sent. Its delivery appears in the log below.` },
+        : { kind: 'success', message: 'Test event sent. Its delivery appears in the log below.' },
     );
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });
@@ -123,11 +89,13 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const hook = await hooks.get(who.account.id, request.params.id);
     if (!hook) return ctx.notFound(request, reply);
     const form = request.body as Record<string, unknown>;
-    const since = form.held === 'since' ? sinceOf(form.since) : undefined;
+    // Read in the zone the page showed it in (the form says which).
+    const zone = zoneOf(form.tz) ?? DEFAULT_ZONE;
+    const since = form.held === 'since' ? parseLocalTime(form.since, zone) : undefined;
     if (form.held === 'since' && !since) {
       await ctx.sessions.flash(request, {
         kind: 'warning',
-        message: 'Nothing was changed: choose the date and time (UTC) from which held events are delivered.',
+        message: 'Nothing was changed: choose the date and time from which held events are delivered.',
       });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
@@ -159,7 +127,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
           hook_id: hook.id,
           detail: { held: heldText, passed: false },
         });
-      await ctx.sessions.flash(request, { kind: 'warning', message: `${error.message}.` });
+      await ctx.sessions.flash(request, refusalFlash(error, hook.id));
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     if (!enabled) return ctx.notFound(request, reply);
@@ -179,7 +147,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
             ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
             : held === 'discard'
               ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
-              : `Hook re-enabled. Held events accepted before ${since!.toISOString()} were discarded; the others are queued for delivery, in order.`;
+              : `Hook re-enabled. Held events accepted before ${timeInWords(since!, zone)} were discarded; the others are queued for delivery, in order.`;
     await ctx.sessions.flash(request, { kind: 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });

@@ -6,10 +6,12 @@ import {
   hookInputSchemas,
   HooklineError,
   type HookWithSecret,
+  type UpdateHookInput,
 } from '@hookline/core';
 import {
   EMPTY_VALUES,
   fieldErrors,
+  onlyChanges,
   parseCreateForm,
   parseUpdateForm,
   valuesOf,
@@ -50,17 +52,40 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       }),
       status,
     );
-  // The secret is answered to the request that made it, never kept for a later page; nothing caches it.
-  const secretPage = async (
+  // Post/Redirect/Get: the POST keeps the new secret in the session for one GET and redirects there; a reload
+  // or a step back never repeats the POST, and the secret page works once.
+  const showSecretOnce = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    who: SignedIn,
     hook: HookWithSecret,
     rotated: boolean,
   ) => {
-    void reply.header('cache-control', 'no-store');
-    return ctx.page(reply, signingSecretPage(await ctx.viewer(request, who), hook, rotated));
+    const token = await ctx.sessions.stashSecret(request, hook.id, hook.signing_secret!, rotated);
+    return reply.redirect(`/hooks/${hook.id}/signing-secret?once=${encodeURIComponent(token)}`, 303);
   };
+
+  app.get<{ Params: Params; Querystring: { once?: string } }>(
+    '/hooks/:id/signing-secret',
+    async (request, reply) => {
+      const who = await ctx.require(request, reply);
+      if (!who) return reply;
+      const hook = await hooks.get(who.account.id, request.params.id);
+      if (!hook) return ctx.notFound(request, reply);
+      const pending = await ctx.sessions.takeSecret(request, hook.id, String(request.query.once ?? ''));
+      if (!pending) {
+        await ctx.sessions.flash(request, {
+          kind: 'warning',
+          message:
+            'A signing secret is shown only once, and this one was shown already. If you did not copy it, rotate the secret to get a new one.',
+        });
+        return reply.redirect(`/hooks/${hook.id}`, 303);
+      }
+      // Nothing keeps the page: not the browser's cache, not its back-forward cache.
+      void reply.header('cache-control', 'no-store');
+      const shown: HookWithSecret = { ...hook, signing_secret: pending.secret };
+      return ctx.page(reply, signingSecretPage(await ctx.viewer(request, who), shown, pending.rotated));
+    },
+  );
 
   app.get('/', async (request, reply) => {
     const who = await ctx.require(request, reply);
@@ -92,7 +117,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     try {
       const hook = await hooks.create(who.account.id, form.input, who.actor);
       await ctx.audit(request, who, { action: 'hook.created', hook_id: hook.id, detail: {} });
-      if (hook.signing_secret) return await secretPage(request, reply, who, hook, false);
+      if (hook.signing_secret) return await showSecretOnce(request, reply, hook, false);
       await ctx.sessions.flash(request, {
         kind: 'success',
         message: 'Hook created. Send a test event to check that your endpoint receives it.',
@@ -118,8 +143,16 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!hook) return ctx.notFound(request, reply);
     const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
     if (!form.ok) return formPage(request, reply, who, { ...form, hook }, 400);
+    const changes = onlyChanges(form.input, hook);
+    if (Object.keys(changes).length === 0) {
+      await ctx.sessions.flash(request, {
+        kind: 'success',
+        message: 'Nothing to save: no field was changed.',
+      });
+      return reply.redirect(`/hooks/${hook.id}`, 303);
+    }
     try {
-      const updated = await hooks.update(who.account.id, hook.id, form.input, who.actor);
+      const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor);
       if (!updated) return ctx.notFound(request, reply);
       const fields = changedHookFields(hook, form.input);
       await ctx.audit(request, who, {
@@ -127,7 +160,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
         hook_id: hook.id,
         detail: { fields },
       });
-      if (updated.signing_secret) return await secretPage(request, reply, who, updated, false);
+      if (updated.signing_secret) return await showSecretOnce(request, reply, updated, false);
       await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     } catch (error) {
@@ -154,7 +187,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       hook_id: hook.id,
       detail: { fields: ['signing_secret'] },
     });
-    return secretPage(request, reply, who, rotated, true);
+    return showSecretOnce(request, reply, rotated, true);
   });
 
   app.get<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {

@@ -6,6 +6,22 @@ export type FlashKind = 'success' | 'warning' | 'error';
 export interface Flash {
   readonly kind: FlashKind;
   readonly message: string;
+  /** Where to read more (a failed test's attempt page). */
+  readonly link?: { readonly href: string; readonly text: string };
+}
+
+/**
+ * A signing secret waiting to be shown once, by the GET its POST redirected to (Post/Redirect/Get): the POST
+ * never answers the secret itself, so reloading or going back cannot make or rotate another one.
+ */
+export interface PendingSecret {
+  /** Random, in the redirect's URL: only that GET, once, shows the secret. */
+  readonly token: string;
+  readonly hookId: string;
+  readonly secret: string;
+  readonly rotated: boolean;
+  /** ms; not shown after this (a page left unopened). */
+  readonly until: number;
 }
 
 /** A session opened by an operator's sign-in link rather than the account's password. */
@@ -22,6 +38,7 @@ export interface SessionData {
   readonly accountId?: string;
   readonly csrf: string;
   readonly flash?: Flash;
+  readonly pendingSecret?: PendingSecret;
   /** When the session was started (ms): a password change ends every session started before it. */
   readonly issuedAt?: number;
   readonly portal?: PortalSession;

@@ -1,6 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie, setCookie } from './cookies';
-import type { Flash, PortalSession, Session, SessionData, SessionStore } from './session-store';
+import { randomBytes } from 'node:crypto';
+import type {
+  Flash,
+  PendingSecret,
+  PortalSession,
+  Session,
+  SessionData,
+  SessionStore,
+} from './session-store';
+
+// Long enough to open the page on a slow link; short so a secret never lingers in the session.
+const PENDING_SECRET_MS = 5 * 60_000;
 
 export const SESSION_COOKIE = 'hookline_session';
 /** Over https the cookie is `Secure`, and the `__Host-` prefix makes browsers refuse it otherwise, or with a
@@ -91,6 +102,37 @@ export class Sessions {
   // Only a sign-in link's session can live in the operator's iframe; a password session stays SameSite=Lax.
   private cookieOptions(portal: PortalSession | undefined) {
     return { secure: this.secure, partitioned: this.embeddable && portal !== undefined };
+  }
+
+  /** Keeps a new signing secret for one GET; returns the token that GET must carry. */
+  async stashSecret(
+    request: FastifyRequest,
+    hookId: string,
+    secret: string,
+    rotated: boolean,
+  ): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    const pendingSecret: PendingSecret = {
+      token,
+      hookId,
+      secret,
+      rotated,
+      until: Date.now() + PENDING_SECRET_MS,
+    };
+    await this.update(request, (data) => ({ ...data, pendingSecret }));
+    return token;
+  }
+
+  /** The stashed secret for this hook and token, forgotten as it is taken: a second GET finds nothing. */
+  async takeSecret(
+    request: FastifyRequest,
+    hookId: string,
+    token: string,
+  ): Promise<PendingSecret | undefined> {
+    const pending = (await this.current(request))?.data.pendingSecret;
+    if (!pending || pending.token !== token || pending.hookId !== hookId) return undefined;
+    await this.update(request, ({ pendingSecret: _taken, ...rest }) => rest);
+    return pending.until >= Date.now() ? pending : undefined;
   }
 
   private async start(

@@ -1,17 +1,22 @@
 import {
   errorInWords,
+  plainWords,
   type HookHealthState,
   type HookState,
   type MaskedAuth,
   type RecordedOutcome,
 } from '@hookline/core';
 import { html, type SafeHtml } from './html';
+import { DEFAULT_ZONE, timeInWords } from './zone';
 
-/** UTC text on the server; the script turns it into the visitor's local time. */
+/** In words, in UTC on the server; the script writes it in the page's zone (the browser's), named on the page. */
 export function time(iso: string): SafeHtml {
-  const text = iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') + ' UTC';
-  return html`<time datetime="${iso}" data-local>${text}</time>`;
+  return html`<time datetime="${iso}" data-local>${timeText(iso)}</time>`;
 }
+
+/** The text of `time` before the script writes it in the page's zone. */
+export const timeText = (iso: string): string =>
+  timeInWords(new Date(iso), DEFAULT_ZONE).replace(/ \(UTC\)$/, '');
 
 export function ago(iso: string, now: Date): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
@@ -34,13 +39,21 @@ export function deadlineText(ms: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-/** A recorded error as a customer reads it, with the recorded text in the tooltip. */
+/** A recorded error as a customer reads it, in words. */
 export function errorText(error: string): SafeHtml {
   const words = errorInWords(error);
-  // A sentence on the page, the recorded text in the tooltip.
-  return words
-    ? html`<span title="${error}">${words[0]!.toUpperCase()}${words.slice(1)}</span>`
-    : html`${error}`;
+  return words ? html`<span>${words[0]!.toUpperCase()}${words.slice(1)}</span>` : recordedText(error);
+}
+
+const ISO_TIME = /(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)/;
+
+/**
+ * A recorded sentence (a discard's reason, an activity's detail) in plain words: its ISO times become times
+ * in the page's zone, actor ids and error codes words.
+ */
+export function recordedText(text: string): SafeHtml {
+  const parts = text.split(ISO_TIME);
+  return html`${parts.map((part, i) => (i % 2 === 1 ? time(part) : html`${plainWords(part)}`))}`;
 }
 
 type Tone = 'ok' | 'bad' | 'warn' | 'neutral';
@@ -78,7 +91,8 @@ export function authSummary(auth: MaskedAuth): string {
     case 'bearer':
       return `Bearer token ••••${auth.token_last4}`;
     case 'basic':
-      return `Basic: ${auth.username} / ••••${auth.password_last4}`;
+      // §4: the scheme and the last 4 characters at most; the username is a credential too.
+      return `Basic ••••${auth.password_last4}`;
   }
 }
 

@@ -3,6 +3,7 @@ import { ASSETS } from '../assets/assets';
 import { CSRF_FIELD } from '../session/csrf';
 import type { Flash } from '../session/session-store';
 import { brandHead, brandMark, DEFAULT_BRAND, supportLink, type Brand } from './brand';
+import { zoneName } from './zone';
 import { html, trusted, type Renderable, type SafeHtml } from './html';
 import { READ_ONLY_CLASS, readOnlyNotice } from './read-only';
 
@@ -24,7 +25,8 @@ export const csrfField = (csrf: string) => html`<input type="hidden" name="${CSR
 export function flashMessage(flash: Flash | undefined): SafeHtml {
   if (!flash) return html``;
   const role = flash.kind === 'error' ? 'alert' : 'status';
-  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}</p></div>`;
+  const link = flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : '';
+  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}${link}</p></div>`;
 }
 
 function document(title: string, bodyClass: string, content: Renderable, brand: Brand): SafeHtml {
@@ -83,7 +85,8 @@ export function layout(
       <main id="main" tabindex="-1">
         ${viewer.readOnly ? readOnlyNotice : ''}${flashMessage(viewer.flash)} ${content}
         ${supportLink(viewer.brand ?? DEFAULT_BRAND)}
-      </main>`,
+      </main>
+      <footer class="zone-note"><p>Times are in ${zoneName()}.</p></footer>`,
     viewer.brand ?? DEFAULT_BRAND,
   );
 }

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '@hookline/testing';
+import { axeViolations, launchChromium } from '@hookline/testing';
 
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 375, height: 800 };
 
-// Git-ignored; CI keeps them as artifacts for a person to look at.
-export const SCREENSHOTS = resolve(__dirname, '../../../../artifacts/screenshots');
+// Git-ignored; CI keeps them as artifacts for a person to look at. SCREENSHOTS_DIR puts them elsewhere.
+export const SCREENSHOTS =
+  process.env.SCREENSHOTS_DIR ?? resolve(__dirname, '../../../../artifacts/screenshots');
 
 /** One Debian Chromium per test file; a fresh context (cookies, storage) per test. */
 export function useBrowser() {
@@ -22,8 +23,9 @@ export function useBrowser() {
     await b.browser?.close();
   });
   return {
-    async page(viewport = DESKTOP): Promise<Page> {
-      const context = await b.browser.newContext({ viewport });
+    /** `timezoneId`: the browser's time zone (the machine's by default). */
+    async page(viewport = DESKTOP, options: { timezoneId?: string } = {}): Promise<Page> {
+      const context = await b.browser.newContext({ viewport, ...options });
       context.setDefaultTimeout(15000);
       b.contexts.push(context);
       return context.newPage();
@@ -65,4 +67,31 @@ export async function expectEveryControlLabelled(page: Page): Promise<void> {
       .map((c) => c.outerHTML),
   );
   expect(unlabelled).toEqual([]);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A time as the pages show it ("25 Nov 2026, 20:52:03") as a person types it into a date-time field. */
+export function typedTime(shown: string): string {
+  const m = /^(\d{1,2}) (\w{3}) (\d{4}),? (\d{2}):(\d{2}):(\d{2})$/.exec(shown.trim());
+  if (!m) throw new Error(`not a time as the pages show it: ${shown}`);
+  const month = String(MONTHS.indexOf(m[2]!) + 1).padStart(2, '0');
+  return `${m[3]}-${month}-${m[1]!.padStart(2, '0')}T${m[4]}:${m[5]}:${m[6]}`;
+}
+
+/** axe-core finds no violation on the page as it is now. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/**
+ * The text a customer reads as sentences: the page without code, addresses shown in monospace (ids, URLs,
+ * secrets) and form values.
+ */
+export async function sentencesOf(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const body = document.body.cloneNode(true);
+    body.querySelectorAll('code, pre, .mono, .url, input, textarea, select, script, style').forEach((e) => e.remove());
+    return body.textContent || '';
+  })()`)) as string;
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { newId, type AttemptRecord, type CreateHookInput, type EventCatalog } from '@hookline/core';
+import {
+  newId,
+  SAMPLE_CALL_CREATED,
+  type AttemptRecord,
+  type CreateHookInput,
+  type EventCatalog,
+} from '@hookline/core';
 import {
   AuditReader,
   AuditTrail,
@@ -77,6 +83,9 @@ export function useWebsite(
         hook_id: hookId,
         event_id: `evt_${(startedAt + i).toString(36)}fail${i}`,
         event_type: 'call_created',
+        call_id: `failing-call-${i + 1}`,
+        // The event as recorded, so the attempt can be sent again.
+        event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `failing-call-${i + 1}` },
         outcome: 'failed' as const,
         status_code: 503,
         duration_ms: 120 + i,

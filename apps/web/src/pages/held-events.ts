@@ -1,0 +1,83 @@
+import { searchKeyOf, type DeliverableEvent } from '@hookline/core';
+import { html, type SafeHtml } from '../view/html';
+import { plural, time } from '../view/format';
+
+export const HELD_PAGE = 20;
+
+/** One held event as the suspended hook's page lists it. */
+export interface HeldEvent {
+  readonly acceptedAt: string;
+  readonly kind: string;
+  readonly callId?: string;
+}
+
+/** A waiting job's data, read for display only: anything unexpected is shown as unknown, never trusted. */
+export function heldEventOf(data: unknown): HeldEvent {
+  const job = (data ?? {}) as { acceptedAt?: unknown; event?: Partial<DeliverableEvent> };
+  const at = typeof job.acceptedAt === 'number' ? new Date(job.acceptedAt) : undefined;
+  const event = job.event;
+  const callId =
+    event && typeof event.fields === 'object' && event.fields !== null
+      ? searchKeyOf(event as DeliverableEvent)
+      : undefined;
+  return {
+    acceptedAt: at && !Number.isNaN(at.getTime()) ? at.toISOString() : '',
+    kind: typeof event?.type === 'string' ? event.type : 'unknown',
+    ...(callId !== undefined ? { callId } : {}),
+  };
+}
+
+export interface HeldList {
+  readonly events: readonly HeldEvent[];
+  /** Position of the first one shown (0: the next to go). */
+  readonly from: number;
+  readonly total: number;
+}
+
+/** The held events, in the order they would be delivered, a page at a time (a link per page). */
+export function heldEventsCard(hookId: string, list: HeldList): SafeHtml {
+  if (list.total === 0) return html``;
+  const { from, total, events } = list;
+  const link = (at: number, label: string) =>
+    html`<a href="/hooks/${hookId}?held_from=${String(at)}#held-title">${label}</a>`;
+  return html`<section class="card" aria-labelledby="held-title" data-held-events>
+    <div class="card-header">
+      <div>
+        <h2 id="held-title">Held events</h2>
+        <p>
+          ${plural(total, 'event')} accepted while the hook is suspended, in the order they would be
+          delivered.
+        </p>
+      </div>
+    </div>
+    <div class="table-wrap">
+      <table class="log">
+        <caption class="visually-hidden">
+          Held events, oldest first
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Accepted at</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Call id</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${events.map(
+            (e) =>
+              html`<tr data-held-call="${e.callId ?? ''}">
+                <td data-label="Accepted at">${e.acceptedAt ? time(e.acceptedAt) : '—'}</td>
+                <td data-label="Kind">${e.kind}</td>
+                <td data-label="Call id" class="mono">${e.callId ?? '—'}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    <div class="card-body log-more">
+      <span>${String(from + 1)}–${String(from + events.length)} of ${String(total)}</span>
+      ${from > 0 ? link(Math.max(0, from - HELD_PAGE), '← Earlier') : ''}
+      ${from + events.length < total ? link(from + HELD_PAGE, 'Later →') : ''}
+    </div>
+  </section>`;
+}

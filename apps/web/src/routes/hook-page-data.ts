@@ -1,0 +1,76 @@
+import {
+  isDropped,
+  isSuccess,
+  PREVIEW_TRACE_CONTEXT,
+  USER_AGENT,
+  type DeliveryRecord,
+  type HookView,
+} from '@hookline/core';
+import { HELD_PAGE, heldEventOf } from '../pages/held-events';
+import type { HookPageInput } from '../pages/hook-page';
+import { parseLogQuery } from '../pages/log-filters';
+import type { WebContext } from '../web-context';
+
+export const LOG_LIMIT = 50;
+const BANNER_FAILURES = 10;
+
+/** The latest unbroken run of failures, oldest first: what the banner shows when the store kept none. */
+export function recentFailures(newestFirst: readonly DeliveryRecord[]): DeliveryRecord[] {
+  const run: DeliveryRecord[] = [];
+  for (const record of newestFirst) {
+    if (isSuccess(record.outcome)) break;
+    if (!isDropped(record.outcome)) run.push(record);
+  }
+  return run.slice(0, BANNER_FAILURES).reverse();
+}
+
+/** Everything a hook's page shows, for this view of it (filters, log page, held page, health window). */
+export async function loadHookPage(
+  ctx: WebContext,
+  hook: HookView,
+  params: Record<string, unknown>,
+): Promise<HookPageInput> {
+  const { history, hookQueues } = ctx.deps;
+  const query = parseLogQuery(params, LOG_LIMIT);
+  const week = params.window === '7d';
+  const [page, health] = await Promise.all([
+    history.listForHook(hook.id, query.filter, query.page),
+    history.health(hook.id, week ? 7 * 24 : 24),
+  ]);
+  const deliveries = page.data;
+  const heldFrom = Math.min(Math.max(0, Number.parseInt(String(params.held_from ?? '0'), 10) || 0), 1e6);
+  let suspension: HookPageInput['suspension'];
+  if (hook.state === 'suspended') {
+    const recent = query.active
+      ? (await history.listForHook(hook.id, {}, { limit: LOG_LIMIT })).data
+      : deliveries;
+    const [info, held, waiting] = await Promise.all([
+      ctx.deps.store.hooks.suspension(hook.account_id, hook.id),
+      hookQueues.waitingCount(hook.id),
+      hookQueues.waitingData(hook.id, heldFrom, HELD_PAGE),
+    ]);
+    const stored = info?.failures ?? [];
+    const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(recent);
+    suspension = {
+      failures,
+      held,
+      // Only an admin lifts an admin's pause: the page offers the customer no re-enable then.
+      byAdmin: info?.by?.startsWith('admin:') === true,
+      heldList: { events: waiting.map(heldEventOf), from: heldFrom, total: held },
+    };
+  }
+  return {
+    hook,
+    deliveries,
+    preview: {
+      eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
+      userAgent: USER_AGENT,
+      ...(ctx.deps.config.HOOKLINE_TRACE_PROPAGATE ? { traceContext: PREVIEW_TRACE_CONTEXT } : {}),
+    },
+    query,
+    health,
+    ...(week ? { window: '7d' } : {}),
+    ...(page.next_cursor ? { next: page.next_cursor } : {}),
+    ...(suspension ? { suspension } : {}),
+  };
+}

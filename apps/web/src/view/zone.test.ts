@@ -1,0 +1,32 @@
+import { localInputValue, parseLocalTime, timeInWords, zoneOf } from './zone';
+
+describe('times in a named zone', () => {
+  it('reads a datetime-local value in the zone given, summer and winter', () => {
+    expect(parseLocalTime('2026-11-25T20:52:03', 'Europe/Paris')?.toISOString()).toBe(
+      '2026-11-25T19:52:03.000Z',
+    );
+    expect(parseLocalTime('2026-07-01T08:00', 'Europe/Paris')?.toISOString()).toBe(
+      '2026-07-01T06:00:00.000Z',
+    );
+    expect(parseLocalTime('2026-11-25T08:00:00', 'America/New_York')?.toISOString()).toBe(
+      '2026-11-25T13:00:00.000Z',
+    );
+    expect(parseLocalTime('2026-11-25T20:52:03', 'UTC')?.toISOString()).toBe('2026-11-25T20:52:03.000Z');
+    expect(parseLocalTime('2026-11-25 20:52', 'UTC')).toBeUndefined();
+    expect(parseLocalTime('yesterday', 'UTC')).toBeUndefined();
+  });
+
+  it('writes an instant back as the same wall-clock value, and in words naming the zone', () => {
+    const at = new Date('2026-11-25T19:52:03.456Z');
+    expect(localInputValue(at, 'Europe/Paris')).toBe('2026-11-25T20:52:03');
+    expect(localInputValue(at, 'Asia/Kolkata')).toBe('2026-11-26T01:22:03');
+    expect(timeInWords(at, 'Europe/Paris')).toBe('25 Nov 2026, 20:52:03 (Europe/Paris)');
+  });
+
+  it('knows zone names and refuses anything else', () => {
+    expect(zoneOf('Europe/Paris')).toBe('Europe/Paris');
+    expect(zoneOf('Mars/Olympus')).toBeUndefined();
+    expect(zoneOf('<script>')).toBeUndefined();
+    expect(zoneOf(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,103 @@
+import { newId, SAMPLE_CALL_CREATED, type AttemptRecord } from '@hookline/core';
+import { waitUntil } from '@hookline/testing';
+import { screenshot, signIn, useBrowser } from './support/browser';
+import { PASSWORD, useWebsite } from './support/website';
+
+jest.setTimeout(90000);
+
+// §15 "live pages stay true": an open hook page follows the hook without a reload.
+describe('a hook page left open (browser)', () => {
+  const w = useWebsite();
+  const browser = useBrowser();
+
+  function delivered(accountId: string, hookId: string, i: number): AttemptRecord {
+    const at = Date.now() - 60_000 + i * 10;
+    return {
+      attempt_id: newId('att', at),
+      trigger: 'auto',
+      account_id: accountId,
+      hook_id: hookId,
+      event_id: newId('evt', at),
+      event_type: 'call_created',
+      call_id: `call-${i}`,
+      event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `call-${i}` },
+      outcome: 'delivered',
+      status_code: 200,
+      duration_ms: 40,
+      attempted_at: new Date(at).toISOString(),
+    };
+  }
+
+  it('shows the Failing badge, the filled log with Older, and health as they change; an unchanged hook costs a 304', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await page.locator('#delivery-log .empty').waitFor();
+    // A mark on the window: gone if the page reloaded.
+    await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
+
+    // Half-way to a suspension, as the monitor records it.
+    await w.ctx.redis.hset(w.keys.hookStreak(hook.id), 'warned', Date.now());
+    await page.locator('[data-hook-state]', { hasText: 'Failing' }).waitFor({ timeout: 20000 });
+
+    // The log fills past one page: the rows and Older appear.
+    await w.history.writer.write(Array.from({ length: 51 }, (_, i) => delivered(account.id, hook.id, i)));
+    await page.getByRole('link', { name: /Older/ }).waitFor({ timeout: 20000 });
+    await expect(page.locator('#delivery-log tbody tr').count()).resolves.toBe(50);
+    await page.locator('[data-live="health"]', { hasText: '51' }).waitFor({ timeout: 20000 });
+    await expect(page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).resolves.toBe(
+      true,
+    );
+    await screenshot(page, 'live-filled');
+
+    // Nothing changed since: the same question answers 304, without a body.
+    const answers = await page.evaluate(async (url) => {
+      const first = await fetch(url, { cache: 'no-store' } as RequestInit);
+      const etag = first.headers.get('ETag') ?? '';
+      await first.text();
+      const again = await fetch(url, {
+        cache: 'no-store',
+        headers: { 'If-None-Match': etag },
+      } as RequestInit);
+      return [first.status, again.status, (await again.text()).length, etag.length > 2];
+    }, `${w.baseUrl}/hooks/${hook.id}/live`);
+    expect(answers).toEqual([200, 304, 0, true]);
+
+    // Older leads to the next page, which still knows where it is.
+    await page.getByRole('link', { name: /Older/ }).click();
+    await waitUntil(async () => (await page.locator('#delivery-log tbody tr').count()) === 1, 'page two');
+    await expect(page.locator('[data-log-position]').textContent()).resolves.toBe('Attempts 51–51');
+    await page.getByRole('link', { name: '← Newer' }).click();
+    await waitUntil(async () => (await page.locator('#delivery-log tbody tr').count()) === 50, 'page one');
+    await expect(page.locator('[data-log-position]').textContent()).resolves.toBe('Attempts 1–50');
+    // A filter that matches nothing says so (not "no deliveries yet").
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}?outcome=failed`);
+    await expect(page.locator('#delivery-log .empty').textContent()).resolves.toContain(
+      'No attempt matches these filters.',
+    );
+  });
+
+  it("an attempt's page links to the same event's send-again, and back", async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const first = { ...delivered(account.id, hook.id, 1), outcome: 'failed' as const, status_code: 503 };
+    const again = {
+      ...delivered(account.id, hook.id, 2),
+      event_id: first.event_id,
+      trigger: 'manual' as const,
+    };
+    await w.history.writer.write([first, again]);
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/deliveries/${first.attempt_id}`);
+    const others = page.locator('[data-other-attempts]');
+    await expect(others.textContent()).resolves.toContain('(sent again)');
+    await others.getByRole('link').click();
+    await page.waitForURL(new RegExp(again.attempt_id));
+    await page.locator('[data-other-attempts]').getByRole('link').click();
+    await page.waitForURL(new RegExp(first.attempt_id));
+    await screenshot(page, 'attempt-other-attempts');
+  });
+});

@@ -1,0 +1,17 @@
+import { plainWords, utcInWords } from './plain-words';
+
+describe('plain words for customers', () => {
+  it('says recorded times, actors and error codes in words', () => {
+    expect(
+      plainWords(
+        'discarded by customer:acct_mwx81a2b when the hook was re-enabled: accepted before 2026-11-25T19:52:03.120Z',
+      ),
+    ).toBe(
+      'discarded by the customer when the hook was re-enabled: accepted before 25 Nov 2026, 19:52:03 UTC',
+    );
+    expect(plainWords('ECONNREFUSED 127.0.0.1:443')).toBe('the endpoint refused the connection');
+    expect(plainWords('paused by admin:ops')).toBe('paused by an administrator');
+    expect(plainWords('HTTP 503 Service Unavailable')).toBe('HTTP 503 Service Unavailable');
+    expect(utcInWords('2016-03-01T08:31:55Z')).toBe('1 Mar 2016, 08:31:55 UTC');
+  });
+});
