@@ -55,6 +55,20 @@ export const hookView = z
       .string()
       .optional()
       .describe('After a rotation: until when the previous secret still signs beside the new one (ISO 8601)'),
+    egress_wait: z
+      .object({
+        since: z.string().describe('When the proxy first kept the event back (ISO 8601)'),
+        reason: z
+          .string()
+          .describe(
+            'The proxy\'s last answer, e.g. "the egress proxy 10.0.0.9:3128 cannot be reached: ECONNREFUSED"',
+          ),
+      })
+      .optional()
+      .describe(
+        "Present while the hook's next event waits on the egress proxy (HOOKLINE_EGRESS_PROXY refused or could not " +
+          'be reached): nothing was sent, nothing counts toward suspension, and the events go in order once it lets them',
+      ),
   })
   .meta({ id: 'Hook' });
 

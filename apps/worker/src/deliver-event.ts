@@ -4,8 +4,9 @@ import {
   maskAuth,
   maskedAuthorizationHeader,
   recordRequest,
-  type AttemptResult,
   type Clock,
+  type NotSent,
+  type SendResult,
   type DeliveryRequest,
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
@@ -14,9 +15,9 @@ import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 
 export interface DeliverEventDeps {
-  attempts: Pick<AttemptLedger, 'begin'>;
+  attempts: Pick<AttemptLedger, 'begin' | 'release'>;
   recorder: OutcomeRecorder;
-  attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
+  attempt: (request: DeliveryRequest) => Promise<SendResult>;
   eventTypeHeader: string;
   userAgent: string;
   /** The request deadline: a request starts only while the job's lock outlasts it by `sendMarginMs`. */
@@ -25,8 +26,15 @@ export interface DeliverEventDeps {
   clock: Clock;
 }
 
-/** How a job ends: finished in BullMQ (completed or failed, never retried), or `lost` to another holder. */
-export type DeliveryEnd = JobEnd | { readonly kind: 'lost'; readonly why: string };
+/**
+ * How a job ends: finished in BullMQ (completed or failed, never retried), `lost` to another holder, or
+ * `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
+ * stays active under this holder's lock, at the head of the hook's queue, to be tried again later.
+ */
+export type DeliveryEnd =
+  | JobEnd
+  | { readonly kind: 'lost'; readonly why: string }
+  | { readonly kind: 'not_sent'; readonly result: NotSent };
 
 /**
  * One event to one hook: at most one HTTP attempt, ever. A non-delivered outcome fails the job without
@@ -75,6 +83,12 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       sentAt: deps.clock(),
     });
     const result = await deps.attempt(request);
+    if (result.outcome === 'not_sent') {
+      // Not one byte left: no outcome, no history record, nothing toward suspension. Whoever sends the event
+      // later finds it never attempted, so that is its first attempt, never a resend.
+      const released = await deps.attempts.release(data.hookId, job.id, fence);
+      return released === 'fenced' ? lostEnd : { kind: 'not_sent', result };
+    }
     // Kept with the outcome as sent, but with the credentials masked: the history never holds a secret.
     const sent =
       result.outcome === 'blocked'

@@ -4,12 +4,13 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
 import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
-import { createDeliverer } from '@hookline/delivery';
-import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
+import { createDeliverer, parseEgressProxy } from '@hookline/delivery';
+import { EgressWaits, HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
+import { EgressBackoff } from './egress-backoff';
 import { DEFAULT_TIMINGS, HookConsumer, type ConsumerTimings } from './hook-consumer';
 import { OutcomeRecorder } from './outcome-recorder';
 
@@ -28,7 +29,7 @@ export interface WorkerDeps {
     | 'HOOKLINE_ALLOW_NETWORKS'
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_WORKER_MAX_HOOKS'
-  >;
+  > & { HOOKLINE_EGRESS_PROXY?: string | undefined };
   /**
    * A connection with maxRetriesPerRequest: null, for every command but the blocking wait on the ready set
    * (the worker duplicates it once for that). The attempt ledger of `store` must use this same connection:
@@ -41,8 +42,15 @@ export interface WorkerDeps {
   logger: Logger;
   clock?: Clock;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
-  timings?: Partial<ConsumerTimings> & { lockMs?: number };
+  timings?: Partial<ConsumerTimings> & { lockMs?: number } & Partial<EgressTimings>;
 }
+
+/** How long an event the egress proxy kept from leaving waits: doubling from the first wait, up to the last. */
+export interface EgressTimings {
+  egressFirstWaitMs: number;
+  egressMaxWaitMs: number;
+}
+export const DEFAULT_EGRESS_TIMINGS: EgressTimings = { egressFirstWaitMs: 1_000, egressMaxWaitMs: 30_000 };
 
 export interface RunningWorker {
   /** SIGTERM path: takes no new events, lets the attempts in flight finish (up to a bound), gives hooks back. */
@@ -54,7 +62,11 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const { config, redis, keys, logger, metrics } = deps;
   const clock = deps.clock ?? systemClock;
   const deadlineMs = config.HOOKLINE_DELIVERY_TIMEOUT_MS;
-  const deliverer = createDeliverer({ timeoutMs: deadlineMs, allowNetworks: config.HOOKLINE_ALLOW_NETWORKS });
+  const deliverer = createDeliverer({
+    timeoutMs: deadlineMs,
+    allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
+    ...(config.HOOKLINE_EGRESS_PROXY ? { proxy: parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) } : {}),
+  });
   const jobs = new HookJobs(redis, keys, deps.timings?.lockMs ?? deadlineMs + LOCK_MARGIN_MS);
   const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
     logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
@@ -73,6 +85,15 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)
   for (const outcome of OUTCOMES.filter((o) => o !== 'expired' && o !== 'discarded'))
     metrics.deliveries.inc({ outcome }, 0);
+  const egressTimings = { ...DEFAULT_EGRESS_TIMINGS, ...deps.timings };
+  const egress = new EgressBackoff({
+    waits: new EgressWaits(redis, keys),
+    metrics,
+    logger,
+    clock,
+    firstMs: egressTimings.egressFirstWaitMs,
+    maxMs: egressTimings.egressMaxWaitMs,
+  });
   const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),
@@ -80,6 +101,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     jobs,
     queues: new HookQueues(redis, keys),
     deliver,
+    egress,
     holderId,
     roster: new WorkerRoster(redis, keys, clock),
     name: `${hostname()}/${process.pid}/${holderId.slice(2, 10)}`,

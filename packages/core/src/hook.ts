@@ -206,6 +206,11 @@ export interface HookView {
   readonly signing: boolean;
   /** While a rotated-out secret still signs beside the new one: until when (ISO 8601). */
   readonly signing_previous_expires_at?: string;
+  /**
+   * While the hook's next event waits on the egress proxy (it refused the tunnel or could not be reached):
+   * since when (ISO 8601) and the proxy's last answer. Nothing was sent; the event goes once the proxy lets it.
+   */
+  readonly egress_wait?: { readonly since: string; readonly reason: string };
 }
 
 /** A hook as the answer that made its signing secret shows it: the only time the secret is ever shown. */

@@ -22,3 +22,4 @@ export {
   OUTBOX_READ_MAX,
   type OutboxSlice,
 } from './history-outbox';
+export { EgressWaits, type EgressWait } from './egress-waits';

@@ -32,6 +32,8 @@ export const SCRIPTS = {
   /** The attempt ledger: mark an attempt before the request, record its outcome after. */
   attemptBegin: loadScript('attempt-begin'),
   attemptFinish: loadScript('attempt-finish'),
+  /** Take an attempt's mark back: the egress proxy kept its request from leaving. */
+  attemptRelease: loadScript('attempt-release'),
   /** History: trim records written to the database; take and give back the hooks a writer works on. */
   historyOutboxAck: loadScript('history-outbox-ack'),
   historyClaim: loadScript('history-claim'),

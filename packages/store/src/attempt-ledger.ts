@@ -72,6 +72,15 @@ export class RedisAttemptLedger implements AttemptLedger {
     return target ? { kind: 'send', target, lockMsLeft } : { kind: 'hook_deleted' };
   }
 
+  async release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'> {
+    const result = await SCRIPTS.attemptRelease.run(
+      this.redis,
+      [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+      [marker, fence.token],
+    );
+    return Number(result) === 1 ? 'released' : 'fenced';
+  }
+
   async finish(
     hookId: string,
     record: AttemptRecord,

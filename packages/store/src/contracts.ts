@@ -145,6 +145,11 @@ export interface AttemptLedger {
    * a send-again of it (the same event, another attempt).
    */
   begin(hookId: string, marker: string, fence: AttemptFence): Promise<AttemptStart>;
+  /**
+   * Takes `begin`'s mark back when nothing of the request was written (the egress proxy refused or was
+   * unreachable): the event counts as never attempted. `fenced` when the caller lost the job.
+   */
+  release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,

@@ -10,6 +10,7 @@ import {
   type HookView,
   type MaskedAuth,
 } from '@hookline/core';
+import type { EgressWait } from '@hookline/redis';
 import type { HookTarget, SuspensionInfo } from './contracts';
 import type { SecretBox } from './secret-box';
 
@@ -122,6 +123,7 @@ export function toHookView(
   events: HookEvents,
   now: () => Date,
   failing = false,
+  egressWait?: EgressWait,
 ): HookView {
   const previousUntil = hook.signing_previous_until;
   return {
@@ -145,6 +147,7 @@ export function toHookView(
     ...(hook.signing_sealed && previousUntil && previousUntil > now().getTime()
       ? { signing_previous_expires_at: new Date(previousUntil).toISOString() }
       : {}),
+    ...(egressWait ? { egress_wait: egressWait } : {}),
   };
 }
 

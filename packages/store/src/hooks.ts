@@ -18,7 +18,7 @@ import {
   type UpdateHookInput,
   type Clock,
 } from '@hookline/core';
-import { SCRIPTS, type RedisKeys } from '@hookline/redis';
+import { EgressWaits, SCRIPTS, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
@@ -58,9 +58,11 @@ export interface HooksDeps {
  */
 export class RedisHooks implements Hooks {
   private readonly schemas: ReturnType<typeof hookInputSchemas>;
+  private readonly egressWaits: EgressWaits;
 
   constructor(private readonly deps: HooksDeps) {
     this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG);
+    this.egressWaits = new EgressWaits(deps.redis, deps.keys);
   }
 
   async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret> {
@@ -116,12 +118,13 @@ export class RedisHooks implements Hooks {
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.readOwned(accountId, hookId);
     if (!hook) return undefined;
-    const [paused, events, failing] = await Promise.all([
+    const [paused, events, failing, egressWait] = await Promise.all([
       this.deps.hookQueues.isPaused(hookId),
       this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId),
       this.failing(hookId),
+      this.egressWaits.get(hookId),
     ]);
-    return toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing);
+    return toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing, egressWait);
   }
 
   /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
@@ -138,10 +141,11 @@ export class RedisHooks implements Hooks {
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
     if (hooks.length === 0) return [];
-    const [paused, events, failing] = await Promise.all([
+    const [paused, events, failing, egressWaits] = await Promise.all([
       this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
       this.deps.redis.hmget(this.deps.keys.accountHookEvents(accountId), ...hooks.map((hook) => hook.id)),
       Promise.all(hooks.map((hook) => this.failing(hook.id))),
+      Promise.all(hooks.map((hook) => this.egressWaits.get(hook.id))),
     ]);
     return hooks
       .map((hook, i) =>
@@ -151,6 +155,7 @@ export class RedisHooks implements Hooks {
           eventsFromField(events[i]),
           this.deps.clock,
           failing[i] ?? false,
+          egressWaits[i],
         ),
       )
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
@@ -327,6 +332,7 @@ export class RedisHooks implements Hooks {
       keys.hookStreak(hookId),
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
+      keys.hookEgressWait(hookId),
     );
   }
 

@@ -12,3 +12,4 @@ export { waitUntil } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
+export { startTinyproxy, type Tinyproxy, type TinyproxyOptions } from './tinyproxy';

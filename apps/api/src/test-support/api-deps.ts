@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { secretKeyOf, type Config } from '@hookline/config';
-import { createDeliverer } from '@hookline/delivery';
+import { createDeliverer, sentOrError } from '@hookline/delivery';
 import type { SqlClient } from '@hookline/history';
 import { createServices, type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -31,7 +31,7 @@ export function createApiDeps(
     secretKey: secretKeyOf(config),
     historyDb,
     probe: {
-      attempt: (request) => deliverer.attempt(request),
+      attempt: async (request) => sentOrError(await deliverer.attempt(request)),
       eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     },
     log: logger,

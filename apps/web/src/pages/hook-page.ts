@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
+import { egressWaitBanner } from './egress-wait-banner';
 import { healthCard } from './health-card';
 import { logFilters, type LogQuery } from './log-filters';
 import { requestPreview, type PreviewOptions } from './request-preview';
@@ -127,6 +128,7 @@ export function hookPage(
               })
             : ''
         }
+        ${egressWaitBanner(hook)}
         ${
           hook.insecure_credentials
             ? html`<div class="alert alert-warning" role="status">

@@ -9,7 +9,7 @@ import { Producer, ReadySet } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
-import { createDeliverer } from '@hookline/delivery';
+import { createDeliverer, sentOrError } from '@hookline/delivery';
 import { buildWebApp } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
@@ -97,7 +97,10 @@ export function useWebsite(options: { readonly eventCatalog?: EventCatalog } = {
       hookQueues: w.hookQueues,
       store: w.store,
       signalReady: (hookId) => ready.signal([hookId]),
-      probe: { attempt: (request) => deliverer.attempt(request), eventTypeHeader: 'X-Service-Event-Type' },
+      probe: {
+        attempt: async (request) => sentOrError(await deliverer.attempt(request)),
+        eventTypeHeader: 'X-Service-Event-Type',
+      },
     });
     const app = await buildWebApp({
       config: {
