@@ -55,6 +55,10 @@ export const hookView = z
       .string()
       .optional()
       .describe('After a rotation: until when the previous secret still signs beside the new one (ISO 8601)'),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Extra headers sent on every request, as sent; absent when the hook has none'),
     egress_wait: z
       .object({
         since: z.string().describe('When the proxy first kept the event back (ISO 8601)'),

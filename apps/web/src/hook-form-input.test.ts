@@ -55,6 +55,7 @@ describe('hook form', () => {
         username: '',
         events: 'all',
         signing: false,
+        headers: '',
       },
       errors: {
         url: 'URL must be an absolute http:// or https:// URL.',

@@ -12,6 +12,7 @@ import {
   type UpdateHookInput,
 } from '@hookline/core';
 import type { z } from 'zod';
+import { HEADERS_SHOWN, headersText, parseHeadersText } from './hook-form-headers';
 
 /** What the hook form shows: the entered values, never a secret. */
 export interface HookFormValues {
@@ -23,6 +24,8 @@ export interface HookFormValues {
   /** `all`, or the kinds ticked. */
   readonly events: HookEvents;
   readonly signing: boolean;
+  /** The extra headers as typed: `Name: value` lines. */
+  readonly headers: string;
 }
 
 export type HookFormField =
@@ -34,7 +37,8 @@ export type HookFormField =
   | 'basic_username'
   | 'basic_password'
   | 'events'
-  | 'signing';
+  | 'signing'
+  | 'headers';
 
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
 export type HookSchemas = ReturnType<typeof hookInputSchemas>;
@@ -57,6 +61,7 @@ export function valuesOf(hook: HookView): HookFormValues {
     username: hook.auth.scheme === 'basic' ? hook.auth.username : '',
     events: hook.events,
     signing: hook.signing,
+    headers: headersText(hook.headers),
   };
 }
 
@@ -68,6 +73,7 @@ export const EMPTY_VALUES: HookFormValues = {
   username: '',
   events: ALL_EVENTS,
   signing: false,
+  headers: '',
 };
 
 // A repeated checkbox arrives as a string (one ticked) or an array (several).
@@ -91,7 +97,18 @@ function readValues(body: FormBody): HookFormValues {
     // "Every kind" wins over single kinds ticked beside it: it also covers kinds added later.
     events: !hasChoices(body) || text(body, 'events_all') === '1' ? ALL_EVENTS : list(body.events),
     signing: text(body, 'signing') === '1',
+    headers: text(body, 'headers'),
   };
+}
+
+/** The headers to send with the form's candidate: only from a form that showed them; a line problem as an error. */
+function headersFrom(
+  body: FormBody,
+  values: HookFormValues,
+): { headers?: Record<string, string>; problem?: string } {
+  if (text(body, HEADERS_SHOWN) !== '1') return {};
+  const parsed = parseHeadersText(values.headers);
+  return parsed.ok ? { headers: parsed.headers } : { problem: `Headers: ${parsed.problem}.` };
 }
 
 function authFrom(body: FormBody, values: HookFormValues) {
@@ -116,6 +133,7 @@ const FIELD_OF: Record<string, HookFormField> = {
   'auth.password': 'basic_password',
   events: 'events',
   signing: 'signing',
+  headers: 'headers',
 };
 
 const NAMES: Record<HookFormField, string> = {
@@ -128,14 +146,22 @@ const NAMES: Record<HookFormField, string> = {
   basic_password: 'Password',
   events: 'Events',
   signing: 'Signing',
+  headers: 'Headers',
 };
 
 /** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
 export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const { field, message } of problems) {
-    const name = FIELD_OF[field] ?? (field.startsWith('events.') ? 'events' : 'url');
+    const name =
+      FIELD_OF[field] ??
+      (field.startsWith('events.') ? 'events' : field.startsWith('headers.') ? 'headers' : 'url');
     if (errors[name]) continue;
+    // A header's problem names the header: "Headers: X-Api-Key must be …".
+    if (name === 'headers' && field.startsWith('headers.')) {
+      errors.headers = `Headers: ${field.slice('headers.'.length)} ${message}${message.endsWith('.') ? '' : '.'}`;
+      continue;
+    }
     const rest = message.replace(
       /^(url|format|description|token|username|password|scheme|events|signing)\s+/i,
       '',
@@ -170,6 +196,10 @@ export function parseCreateForm(
     ...(hasChoices(body) ? { events: values.events } : {}),
     ...(values.signing ? { signing: true } : {}),
   };
+  const extra = headersFrom(body, values);
+  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
+  if (extra.headers && Object.keys(extra.headers).length > 0)
+    Object.assign(candidate, { headers: extra.headers });
   const parsed = schemas.create.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
@@ -209,6 +239,9 @@ export function parseUpdateForm(
       ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
       : {}),
   };
+  const extra = headersFrom(body, values);
+  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
+  if (extra.headers) Object.assign(candidate, { headers: extra.headers });
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };

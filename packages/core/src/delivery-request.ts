@@ -3,6 +3,7 @@ import { authorizationHeader } from './auth';
 import type { HookFormat } from './encoders';
 import { encodeEvent } from './encoders';
 import type { DeliverableEvent } from './event-kinds';
+import type { HookHeaders } from './hook-headers';
 import { SIGNATURE_HEADERS, signatureHeaders, type SigningKeys } from './signing';
 
 /** Exactly what one attempt sends: POST to `url` with these headers and this body. */
@@ -28,6 +29,8 @@ export interface DeliveryTarget<A> {
   readonly url: string;
   readonly format: HookFormat;
   readonly auth: A;
+  /** The hook's extra headers, sent after hookline's own (their names never clash: see hook-headers.ts). */
+  readonly headers?: HookHeaders;
 }
 
 /** A hook's target as the worker has it: with its signing secrets when it signs (Standard Webhooks). */
@@ -46,8 +49,8 @@ export const USER_AGENT = 'hookline/0.1';
 const MASK = '••••';
 
 // The real request and the website's preview share one builder so the preview can never drift from what is
-// sent; only the Authorization value and the signatures differ. A hook that does not sign gets exactly
-// §3's headers, none more.
+// sent; only the Authorization value and the signatures differ. A hook that does not sign and has no extra
+// headers gets exactly §3's headers, none more.
 function build(
   target: DeliveryTarget<unknown>,
   authorization: string | undefined,
@@ -59,6 +62,7 @@ function build(
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     [options.eventTypeHeader]: event.type,
+    ...target.headers,
   };
   if (authorization !== undefined) headers['Authorization'] = authorization;
   if (signatures) Object.assign(headers, signatures(body));

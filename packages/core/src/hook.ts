@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
 import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
+import { hookHeadersInput, type HookHeaders } from './hook-headers';
 import { freeTextProblem } from './text';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
@@ -123,9 +124,13 @@ const signing = z
       'signing_secret; false stops signing and forgets the secret',
   );
 
-/** The create and update bodies, with `events` checked against the process's catalogue. */
-export function hookInputSchemas(catalog: EventCatalog) {
+/**
+ * The create and update bodies, with `events` checked against the process's catalogue and `headers` against
+ * its event-type header (HOOKLINE_EVENT_TYPE_HEADER; the default when not given).
+ */
+export function hookInputSchemas(catalog: EventCatalog, options: { eventTypeHeader?: string } = {}) {
   const events = hookEventsInput(catalog);
+  const headers = hookHeadersInput(options.eventTypeHeader);
   const create = z.strictObject({
     url: hookUrl,
     format: hookFormat,
@@ -133,6 +138,7 @@ export function hookInputSchemas(catalog: EventCatalog) {
     description: description.optional(),
     events: events.optional(),
     signing: signing.optional(),
+    headers: headers.optional(),
   });
   const update = z
     .strictObject({
@@ -142,10 +148,11 @@ export function hookInputSchemas(catalog: EventCatalog) {
       description: description.nullable().optional(),
       events: events.optional(),
       signing: signing.optional(),
+      headers: headers.optional(),
     })
     .refine(
       (v) => Object.keys(v).length > 0,
-      'give at least one of url, format, auth, description, events, signing',
+      'give at least one of url, format, auth, description, events, signing, headers',
     );
   return { create, update };
 }
@@ -211,6 +218,8 @@ export interface HookView {
    * since when (ISO 8601) and the proxy's last answer. Nothing was sent; the event goes once the proxy lets it.
    */
   readonly egress_wait?: { readonly since: string; readonly reason: string };
+  /** Extra headers sent on every request, as sent; absent when the hook has none. */
+  readonly headers?: HookHeaders;
 }
 
 /** A hook as the answer that made its signing secret shows it: the only time the secret is ever shown. */

@@ -9,6 +9,7 @@ export * from './ids';
 export * from './outcomes';
 export * from './timestamp';
 export * from './hook';
+export * from './hook-headers';
 export * from './publish-input';
 export * from './zod-problems';
 export * from './delivery-request';

@@ -1,4 +1,5 @@
 import type {
+  HookHeaders,
   AttemptRecord,
   CreateHookInput,
   DeliveryRecord,
@@ -35,6 +36,8 @@ export interface HookTarget {
   readonly auth: HookAuth;
   /** Present when the hook signs its requests (Standard Webhooks). */
   readonly signing?: SigningKeys;
+  /** Extra headers sent on every request; absent when none. */
+  readonly headers?: HookHeaders;
   /** Bumped on every change, so caches can tell a stale target. */
   readonly version: number;
 }

@@ -7,6 +7,7 @@ import {
   type DeliveryRecord,
   type HookAuth,
   type HookFormat,
+  type HookHeaders,
   type HookView,
   type MaskedAuth,
 } from '@hookline/core';
@@ -35,7 +36,12 @@ export interface StoredHook {
   readonly signing_sealed?: string;
   /** Until when a rotated-out secret still signs (ms since epoch), beside the sealed keys so views need no key. */
   readonly signing_previous_until?: number;
+  /** Extra headers (JSON in the hash); absent when none. Not secret: shown as sent. */
+  readonly headers?: HookHeaders;
 }
+
+/** The hash field of a hook's extra headers: set when there are some, removed when none. */
+export const HEADERS_FIELD = 'headers';
 
 /** Hash fields cleared when a hook stops signing. */
 export const SIGNING_FIELDS = ['signing_sealed', 'signing_previous_until'] as const;
@@ -104,6 +110,7 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
       : {}),
     ...(raw.signing_sealed ? { signing_sealed: raw.signing_sealed } : {}),
     ...(raw.signing_previous_until ? { signing_previous_until: Number(raw.signing_previous_until) } : {}),
+    ...(raw.headers ? { headers: JSON.parse(raw.headers) as HookHeaders } : {}),
   };
 }
 
@@ -148,6 +155,7 @@ export function toHookView(
       ? { signing_previous_expires_at: new Date(previousUntil).toISOString() }
       : {}),
     ...(egressWait ? { egress_wait: egressWait } : {}),
+    ...(hook.headers ? { headers: hook.headers } : {}),
   };
 }
 
@@ -159,6 +167,7 @@ export function toHookTarget(hook: StoredHook, box: SecretBox): HookTarget {
     format: hook.format,
     auth: JSON.parse(box.open(hook.auth_sealed, hook.id)) as HookAuth,
     ...(hook.signing_sealed ? { signing: openSigningKeys(hook, box) } : {}),
+    ...(hook.headers ? { headers: hook.headers } : {}),
     version: hook.version,
   };
 }

@@ -27,6 +27,7 @@ import {
   authFields,
   eventsFromField,
   eventsToField,
+  HEADERS_FIELD,
   openSigningKeys,
   parseStoredHook,
   SIGNING_FIELDS,
@@ -49,7 +50,8 @@ export interface HooksDeps {
   readonly activity: RedisActivityFeed;
   readonly clock: Clock;
   /** The event kinds hooks may subscribe to; call_created alone when absent. */
-  readonly catalog?: EventCatalog;
+  readonly catalog?: EventCatalog; /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
+  readonly eventTypeHeader?: string;
 }
 
 /**
@@ -61,7 +63,9 @@ export class RedisHooks implements Hooks {
   private readonly egressWaits: EgressWaits;
 
   constructor(private readonly deps: HooksDeps) {
-    this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG);
+    this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG, {
+      ...(deps.eventTypeHeader ? { eventTypeHeader: deps.eventTypeHeader } : {}),
+    });
     this.egressWaits = new EgressWaits(deps.redis, deps.keys);
   }
 
@@ -83,6 +87,9 @@ export class RedisHooks implements Hooks {
       ...authFields(this.deps.secretBox, id, hook.auth),
       ...(hook.description !== undefined ? { description: hook.description } : {}),
       ...(secret ? signingFields(this.deps.secretBox, id, { current: secret }) : {}),
+      ...(hook.headers && Object.keys(hook.headers).length > 0
+        ? { [HEADERS_FIELD]: JSON.stringify(hook.headers) }
+        : {}),
       created_at: now,
       updated_at: now,
       version: '1',
@@ -185,6 +192,9 @@ export class RedisHooks implements Hooks {
     if (change.auth !== undefined) Object.assign(set, authFields(this.deps.secretBox, hookId, change.auth));
     if (typeof change.description === 'string') set.description = change.description;
     if (change.description === null) remove.push('description');
+    if (change.headers !== undefined && Object.keys(change.headers).length > 0)
+      set[HEADERS_FIELD] = JSON.stringify(change.headers);
+    if (change.headers !== undefined && Object.keys(change.headers).length === 0) remove.push(HEADERS_FIELD);
     if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;

@@ -2,6 +2,7 @@ import { deadlineText } from '../view/format';
 import type { EventKind, HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
+import { headersField } from './hook-form-headers-field';
 import { csrfField, layout, type Viewer } from '../view/layout';
 
 export interface HookFormPageInput {
@@ -256,7 +257,7 @@ export function hookFormPage(
               ${error(errors, 'auth_scheme')}
             </fieldset>
             ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
-            ${signingField(values, errors, hook)}
+            ${signingField(values, errors, hook)} ${headersField(values, errors)}
             <div
               class="alert alert-warning"
               data-http-warning

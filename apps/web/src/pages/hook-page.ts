@@ -80,6 +80,16 @@ function settings(hook: HookView, csrf: string): SafeHtml {
         <dd data-hook-events>${eventsSummary(hook.events)}</dd>
         <dt>Signatures</dt>
         <dd data-hook-signing>${signingSummary(hook, csrf)}</dd>
+        <dt>Extra headers</dt>
+        <dd data-hook-headers>
+          ${
+            hook.headers
+              ? Object.entries(hook.headers).map(
+                  ([name, value]) => html`<code>${name}: ${value}</code><br />`,
+                )
+              : html`<span class="muted">None</span>`
+          }
+        </dd>
         <dt>Description</dt>
         <dd>${hook.description ?? html`<span class="muted">None</span>`}</dd>
         <dt>Created</dt>
