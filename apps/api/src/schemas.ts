@@ -59,6 +59,23 @@ export const hookView = z
       .record(z.string(), z.string())
       .optional()
       .describe('Extra headers sent on every request, as sent; absent when the hook has none'),
+    tls: z
+      .object({
+        subject: z.string().describe('The client certificate\'s subject, e.g. "CN=hookline, O=Acme"'),
+        issuer: z.string(),
+        expires_at: z.string().describe('When the certificate stops being valid (ISO 8601)'),
+        expires_soon: z
+          .boolean()
+          .describe(
+            'True from 14 days before expires_at on: replace the certificate (PATCH tls) before then',
+          ),
+        fingerprint_sha256: z.string(),
+        private_ca: z
+          .boolean()
+          .describe("Whether the endpoint's certificate is checked against the hook's own ca"),
+      })
+      .optional()
+      .describe('The client certificate presented to the endpoint (mutual TLS); its key is never shown'),
     egress_wait: z
       .object({
         since: z.string().describe('When the proxy first kept the event back (ISO 8601)'),

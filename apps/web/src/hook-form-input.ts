@@ -13,6 +13,7 @@ import {
 } from '@hookline/core';
 import type { z } from 'zod';
 import { HEADERS_SHOWN, headersText, parseHeadersText } from './hook-form-headers';
+import { tlsFromForm } from './hook-form-tls';
 
 /** What the hook form shows: the entered values, never a secret. */
 export interface HookFormValues {
@@ -38,7 +39,10 @@ export type HookFormField =
   | 'basic_password'
   | 'events'
   | 'signing'
-  | 'headers';
+  | 'headers'
+  | 'tls_cert'
+  | 'tls_key'
+  | 'tls_ca';
 
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
 export type HookSchemas = ReturnType<typeof hookInputSchemas>;
@@ -134,6 +138,10 @@ const FIELD_OF: Record<string, HookFormField> = {
   events: 'events',
   signing: 'signing',
   headers: 'headers',
+  tls: 'tls_cert',
+  'tls.cert': 'tls_cert',
+  'tls.key': 'tls_key',
+  'tls.ca': 'tls_ca',
 };
 
 const NAMES: Record<HookFormField, string> = {
@@ -147,6 +155,9 @@ const NAMES: Record<HookFormField, string> = {
   events: 'Events',
   signing: 'Signing',
   headers: 'Headers',
+  tls_cert: 'Certificate',
+  tls_key: 'Private key',
+  tls_ca: 'CA certificate',
 };
 
 /** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
@@ -163,7 +174,7 @@ export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
       continue;
     }
     const rest = message.replace(
-      /^(url|format|description|token|username|password|scheme|events|signing)\s+/i,
+      /^(url|format|description|token|username|password|scheme|events|signing|cert|key|ca)\s+/i,
       '',
     );
     errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
@@ -242,6 +253,8 @@ export function parseUpdateForm(
   const extra = headersFrom(body, values);
   if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers) Object.assign(candidate, { headers: extra.headers });
+  const tls = tlsFromForm(body);
+  if (tls !== undefined) Object.assign(candidate, { tls });
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };

@@ -4,6 +4,7 @@ import type { HookFormat } from './encoders';
 import { encodeEvent } from './encoders';
 import type { DeliverableEvent } from './event-kinds';
 import type { HookHeaders } from './hook-headers';
+import type { HookTls } from './hook-tls';
 import { SIGNATURE_HEADERS, signatureHeaders, type SigningKeys } from './signing';
 
 /** Exactly what one attempt sends: POST to `url` with these headers and this body. */
@@ -12,6 +13,8 @@ export interface DeliveryRequest {
   /** Names as sent. Host and Content-Length are left to the HTTP client, which derives them from url and body. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The hook's client certificate (mutual TLS), for the connection: never recorded nor shown. */
+  readonly tls?: HookTls;
 }
 
 export interface DeliveryRequestOptions {
@@ -36,6 +39,7 @@ export interface DeliveryTarget<A> {
 /** A hook's target as the worker has it: with its signing secrets when it signs (Standard Webhooks). */
 export interface SendTarget extends DeliveryTarget<HookAuth> {
   readonly signing?: SigningKeys;
+  readonly tls?: HookTls;
 }
 
 /** A hook's target as a page has it: credentials masked, and whether it signs. */
@@ -81,7 +85,8 @@ export function buildDeliveryRequest(
   if (signing && !sentAt) throw new Error('a signing hook needs the send time (options.sentAt)');
   const signatures =
     signing && sentAt && ((body: string) => signatureHeaders(signing, event.id, sentAt, body));
-  return build(target, authorizationHeader(target.auth), signatures || undefined, event, options);
+  const request = build(target, authorizationHeader(target.auth), signatures || undefined, event, options);
+  return target.tls ? { ...request, tls: target.tls } : request;
 }
 
 /** The Authorization value as a page may show it: scheme, and for a bearer token its last 4 characters at most. */

@@ -3,6 +3,7 @@ import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
 import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
 import { hookHeadersInput, type HookHeaders } from './hook-headers';
+import { hookTlsInput, type ClientCertificateView } from './hook-tls';
 import { freeTextProblem } from './text';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
@@ -128,9 +129,13 @@ const signing = z
  * The create and update bodies, with `events` checked against the process's catalogue and `headers` against
  * its event-type header (HOOKLINE_EVENT_TYPE_HEADER; the default when not given).
  */
-export function hookInputSchemas(catalog: EventCatalog, options: { eventTypeHeader?: string } = {}) {
+export function hookInputSchemas(
+  catalog: EventCatalog,
+  options: { eventTypeHeader?: string; now?: () => Date } = {},
+) {
   const events = hookEventsInput(catalog);
   const headers = hookHeadersInput(options.eventTypeHeader);
+  const tls = hookTlsInput(options.now);
   const create = z.strictObject({
     url: hookUrl,
     format: hookFormat,
@@ -139,6 +144,7 @@ export function hookInputSchemas(catalog: EventCatalog, options: { eventTypeHead
     events: events.optional(),
     signing: signing.optional(),
     headers: headers.optional(),
+    tls: tls.optional(),
   });
   const update = z
     .strictObject({
@@ -149,10 +155,11 @@ export function hookInputSchemas(catalog: EventCatalog, options: { eventTypeHead
       events: events.optional(),
       signing: signing.optional(),
       headers: headers.optional(),
+      tls: tls.nullable().optional(),
     })
     .refine(
       (v) => Object.keys(v).length > 0,
-      'give at least one of url, format, auth, description, events, signing, headers',
+      'give at least one of url, format, auth, description, events, signing, headers, tls',
     );
   return { create, update };
 }
@@ -220,6 +227,8 @@ export interface HookView {
   readonly egress_wait?: { readonly since: string; readonly reason: string };
   /** Extra headers sent on every request, as sent; absent when the hook has none. */
   readonly headers?: HookHeaders;
+  /** The client certificate presented to the endpoint (mutual TLS), without its key; absent when none. */
+  readonly tls?: ClientCertificateView;
 }
 
 /** A hook as the answer that made its signing secret shows it: the only time the secret is ever shown. */

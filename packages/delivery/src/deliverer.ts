@@ -1,8 +1,9 @@
-import type { DeliveryRequest, SendResult } from '@hookline/core';
+import { clientCertificateFacts, type DeliveryRequest, type HookTls, type SendResult } from '@hookline/core';
 import type { LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import { Agent, Client } from 'undici';
 import { classifyAttemptError } from './attempt-error';
 import type { EgressProxy } from './egress-proxy';
+import { explainCertificateRefusal } from './client-tls';
 import { guardedConnector } from './guarded-connector';
 import { createNetworkPolicy } from './network-policy';
 import { sendRequest } from './send-request';
@@ -56,14 +57,23 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       timeoutMs,
     );
     try {
-      return proxy
-        ? await sendViaProxy(
-            { proxy, policy, timeoutMs, lookup: options.lookup },
-            req,
-            deadline.signal,
-            elapsed,
-          )
-        : await sendRequest(agent, req, deadline.signal, timeoutMs, elapsed);
+      const route = { proxy, policy, timeoutMs, lookup: options.lookup };
+      if (proxy) return await sendViaProxy({ ...route, proxy }, req, deadline.signal, elapsed);
+      if (!req.tls) return await sendRequest(agent, req, deadline.signal, timeoutMs, elapsed);
+      // A hook with a client certificate gets a connection of its own for the attempt: the shared agent's
+      // connections are anonymous, and a certificate must never be presented to another hook's endpoint.
+      const client = new Client(new URL(req.url).origin, {
+        connect: guardedConnector(policy, { timeoutMs, lookup: options.lookup, tls: req.tls }),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        pipelining: 1,
+      });
+      try {
+        const result = await sendRequest(client, req, deadline.signal, timeoutMs, elapsed);
+        return explainCertificateRefusal(result, req.tls, () => subjectOf(req.tls!));
+      } finally {
+        void client.destroy().catch(() => undefined);
+      }
     } catch (error) {
       // request() can throw synchronously for a URL undici refuses (e.g. an unsupported protocol).
       return { ...classifyAttemptError(error), durationMs: elapsed() };
@@ -86,3 +96,5 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     },
   };
 }
+
+const subjectOf = (tls: HookTls) => clientCertificateFacts(tls).subject;

@@ -1,7 +1,8 @@
-import type { DeliveryRequest, SendResult } from '@hookline/core';
+import { clientCertificateFacts, type DeliveryRequest, type SendResult } from '@hookline/core';
 import type { LookupFunction } from 'node:net';
 import { buildConnector, Client } from 'undici';
 import { classifyAttemptError } from './attempt-error';
+import { clientTlsOptions, explainCertificateRefusal } from './client-tls';
 import type { EgressProxy } from './egress-proxy';
 import type { NetworkPolicy } from './network-policy';
 import { openTunnel } from './proxy-tunnel';
@@ -51,7 +52,7 @@ export async function sendViaProxy(
   if (tunnel.kind !== 'open')
     return { outcome: 'not_sent', cause: tunnel.kind, error: tunnel.reason, durationMs: elapsed() };
 
-  const tls = buildConnector({ timeout: timeoutMs });
+  const tls = buildConnector({ timeout: timeoutMs, ...clientTlsOptions(req.tls) });
   let socket: typeof tunnel.socket | undefined = tunnel.socket;
   const client = new Client(url.origin, {
     headersTimeout: timeoutMs,
@@ -68,7 +69,8 @@ export async function sendViaProxy(
     },
   });
   try {
-    return await sendRequest(client, req, deadline, timeoutMs, elapsed);
+    const result = await sendRequest(client, req, deadline, timeoutMs, elapsed);
+    return explainCertificateRefusal(result, req.tls, () => clientCertificateFacts(req.tls!).subject);
   } finally {
     // destroy, not close: nothing else will use this tunnel, and a timed-out request must not hold it.
     void client.destroy().catch(() => undefined);

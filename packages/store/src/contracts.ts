@@ -1,5 +1,6 @@
 import type {
   HookHeaders,
+  HookTls,
   AttemptRecord,
   CreateHookInput,
   DeliveryRecord,
@@ -38,6 +39,8 @@ export interface HookTarget {
   readonly signing?: SigningKeys;
   /** Extra headers sent on every request; absent when none. */
   readonly headers?: HookHeaders;
+  /** The client certificate presented to the endpoint (mutual TLS); absent when none. */
+  readonly tls?: HookTls;
   /** Bumped on every change, so caches can tell a stale target. */
   readonly version: number;
 }

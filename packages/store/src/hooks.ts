@@ -29,6 +29,8 @@ import {
   eventsToField,
   HEADERS_FIELD,
   openSigningKeys,
+  TLS_FIELDS,
+  tlsFields,
   parseStoredHook,
   SIGNING_FIELDS,
   signingFields,
@@ -65,6 +67,7 @@ export class RedisHooks implements Hooks {
   constructor(private readonly deps: HooksDeps) {
     this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG, {
       ...(deps.eventTypeHeader ? { eventTypeHeader: deps.eventTypeHeader } : {}),
+      now: deps.clock,
     });
     this.egressWaits = new EgressWaits(deps.redis, deps.keys);
   }
@@ -90,6 +93,7 @@ export class RedisHooks implements Hooks {
       ...(hook.headers && Object.keys(hook.headers).length > 0
         ? { [HEADERS_FIELD]: JSON.stringify(hook.headers) }
         : {}),
+      ...(hook.tls ? tlsFields(this.deps.secretBox, id, hook.tls) : {}),
       created_at: now,
       updated_at: now,
       version: '1',
@@ -195,6 +199,8 @@ export class RedisHooks implements Hooks {
     if (change.headers !== undefined && Object.keys(change.headers).length > 0)
       set[HEADERS_FIELD] = JSON.stringify(change.headers);
     if (change.headers !== undefined && Object.keys(change.headers).length === 0) remove.push(HEADERS_FIELD);
+    if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
+    if (change.tls === null) remove.push(...TLS_FIELDS);
     if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;

@@ -13,3 +13,4 @@ export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
 export { startTinyproxy, type Tinyproxy, type TinyproxyOptions } from './tinyproxy';
+export { makeTestPki, type TestCertificate, type TestPki } from './test-pki';

@@ -3,6 +3,7 @@ import type { EventKind, HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
 import { headersField } from './hook-form-headers-field';
+import { tlsField } from './hook-form-tls-field';
 import { csrfField, layout, type Viewer } from '../view/layout';
 
 export interface HookFormPageInput {
@@ -257,7 +258,7 @@ export function hookFormPage(
               ${error(errors, 'auth_scheme')}
             </fieldset>
             ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
-            ${signingField(values, errors, hook)} ${headersField(values, errors)}
+            ${signingField(values, errors, hook)} ${headersField(values, errors)} ${tlsField(errors, hook)}
             <div
               class="alert alert-warning"
               data-http-warning

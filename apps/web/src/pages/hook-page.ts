@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
+import { certificateExpiryBanner } from './certificate-expiry-banner';
 import { egressWaitBanner } from './egress-wait-banner';
 import { healthCard } from './health-card';
 import { logFilters, type LogQuery } from './log-filters';
@@ -80,6 +81,18 @@ function settings(hook: HookView, csrf: string): SafeHtml {
         <dd data-hook-events>${eventsSummary(hook.events)}</dd>
         <dt>Signatures</dt>
         <dd data-hook-signing>${signingSummary(hook, csrf)}</dd>
+        <dt>Client certificate</dt>
+        <dd data-hook-tls>
+          ${
+            hook.tls
+              ? html`${hook.tls.subject}
+                  <span class="muted"
+                    >· issued by ${hook.tls.issuer} · valid until
+                    ${time(hook.tls.expires_at)}${hook.tls.private_ca ? ' · private CA' : ''}</span
+                  >`
+              : html`<span class="muted">None</span>`
+          }
+        </dd>
         <dt>Extra headers</dt>
         <dd data-hook-headers>
           ${
@@ -138,7 +151,7 @@ export function hookPage(
               })
             : ''
         }
-        ${egressWaitBanner(hook)}
+        ${egressWaitBanner(hook)} ${certificateExpiryBanner(hook)}
         ${
           hook.insecure_credentials
             ? html`<div class="alert alert-warning" role="status">
