@@ -15,6 +15,15 @@ const maskedAuth = z.discriminatedUnion('scheme', [
     username: z.string(),
     password_last4: z.string().describe('Last 4 characters of the password (empty for short passwords)'),
   }),
+  z.object({
+    scheme: z.literal('oauth2'),
+    token_url: z.string(),
+    client_id: z.string(),
+    client_secret_last4: z.string().describe('Last 4 characters of the client secret (empty for short ones)'),
+    scope: z.string().optional(),
+    audience: z.string().optional(),
+    client_auth: z.enum(['basic', 'post']),
+  }),
 ]);
 
 export const hookView = z

@@ -123,6 +123,9 @@ function authFrom(body: FormBody, values: HookFormValues) {
       return { scheme: 'bearer' as const, token: text(body, 'bearer_token').trim() };
     case 'basic':
       return { scheme: 'basic' as const, username: values.username, password: text(body, 'basic_password') };
+    case 'oauth2':
+      // Set and changed through the API only: the form has no fields for it.
+      return undefined;
   }
 }
 
@@ -229,9 +232,10 @@ export function parseUpdateForm(
   const values = readValues(body);
   const auth = authFrom(body, values);
   const same = current.auth.scheme === values.scheme;
-  let keepAuth = false;
-  if (same && auth.scheme === 'bearer' && auth.token === '') keepAuth = true;
-  if (same && auth.scheme === 'basic' && auth.password === '') {
+  // An OAuth 2.0 hook's form shows no scheme chosen: saved as it is, its settings stay (the API changes them).
+  let keepAuth = !auth || (current.auth.scheme === 'oauth2' && text(body, 'auth_scheme') === '');
+  if (same && auth?.scheme === 'bearer' && auth.token === '') keepAuth = true;
+  if (same && auth?.scheme === 'basic' && auth.password === '') {
     if (current.auth.scheme === 'basic' && current.auth.username !== values.username)
       return {
         ok: false,

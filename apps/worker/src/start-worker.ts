@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
 import { OUTCOMES, systemClock, USER_AGENT, type Clock } from '@hookline/core';
-import { createDeliverer, parseEgressProxy } from '@hookline/delivery';
+import { createDeliverer, OAuthTokens, parseEgressProxy } from '@hookline/delivery';
 import { EgressWaits, HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import { ReadySet, WorkerRoster } from '@hookline/queue';
 import type { AttemptLedger } from '@hookline/store';
@@ -75,6 +75,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     attempts: deps.store.attempts,
     recorder: new OutcomeRecorder({ redis, keys, attempts: deps.store.attempts, marks, metrics, logger }),
     attempt: (request) => deliverer.attempt(request),
+    oauth: new OAuthTokens((request) => deliverer.attempt(request)),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
     deadlineMs,

@@ -26,6 +26,8 @@ export interface DeliveryRequestOptions {
    * depend on it, and which secrets sign during a rotation. Required for a signing target.
    */
   readonly sentAt?: Date;
+  /** An OAuth 2.0 hook's access token for this attempt, sent as `Authorization: Bearer`. */
+  readonly oauthToken?: string;
 }
 
 export interface DeliveryTarget<A> {
@@ -85,13 +87,17 @@ export function buildDeliveryRequest(
   if (signing && !sentAt) throw new Error('a signing hook needs the send time (options.sentAt)');
   const signatures =
     signing && sentAt && ((body: string) => signatureHeaders(signing, event.id, sentAt, body));
-  const request = build(target, authorizationHeader(target.auth), signatures || undefined, event, options);
+  const authorization = authorizationHeader(target.auth, options.oauthToken);
+  const request = build(target, authorization, signatures || undefined, event, options);
   return target.tls ? { ...request, tls: target.tls } : request;
 }
 
 /** The Authorization value as a page may show it: scheme, and for a bearer token its last 4 characters at most. */
 export function maskedAuthorizationHeader(auth: MaskedAuth): string | undefined {
   switch (auth.scheme) {
+    case 'oauth2':
+      // A token lives minutes and is fetched per hook: shown as the scheme only.
+      return `Bearer ${MASK}`;
     case 'none':
       return undefined;
     case 'bearer':

@@ -18,6 +18,20 @@ const headerSafe = (field: string) =>
       if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
     });
 
+// Where an OAuth 2.0 hook gets its tokens: https (or http, with the same warning as credentials on http).
+const tokenUrl = z
+  .string({ error: 'token_url is required' })
+  .max(2048, 'token_url must be at most 2048 characters')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'token_url must be an absolute http:// or https:// URL without user-info')
+  .transform((value) => new URL(value).href);
+
 export const hookAuthInput = z.discriminatedUnion(
   'scheme',
   [
@@ -38,8 +52,20 @@ export const hookAuthInput = z.discriminatedUnion(
       ),
       password: headerSafe('password'),
     }),
+    z.strictObject({
+      scheme: z.literal('oauth2'),
+      token_url: tokenUrl,
+      client_id: headerSafe('client_id'),
+      client_secret: headerSafe('client_secret'),
+      scope: headerSafe('scope').optional(),
+      audience: headerSafe('audience').optional(),
+      client_auth: z
+        .enum(['basic', 'post'], { error: 'client_auth must be "basic" or "post"' })
+        .optional()
+        .describe('client_secret_basic (the default) or client_secret_post (RFC 6749 §2.3.1)'),
+    }),
   ],
-  { error: 'scheme must be one of none, bearer, basic' },
+  { error: 'scheme must be one of none, bearer, basic, oauth2' },
 );
 
 // Kept in its parsed form, so the URL shown is the URL called. The parser silently drops tabs and line breaks

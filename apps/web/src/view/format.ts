@@ -78,6 +78,8 @@ export function authSummary(auth: MaskedAuth): string {
       return `Bearer token ••••${auth.token_last4}`;
     case 'basic':
       return `Basic: ${auth.username} / ••••${auth.password_last4}`;
+    case 'oauth2':
+      return `OAuth 2.0 client credentials: ${auth.client_id} at ${auth.token_url}`;
   }
 }
 
