@@ -1,5 +1,5 @@
 import type { Config } from '@hookline/config';
-import { createDeliverer, parseEgressProxy, sentOrError } from '@hookline/delivery';
+import { createDeliverer, OAuthTokens, parseEgressProxy, sentOrError } from '@hookline/delivery';
 import type { HookControlDeps } from '@hookline/suspension';
 
 /**
@@ -21,9 +21,11 @@ export function probeSender(
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
     ...(config.HOOKLINE_EGRESS_PROXY ? { proxy: parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) } : {}),
   });
+  const tokens = new OAuthTokens((request) => deliverer.attempt(request));
   return {
     probe: {
       attempt: async (request) => sentOrError(await deliverer.attempt(request)),
+      oauthToken: (owner) => tokens.token(owner),
       eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     },
     close: () => deliverer.close(),

@@ -23,6 +23,18 @@ export interface ProbeDeps {
   readonly history: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
   readonly clock: Clock;
+  /**
+   * An OAuth 2.0 hook's token (the deliverer's OAuthTokens, through the same policy and proxy). Without one, the
+   * probe is an `error` with the reason and nothing is sent to the endpoint.
+   */
+  readonly oauthToken?: (owner: {
+    id: string;
+    version: number;
+    auth: Extract<HookTarget['auth'], { scheme: 'oauth2' }>;
+  }) => Promise<
+    | { readonly kind: 'token'; readonly token: string }
+    | { readonly kind: 'failed' | 'not_sent'; readonly result: { error?: string; durationMs: number } }
+  >;
 }
 
 /**
@@ -41,11 +53,24 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
       date: formatEventTimestamp(startedAt),
     },
   };
+  let oauthToken: string | undefined;
+  let noToken: AttemptResult | undefined;
+  if (target.auth.scheme === 'oauth2' && deps.oauthToken) {
+    const got = await deps.oauthToken({ id: target.id, version: target.version, auth: target.auth });
+    if (got.kind === 'token') oauthToken = got.token;
+    else
+      noToken = {
+        outcome: 'error',
+        durationMs: got.result.durationMs,
+        error: `${got.kind === 'not_sent' ? 'not sent: ' : ''}${got.result.error ?? 'no OAuth 2.0 token'}`,
+      };
+  }
   const request = buildDeliveryRequest(target, event, {
     eventTypeHeader: deps.eventTypeHeader,
     userAgent: USER_AGENT,
+    ...(oauthToken !== undefined ? { oauthToken } : {}),
   });
-  const result = await deps.attempt(request);
+  const result = noToken ?? (await deps.attempt(request));
   const callId = searchKeyOf(event);
   const record: AttemptRecord = {
     attempt_id: newId('att', startedAt.getTime()),
@@ -61,7 +86,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     ...(result.responseExcerpt ? { response_excerpt: result.responseExcerpt } : {}),
     account_id: target.accountId,
     hook_id: target.id,
-    ...(result.outcome === 'blocked'
+    ...(result.outcome === 'blocked' || noToken
       ? {}
       : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
     event_fields: event.fields,
