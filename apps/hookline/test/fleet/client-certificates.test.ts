@@ -44,8 +44,15 @@ describe('client certificates (mutual TLS)', () => {
     const account = await h.account();
     const hook = await h.hook(account.id, { url, tls: { ...pki.client, ca: pki.ca } });
     h.startWorker();
+    h.startMonitor();
     await h.publish(account.id);
     await waitUntil(() => seen.length === 1, 'the delivery');
+    // In the database, not only in the outbox: the history writer has moved it.
+    await waitUntil(
+      async () =>
+        (await h.history.client.query('SELECT 1 FROM attempts WHERE hook_id = $1', [hook.id])).length,
+      'the record in the history database',
+    );
     expect(seen).toEqual(['hookline-client']);
     const record = await recordOf(account.id, hook.id);
     expect(record.outcome).toBe('delivered');
