@@ -33,6 +33,14 @@ export interface ApiDeps {
   historyLagMs(): Promise<number>;
   /** Whether the history database answers within `ms` (readiness). */
   historyAnswers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
+  /**
+   * With HOOKLINE_EGRESS_PROXY: the proxy as it may be named (host:port) and whether it accepts a connection
+   * within `ms` (readiness reports it; it never makes the HTTP tier unready).
+   */
+  readonly egressProxy?: {
+    readonly shown: string;
+    answers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
+  };
   readonly producer: {
     /** `options.trace`: the request's W3C trace context headers, unchecked (the producer checks them). */
     publish(

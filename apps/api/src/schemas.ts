@@ -15,6 +15,15 @@ const maskedAuth = z.discriminatedUnion('scheme', [
     username: z.string(),
     password_last4: z.string().describe('Last 4 characters of the password (empty for short passwords)'),
   }),
+  z.object({
+    scheme: z.literal('oauth2'),
+    token_url: z.string(),
+    client_id: z.string(),
+    client_secret_last4: z.string().describe('Last 4 characters of the client secret (empty for short ones)'),
+    scope: z.string().optional(),
+    audience: z.string().optional(),
+    client_auth: z.enum(['basic', 'post']),
+  }),
 ]);
 
 /** A stored filter as answers show it (validated when it was set). */
@@ -64,6 +73,41 @@ export const hookView = z
       .string()
       .optional()
       .describe('After a rotation: until when the previous secret still signs beside the new one (ISO 8601)'),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Extra headers sent on every request, as sent; absent when the hook has none'),
+    tls: z
+      .object({
+        subject: z.string().describe('The client certificate\'s subject, e.g. "CN=hookline, O=Acme"'),
+        issuer: z.string(),
+        expires_at: z.string().describe('When the certificate stops being valid (ISO 8601)'),
+        expires_soon: z
+          .boolean()
+          .describe(
+            'True from 14 days before expires_at on: replace the certificate (PATCH tls) before then',
+          ),
+        fingerprint_sha256: z.string(),
+        private_ca: z
+          .boolean()
+          .describe("Whether the endpoint's certificate is checked against the hook's own ca"),
+      })
+      .optional()
+      .describe('The client certificate presented to the endpoint (mutual TLS); its key is never shown'),
+    egress_wait: z
+      .object({
+        since: z.string().describe('When the proxy first kept the event back (ISO 8601)'),
+        reason: z
+          .string()
+          .describe(
+            'The proxy\'s last answer, e.g. "the egress proxy 10.0.0.9:3128 cannot be reached: ECONNREFUSED"',
+          ),
+      })
+      .optional()
+      .describe(
+        "Present while the hook's next event waits on the egress proxy (HOOKLINE_EGRESS_PROXY refused or could not " +
+          'be reached): nothing was sent, nothing counts toward suspension, and the events go in order once it lets them',
+      ),
   })
   .meta({ id: 'Hook' });
 

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { apiPlugin, BODY_LIMIT } from '@hookline/api';
 import type { Config } from '@hookline/config';
 import { mountAdmin } from '@hookline/admin';
+import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
 import { type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { webNotFound, webPlugin, type WebDeps } from '@hookline/web';
@@ -57,6 +58,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     portalLinks,
   } = services;
 
+  const proxy = config.HOOKLINE_EGRESS_PROXY ? parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) : undefined;
+  const egressProxy = proxy && { shown: proxy.shown, answers: (ms: number) => proxyAnswers(proxy, ms) };
   await app.register(apiPlugin, {
     deps: {
       config,
@@ -71,6 +74,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       portalLinks,
       metrics,
       logger,
+      ...(egressProxy ? { egressProxy } : {}),
     },
   });
   const webDeps: WebDeps = {

@@ -56,6 +56,7 @@ describe('hook form', () => {
         events: 'all',
         signing: false,
         filter: [],
+        headers: '',
       },
       errors: {
         url: 'URL must be an absolute http:// or https:// URL.',

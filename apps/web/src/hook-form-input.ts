@@ -20,6 +20,8 @@ import {
   rowsOfFilter,
   type FilterRow,
 } from './hook-filter-form';
+import { HEADERS_SHOWN, headersText, parseHeadersText } from './hook-form-headers';
+import { tlsFromForm } from './hook-form-tls';
 
 /** What the hook form shows: the entered values, never a secret. */
 export interface HookFormValues {
@@ -33,6 +35,8 @@ export interface HookFormValues {
   readonly signing: boolean;
   /** The filter editor's rows (hook-filter-form.ts). */
   readonly filter: readonly FilterRow[];
+  /** The extra headers as typed: `Name: value` lines. */
+  readonly headers: string;
 }
 
 export type HookFormField =
@@ -45,7 +49,11 @@ export type HookFormField =
   | 'basic_password'
   | 'events'
   | 'filter'
-  | 'signing';
+  | 'signing'
+  | 'headers'
+  | 'tls_cert'
+  | 'tls_key'
+  | 'tls_ca';
 
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
 export type HookSchemas = ReturnType<typeof hookInputSchemas>;
@@ -69,6 +77,7 @@ export function valuesOf(hook: HookView): HookFormValues {
     events: hook.events,
     signing: hook.signing,
     filter: rowsOfFilter(hook.filter),
+    headers: headersText(hook.headers),
   };
 }
 
@@ -81,6 +90,7 @@ export const EMPTY_VALUES: HookFormValues = {
   events: ALL_EVENTS,
   signing: false,
   filter: [],
+  headers: '',
 };
 
 // A repeated checkbox arrives as a string (one ticked) or an array (several).
@@ -117,7 +127,18 @@ function readValues(body: FormBody): HookFormValues {
     events: eventsOf(body),
     signing: text(body, 'signing') === '1',
     filter: readFilterRows(body),
+    headers: text(body, 'headers'),
   };
+}
+
+/** The headers to send with the form's candidate: only from a form that showed them; a line problem as an error. */
+function headersFrom(
+  body: FormBody,
+  values: HookFormValues,
+): { headers?: Record<string, string>; problem?: string } {
+  if (text(body, HEADERS_SHOWN) !== '1') return {};
+  const parsed = parseHeadersText(values.headers);
+  return parsed.ok ? { headers: parsed.headers } : { problem: `Headers: ${parsed.problem}.` };
 }
 
 function authFrom(body: FormBody, values: HookFormValues) {
@@ -128,6 +149,9 @@ function authFrom(body: FormBody, values: HookFormValues) {
       return { scheme: 'bearer' as const, token: text(body, 'bearer_token').trim() };
     case 'basic':
       return { scheme: 'basic' as const, username: values.username, password: text(body, 'basic_password') };
+    case 'oauth2':
+      // Set and changed through the API only: the form has no fields for it.
+      return undefined;
   }
 }
 
@@ -142,6 +166,11 @@ const FIELD_OF: Record<string, HookFormField> = {
   'auth.password': 'basic_password',
   events: 'events',
   signing: 'signing',
+  headers: 'headers',
+  tls: 'tls_cert',
+  'tls.cert': 'tls_cert',
+  'tls.key': 'tls_key',
+  'tls.ca': 'tls_ca',
 };
 
 const NAMES: Record<HookFormField, string> = {
@@ -155,6 +184,10 @@ const NAMES: Record<HookFormField, string> = {
   events: 'Events',
   filter: 'Filter',
   signing: 'Signing',
+  headers: 'Headers',
+  tls_cert: 'Certificate',
+  tls_key: 'Private key',
+  tls_ca: 'CA certificate',
 };
 
 /** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
@@ -165,10 +198,17 @@ export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
       errors.filter ??= filterError({ field, message });
       continue;
     }
-    const name = FIELD_OF[field] ?? (field.startsWith('events.') ? 'events' : 'url');
+    const name =
+      FIELD_OF[field] ??
+      (field.startsWith('events.') ? 'events' : field.startsWith('headers.') ? 'headers' : 'url');
     if (errors[name]) continue;
+    // A header's problem names the header: "Headers: X-Api-Key must be …".
+    if (name === 'headers' && field.startsWith('headers.')) {
+      errors.headers = `Headers: ${field.slice('headers.'.length)} ${message}${message.endsWith('.') ? '' : '.'}`;
+      continue;
+    }
     const rest = message.replace(
-      /^(url|format|description|token|username|password|scheme|events|signing)\s+/i,
+      /^(url|format|description|token|username|password|scheme|events|signing|cert|key|ca)\s+/i,
       '',
     );
     errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
@@ -202,6 +242,10 @@ export function parseCreateForm(
     ...(filterShown(body) && values.filter.length > 0 ? { filter: filterOfRows(values.filter) } : {}),
     ...(values.signing ? { signing: true } : {}),
   };
+  const extra = headersFrom(body, values);
+  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
+  if (extra.headers && Object.keys(extra.headers).length > 0)
+    Object.assign(candidate, { headers: extra.headers });
   const parsed = schemas.create.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };
@@ -220,9 +264,10 @@ export function parseUpdateForm(
   const values = readValues(body);
   const auth = authFrom(body, values);
   const same = current.auth.scheme === values.scheme;
-  let keepAuth = false;
-  if (same && auth.scheme === 'bearer' && auth.token === '') keepAuth = true;
-  if (same && auth.scheme === 'basic' && auth.password === '') {
+  // An OAuth 2.0 hook's form shows no scheme chosen: saved as it is, its settings stay (the API changes them).
+  let keepAuth = !auth || (current.auth.scheme === 'oauth2' && text(body, 'auth_scheme') === '');
+  if (same && auth?.scheme === 'bearer' && auth.token === '') keepAuth = true;
+  if (same && auth?.scheme === 'basic' && auth.password === '') {
     if (current.auth.scheme === 'basic' && current.auth.username !== values.username)
       return {
         ok: false,
@@ -242,6 +287,11 @@ export function parseUpdateForm(
       : {}),
     ...(filterShown(body) ? { filter: filterOfRows(values.filter) ?? null } : {}),
   };
+  const extra = headersFrom(body, values);
+  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
+  if (extra.headers) Object.assign(candidate, { headers: extra.headers });
+  const tls = tlsFromForm(body);
+  if (tls !== undefined) Object.assign(candidate, { tls });
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
   return { ok: true, input: parsed.data, values };

@@ -5,22 +5,25 @@ import {
   maskAuth,
   maskedAuthorizationHeader,
   recordRequest,
-  type AttemptResult,
   type Clock,
+  type SendResult,
   type DeliveryRequest,
   type Tracing,
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { ActiveJob } from '@hookline/redis';
 import type { DeliveryEnd } from '@hookline/scheduler';
+import type { OAuthTokens } from '@hookline/delivery';
 import type { AttemptLedger } from '@hookline/store';
 import type { OutcomeRecorder } from './outcome-recorder';
 import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
 
 export interface DeliverEventDeps {
-  attempts: Pick<AttemptLedger, 'begin' | 'withdraw'>;
+  attempts: Pick<AttemptLedger, 'begin' | 'withdraw' | 'release'>;
   recorder: OutcomeRecorder;
-  attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
+  attempt: (request: DeliveryRequest) => Promise<SendResult>;
+  /** OAuth 2.0 tokens of the hooks that use them (the deliverer's OAuthTokens). */
+  oauth?: Pick<OAuthTokens, 'token' | 'forget'>;
   eventTypeHeader: string;
   userAgent: string;
   /** The request deadline: a request starts only while the job's lock outlasts it by `sendMarginMs`. */
@@ -47,7 +50,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       return failed(error instanceof Error ? error.message : String(error));
     }
     const fence = { jobId: job.id, token: job.token };
-    const askedAt = performance.now();
+    let askedAt = performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
     const start = await deps.attempts.begin(data.hookId, job.id, fence, eventErasureTags(data.event.fields));
@@ -95,10 +98,33 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         return recorded === 'fenced' ? lostEnd : failed(`failed: ${start.reason}`);
       }
     }
+    // An OAuth 2.0 hook's token first (cached, or asked for through the same policy and proxy): without one,
+    // nothing is sent to the endpoint.
+    let lockMsLeft = start.lockMsLeft;
+    let oauthToken: string | undefined;
+    const auth = start.target.auth;
+    if (auth.scheme === 'oauth2' && deps.oauth) {
+      const got = await deps.oauth.token({ id: start.target.id, version: start.target.version, auth });
+      if (got.kind === 'not_sent') {
+        const released = await deps.attempts.release(data.hookId, job.id, fence);
+        return released === 'fenced' ? lostEnd : { kind: 'not_sent', result: got.result };
+      }
+      if (got.kind === 'failed') {
+        const recorded = await deps.recorder.record(data, fence, { ...got.result, startedAt });
+        return recorded === 'fenced' ? lostEnd : failed(`error: ${got.result.error}`);
+      }
+      oauthToken = got.token;
+      // Asking for the token took time: the lock is measured again (the same holder asking again is told to
+      // send; our lock has been renewed meanwhile).
+      askedAt = performance.now();
+      const again = await deps.attempts.begin(data.hookId, job.id, fence);
+      if (again.kind !== 'send') return { kind: 'lost', why: `lost while getting a token: ${again.kind}` };
+      lockMsLeft = again.lockMsLeft;
+    }
     // The request may leave only while nobody else can take the job over before its deadline: this process
     // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending
     // leaves the attempt marked; whoever takes the job over records it `unknown`.
-    const lockLeft = start.lockMsLeft - (performance.now() - askedAt);
+    const lockLeft = lockMsLeft - (performance.now() - askedAt);
     if (lockLeft < deps.deadlineMs + deps.sendMarginMs) {
       // Nothing left: the mark is taken back (while the lock is still ours), so the take-over sends the event
       // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
@@ -111,8 +137,17 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       userAgent: deps.userAgent,
       sentAt: deps.clock(),
       ...(deps.propagateTrace && trace.outbound ? { traceContext: trace.outbound } : {}),
+      ...(oauthToken !== undefined ? { oauthToken } : {}),
     });
     const result = await deps.attempt(request);
+    // A refused token is dropped, so the next event gets a fresh one; this event's outcome is the 401.
+    if (oauthToken !== undefined && result.statusCode === 401) deps.oauth?.forget(data.hookId);
+    if (result.outcome === 'not_sent') {
+      // Not one byte left: no outcome, no history record, nothing toward suspension. Whoever sends the event
+      // later finds it never attempted, so that is its first attempt, never a resend.
+      const released = await deps.attempts.release(data.hookId, job.id, fence);
+      return released === 'fenced' ? lostEnd : { kind: 'not_sent', result };
+    }
     // Kept with the outcome as sent, but with the credentials masked: the history never holds a secret.
     const sent =
       result.outcome === 'blocked'

@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
 import { isDropped, OUTCOMES, systemClock, USER_AGENT, type Clock, type Tracing } from '@hookline/core';
-import { createDeliverer } from '@hookline/delivery';
-import { HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
+import { createDeliverer, OAuthTokens, parseEgressProxy } from '@hookline/delivery';
+import { EgressWaits, HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import {
   DEFAULT_TIMINGS,
   ENGINE_TIMINGS,
@@ -18,6 +18,7 @@ import {
 import type { AttemptLedger } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
+import { EgressBackoff } from './egress-backoff';
 import { OutcomeRecorder } from './outcome-recorder';
 
 export interface WorkerDeps {
@@ -28,7 +29,7 @@ export interface WorkerDeps {
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_WORKER_MAX_HOOKS'
   > &
-    Partial<Pick<Config, 'HOOKLINE_TRACE_PROPAGATE'>>;
+    Partial<Pick<Config, 'HOOKLINE_TRACE_PROPAGATE'>> & { HOOKLINE_EGRESS_PROXY?: string | undefined };
   /**
    * A connection with maxRetriesPerRequest: null, for every command but the blocking wait on the ready set
    * (the worker duplicates it once for that). The attempt ledger of `store` must use this same connection:
@@ -43,8 +44,15 @@ export interface WorkerDeps {
   /** `hookline.delivery` spans, when the process has an exporter (startTracing). */
   tracing?: Tracing;
   /** Tests shorten the crash-recovery timings; production uses DEFAULT_TIMINGS. */
-  timings?: Partial<ConsumerTimings> & { lockMs?: number; outcomeRetryMs?: number };
+  timings?: Partial<ConsumerTimings> & { lockMs?: number; outcomeRetryMs?: number } & Partial<EgressTimings>;
 }
+
+/** How long an event the egress proxy kept from leaving waits: doubling from the first wait, up to the last. */
+export interface EgressTimings {
+  egressFirstWaitMs: number;
+  egressMaxWaitMs: number;
+}
+export const DEFAULT_EGRESS_TIMINGS: EgressTimings = { egressFirstWaitMs: 1_000, egressMaxWaitMs: 30_000 };
 
 export interface RunningWorker {
   /** SIGTERM path: takes no new events, lets the attempts in flight finish (up to a bound), gives hooks back. */
@@ -56,7 +64,11 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const { config, redis, keys, logger, metrics } = deps;
   const clock = deps.clock ?? systemClock;
   const deadlineMs = config.HOOKLINE_DELIVERY_TIMEOUT_MS;
-  const deliverer = createDeliverer({ timeoutMs: deadlineMs, allowNetworks: config.HOOKLINE_ALLOW_NETWORKS });
+  const deliverer = createDeliverer({
+    timeoutMs: deadlineMs,
+    allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
+    ...(config.HOOKLINE_EGRESS_PROXY ? { proxy: parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) } : {}),
+  });
   const timings = { ...DEFAULT_TIMINGS, ...deps.timings };
   // The engine's timing table (packages/scheduler/src/timings.ts) sizes the job lock and the SIGTERM wait.
   const figures = engineFigures(deadlineMs, timings, deps.timings?.lockMs);
@@ -71,6 +83,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       ...(deps.timings?.outcomeRetryMs !== undefined ? { retryMs: deps.timings.outcomeRetryMs } : {}),
     }),
     attempt: (request) => deliverer.attempt(request),
+    oauth: new OAuthTokens((request) => deliverer.attempt(request)),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
     userAgent: USER_AGENT,
     deadlineMs,
@@ -82,6 +95,15 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
   // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)
   for (const outcome of OUTCOMES.filter((o) => !isDropped(o))) metrics.deliveries.inc({ outcome }, 0);
+  const egressTimings = { ...DEFAULT_EGRESS_TIMINGS, ...deps.timings };
+  const egress = new EgressBackoff({
+    waits: new EgressWaits(redis, keys),
+    metrics,
+    logger,
+    clock,
+    firstMs: egressTimings.egressFirstWaitMs,
+    maxMs: egressTimings.egressMaxWaitMs,
+  });
   const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),
@@ -89,6 +111,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     jobs,
     queues: new HookQueues(redis, keys),
     deliver,
+    egress,
     holderId,
     roster: new WorkerRoster(redis, keys, clock),
     name: `${hostname()}/${process.pid}/${holderId.slice(2, 10)}`,

@@ -29,6 +29,7 @@ describe('an outcome that could not be written', () => {
     const ledger = store.attempts;
     const attempts: AttemptLedger = {
       begin: (...args) => ledger.begin(...args),
+      release: (...args) => ledger.release(...args),
       finish: async (...args) => {
         // The first outcome's write fails, as it does while a primary is down and no replica promoted yet.
         if (failures === 0) {

@@ -28,6 +28,7 @@ describe('an outcome write that fails for a while', () => {
     const ledger = store.attempts;
     const attempts: AttemptLedger = {
       begin: (...args) => ledger.begin(...args),
+      release: (...args) => ledger.release(...args),
       finish: async (...args) => {
         // The first outcome's writes fail for 1.5 s, as while a replica is being promoted.
         writesRefusedUntil ||= Date.now() + 1500;

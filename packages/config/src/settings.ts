@@ -290,6 +290,23 @@ export const settingsSchema = z.object({
       'without an exporter, the producer\'s), so an endpoint that traces joins the trace (see "Tracing"); ' +
       'with `false` an endpoint receives exactly the headers shown in "Walk-through with curl"',
   ),
+  HOOKLINE_EGRESS_PROXY: setting(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          const url = new URL(v);
+          return url.protocol === 'http:' && url.hostname !== '' && url.pathname === '/' && !url.search;
+        } catch {
+          return false;
+        }
+      }, 'must be http://[user:password@]host:port (a forward proxy that allows CONNECT)')
+      .optional(),
+    'a forward proxy every outbound request goes through (deliveries, tests, probes, operator notices), as ' +
+      'CONNECT tunnels to the address the network policy allowed, so endpoints see fixed source addresses ' +
+      '(see "Egress proxy"). A refused or unreachable proxy sends nothing: events wait and go later',
+    '— (requests go out directly)',
+  ),
   HOOKLINE_EVENT_CATALOG: setting(
     z.string().min(1).optional(),
     'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"); read ' +

@@ -1,4 +1,5 @@
 import type { DeliveryRequest } from './delivery-request';
+import { clientCertificateFacts } from './hook-tls';
 import { wireLayout, type DeliverableEvent, type WireLayout } from './event-kinds';
 import type { DeliveryRecord } from './outcomes';
 import { formatTraceparent, type TraceContext } from './trace-context';
@@ -9,6 +10,8 @@ export interface RecordedRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The subject of the client certificate presented (mutual TLS), when the hook has one. */
+  readonly client_certificate?: string;
 }
 
 /** One attempt as the history stores it: the log line, whose hook it was, and what was sent. */
@@ -59,7 +62,13 @@ export function recordRequest(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers))
     headers[name] = name.toLowerCase() === 'authorization' ? (maskedAuthorization ?? '••••') : value;
-  return { method: 'POST', url: request.url, headers, body: request.body };
+  return {
+    method: 'POST',
+    url: request.url,
+    headers,
+    body: request.body,
+    ...(request.tls ? { client_certificate: clientCertificateFacts(request.tls).subject } : {}),
+  };
 }
 
 /**

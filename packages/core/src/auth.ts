@@ -3,14 +3,35 @@
 export type HookAuth =
   | { readonly scheme: 'none' }
   | { readonly scheme: 'bearer'; readonly token: string }
-  | { readonly scheme: 'basic'; readonly username: string; readonly password: string };
+  | { readonly scheme: 'basic'; readonly username: string; readonly password: string }
+  | OAuth2Auth;
+
+/**
+ * OAuth 2.0 client credentials (RFC 6749 §4.4): hookline gets a token from `token_url` and sends it as Bearer.
+ * `client_auth`: how the client authenticates to the token endpoint, `basic` (client_secret_basic, the
+ * default) or `post` (client_secret_post: id and secret in the form body).
+ */
+export interface OAuth2Auth {
+  readonly scheme: 'oauth2';
+  readonly token_url: string;
+  readonly client_id: string;
+  readonly client_secret: string;
+  readonly scope?: string;
+  readonly audience?: string;
+  readonly client_auth?: 'basic' | 'post';
+}
 
 export type AuthScheme = HookAuth['scheme'];
 export const AUTH_SCHEMES = ['none', 'bearer', 'basic'] as const;
 
-/** RFC 7617 for Basic: base64 of the UTF-8 bytes of "username:password". */
-export function authorizationHeader(auth: HookAuth): string | undefined {
+/**
+ * RFC 7617 for Basic: base64 of the UTF-8 bytes of "username:password". For OAuth 2.0, the token the caller
+ * got for the attempt (`oauthToken`); without one, no header (the caller never sends such a request).
+ */
+export function authorizationHeader(auth: HookAuth, oauthToken?: string): string | undefined {
   switch (auth.scheme) {
+    case 'oauth2':
+      return oauthToken === undefined ? undefined : `Bearer ${oauthToken}`;
     case 'none':
       return undefined;
     case 'bearer':
@@ -24,12 +45,31 @@ export function authorizationHeader(auth: HookAuth): string | undefined {
 export type MaskedAuth =
   | { readonly scheme: 'none' }
   | { readonly scheme: 'bearer'; readonly token_last4: string }
-  | { readonly scheme: 'basic'; readonly username: string; readonly password_last4: string };
+  | { readonly scheme: 'basic'; readonly username: string; readonly password_last4: string }
+  | {
+      readonly scheme: 'oauth2';
+      readonly token_url: string;
+      readonly client_id: string;
+      readonly client_secret_last4: string;
+      readonly scope?: string;
+      readonly audience?: string;
+      readonly client_auth: 'basic' | 'post';
+    };
 
 const last4 = (secret: string) => (secret.length > 8 ? secret.slice(-4) : '');
 
 export function maskAuth(auth: HookAuth): MaskedAuth {
   switch (auth.scheme) {
+    case 'oauth2':
+      return {
+        scheme: 'oauth2',
+        token_url: auth.token_url,
+        client_id: auth.client_id,
+        client_secret_last4: last4(auth.client_secret),
+        ...(auth.scope !== undefined ? { scope: auth.scope } : {}),
+        ...(auth.audience !== undefined ? { audience: auth.audience } : {}),
+        client_auth: auth.client_auth ?? 'basic',
+      };
     case 'none':
       return { scheme: 'none' };
     case 'bearer':

@@ -149,6 +149,28 @@ describe('previewDeliveryRequest', () => {
     });
   });
 
+  it("shows a hook's extra headers where and as they are sent", () => {
+    const headers = { 'X-Api-Key': 'k_123', 'X-Tenant': 'acme' };
+    const real = buildDeliveryRequest(
+      { url, format: 'json', auth: { scheme: 'none' }, headers },
+      event(),
+      options,
+    );
+    const preview = previewDeliveryRequest(
+      { url, format: 'json', auth: { scheme: 'none' }, headers },
+      event(),
+      options,
+    );
+    expect(preview).toEqual(real);
+    expect(Object.keys(preview.headers)).toEqual([
+      'Content-Type',
+      'X-Service-Event-Type',
+      'X-Api-Key',
+      'X-Tenant',
+      'User-Agent',
+    ]);
+  });
+
   it('never shows any part of a Basic credential', () => {
     const preview = previewDeliveryRequest(
       { url, format: 'json', auth: { scheme: 'basic', username: 'jonas', password_last4: 'word' } },

@@ -3,6 +3,8 @@ import { authorizationHeader } from './auth';
 import type { HookFormat } from './encoders';
 import { encodeEvent } from './encoders';
 import type { DeliverableEvent } from './event-kinds';
+import type { HookHeaders } from './hook-headers';
+import type { HookTls } from './hook-tls';
 import { SIGNATURE_HEADERS, signatureHeaders, type SigningKeys } from './signing';
 import type { TraceContext } from './trace-context';
 
@@ -12,6 +14,8 @@ export interface DeliveryRequest {
   /** Names as sent. Host and Content-Length are left to the HTTP client, which derives them from url and body. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The hook's client certificate (mutual TLS), for the connection: never recorded nor shown. */
+  readonly tls?: HookTls;
 }
 
 export interface DeliveryRequestOptions {
@@ -28,17 +32,22 @@ export interface DeliveryRequestOptions {
    * otherwise absent, and the headers are exactly §3's).
    */
   readonly traceContext?: TraceContext;
+  /** An OAuth 2.0 hook's access token for this attempt, sent as `Authorization: Bearer`. */
+  readonly oauthToken?: string;
 }
 
 export interface DeliveryTarget<A> {
   readonly url: string;
   readonly format: HookFormat;
   readonly auth: A;
+  /** The hook's extra headers, sent after hookline's own (their names never clash: see hook-headers.ts). */
+  readonly headers?: HookHeaders;
 }
 
 /** A hook's target as the worker has it: with its signing secrets when it signs (Standard Webhooks). */
 export interface SendTarget extends DeliveryTarget<HookAuth> {
   readonly signing?: SigningKeys;
+  readonly tls?: HookTls;
 }
 
 /** A hook's target as a page has it: credentials masked, and whether it signs. */
@@ -52,8 +61,8 @@ export const USER_AGENT = 'hookline/0.1';
 const MASK = '••••';
 
 // The real request and the website's preview share one builder so the preview can never drift from what is
-// sent; only the Authorization value and the signatures differ. A hook that does not sign gets exactly
-// §3's headers, none more.
+// sent; only the Authorization value and the signatures differ. A hook that does not sign and has no extra
+// headers gets exactly §3's headers, none more.
 function build(
   target: DeliveryTarget<unknown>,
   authorization: string | undefined,
@@ -65,6 +74,7 @@ function build(
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     [options.eventTypeHeader]: event.type,
+    ...target.headers,
   };
   if (authorization !== undefined) headers['Authorization'] = authorization;
   if (signatures) Object.assign(headers, signatures(body));
@@ -87,12 +97,17 @@ export function buildDeliveryRequest(
   if (signing && !sentAt) throw new Error('a signing hook needs the send time (options.sentAt)');
   const signatures =
     signing && sentAt && ((body: string) => signatureHeaders(signing, event.id, sentAt, body));
-  return build(target, authorizationHeader(target.auth), signatures || undefined, event, options);
+  const authorization = authorizationHeader(target.auth, options.oauthToken);
+  const request = build(target, authorization, signatures || undefined, event, options);
+  return target.tls ? { ...request, tls: target.tls } : request;
 }
 
 /** The Authorization value as a page may show it: scheme, and for a bearer token its last 4 characters at most. */
 export function maskedAuthorizationHeader(auth: MaskedAuth): string | undefined {
   switch (auth.scheme) {
+    case 'oauth2':
+      // A token lives minutes and is fetched per hook: shown as the scheme only.
+      return `Bearer ${MASK}`;
     case 'none':
       return undefined;
     case 'bearer':

@@ -3,6 +3,8 @@ import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
 import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
 import { hookFilterInput, type HookFilter } from './hook-filter';
+import { hookHeadersInput, type HookHeaders } from './hook-headers';
+import { hookTlsInput, type ClientCertificateView } from './hook-tls';
 import { freeTextProblem } from './text';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
@@ -16,6 +18,20 @@ const headerSafe = (field: string) =>
       const problem = freeTextProblem(v);
       if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
     });
+
+// Where an OAuth 2.0 hook gets its tokens: https (or http, with the same warning as credentials on http).
+const tokenUrl = z
+  .string({ error: 'token_url is required' })
+  .max(2048, 'token_url must be at most 2048 characters')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'token_url must be an absolute http:// or https:// URL without user-info')
+  .transform((value) => new URL(value).href);
 
 export const hookAuthInput = z.discriminatedUnion(
   'scheme',
@@ -37,8 +53,20 @@ export const hookAuthInput = z.discriminatedUnion(
       ),
       password: headerSafe('password'),
     }),
+    z.strictObject({
+      scheme: z.literal('oauth2'),
+      token_url: tokenUrl,
+      client_id: headerSafe('client_id'),
+      client_secret: headerSafe('client_secret'),
+      scope: headerSafe('scope').optional(),
+      audience: headerSafe('audience').optional(),
+      client_auth: z
+        .enum(['basic', 'post'], { error: 'client_auth must be "basic" or "post"' })
+        .optional()
+        .describe('client_secret_basic (the default) or client_secret_post (RFC 6749 §2.3.1)'),
+    }),
   ],
-  { error: 'scheme must be one of none, bearer, basic' },
+  { error: 'scheme must be one of none, bearer, basic, oauth2' },
 );
 
 // Kept in its parsed form, so the URL shown is the URL called. The parser silently drops tabs and line breaks
@@ -124,10 +152,18 @@ const signing = z
       'signing_secret; false stops signing and forgets the secret',
   );
 
-/** The create and update bodies, with `events` checked against the process's catalogue. */
-export function hookInputSchemas(catalog: EventCatalog) {
+/**
+ * The create and update bodies, with `events` checked against the process's catalogue and `headers` against
+ * its event-type header (HOOKLINE_EVENT_TYPE_HEADER; the default when not given).
+ */
+export function hookInputSchemas(
+  catalog: EventCatalog,
+  options: { eventTypeHeader?: string; now?: () => Date } = {},
+) {
   const events = hookEventsInput(catalog);
   const filter = hookFilterInput(catalog);
+  const headers = hookHeadersInput(options.eventTypeHeader);
+  const tls = hookTlsInput(options.now);
   const create = z.strictObject({
     url: hookUrl,
     format: hookFormat,
@@ -136,6 +172,8 @@ export function hookInputSchemas(catalog: EventCatalog) {
     events: events.optional(),
     filter: filter.optional(),
     signing: signing.optional(),
+    headers: headers.optional(),
+    tls: tls.optional(),
   });
   const update = z
     .strictObject({
@@ -147,10 +185,12 @@ export function hookInputSchemas(catalog: EventCatalog) {
       // null (or {}) removes the filter.
       filter: filter.nullable().optional(),
       signing: signing.optional(),
+      headers: headers.optional(),
+      tls: tls.nullable().optional(),
     })
     .refine(
       (v) => Object.keys(v).length > 0,
-      'give at least one of url, format, auth, description, events, filter, signing',
+      'give at least one of url, format, auth, description, events, filter, signing, headers, tls',
     );
   return { create, update };
 }
@@ -213,6 +253,15 @@ export interface HookView {
   readonly signing: boolean;
   /** While a rotated-out secret still signs beside the new one: until when (ISO 8601). */
   readonly signing_previous_expires_at?: string;
+  /**
+   * While the hook's next event waits on the egress proxy (it refused the tunnel or could not be reached):
+   * since when (ISO 8601) and the proxy's last answer. Nothing was sent; the event goes once the proxy lets it.
+   */
+  readonly egress_wait?: { readonly since: string; readonly reason: string };
+  /** Extra headers sent on every request, as sent; absent when the hook has none. */
+  readonly headers?: HookHeaders;
+  /** The client certificate presented to the endpoint (mutual TLS), without its key; absent when none. */
+  readonly tls?: ClientCertificateView;
 }
 
 /** A hook as the answer that made its signing secret shows it: the only time the secret is ever shown. */

@@ -10,6 +10,8 @@ export * from './outcomes';
 export * from './timestamp';
 export * from './hook';
 export * from './hook-filter';
+export * from './hook-headers';
+export * from './hook-tls';
 export * from './publish-input';
 export * from './zod-problems';
 export * from './delivery-request';

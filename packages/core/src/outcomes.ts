@@ -31,6 +31,26 @@ export interface AttemptResult {
   readonly responseExcerpt?: string;
 }
 
+/**
+ * An attempt that never reached the endpoint: the egress proxy refused the tunnel or could not be reached, so
+ * not one byte of the request was written. Not an outcome and never recorded: the event waits at the head of
+ * its hook's queue and goes later, as its first attempt.
+ */
+export interface NotSent {
+  readonly outcome: 'not_sent';
+  /** `refused`: the proxy answered CONNECT with another status than 200; `unreachable`: it did not answer. */
+  readonly cause: 'refused' | 'unreachable';
+  /** Why, in words, naming the proxy without its credentials. */
+  readonly error: string;
+  readonly durationMs: number;
+  // Absent, as on an attempt that got no response: callers read the two shapes alike.
+  readonly statusCode?: undefined;
+  readonly responseExcerpt?: undefined;
+}
+
+/** What the deliverer answers: an attempt's result, or nothing sent at all. */
+export type SendResult = AttemptResult | NotSent;
+
 /** What started an attempt: the event's own turn, a send-again, the hook's test button, a probe before re-enabling. */
 export type AttemptTrigger = 'auto' | 'manual' | 'test' | 'probe';
 export const TRIGGERS: readonly AttemptTrigger[] = ['auto', 'manual', 'test', 'probe'];

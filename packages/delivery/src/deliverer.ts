@@ -1,10 +1,13 @@
-import type { AttemptResult, DeliveryRequest } from '@hookline/core';
+import { clientCertificateFacts, type DeliveryRequest, type HookTls, type SendResult } from '@hookline/core';
 import type { LookupFunction } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, Client } from 'undici';
 import { classifyAttemptError } from './attempt-error';
-import { readCappedBody } from './capped-body';
+import type { EgressProxy } from './egress-proxy';
+import { explainCertificateRefusal } from './client-tls';
 import { guardedConnector } from './guarded-connector';
 import { createNetworkPolicy } from './network-policy';
+import { sendRequest } from './send-request';
+import { sendViaProxy } from './via-proxy';
 
 export interface DelivererOptions {
   /** The whole attempt: DNS, connect, TLS and the status line (the setting's default is 15000). */
@@ -13,23 +16,19 @@ export interface DelivererOptions {
   readonly allowNetworks: readonly string[];
   /** DNS, replaceable in tests; dns.lookup by default. Its answers still pass the network policy. */
   readonly lookup?: LookupFunction;
-  /** Clock for durationMs, in milliseconds. */
+  /** `HOOKLINE_EGRESS_PROXY`: every request goes through this proxy's CONNECT tunnels when set. */
+  readonly proxy?: EgressProxy;
 }
 
 export interface Deliverer {
-  /** One POST. Always settles, by the deadline at the latest; never throws for anything the network does. */
-  attempt(req: DeliveryRequest): Promise<AttemptResult>;
+  /**
+   * One POST. Always settles, by the deadline at the latest; never throws for anything the network does.
+   * `not_sent` only with an egress proxy that refused or could not be reached before the request was written.
+   */
+  attempt(req: DeliveryRequest): Promise<SendResult>;
   /** Waits for attempts in flight (bounded by their deadlines), then closes every connection. */
   close(): Promise<void>;
 }
-
-type FirstEvent =
-  | { readonly kind: 'response'; readonly response: Dispatcher.ResponseData }
-  | { readonly kind: 'error'; readonly error: unknown }
-  | { readonly kind: 'deadline' };
-
-const whenAborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { timeoutMs } = options;
@@ -37,6 +36,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     throw new Error(`timeoutMs must be > 0, got ${timeoutMs}`);
   // A stopwatch, not a clock: durations must not jump when the wall clock is set.
   const now = () => performance.now();
+  const { proxy } = options;
   const policy = createNetworkPolicy(options.allowNetworks);
   // Our own dispatcher, never the global one. Redirects are never followed: undici's request only does
   // that with a redirect interceptor, which this agent does not have. The connect and headers timeouts
@@ -46,9 +46,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  const inFlight = new Set<Promise<AttemptResult>>();
+  const inFlight = new Set<Promise<SendResult>>();
 
-  async function deliver(req: DeliveryRequest): Promise<AttemptResult> {
+  async function deliver(req: DeliveryRequest): Promise<SendResult> {
     const started = now();
     const elapsed = () => Math.max(0, Math.round(now() - started));
     const deadline = new AbortController();
@@ -57,41 +57,23 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       timeoutMs,
     );
     try {
-      const pending = request(req.url, {
-        dispatcher: agent,
-        method: 'POST',
-        headers: req.headers,
-        body: req.body,
-        signal: deadline.signal,
+      const route = { proxy, policy, timeoutMs, lookup: options.lookup };
+      if (proxy) return await sendViaProxy({ ...route, proxy }, req, deadline.signal, elapsed);
+      if (!req.tls) return await sendRequest(agent, req, deadline.signal, timeoutMs, elapsed);
+      // A hook with a client certificate gets a connection of its own for the attempt: the shared agent's
+      // connections are anonymous, and a certificate must never be presented to another hook's endpoint.
+      const client = new Client(new URL(req.url).origin, {
+        connect: guardedConnector(policy, { timeoutMs, lookup: options.lookup, tls: req.tls }),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        pipelining: 1,
       });
-      // undici ignores the abort while a TCP connect is pending (undici#386), so the deadline is a race that
-      // the timer always wins on time; whatever undici reports later is dropped, its body destroyed.
-      const first = await Promise.race<FirstEvent>([
-        pending.then(
-          (response) => ({ kind: 'response', response }),
-          (error: unknown) => ({ kind: 'error', error }),
-        ),
-        whenAborted(deadline.signal).then(() => ({ kind: 'deadline' })),
-      ]);
-      if (first.kind === 'deadline' || (first.kind === 'error' && deadline.signal.aborted)) {
-        pending.then(
-          (late) => late.body.destroy(),
-          () => undefined,
-        );
-        return { outcome: 'timed_out', durationMs: elapsed(), error: `no response within ${timeoutMs} ms` };
+      try {
+        const result = await sendRequest(client, req, deadline.signal, timeoutMs, elapsed);
+        return explainCertificateRefusal(result, req.tls, () => subjectOf(req.tls!));
+      } finally {
+        void client.destroy().catch(() => undefined);
       }
-      if (first.kind === 'error') return { ...classifyAttemptError(first.error), durationMs: elapsed() };
-
-      const { statusCode, body } = first.response;
-      // The outcome is fixed by the status line; the duration too, so a slow body does not inflate it.
-      const durationMs = elapsed();
-      const excerpt = await readCappedBody(body, deadline.signal);
-      return {
-        outcome: statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed',
-        statusCode,
-        durationMs,
-        ...(excerpt ? { responseExcerpt: excerpt } : {}),
-      };
     } catch (error) {
       // request() can throw synchronously for a URL undici refuses (e.g. an unsupported protocol).
       return { ...classifyAttemptError(error), durationMs: elapsed() };
@@ -114,3 +96,5 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     },
   };
 }
+
+const subjectOf = (tls: HookTls) => clientCertificateFacts(tls).subject;

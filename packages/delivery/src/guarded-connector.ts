@@ -1,7 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
 import { DestinationBlockedError } from './destination-blocked';
-import { parseIp } from '@hookline/core';
+import { parseIp, type HookTls } from '@hookline/core';
+import { clientTlsOptions } from './client-tls';
 import type { NetworkPolicy } from './network-policy';
 import { policyLookup } from './policy-lookup';
 
@@ -12,11 +13,12 @@ import { policyLookup } from './policy-lookup';
  */
 export function guardedConnector(
   policy: NetworkPolicy,
-  options: { timeoutMs: number; lookup?: LookupFunction },
+  options: { timeoutMs: number; lookup?: LookupFunction; tls?: HookTls },
 ): buildConnector.connector {
   const connect = buildConnector({
     timeout: options.timeoutMs,
     lookup: policyLookup(policy, options.lookup),
+    ...clientTlsOptions(options.tls),
   });
 
   const refuse = (host: string, address: string) => {

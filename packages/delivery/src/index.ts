@@ -9,3 +9,7 @@ export {
   type PolicyDecision,
 } from './network-policy';
 export { EXCERPT_BYTES, MAX_BODY_BYTES } from './capped-body';
+export { parseEgressProxy, type EgressProxy } from './egress-proxy';
+export { sentOrError } from './sent-or-error';
+export { proxyAnswers } from './proxy-answers';
+export { OAuthTokens, type TokenOwner, type TokenResult } from './oauth-tokens';

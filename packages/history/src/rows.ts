@@ -19,6 +19,7 @@ export interface AttemptRow {
   readonly request_url: string | null;
   readonly request_headers: [string, string][] | null;
   readonly request_body: string | null;
+  readonly request_client_certificate: string | null;
   readonly event_fields: Record<string, string> | null;
   readonly event_layout: [string, string][] | null;
   readonly trace_id: string | null;
@@ -30,7 +31,7 @@ export interface AttemptRow {
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
   'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields, ' +
-  'event_layout, trace_id, span_id, erased_at';
+  'event_layout, trace_id, span_id, erased_at, request_client_certificate';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -54,6 +55,9 @@ export function fromRow(row: AttemptRow): AttemptRecord {
             url: row.request_url,
             headers: Object.fromEntries(row.request_headers ?? []),
             body: row.request_body ?? '',
+            ...(row.request_client_certificate !== null
+              ? { client_certificate: row.request_client_certificate }
+              : {}),
           },
         }
       : {}),
@@ -94,6 +98,7 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
     // Pairs, not an object: jsonb reorders object keys, and the order headers were sent in is kept.
     request_headers: r.request ? Object.entries(r.request.headers).map(([n, v]) => [n, storable(v)]) : null,
     request_body: r.request ? storable(r.request.body) : null,
+    request_client_certificate: r.request?.client_certificate ?? null,
     event_fields: r.event_fields
       ? Object.fromEntries(Object.entries(r.event_fields).map(([k, v]) => [k, storable(v)]))
       : null,

@@ -59,6 +59,8 @@ const STEPS: readonly (readonly string[])[] = [
     ) PARTITION BY RANGE (at)`,
     `CREATE INDEX audit_by_account ON audit_entries (account_id, at DESC, id DESC)`,
   ],
+  // The subject of the client certificate an attempt presented (mutual TLS), kept with its request.
+  [`ALTER TABLE attempts ADD COLUMN request_client_certificate text`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

@@ -32,3 +32,4 @@ export {
   requireReplicaAcks,
 } from './replica-acks';
 export { FAILOVER_BUDGET_MS } from './failover';
+export { EgressWaits, type EgressWait } from './egress-waits';

@@ -41,6 +41,11 @@ export function redisKeys(prefix: string) {
     hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
     /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
     hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
+    /**
+     * While the hook's next event waits on the egress proxy (refused or unreachable): HASH since, reason. Set by
+     * the worker that keeps the event waiting, with a short expiry it renews; read by the hook's answers and page.
+     */
+    hookEgressWait: (hookId: string) => `${hook(hookId)}:egress-wait`,
 
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,

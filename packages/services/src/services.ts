@@ -21,6 +21,8 @@ export interface ServiceSettings {
   readonly HOOKLINE_HOLD_MAX: number;
   /** The event kinds (HOOKLINE_EVENT_CATALOG, loaded with the config); call_created alone when absent. */
   readonly eventCatalog?: EventCatalog;
+  /** HOOKLINE_EVENT_TYPE_HEADER: no hook's extra header may name it. The default when absent. */
+  readonly HOOKLINE_EVENT_TYPE_HEADER?: string;
 }
 
 export interface Services {
@@ -75,6 +77,7 @@ export function createServices(deps: {
     hookQueues,
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(catalog ? { catalog } : {}),
+    ...(settings.HOOKLINE_EVENT_TYPE_HEADER ? { eventTypeHeader: settings.HOOKLINE_EVENT_TYPE_HEADER } : {}),
   });
   const outbox = new HistoryOutbox(redis, keys);
   const history = new HistoryReader(deps.historyDb, outbox);

@@ -108,7 +108,7 @@ export class RedisAttemptLedger implements AttemptLedger {
       [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
       [eventId, fence.token],
     );
-    return withdrawn === 1;
+    return Number(withdrawn) === 1;
   }
 
   private async mark(
@@ -142,6 +142,15 @@ export class RedisAttemptLedger implements AttemptLedger {
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
     if (!target) return { kind: 'hook_deleted' };
     return { kind: 'send', target, lockMsLeft };
+  }
+
+  async release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'> {
+    const result = await STORE_SCRIPTS.attemptWithdraw.run(
+      this.redis,
+      [this.keys.hookAttempt(hookId), this.lockKey(hookId, fence)],
+      [marker, fence.token],
+    );
+    return Number(result) === 0 ? 'fenced' : 'released';
   }
 
   async finish(

@@ -1,4 +1,6 @@
 import type {
+  HookHeaders,
+  HookTls,
   AttemptRecord,
   CreateHookInput,
   DeliveryRecord,
@@ -35,6 +37,10 @@ export interface HookTarget {
   readonly auth: HookAuth;
   /** Present when the hook signs its requests (Standard Webhooks). */
   readonly signing?: SigningKeys;
+  /** Extra headers sent on every request; absent when none. */
+  readonly headers?: HookHeaders;
+  /** The client certificate presented to the endpoint (mutual TLS); absent when none. */
+  readonly tls?: HookTls;
   /** Bumped on every change, so caches can tell a stale target. */
   readonly version: number;
 }
@@ -162,6 +168,11 @@ export interface AttemptLedger {
    * caller's any more.
    */
   withdraw?(hookId: string, marker: string, fence: AttemptFence): Promise<boolean>;
+  /**
+   * Takes `begin`'s mark back when nothing of the request was written (the egress proxy refused or was
+   * unreachable): the event counts as never attempted. `fenced` when the caller lost the job.
+   */
+  release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'>;
   /** `streakStep`: how the outcome moves the hook's failure streak (@hookline/suspension `streakStep`). */
   finish(
     hookId: string,

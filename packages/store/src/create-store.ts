@@ -18,7 +18,8 @@ export interface StoreDeps {
   readonly clock?: Clock;
   readonly activityMax?: number;
   /** The event kinds hooks may subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
-  readonly catalog?: EventCatalog;
+  readonly catalog?: EventCatalog; /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
+  readonly eventTypeHeader?: string;
 }
 
 export interface Store {

@@ -7,9 +7,15 @@ import {
   type DeliveryRecord,
   type HookAuth,
   type HookFormat,
+  type HookHeaders,
+  type HookTls,
+  type ClientCertificateFacts,
+  clientCertificateFacts,
+  clientCertificateView,
   type HookView,
   type MaskedAuth,
 } from '@hookline/core';
+import type { EgressWait } from '@hookline/redis';
 import type { HookTarget, SuspensionInfo } from './contracts';
 import type { SecretBox } from './secret-box';
 
@@ -35,7 +41,29 @@ export interface StoredHook {
   readonly signing_sealed?: string;
   /** Until when a rotated-out secret still signs (ms since epoch), beside the sealed keys so views need no key. */
   readonly signing_previous_until?: number;
+  /** Extra headers (JSON in the hash); absent when none. Not secret: shown as sent. */
+  readonly headers?: HookHeaders;
+  /** The client certificate and key (HookTls as JSON), sealed like the credentials; absent when none. */
+  readonly tls_sealed?: string;
+  /** What views show of it (ClientCertificateFacts as JSON), beside the sealed part so views need no key. */
+  readonly tls_facts?: ClientCertificateFacts;
 }
+
+/** Hash fields cleared when a hook stops presenting a client certificate. */
+export const TLS_FIELDS = ['tls_sealed', 'tls_facts'] as const;
+
+const tlsContext = (hookId: string) => `${hookId}:tls`;
+
+/** The client-certificate fields of a hook's hash: sealed for this hook (its own context), facts for views. */
+export function tlsFields(box: SecretBox, hookId: string, tls: HookTls): Record<string, string> {
+  return {
+    tls_sealed: box.seal(JSON.stringify(tls), tlsContext(hookId)),
+    tls_facts: JSON.stringify(clientCertificateFacts(tls)),
+  };
+}
+
+/** The hash field of a hook's extra headers: set when there are some, removed when none. */
+export const HEADERS_FIELD = 'headers';
 
 /** Hash fields cleared when a hook stops signing. */
 export const SIGNING_FIELDS = ['signing_sealed', 'signing_previous_until'] as const;
@@ -111,6 +139,10 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
       : {}),
     ...(raw.signing_sealed ? { signing_sealed: raw.signing_sealed } : {}),
     ...(raw.signing_previous_until ? { signing_previous_until: Number(raw.signing_previous_until) } : {}),
+    ...(raw.headers ? { headers: JSON.parse(raw.headers) as HookHeaders } : {}),
+    ...(raw.tls_sealed && raw.tls_facts
+      ? { tls_sealed: raw.tls_sealed, tls_facts: JSON.parse(raw.tls_facts) as ClientCertificateFacts }
+      : {}),
   };
 }
 
@@ -130,6 +162,7 @@ export function toHookView(
   events: HookEvents,
   now: () => Date,
   failing = false,
+  egressWait?: EgressWait,
 ): HookView {
   const previousUntil = hook.signing_previous_until;
   return {
@@ -153,6 +186,9 @@ export function toHookView(
     ...(hook.signing_sealed && previousUntil && previousUntil > now().getTime()
       ? { signing_previous_expires_at: new Date(previousUntil).toISOString() }
       : {}),
+    ...(egressWait ? { egress_wait: egressWait } : {}),
+    ...(hook.headers ? { headers: hook.headers } : {}),
+    ...(hook.tls_facts ? { tls: clientCertificateView(hook.tls_facts, now()) } : {}),
   };
 }
 
@@ -164,6 +200,10 @@ export function toHookTarget(hook: StoredHook, box: SecretBox): HookTarget {
     format: hook.format,
     auth: JSON.parse(box.open(hook.auth_sealed, hook.id)) as HookAuth,
     ...(hook.signing_sealed ? { signing: openSigningKeys(hook, box) } : {}),
+    ...(hook.headers ? { headers: hook.headers } : {}),
+    ...(hook.tls_sealed
+      ? { tls: JSON.parse(box.open(hook.tls_sealed, tlsContext(hook.id))) as HookTls }
+      : {}),
     version: hook.version,
   };
 }

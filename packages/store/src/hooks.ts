@@ -18,7 +18,7 @@ import {
   type UpdateHookInput,
   type Clock,
 } from '@hookline/core';
-import { type RedisKeys } from '@hookline/redis';
+import { EgressWaits, type RedisKeys } from '@hookline/redis';
 import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
@@ -28,7 +28,10 @@ import {
   authFields,
   eventsFromField,
   eventsToField,
+  HEADERS_FIELD,
   openSigningKeys,
+  TLS_FIELDS,
+  tlsFields,
   parseStoredHook,
   SIGNING_FIELDS,
   signingFields,
@@ -51,7 +54,8 @@ export interface HooksDeps {
   readonly activity: RedisActivityFeed;
   readonly clock: Clock;
   /** The event kinds hooks may subscribe to; call_created alone when absent. */
-  readonly catalog?: EventCatalog;
+  readonly catalog?: EventCatalog; /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
+  readonly eventTypeHeader?: string;
 }
 
 /**
@@ -61,10 +65,15 @@ export interface HooksDeps {
 export class RedisHooks implements Hooks {
   private readonly schemas: ReturnType<typeof hookInputSchemas>;
   private readonly filters: HookFilters;
+  private readonly egressWaits: EgressWaits;
 
   constructor(private readonly deps: HooksDeps) {
-    this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG);
+    this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG, {
+      ...(deps.eventTypeHeader ? { eventTypeHeader: deps.eventTypeHeader } : {}),
+      now: deps.clock,
+    });
     this.filters = new HookFilters(deps.redis, deps.keys);
+    this.egressWaits = new EgressWaits(deps.redis, deps.keys);
   }
 
   async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret> {
@@ -86,6 +95,10 @@ export class RedisHooks implements Hooks {
       ...authFields(this.deps.secretBox, id, hook.auth),
       ...(hook.description !== undefined ? { description: hook.description } : {}),
       ...(secret ? signingFields(this.deps.secretBox, id, { current: secret }) : {}),
+      ...(hook.headers && Object.keys(hook.headers).length > 0
+        ? { [HEADERS_FIELD]: JSON.stringify(hook.headers) }
+        : {}),
+      ...(hook.tls ? tlsFields(this.deps.secretBox, id, hook.tls) : {}),
       created_at: now,
       updated_at: now,
       version: '1',
@@ -122,13 +135,14 @@ export class RedisHooks implements Hooks {
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.readOwned(accountId, hookId);
     if (!hook) return undefined;
-    const [paused, events, failing, filter] = await Promise.all([
+    const [paused, events, failing, filter, egressWait] = await Promise.all([
       this.deps.hookQueues.isPaused(hookId),
       this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId),
       this.failing(hookId),
       this.filters.get(accountId, hookId),
+      this.egressWaits.get(hookId),
     ]);
-    const view = toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing);
+    const view = toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing, egressWait);
     return filter ? { ...view, filter } : view;
   }
 
@@ -146,7 +160,7 @@ export class RedisHooks implements Hooks {
       .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
       .filter((hook): hook is StoredHook => hook?.account_id === accountId);
     if (hooks.length === 0) return [];
-    const [paused, events, failing, filters] = await Promise.all([
+    const [paused, events, failing, filters, egressWaits] = await Promise.all([
       this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
       this.deps.redis.hmget(this.deps.keys.accountHookEvents(accountId), ...hooks.map((hook) => hook.id)),
       Promise.all(hooks.map((hook) => this.failing(hook.id))),
@@ -154,6 +168,7 @@ export class RedisHooks implements Hooks {
         accountId,
         hooks.map((hook) => hook.id),
       ),
+      Promise.all(hooks.map((hook) => this.egressWaits.get(hook.id))),
     ]);
     return hooks
       .map((hook, i) => {
@@ -163,6 +178,7 @@ export class RedisHooks implements Hooks {
           eventsFromField(events[i]),
           this.deps.clock,
           failing[i] ?? false,
+          egressWaits[i],
         );
         const filter = filters[i];
         return filter ? { ...view, filter } : view;
@@ -196,6 +212,11 @@ export class RedisHooks implements Hooks {
     if (change.auth !== undefined) Object.assign(set, authFields(this.deps.secretBox, hookId, change.auth));
     if (typeof change.description === 'string') set.description = change.description;
     if (change.description === null) remove.push('description');
+    if (change.headers !== undefined && Object.keys(change.headers).length > 0)
+      set[HEADERS_FIELD] = JSON.stringify(change.headers);
+    if (change.headers !== undefined && Object.keys(change.headers).length === 0) remove.push(HEADERS_FIELD);
+    if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
+    if (change.tls === null) remove.push(...TLS_FIELDS);
     if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;
@@ -361,6 +382,7 @@ export class RedisHooks implements Hooks {
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
       keys.hookErasing(hookId),
+      keys.hookEgressWait(hookId),
     );
   }
 

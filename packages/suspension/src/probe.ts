@@ -24,6 +24,18 @@ export interface ProbeDeps {
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
   readonly clock: Clock;
+  /**
+   * An OAuth 2.0 hook's token (the deliverer's OAuthTokens, through the same policy and proxy). Without one, the
+   * probe is an `error` with the reason and nothing is sent to the endpoint.
+   */
+  readonly oauthToken?: (owner: {
+    id: string;
+    version: number;
+    auth: Extract<HookTarget['auth'], { scheme: 'oauth2' }>;
+  }) => Promise<
+    | { readonly kind: 'token'; readonly token: string }
+    | { readonly kind: 'failed' | 'not_sent'; readonly result: { error?: string; durationMs: number } }
+  >;
 }
 
 /**
@@ -42,19 +54,32 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
       date: formatEventTimestamp(startedAt),
     },
   };
+  let oauthToken: string | undefined;
+  let noToken: AttemptResult | undefined;
+  if (target.auth.scheme === 'oauth2' && deps.oauthToken) {
+    const got = await deps.oauthToken({ id: target.id, version: target.version, auth: target.auth });
+    if (got.kind === 'token') oauthToken = got.token;
+    else
+      noToken = {
+        outcome: 'error',
+        durationMs: got.result.durationMs,
+        error: `${got.kind === 'not_sent' ? 'not sent: ' : ''}${got.result.error ?? 'no OAuth 2.0 token'}`,
+      };
+  }
   // Built and signed as a delivery is: a signing hook's probe carries the signatures of its send time.
   const request = buildDeliveryRequest(target, event, {
     eventTypeHeader: deps.eventTypeHeader,
     userAgent: USER_AGENT,
     sentAt: deps.clock(),
+    ...(oauthToken !== undefined ? { oauthToken } : {}),
   });
-  const result = await deps.attempt(request);
+  const result = noToken ?? (await deps.attempt(request));
   const record = buildAttemptRecord(
     { accountId: target.accountId, hookId: target.id, event, trigger: 'probe' },
     {
       ...result,
       at: startedAt,
-      ...(result.outcome === 'blocked'
+      ...(result.outcome === 'blocked' || noToken
         ? {}
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
     },

@@ -44,6 +44,19 @@ export function createMetrics() {
       help: 'Delivery attempts this worker process has in flight now (at most one per hook it holds)',
       registers: [registry],
     }),
+    egressProxyFailures: new Counter({
+      name: 'hookline_egress_proxy_failures_total',
+      help:
+        'Requests the egress proxy kept from leaving (nothing was sent; the event waits and goes later), by ' +
+        'cause: refused (CONNECT answered with another status than 200) or unreachable',
+      labelNames: ['cause'] as const,
+      registers: [registry],
+    }),
+    hooksWaitingOnEgress: new Gauge({
+      name: 'hookline_worker_hooks_waiting_on_egress_proxy',
+      help: 'Hooks whose next event this worker process keeps waiting because the egress proxy refused or was unreachable',
+      registers: [registry],
+    }),
     suspendedHooks: new Gauge({
       name: 'hookline_hooks_suspended',
       help: 'Hooks suspended now',

@@ -21,3 +21,5 @@ export { startRedisSentinel, type RedisSentinelFixture } from './redis-sentinel'
 export { RedisServerProcess } from './redis-servers';
 export { machineText } from './plain-words';
 export { axeViolations } from './axe';
+export { startTinyproxy, type Tinyproxy, type TinyproxyOptions } from './tinyproxy';
+export { makeTestPki, type TestCertificate, type TestPki } from './test-pki';

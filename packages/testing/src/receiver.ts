@@ -9,6 +9,8 @@ export interface ReceivedRequest {
   /** The raw header list in the order received, names as sent. */
   readonly rawHeaders: readonly string[];
   readonly body: Buffer;
+  /** The address the request came from (the sender's, or its egress proxy's). */
+  readonly remoteAddress: string;
   readonly receivedAt: number;
   readonly finishedAt?: number;
 }
@@ -51,6 +53,7 @@ export async function startReceiver(
         headers: { ...req.headers },
         rawHeaders: [...req.rawHeaders],
         body: Buffer.concat(chunks),
+        remoteAddress: req.socket.remoteAddress ?? '',
         receivedAt: Date.now(),
       };
       const index = requests.length;

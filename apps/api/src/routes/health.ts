@@ -11,10 +11,16 @@ const ready = z.object({
     z.object({
       name: z
         .string()
-        .describe('what was checked: `redis`, `postgres` (the delivery history), `history_writer` (its lag)'),
+        .describe(
+          'what was checked: `redis`, `postgres` (the delivery history), `history_writer` (its lag), ' +
+            '`egress_proxy` (with HOOKLINE_EGRESS_PROXY: whether it accepts connections)',
+        ),
       status: z
-        .enum(['ok', 'lagging'])
-        .describe('`lagging`: reported, not a reason to take this instance out of service'),
+        .enum(['ok', 'lagging', 'unreachable'])
+        .describe(
+          '`lagging`, `unreachable` (the egress proxy): reported, not a reason to take this instance out of ' +
+            'service (events are still accepted; deliveries wait for the proxy)',
+        ),
       detail: z.string(),
     }),
   ),
@@ -46,7 +52,10 @@ async function readiness(deps: ApiDeps) {
     );
   // Said, never failed on: every HTTP tier instance would be taken out of service at once for a writer that
   // is behind (the records wait in Redis, nothing is lost), and producers could not publish.
-  const lagMs = await deps.historyLagMs();
+  const [lagMs, proxy] = await Promise.all([
+    deps.historyLagMs(),
+    deps.egressProxy?.answers(READY_TIMEOUT_MS),
+  ]);
   return [
     { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
     { name: 'postgres', status: 'ok' as const, detail: `answered in ${postgres.ok ? postgres.ms : 0} ms` },
@@ -58,6 +67,19 @@ async function readiness(deps: ApiDeps) {
           ? 'no attempt record waiting'
           : `the oldest attempt record not yet in PostgreSQL has waited ${Math.round(lagMs / 1000)} s`,
     },
+    // Said, never failed on, for the same reason: accepting events does not need the proxy, and they wait for
+    // it in their queues. The workers' view is hookline_egress_proxy_failures_total.
+    ...(deps.egressProxy && proxy
+      ? [
+          {
+            name: 'egress_proxy',
+            status: proxy.ok ? ('ok' as const) : ('unreachable' as const),
+            detail: proxy.ok
+              ? `${deps.egressProxy.shown} accepted a connection in ${proxy.ms} ms`
+              : `${deps.egressProxy.shown} cannot be reached (${proxy.reason}); deliveries wait for it`,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { secretKeyOf, type Config } from '@hookline/config';
-import { createDeliverer } from '@hookline/delivery';
+import { createDeliverer, OAuthTokens, sentOrError } from '@hookline/delivery';
 import type { SqlClient } from '@hookline/history';
 import { createServices, type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -25,6 +25,7 @@ export function createApiDeps(
     timeoutMs: config.HOOKLINE_DELIVERY_TIMEOUT_MS,
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
   });
+  const tokens = new OAuthTokens((request) => deliverer.attempt(request));
   const { store, history, historyAnswers, historyLagMs, outbox, producer, control, audit, portalLinks } =
     createServices({
       redis,
@@ -32,7 +33,8 @@ export function createApiDeps(
       secretKey: secretKeyOf(config),
       historyDb,
       probe: {
-        attempt: (request) => deliverer.attempt(request),
+        attempt: async (request) => sentOrError(await deliverer.attempt(request)),
+        oauthToken: (owner) => tokens.token(owner),
         eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
       },
       log: logger,

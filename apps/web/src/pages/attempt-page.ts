@@ -23,10 +23,16 @@ function requestBlock(record: AttemptRecord): SafeHtml {
     `Host: ${url.host}`,
     ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
   ].join('\n');
+  const certificate = request.client_certificate
+    ? html`<p class="muted" data-client-certificate>
+        Sent with the client certificate ${request.client_certificate} (mutual TLS).
+      </p>`
+    : '';
   return html`<pre class="request" data-request>
 ${head}
 
-${request.body}</pre>`;
+${request.body}</pre>
+    ${certificate}`;
 }
 
 /** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */

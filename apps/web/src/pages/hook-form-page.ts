@@ -2,6 +2,8 @@ import { deadlineText } from '../view/format';
 import type { EventKind, HookView } from '@hookline/core';
 import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
+import { headersField } from './hook-form-headers-field';
+import { tlsField } from './hook-form-tls-field';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { filterField } from './hook-filter-field';
 
@@ -259,6 +261,7 @@ export function hookFormPage(
             </fieldset>
             ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
             ${filterField(values.filter, errors.filter, kinds)} ${signingField(values, errors, hook)}
+            ${headersField(values, errors)} ${tlsField(errors, hook)}
             <div
               class="alert alert-warning"
               data-http-warning

@@ -4,6 +4,8 @@ import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { deliveryLog } from './delivery-log';
+import { certificateExpiryBanner } from './certificate-expiry-banner';
+import { egressWaitBanner } from './egress-wait-banner';
 import { healthCard } from './health-card';
 import { heldEventsCard, type HeldList } from './held-events';
 import { logFilters, type LogQuery } from './log-filters';
@@ -105,6 +107,28 @@ function settings(hook: HookView, csrf: string): SafeHtml {
         <dd data-hook-events>${eventsSummary(hook.events)}</dd>
         <dt>Signatures</dt>
         <dd data-hook-signing>${signingSummary(hook, csrf)}</dd>
+        <dt>Client certificate</dt>
+        <dd data-hook-tls>
+          ${
+            hook.tls
+              ? html`${hook.tls.subject}
+                  <span class="muted"
+                    >· issued by ${hook.tls.issuer} · valid until
+                    ${time(hook.tls.expires_at)}${hook.tls.private_ca ? ' · private CA' : ''}</span
+                  >`
+              : html`<span class="muted">None</span>`
+          }
+        </dd>
+        <dt>Extra headers</dt>
+        <dd data-hook-headers>
+          ${
+            hook.headers
+              ? Object.entries(hook.headers).map(
+                  ([name, value]) => html`<code>${name}: ${value}</code><br />`,
+                )
+              : html`<span class="muted">None</span>`
+          }
+        </dd>
         <dt>Description</dt>
         <dd>${hook.description ?? html`<span class="muted">None</span>`}</dd>
         <dt>Created</dt>
@@ -128,7 +152,7 @@ export function liveParts(
 ): Record<LivePart, SafeHtml> {
   return {
     badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>`,
-    banner:
+    banner: html`${
       hook.state === 'suspended'
         ? suspensionBanner({
             hook,
@@ -137,7 +161,9 @@ export function liveParts(
             csrf,
             ...(suspension?.byAdmin ? { byAdmin: true } : {}),
           })
-        : html``,
+        : ''
+    }
+    ${egressWaitBanner(hook)} ${certificateExpiryBanner(hook)}`,
     held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,
     log: html`<div id="delivery-log" data-state="${hook.state}">
         ${deliveryLog(

@@ -93,6 +93,8 @@ export function authSummary(auth: MaskedAuth): string {
     case 'basic':
       // §4: the scheme and the last 4 characters at most; the username is a credential too.
       return `Basic ••••${auth.password_last4}`;
+    case 'oauth2':
+      return `OAuth 2.0 client credentials: ${auth.client_id} at ${auth.token_url}`;
   }
 }
 

@@ -23,7 +23,7 @@ import { ReadySet } from '@hookline/scheduler';
 import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
-import { createDeliverer } from '@hookline/delivery';
+import { createDeliverer, sentOrError } from '@hookline/delivery';
 import { buildWebApp, type WebDeps } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
@@ -128,7 +128,10 @@ export function useWebsite(
       hookQueues: w.hookQueues,
       store: w.store,
       signalReady: (hookId) => ready.signal([hookId]),
-      probe: { attempt: (request) => deliverer.attempt(request), eventTypeHeader: 'X-Service-Event-Type' },
+      probe: {
+        attempt: async (request) => sentOrError(await deliverer.attempt(request)),
+        eventTypeHeader: 'X-Service-Event-Type',
+      },
     });
     const auditOutbox = new AuditOutbox(ctx.redis, w.keys);
     w.audit = new AuditTrail(auditOutbox, new AuditReader(w.history.client, auditOutbox), () => undefined);

@@ -95,6 +95,16 @@ export class HookJobs {
     return lockExtended(await this.backend(job.hookId).extendLock(job.id, job.token, this.lockMs));
   }
 
+  /**
+   * Lets go of the job's lock, leaving the job active and unsent: the next holder takes it over at once
+   * (job-adopt.lua) instead of waiting for the lock to expire. False when the lock was no longer ours.
+   */
+  async unlock(job: ActiveJob): Promise<boolean> {
+    return (
+      (await BULLMQ_SCRIPTS.jobUnlock.run(this.redis, [this.lockKey(job.hookId, job.id)], [job.token])) === 1
+    );
+  }
+
   /** The key that holds the job's lock, for scripts that fence on it. */
   lockKey(hookId: string, jobId: string): string {
     return hookQueueLayout(this.keys, hookId).jobLock(jobId);

@@ -15,6 +15,8 @@ export const BULLMQ_SCRIPTS = {
   hookBacklog: loadScript('hook-backlog', DIR),
   /** Take over the active job of a holder that is gone (its lock expired). */
   jobAdopt: loadScript('job-adopt', DIR),
+  /** Let go of the lock of an active job that was never sent, so the next holder takes it at once. */
+  jobUnlock: loadScript('job-unlock', DIR),
   /** Suspension's pause, once across callers; the hold cap's drop of the oldest held events. */
   hookPauseOnce: loadScript('hook-pause-once', DIR),
   heldDropOldest: loadScript('held-drop-oldest', DIR),

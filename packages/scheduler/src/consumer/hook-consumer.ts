@@ -7,7 +7,7 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
-import type { DeliveryEnd, JobSource } from './job-source';
+import type { DeliveryEnd, EgressWaiting, JobSource } from './job-source';
 import { engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps {
@@ -17,6 +17,8 @@ export interface ConsumerDeps {
   jobs: JobSource;
   queues: Pick<HookQueues, 'needsWorker'>;
   deliver: (job: ActiveJob) => Promise<DeliveryEnd>;
+  /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
+  egress: EgressWaiting;
   holderId: string;
   /** Where the worker says it is alive, under `name` (host, pid and holder), for the monitor's metrics. */
   roster: Pick<WorkerRoster, 'beat' | 'leave'>;
@@ -41,6 +43,8 @@ export class HookConsumer {
   private loop?: Promise<void>;
   private timers: NodeJS.Timeout[] = [];
   private slotFreed?: () => void;
+  /** Ends the waits of events held back by the egress proxy when the consumer stops. */
+  private readonly stopping = new AbortController();
   private inFlight = 0;
   // Hooks whose queues ran empty in the same turn give their leases back in one script (quiet hooks do this
   // once per event).
@@ -73,6 +77,7 @@ export class HookConsumer {
   /** Takes no new hooks or jobs; waits (up to `boundMs`) for the requests in flight, then gives hooks back. */
   async close(boundMs: number): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     for (const t of this.timers) clearInterval(t);
     this.slotFreed?.();
     this.deps.blocking.disconnect();
@@ -164,9 +169,19 @@ export class HookConsumer {
       let end: DeliveryEnd;
       try {
         end = await deliver(job);
+        // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
+        while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end)))
+          end = await deliver(job);
+        if (end.kind === 'completed' || end.kind === 'failed') await this.deps.egress.sent(holding.hookId);
       } finally {
         holding.current = undefined;
         this.countInFlight(-1);
+      }
+      if (end.kind === 'not_sent') {
+        // Stopped waiting (shutting down, the lease in doubt, or the slot is wanted by another hook): the job
+        // stays at the head of the queue, unlocked, so the next holder takes it over at once and sends it.
+        await jobs.unlock(job).catch(() => false);
+        return false;
       }
       if (end.kind === 'lost') {
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
@@ -189,6 +204,18 @@ export class HookConsumer {
       if (!next) return fetchNext; // asked for the next job and there was none: the queue ran empty
       offer = { kind: 'job', job: next };
     }
+  }
+
+  /** Waits before the next try of an event the egress proxy kept back; false when this holding must stop. */
+  private async waitOnEgress(
+    holding: Holding,
+    job: ActiveJob,
+    end: Extract<DeliveryEnd, { kind: 'not_sent' }>,
+  ): Promise<boolean> {
+    const delayMs = await this.deps.egress.notSent(holding.hookId, job.id, end.result);
+    if (!this.mayContinue(holding)) return false;
+    await sleep(delayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    return this.mayContinue(holding);
   }
 
   private countInFlight(change: number): void {

@@ -1,3 +1,4 @@
+import type { NotSent } from '@hookline/core';
 import type { ActiveJob, JobEnd, JobOffer } from '@hookline/redis';
 
 /**
@@ -17,7 +18,27 @@ export interface JobSource {
   finish(job: ActiveJob, end: JobEnd, fetchNext: boolean): Promise<ActiveJob | undefined>;
   /** False when the lock is no longer the job's token's. */
   extendLock(job: ActiveJob): Promise<boolean>;
+  /**
+   * Lets go of a job that was never sent (its lock deleted while it is still the token's): the next holder
+   * takes it at once instead of waiting for the lock to expire. False when the lock was not the token's.
+   */
+  unlock(job: ActiveJob): Promise<boolean>;
 }
 
-/** How one job's delivery ended: finished (completed or failed, never retried), or `lost` to another holder. */
-export type DeliveryEnd = JobEnd | { readonly kind: 'lost'; readonly why: string };
+/**
+ * How one job's delivery ended: finished (completed or failed, never retried), `lost` to another holder, or
+ * `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
+ * stays active under this holder's lock, at the head of the hook's queue, to be tried again later.
+ */
+export type DeliveryEnd =
+  | JobEnd
+  | { readonly kind: 'lost'; readonly why: string }
+  | { readonly kind: 'not_sent'; readonly result: NotSent };
+
+/** How long an event the egress proxy kept back waits before its next try, and who is told (apps/worker). */
+export interface EgressWaiting {
+  /** A try that did not leave: the wait before the next, in ms. */
+  notSent(hookId: string, jobId: string, result: NotSent): Promise<number>;
+  /** A request of the hook left: its wait, if any, is over. */
+  sent(hookId: string): Promise<void>;
+}

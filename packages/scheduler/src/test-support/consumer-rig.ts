@@ -87,6 +87,8 @@ export class ConsumerRig {
           this.inFlight -= 1;
         }
       },
+      // The rig's deliveries never go through an egress proxy.
+      egress: { notSent: () => Promise.resolve(0), sent: () => Promise.resolve() },
       holderId: holder,
       roster: new WorkerRoster(this.redis, this.keys),
       name: holder,
@@ -131,5 +133,6 @@ export function interceptedSource(
         ? around.finish(() => inner.finish(job, end, fetchNext), job, end, fetchNext)
         : inner.finish(job, end, fetchNext),
     extendLock: (job) => inner.extendLock(job),
+    unlock: (job) => inner.unlock(job),
   };
 }

@@ -1,0 +1,42 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startReceiver } from '@hookline/testing';
+import { useApi } from '../test-support/api-harness';
+
+// A probe (test before re-enabling) of an OAuth 2.0 hook carries a token like any delivery.
+describe('probing an OAuth 2.0 hook', () => {
+  const api = useApi();
+
+  it('gets a token and sends the probe with it; a 2xx re-enables the hook', async () => {
+    let asked = 0;
+    const tokens = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        asked += 1;
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ access_token: `tok-${asked}`, token_type: 'Bearer', expires_in: 600 }));
+      });
+    });
+    await new Promise<void>((r) => tokens.listen(0, '127.0.0.1', r));
+    api.ctx.onCleanup(() => new Promise((r) => tokens.close(r)));
+    const receiver = api.ctx.closeLater(await startReceiver());
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct, {
+      url: receiver.url('/hook'),
+      auth: {
+        scheme: 'oauth2',
+        token_url: `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`,
+        client_id: 'hookline',
+        client_secret: 's3cret-value',
+      },
+    });
+    expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+    const res = await api.call('POST', `/v1/accounts/${acct}/hooks/${hook.id}/enable`, {
+      held: 'discard',
+      probe: true,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().state).toBe('active');
+    expect(receiver.requests.map((r) => r.headers.authorization)).toEqual(['Bearer tok-1']);
+  });
+});

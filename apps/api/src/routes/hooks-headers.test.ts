@@ -1,0 +1,79 @@
+import { MAX_HOOK_HEADERS } from '@hookline/core';
+import { useApi } from '../test-support/api-harness';
+
+// Per-hook extra headers (product.md §17): kept as given, shown as sent, refused with the header named.
+describe('hook extra headers', () => {
+  const api = useApi();
+  const hooksUrl = (acct: string) => `/v1/accounts/${acct}/hooks`;
+  const base = { url: 'https://www.example.com/webhook', format: 'json' };
+
+  it('keeps them on create, shows them, replaces them on update and removes them with {}', async () => {
+    const acct = await api.createAccount();
+    const created = await api.call('POST', hooksUrl(acct), {
+      ...base,
+      headers: { 'X-Api-Key': 'k_123', 'X-Tenant': 'acme eu-1' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().headers).toEqual({ 'X-Api-Key': 'k_123', 'X-Tenant': 'acme eu-1' });
+    const hookUrl = `${hooksUrl(acct)}/${created.json().id}`;
+    const updated = await api.call('PATCH', hookUrl, { headers: { 'X-Tenant': 'acme eu-2' } });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().headers).toEqual({ 'X-Tenant': 'acme eu-2' });
+    const cleared = await api.call('PATCH', hookUrl, { headers: {} });
+    expect(cleared.json()).not.toHaveProperty('headers');
+    expect((await api.call('GET', hookUrl)).json()).not.toHaveProperty('headers');
+  });
+
+  it.each([
+    ['Authorization', { Authorization: 'Bearer x' }, 'headers.Authorization', 'is set by hookline'],
+    [
+      'Content-Type in other case',
+      { 'content-TYPE': 'text/plain' },
+      'headers.content-TYPE',
+      'is set by hookline',
+    ],
+    ['Host', { Host: 'evil.example.com' }, 'headers.Host', 'is set by hookline'],
+    [
+      'the event-type header',
+      { 'x-service-event-type': 'x' },
+      'headers.x-service-event-type',
+      'is set by hookline',
+    ],
+    [
+      'a signature header',
+      { 'Webhook-Signature': 'v1,x' },
+      'headers.Webhook-Signature',
+      'is set by hookline',
+    ],
+    [
+      'Transfer-Encoding',
+      { 'Transfer-Encoding': 'chunked' },
+      'headers.Transfer-Encoding',
+      'is set by hookline',
+    ],
+    ['a line break in a value', { 'X-A': 'a\r\nX-B: b' }, 'headers.X-A', 'visible ASCII'],
+    ['a non-ASCII value', { 'X-A': 'Jönas' }, 'headers.X-A', 'visible ASCII'],
+    ['a space in a name', { 'X A': 'a' }, 'headers.X A', 'is not a header name'],
+    ['a name given twice', { 'X-A': 'a', 'x-a': 'b' }, 'headers.x-a', 'given twice'],
+    ['an empty value', { 'X-A': '' }, 'headers.X-A', 'visible ASCII'],
+  ])('refuses %s with a 400 naming the header', async (_name, headers, field, words) => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), { ...base, headers });
+    expect(res.statusCode).toBe(400);
+    const details = res.json().error.details as { field: string; message: string }[];
+    expect(details).toEqual([{ field, message: expect.stringContaining(words) }]);
+    expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+  });
+
+  it(`refuses more than ${MAX_HOOK_HEADERS}`, async () => {
+    const acct = await api.createAccount();
+    const headers = Object.fromEntries(
+      Array.from({ length: MAX_HOOK_HEADERS + 1 }, (_, i) => [`X-H${i}`, 'v']),
+    );
+    const res = await api.call('POST', hooksUrl(acct), { ...base, headers });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { field: 'headers', message: expect.stringContaining(`at most ${MAX_HOOK_HEADERS} headers`) },
+    ]);
+  });
+});

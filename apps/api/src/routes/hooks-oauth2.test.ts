@@ -1,0 +1,42 @@
+import { useApi } from '../test-support/api-harness';
+
+// OAuth 2.0 client credentials over the API: the secret write-only, bad settings named.
+describe('OAuth 2.0 hooks (API)', () => {
+  const api = useApi();
+  const hooksUrl = (acct: string) => `/v1/accounts/${acct}/hooks`;
+  const base = { url: 'https://crm.example.com/hook', format: 'json' };
+  const oauth = {
+    scheme: 'oauth2',
+    token_url: 'https://auth.example.com/oauth/token',
+    client_id: 'hookline',
+    client_secret: 'cs_live_0123456789abcdef',
+    audience: 'https://crm.example.com/',
+  };
+
+  it('answers with the settings and the secret masked to its last 4 characters', async () => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), { ...base, auth: oauth });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().auth).toEqual({
+      scheme: 'oauth2',
+      token_url: 'https://auth.example.com/oauth/token',
+      client_id: 'hookline',
+      client_secret_last4: 'cdef',
+      audience: 'https://crm.example.com/',
+      client_auth: 'basic',
+    });
+    expect(res.body).not.toContain('cs_live_0123456789abcdef');
+  });
+
+  it.each([
+    ['no token_url', { ...oauth, token_url: undefined }, 'auth.token_url'],
+    ['a token_url that is not http(s)', { ...oauth, token_url: 'ftp://auth.example.com/' }, 'auth.token_url'],
+    ['an empty secret', { ...oauth, client_secret: '' }, 'auth.client_secret'],
+    ['an unknown client_auth', { ...oauth, client_auth: 'jwt' }, 'auth.client_auth'],
+  ])('refuses %s, naming the field', async (_name, auth, field) => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), { ...base, auth });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual([field]);
+  });
+});

@@ -1,0 +1,47 @@
+import { makeTestPki, type TestPki } from '@hookline/testing';
+import { useApi } from '../test-support/api-harness';
+
+// Client certificates over the API: validated at create, the key write-only, the expiry shown.
+describe('hook client certificates (API)', () => {
+  const api = useApi();
+  const hooksUrl = (acct: string) => `/v1/accounts/${acct}/hooks`;
+  const base = { url: 'https://mtls.example.com/hook', format: 'json' };
+  let pki: TestPki;
+  beforeAll(() => {
+    pki = makeTestPki('mtls.example.com', 'hookline-client', 30);
+  });
+
+  it('answers with the certificate by subject and expiry, never the key; tls: null removes it', async () => {
+    const acct = await api.createAccount();
+    const created = await api.call('POST', hooksUrl(acct), { ...base, tls: { ...pki.client, ca: pki.ca } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().tls).toEqual({
+      subject: 'CN=hookline-client, O=Acme',
+      issuer: 'CN=hookline test CA',
+      expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      expires_soon: false,
+      fingerprint_sha256: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+      private_ca: true,
+    });
+    expect(created.body).not.toContain('PRIVATE KEY');
+    const hookUrl = `${hooksUrl(acct)}/${created.json().id}`;
+    expect((await api.call('GET', hookUrl)).body).not.toContain('PRIVATE KEY');
+    const removed = await api.call('PATCH', hookUrl, { tls: null });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).not.toHaveProperty('tls');
+  });
+
+  it('refuses a key that does not match, naming tls.key, and creates nothing', async () => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), {
+      ...base,
+      tls: { cert: pki.client.cert, key: pki.stranger.key },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { field: 'tls.key', message: "key does not match cert (it is another certificate's key)" },
+    ]);
+    expect(res.body).not.toContain('PRIVATE KEY');
+    expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+  });
+});

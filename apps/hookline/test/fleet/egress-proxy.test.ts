@@ -1,0 +1,98 @@
+import { startReceiver, startTinyproxy, waitUntil } from '@hookline/testing';
+import { createMetrics } from '@hookline/telemetry';
+import { useHookline } from './harness';
+
+// HOOKLINE_EGRESS_PROXY end to end: producer -> Redis -> worker -> tinyproxy (leaving from 127.0.0.2) -> endpoint.
+describe('deliveries through the egress proxy', () => {
+  const h = useHookline();
+  // Short waits between tries, so a test sees many refused tries in little time.
+  const timings = { egressFirstWaitMs: 50, egressMaxWaitMs: 200 };
+
+  async function setUp() {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const proxy = await startTinyproxy({ connectPorts: [receiver.port] });
+    h.ctx.onCleanup(() => proxy.close());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url('/webhook') });
+    const metrics = createMetrics();
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: proxy.url }, { metrics, timings });
+    return { receiver, proxy, account, hook, metrics };
+  }
+
+  const refusedTries = async (metrics: ReturnType<typeof createMetrics>) =>
+    (await metrics.egressProxyFailures.get()).values.reduce((sum, v) => sum + v.value, 0);
+
+  it("reach the endpoint from the proxy's address, recorded as delivered", async () => {
+    const { receiver, proxy, account, hook } = await setUp();
+    await h.publish(account.id, { call_id: 'via-proxy' });
+    await receiver.waitFor(1);
+    expect(receiver.requests[0]!.remoteAddress).toBe('127.0.0.2');
+    expect(receiver.requests[0]!.body.toString()).toContain('"call_id":"via-proxy"');
+    expect(proxy.connects()).toEqual([`127.0.0.1:${receiver.port}`]);
+    const [record] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length > 0 ? log : undefined;
+    }, 'the delivery record');
+    expect(record).toMatchObject({ outcome: 'delivered', trigger: 'auto', status_code: 200 });
+  });
+
+  it('with the proxy down, events wait (no record, no streak, still active) and go once each, in order, when it is back', async () => {
+    const { receiver, proxy, account, hook, metrics } = await setUp();
+    await proxy.stop();
+    for (const n of [1, 2, 3]) await h.publish(account.id, { call_id: `wait-${n}` });
+
+    // The hook says why its deliveries wait, and keeps trying: well past the suspension threshold (10).
+    const view = await waitUntil(async () => {
+      const current = await h.store.hooks.get(account.id, hook.id);
+      return current?.egress_wait && (await refusedTries(metrics)) >= 12 ? current : undefined;
+    }, 'a dozen refused tries and the wait on the hook');
+    expect(view.egress_wait!.reason).toBe(
+      `the egress proxy 127.0.0.1:${proxy.port} cannot be reached: ECONNREFUSED`,
+    );
+    expect(view.state).toBe('active');
+    expect(view.health).toBe('healthy');
+    expect(await h.deliveries(hook.id)).toEqual([]);
+    expect(await h.ctx.redis.exists(h.keys.hookStreak(hook.id))).toBe(0);
+    expect(receiver.requests).toHaveLength(0);
+
+    await proxy.start();
+    await receiver.waitFor(3);
+    expect(receiver.requests.map((r) => JSON.parse(r.body.toString()).call_id)).toEqual([
+      'wait-1',
+      'wait-2',
+      'wait-3',
+    ]);
+    const log = await waitUntil(async () => {
+      const records = await h.deliveries(hook.id);
+      return records.length === 3 ? records : undefined;
+    }, 'three records');
+    // Each event's first and only attempt: delivered, never `unknown`, never a resend.
+    expect(log.map((r) => [r.call_id, r.outcome, r.trigger])).toEqual([
+      ['wait-3', 'delivered', 'auto'],
+      ['wait-2', 'delivered', 'auto'],
+      ['wait-1', 'delivered', 'auto'],
+    ]);
+    await waitUntil(
+      async () => (await h.store.hooks.get(account.id, hook.id))?.egress_wait === undefined,
+      'the wait to be cleared',
+    );
+    expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('a proxy that requires credentials lets a worker with them through', async () => {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const proxy = await startTinyproxy({
+      connectPorts: [receiver.port],
+      basicAuth: { user: 'hookline', password: 'egress-pw' },
+    });
+    h.ctx.onCleanup(() => proxy.close());
+    const account = await h.account();
+    await h.hook(account.id, { url: receiver.url('/webhook') });
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: proxy.url }, { timings });
+    await h.publish(account.id);
+    await receiver.waitFor(1);
+    expect(receiver.requests[0]!.remoteAddress).toBe('127.0.0.2');
+  });
+});

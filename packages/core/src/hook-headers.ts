@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { SIGNATURE_HEADERS } from './signing';
+
+/** At most this many extra headers per hook (product.md §17). */
+export const MAX_HOOK_HEADERS = 10;
+const MAX_VALUE_LENGTH = 1000;
+
+/** The event-type header's default name (`HOOKLINE_EVENT_TYPE_HEADER`). */
+export const DEFAULT_EVENT_TYPE_HEADER = 'X-Service-Event-Type';
+
+// hookline's own headers, and those that frame or route the request: a customer's value would contradict
+// what is sent (Content-Length, Host), break the request (Transfer-Encoding, Connection) or impersonate
+// hookline (Authorization, the signatures, the event type).
+const RESERVED = [
+  'authorization',
+  'content-type',
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+  'user-agent',
+  SIGNATURE_HEADERS.id,
+  SIGNATURE_HEADERS.timestamp,
+  SIGNATURE_HEADERS.signature,
+].map((name) => name.toLowerCase());
+
+// RFC 9110 §5.6.2: a header name is a token.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Visible ASCII and inner spaces: sent byte for byte, read the same by every receiver (no obs-text, no CR/LF).
+const VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * A hook's extra headers, `{name: value}`, sent on every request after hookline's own. Problems name the
+ * header (`headers.X-Api-Key: …`).
+ */
+export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HEADER) {
+  const reserved = new Set([...RESERVED, eventTypeHeader.toLowerCase()]);
+  return z
+    .record(z.string(), z.string({ error: 'each header value must be a string' }), {
+      error: 'headers must be an object of header names to values',
+    })
+    .superRefine((headers, ctx) => {
+      const names = Object.keys(headers);
+      if (names.length > MAX_HOOK_HEADERS)
+        ctx.addIssue({ code: 'custom', message: `at most ${MAX_HOOK_HEADERS} headers, got ${names.length}` });
+      const seen = new Set<string>();
+      for (const name of names) {
+        const value = headers[name]!;
+        const problem = (message: string) => ctx.addIssue({ code: 'custom', path: [name], message });
+        const lower = name.toLowerCase();
+        if (!TOKEN.test(name))
+          problem("is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces or colons)");
+        else if (reserved.has(lower)) problem('is set by hookline and cannot be given');
+        else if (seen.has(lower)) problem('is given twice (header names ignore case)');
+        else if (value.length > MAX_VALUE_LENGTH) problem(`must be at most ${MAX_VALUE_LENGTH} characters`);
+        else if (!VALUE.test(value))
+          problem(
+            'must be visible ASCII characters, spaces only inside (no line breaks, control or non-ASCII characters)',
+          );
+        seen.add(lower);
+      }
+    })
+    .describe(
+      `Extra headers sent on every request (at most ${MAX_HOOK_HEADERS}), e.g. {"X-Api-Key":"k_123"}; not ` +
+        'Authorization, Content-Type, Host, User-Agent, the event-type or signature headers, nor hop-by-hop ones. ' +
+        'Shown in answers, the request preview and the history as sent (not secret: use auth for credentials). ' +
+        '{} removes them',
+    );
+}
+
+export type HookHeaders = Readonly<Record<string, string>>;

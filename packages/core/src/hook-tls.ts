@@ -1,0 +1,123 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+
+/** A hook's client certificate for mutual TLS, PEM as given: the key is write-only and sealed at rest. */
+export interface HookTls {
+  readonly cert: string;
+  readonly key: string;
+  /** The endpoint's private CA(s): when given, they replace the public roots for this hook. */
+  readonly ca?: string;
+}
+
+/** What answers and pages show of a client certificate: never the key. */
+export interface ClientCertificateView {
+  readonly subject: string;
+  readonly issuer: string;
+  /** When the certificate stops being valid (ISO 8601). */
+  readonly expires_at: string;
+  /** True from EXPIRY_WARNING_DAYS before `expires_at` on (and once expired). */
+  readonly expires_soon: boolean;
+  readonly fingerprint_sha256: string;
+  /** Whether the hook trusts its own CA(s) for the endpoint's certificate. */
+  readonly private_ca: boolean;
+}
+
+/** Customers are warned this long before a client certificate expires. */
+export const EXPIRY_WARNING_DAYS = 14;
+const DAY_MS = 24 * 3600 * 1000;
+const MAX_PEM = 64 * 1024;
+const NOT_BEFORE_SKEW_MS = 5 * 60 * 1000;
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** Every certificate in a PEM bundle; throws when there is none or one does not parse. */
+function certificatesOf(pem: string): X509Certificate[] {
+  const blocks = pem.match(PEM_CERT) ?? [];
+  if (blocks.length === 0) throw new Error('no PEM certificate');
+  return blocks.map((block) => new X509Certificate(block));
+}
+
+// The subject as one line, as openssl prints it: "CN=hookline, O=Acme".
+const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
+
+/** The stored facts about a certificate that views need, read once when the hook is saved. */
+export interface ClientCertificateFacts {
+  readonly subject: string;
+  readonly issuer: string;
+  readonly not_after: string;
+  readonly fingerprint_sha256: string;
+  readonly private_ca: boolean;
+}
+
+export function clientCertificateFacts(tls: HookTls): ClientCertificateFacts {
+  const [cert] = certificatesOf(tls.cert);
+  return {
+    subject: oneLine(cert!.subject),
+    issuer: oneLine(cert!.issuer),
+    not_after: new Date(cert!.validTo).toISOString(),
+    fingerprint_sha256: cert!.fingerprint256,
+    private_ca: tls.ca !== undefined,
+  };
+}
+
+export function clientCertificateView(facts: ClientCertificateFacts, now: Date): ClientCertificateView {
+  return {
+    subject: facts.subject,
+    issuer: facts.issuer,
+    expires_at: facts.not_after,
+    expires_soon: Date.parse(facts.not_after) - now.getTime() <= EXPIRY_WARNING_DAYS * DAY_MS,
+    fingerprint_sha256: facts.fingerprint_sha256,
+    private_ca: facts.private_ca,
+  };
+}
+
+const pem = (field: string) =>
+  z
+    .string({ error: `${field} must be PEM text` })
+    .min(1, `${field} must not be empty`)
+    .max(MAX_PEM, `${field} must be at most ${MAX_PEM} characters`);
+
+/**
+ * `tls: {cert, key, ca?}`, checked as a TLS client would use it: each part parses, the key is the
+ * certificate's, and the certificate is valid now. Each problem names its field.
+ */
+export function hookTlsInput(now: () => Date = () => new Date()) {
+  return z
+    .strictObject({ cert: pem('cert'), key: pem('key'), ca: pem('ca').optional() })
+    .superRefine((tls, ctx) => {
+      const problem = (field: string, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [field], message });
+      let cert: X509Certificate | undefined;
+      let key: KeyObject | undefined;
+      try {
+        cert = certificatesOf(tls.cert)[0];
+      } catch {
+        problem('cert', 'cert is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
+      }
+      try {
+        key = createPrivateKey(tls.key);
+      } catch {
+        problem('key', 'key is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)');
+      }
+      if (tls.ca !== undefined)
+        try {
+          certificatesOf(tls.ca);
+        } catch {
+          problem('ca', 'ca is not one or more PEM certificates (-----BEGIN CERTIFICATE-----)');
+        }
+      if (!cert) return;
+      const at = now().getTime();
+      if (Date.parse(cert.validTo) <= at)
+        problem('cert', `cert expired on ${new Date(cert.validTo).toISOString()}`);
+      // A certificate minted a moment ago on a machine whose clock runs ahead is not refused for it.
+      else if (Date.parse(cert.validFrom) > at + NOT_BEFORE_SKEW_MS)
+        problem('cert', `cert is not valid before ${new Date(cert.validFrom).toISOString()}`);
+      if (key && !cert.checkPrivateKey(key))
+        problem('key', "key does not match cert (it is another certificate's key)");
+    })
+    .describe(
+      'A client certificate for mutual TLS: cert (PEM, the chain may follow), key (PEM, unencrypted; write-only, ' +
+        "never shown again) and optionally ca (PEM: the endpoint's private CA, which then replaces the public " +
+        'roots for this hook). Checked when saved: the key must match and the certificate be valid',
+    );
+}

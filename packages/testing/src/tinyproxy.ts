@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TinyproxyOptions {
+  /** The only ports CONNECT may reach (tinyproxy's ConnectPort). */
+  readonly connectPorts: readonly number[];
+  /** Where the proxy's own connections leave from: endpoints see requests from this address. */
+  readonly bind?: string;
+  /** Proxy-Authorization the proxy requires (tinyproxy's BasicAuth). */
+  readonly basicAuth?: { readonly user: string; readonly password: string };
+}
+
+export interface Tinyproxy {
+  readonly port: number;
+  /** `http://[user:password@]127.0.0.1:port`, as HOOKLINE_EGRESS_PROXY takes it. */
+  readonly url: string;
+  /** The `host:port` of every CONNECT the proxy was asked for, in order (from its log). */
+  connects(): string[];
+  /** Stops the proxy (its port then refuses connections); `start` brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * A real tinyproxy (Debian's package) on 127.0.0.1, its own port, config and log in a temporary directory,
+ * admitting clients from 127.0.0.1 only. Started by the test and stopped (SIGKILL-free: SIGTERM) after it.
+ */
+export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinyproxy> {
+  const dir = mkdtempSync(join(tmpdir(), 'hookline-tinyproxy-'));
+  const port = await freePort();
+  const log = join(dir, 'tinyproxy.log');
+  const auth = options.basicAuth;
+  const lines = [
+    `Port ${port}`,
+    'Listen 127.0.0.1',
+    `Bind ${options.bind ?? '127.0.0.2'}`,
+    'Timeout 30',
+    'MaxClients 50',
+    'Allow 127.0.0.1',
+    ...options.connectPorts.map((p) => `ConnectPort ${p}`),
+    'LogLevel Connect',
+    `LogFile "${log}"`,
+    ...(auth ? [`BasicAuth ${auth.user} ${auth.password}`] : []),
+  ];
+  const config = join(dir, 'tinyproxy.conf');
+  writeFileSync(config, `${lines.join('\n')}\n`);
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const started = spawn('tinyproxy', ['-d', '-c', config], { stdio: 'ignore' });
+    child = started;
+    const deadline = Date.now() + 10_000;
+    while (!(await accepts(port))) {
+      if (started.exitCode !== null) throw new Error(`tinyproxy exited with ${started.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`tinyproxy did not listen on ${port}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  const credentials = auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.password)}@` : '';
+  return {
+    port,
+    url: `http://${credentials}127.0.0.1:${port}`,
+    connects() {
+      let text = '';
+      try {
+        text = readFileSync(log, 'utf8');
+      } catch {
+        return [];
+      }
+      return [...text.matchAll(/Request \(file descriptor \d+\): CONNECT (\S+) HTTP/g)].map((m) => m[1]!);
+    },
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
