@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { formatIdleFleet, idleFleet } from './idle/idle-fleet';
 import { parseOptions } from './options';
 import { formatReport } from './report';
 import { REPO_ROOT } from './repo-root';
@@ -19,6 +20,15 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  if (options.only === 'idle') {
+    const idle = await idleFleet(
+      options,
+      (line) => process.stderr.write(`${line}\n`),
+      (fn) => (cleanup = fn),
+    );
+    process.stdout.write(`${formatIdleFleet(idle)}\n\n${JSON.stringify(idle, null, 2)}\n`);
+    return 0;
+  }
   const results = await runBench(
     options,
     (line) => process.stderr.write(`${line}\n`),

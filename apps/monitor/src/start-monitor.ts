@@ -50,7 +50,7 @@ export interface MonitorDeps {
   /** E-mail notices to customers (HOOKLINE_SMTP_URL): without them, notices are only in the activity feed. */
   readonly notices?: NoticesConfig;
   /** Tests shorten the history writer's sweep and hold. */
-  readonly historyTimings?: Pick<HistoryWriterDeps, 'sweepEveryMs' | 'idleMs' | 'holdMs'>;
+  readonly historyTimings?: Pick<HistoryWriterDeps, 'idleMs' | 'idleMaxMs' | 'holdMs'>;
 }
 
 export interface RunningMonitor {
