@@ -49,7 +49,7 @@ export interface MonitorDeps {
   readonly operationsTickMs?: number;
   /** E-mail notices to customers (HOOKLINE_SMTP_URL): without them, notices are only in the activity feed. */
   readonly notices?: NoticesConfig;
-  /** Tests shorten the history writer's sweep and hold. */
+  /** Tests shorten the history writer's idle looks and hold. */
   readonly historyTimings?: Pick<HistoryWriterDeps, 'idleMs' | 'idleMaxMs' | 'holdMs'>;
 }
 
