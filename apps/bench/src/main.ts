@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { formatIdleFleet, idleFleet } from './idle/idle-fleet';
 import { parseOptions } from './options';
+import { formatRateRows, hooklineMicros } from './rate-rows';
 import { formatReport } from './report';
 import { REPO_ROOT } from './repo-root';
 import { runBench } from './run-bench';
@@ -19,6 +21,15 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  if (options.only === 'idle') {
+    const idle = await idleFleet(
+      options,
+      (line) => process.stderr.write(`${line}\n`),
+      (fn) => (cleanup = fn),
+    );
+    process.stdout.write(`${formatIdleFleet(idle)}\n\n${JSON.stringify(idle, null, 2)}\n`);
+    return 0;
+  }
   const results = await runBench(
     options,
     (line) => process.stderr.write(`${line}\n`),
@@ -28,7 +39,11 @@ async function main(): Promise<number> {
   const outFile = resolve(REPO_ROOT, options.outFile);
   await mkdir(dirname(outFile), { recursive: true });
   await writeFile(outFile, `${json}\n`);
-  process.stdout.write(`${formatReport(results)}\n\n${json}\n`);
+  const busyMax = results.hookline.configured.throughput;
+  const rates = results.fixedRates
+    ? `${formatRateRows(results.fixedRates, hooklineMicros(busyMax))}\n\n`
+    : '';
+  process.stdout.write(`${formatReport(results)}\n\n${rates}${json}\n`);
   process.stderr.write(`results written to ${outFile}\n`);
   return 0;
 }

@@ -38,6 +38,12 @@ export interface BenchOptions {
   readonly idleMs: number;
   readonly createConcurrency: number;
   readonly drainTimeoutMs: number;
+  /** `--only=idle`: run the idle-fleet phase alone (its own Redis; nothing else of the bench). */
+  readonly only?: 'idle';
+  /** Hooks configured in the idle-fleet phase (`--idle-hooks=N`). */
+  readonly idleFleetHooks: number;
+  /** How long the idle fleet is watched. */
+  readonly idleFleetMs: number;
 }
 
 const FULL = {
@@ -70,6 +76,9 @@ export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dis
   --quick     smaller sizes and shorter phases (about a minute)
   --profile   run the workers under --cpu-prof and print where their CPU went
   --worker    the built worker (dist), its sources through tsx (source), or as the bench runs (auto)
+  --only=idle the idle-fleet phase alone: N hooks on a Redis of its own, nothing to deliver, Redis
+              commands/s and each process's share of a core (30 s; 10 s with --quick)
+  --idle-hooks=N  hooks configured in the idle-fleet phase (default 100000)
 Environment: REDIS_URL (default redis://127.0.0.1:6379)`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | string {
@@ -82,11 +91,15 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
         return [name!, value.length > 0 ? value.join('=') : undefined];
       }),
   );
-  const known = new Set(['quick', 'profile', 'worker', 'out', 'help']);
+  const known = new Set(['quick', 'profile', 'worker', 'out', 'help', 'only', 'idle-hooks']);
   const unknown = [...flags.keys()].filter((f) => !known.has(f));
   if (flags.has('help') || unknown.length > 0) return USAGE;
   const workerMode = (flags.get('worker') ?? 'auto') as WorkerMode;
   if (!['auto', 'dist', 'source'].includes(workerMode)) return USAGE;
+  const only = flags.get('only');
+  if (only !== undefined && only !== 'idle') return USAGE;
+  const idleFleetHooks = Number(flags.get('idle-hooks') ?? 100_000);
+  if (!Number.isInteger(idleFleetHooks) || idleFleetHooks < 0) return USAGE;
   const quick = flags.has('quick');
   const sizes = quick ? QUICK : FULL;
   const workers = 2;
@@ -108,6 +121,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     manyHooksWindow: 4,
     createConcurrency: 50,
     drainTimeoutMs: 20_000,
+    ...(only ? { only } : {}),
+    idleFleetHooks,
+    idleFleetMs: quick ? 10_000 : 30_000,
   };
 }
 

@@ -137,6 +137,8 @@ export interface BenchResults {
   readonly quiet: QuietCase;
   readonly http: HttpPhase;
   readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
+  /** Busy and quiet at fixed rates (100/s, 500/s) against their maximum. */
+  readonly fixedRates?: readonly RateRow[];
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;
 }
@@ -145,6 +147,19 @@ export interface BenchResults {
  * CPU per delivery of a phase, every process together (bench + Redis + workers + monitor, and the HTTP tier
  * where the phase publishes through it), in µs.
  */
+/** One shape (busy or quiet hooks) at one fixed rate, against the same shape at its maximum. */
+export interface RateRow {
+  readonly shape: 'busy' | 'quiet';
+  readonly rate: number;
+  readonly phase: PhaseResult;
+  /** CPU per delivery, every process (the bench's publisher and receivers included), µs. */
+  readonly cpuMicrosPerDelivery?: number;
+  /** The same without the bench's own CPU: what hookline's processes and Redis spend. */
+  readonly hooklineMicrosPerDelivery?: number;
+  /** hooklineMicrosPerDelivery ÷ the same at the shape's maximum (target ≤ 1.5). */
+  readonly ratioToMaximum?: number;
+}
+
 export function cpuPerDelivery(p: PhaseResult): number | undefined {
   const c = p.usage?.cpuMicrosPerDelivery;
   return c?.workers !== undefined && p.perSecond > 0

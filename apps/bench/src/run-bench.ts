@@ -18,6 +18,7 @@ import {
   waitForDetach,
   type PhaseContext,
 } from './phases';
+import { rateRows } from './rate-rows';
 import { Receivers } from './receivers/receivers';
 import { REPO_ROOT } from './repo-root';
 import type { BenchResults } from './results';
@@ -198,6 +199,10 @@ export async function runBench(
     // Last of the traffic: on a worker that cannot keep up with the quiet shape, what it leaves behind after
     // the drain would otherwise land in the phases that follow.
     const quietResult = await quietCase(ctx, quiet, options.configuredHooks);
+    const fixedRates = await rateRows(ctx, [
+      { shape: 'busy', hooks: active, atMaximum: configuredCase.throughput },
+      { shape: 'quiet', hooks: quiet, atMaximum: quietResult.throughput },
+    ]);
     step('waiting for the workers to let go of every hook');
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
     const afterTraffic = await measureIdle(ctx, options.configuredHooks);
@@ -239,6 +244,7 @@ export async function runBench(
       quiet: quietResult,
       http: httpResult,
       idle: { beforeTraffic, afterTraffic },
+      fixedRates,
     };
     return { ...figures, targets: checkTargets(figures), ...(profile ? { profile } : {}) };
   } finally {

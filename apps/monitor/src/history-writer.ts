@@ -1,12 +1,9 @@
 import type { Clock } from '@hookline/core';
 import { historyAnswers, HistoryDrain, type HistoryStore } from '@hookline/history';
-import { HookSweep } from '@hookline/scheduler';
 import { HistoryOutbox, type RedisKeys } from '@hookline/redis';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Redis } from 'ioredis';
 
-/** Hooks looked at per second for outboxes whose marker a crash lost: 100,000 hooks in under 4 minutes. */
-const SWEEP_PER_TICK = 500;
 const LAG_EVERY_MS = 1000;
 
 export interface HistoryWriterDeps {
@@ -18,30 +15,28 @@ export interface HistoryWriterDeps {
   readonly clock: Clock;
   readonly registry?: Metrics['registry'];
   /** Tests shorten these. */
-  readonly sweepEveryMs?: number;
   readonly idleMs?: number;
+  readonly idleMaxMs?: number;
   readonly holdMs?: number;
 }
 
 /**
- * The history writer of a monitor process: drains the hooks' outboxes into the database, puts back markers
- * lost in a crash, keeps the partitions, and exports its lag. Every monitor runs one; they share the work.
+ * The history writer of a monitor process: drains the hooks' outboxes into the database, keeps the
+ * partitions, and exports its lag (markers lost in a crash are put back by the watchdog). Every monitor runs one; they share the work.
  */
 export function startHistoryWriter(deps: HistoryWriterDeps): { close(): Promise<void> } {
   const { logger, clock } = deps;
   const log = logger.child({ component: 'history-writer' });
   const metrics = deps.registry ? fleetMetrics(deps.registry) : undefined;
   const outbox = new HistoryOutbox(deps.redis, deps.keys);
-  const sweep = new HookSweep(deps.redis, deps.keys);
   const drain = new HistoryDrain({
     outbox,
     writer: deps.history.writer,
     partitions: deps.history.partitions,
     retentionDays: deps.retentionDays,
     clock,
-    sweep: async () => (await sweep.next(SWEEP_PER_TICK)).ids,
-    ...(deps.sweepEveryMs !== undefined ? { sweepEveryMs: deps.sweepEveryMs } : {}),
     ...(deps.idleMs !== undefined ? { idleMs: deps.idleMs } : {}),
+    ...(deps.idleMaxMs !== undefined ? { idleMaxMs: deps.idleMaxMs } : {}),
     ...(deps.holdMs !== undefined ? { holdMs: deps.holdMs } : {}),
     onWritten: (count) => metrics?.historyWritten.inc(count),
     onDropped: (reason, count) => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
 import { ReadySet, Watchdog, WorkerRoster } from '@hookline/scheduler';
-import { answersWithin, type HookQueues, type RedisKeys } from '@hookline/redis';
+import { answersWithin, HistoryOutbox, type HookQueues, type RedisKeys } from '@hookline/redis';
 import { announce, type SuspensionStore } from '@hookline/suspension';
 import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
 import { refreshFleetGauges } from './fleet-gauges';
@@ -38,6 +38,7 @@ export function startOperations(deps: OperationsDeps): { close(): Promise<void> 
     keys,
     ready,
     hookQueues: deps.hookQueues,
+    outbox: new HistoryOutbox(redis, keys),
     holder: deps.holder,
     stuckAfterMs: deps.stuckAfterMs,
     tickMs: deps.tickMs,

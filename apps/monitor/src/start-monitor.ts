@@ -56,8 +56,8 @@ export interface MonitorDeps {
    * `settleMs`: how long after the first pass deliveries already on the wire may still record.
    */
   readonly erasures?: Pick<ErasureRunnerDeps, 'erasures' | 'settleMs' | 'leaseMs' | 'pollMs'>;
-  /** Tests shorten the history writer's sweep and hold. */
-  readonly historyTimings?: Pick<HistoryWriterDeps, 'sweepEveryMs' | 'idleMs' | 'holdMs'>;
+  /** Tests shorten the history writer's idle looks and hold. */
+  readonly historyTimings?: Pick<HistoryWriterDeps, 'idleMs' | 'idleMaxMs' | 'holdMs'>;
 }
 
 export interface RunningMonitor {

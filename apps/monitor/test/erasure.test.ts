@@ -85,7 +85,7 @@ beforeEach(async () => {
     logger: createLogger('silent', 'test-monitor'),
     config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 100, HOOKLINE_SUSPEND_AFTER_MS: 60_000 },
     blockMs: 100,
-    historyTimings: { sweepEveryMs: 200, idleMs: 50, holdMs: 2000 },
+    historyTimings: { idleMs: 50, holdMs: 2000 },
     erasures: { erasures: store.erasures, settleMs: 300, pollMs: 100 },
   });
   ctx.onCleanup(() => monitor.close());

@@ -9,15 +9,16 @@ export interface HistoryDrainOptions {
   readonly partitions: Partitions;
   readonly retentionDays: number;
   readonly clock: Clock;
-  /** The next few hook ids of a walk over every hook (the monitor's hook sweep): where lost markers are found. */
-  readonly sweep: () => Promise<readonly string[]>;
   /** Hooks taken per round; each brings up to OUTBOX_READ_MAX records. */
   readonly hooksPerRound?: number;
   /** How long a writer holds the hooks it took: past this, another writer takes them over. */
   readonly holdMs?: number;
-  /** How often an idle writer looks for work: bounds how late a record is readable in the database. */
+  /**
+   * How often a writer that just found nothing looks for work again; each further empty look waits twice as
+   * long, up to `idleMaxMs`. Together they bound how late a record is readable in the database.
+   */
   readonly idleMs?: number;
-  readonly sweepEveryMs?: number;
+  readonly idleMaxMs?: number;
   readonly maintainEveryMs?: number;
   readonly onWritten?: (count: number) => void;
   /** A record that cannot be written at all (unparsable, or older than retention): dropped, and said why. */
@@ -31,7 +32,9 @@ const RETRY_MS = 1000;
  * Moves attempt records from the hooks' Redis outboxes to PostgreSQL: takes marked hooks with a hold, reads
  * their oldest records, writes them in one statement, then trims exactly what was written. Killed at any
  * point, it loses nothing (records leave Redis only after the database has them) and duplicates nothing
- * (a record written twice is a conflict the insert ignores). Also drops partitions past retention.
+ * (a record written twice is a conflict the insert ignores). Also drops partitions past retention. Markers
+ * lost in a crash are not looked for here: the watchdog, which looks at every hook with work, puts them back
+ * (`Watchdog`), so no periodic work of the writer grows with the number of hooks.
  */
 export class HistoryDrain {
   private running: Promise<void> | undefined;
@@ -44,7 +47,6 @@ export class HistoryDrain {
   start(): void {
     if (this.running) return;
     this.running = this.loop();
-    this.every(this.o.sweepEveryMs ?? 1000, () => this.sweep());
     this.every(this.o.maintainEveryMs ?? 3600_000, () => this.maintain());
     void this.maintain();
   }
@@ -106,6 +108,9 @@ export class HistoryDrain {
   }
 
   private async loop(): Promise<void> {
+    const idleMs = this.o.idleMs ?? 100;
+    const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? 1000);
+    let wait = idleMs;
     while (!this.stopping) {
       let took = 0;
       try {
@@ -117,16 +122,12 @@ export class HistoryDrain {
         await this.sleep(RETRY_MS);
         continue;
       }
-      if (took === 0) await this.sleep(this.o.idleMs ?? 100);
-    }
-  }
-
-  private async sweep(): Promise<void> {
-    try {
-      const ids = await this.o.sweep();
-      if (ids.length > 0) await this.o.outbox.markIfAbsent(await this.o.outbox.nonEmpty(ids));
-    } catch (error) {
-      this.o.onError(error);
+      // An idle writer looks less often (one look a second at most), a busy one at once.
+      if (took > 0) wait = idleMs;
+      else {
+        await this.sleep(wait);
+        wait = Math.min(idleMaxMs, wait * 2);
+      }
     }
   }
 

@@ -3,8 +3,8 @@ import type { RedisKeys } from './keys';
 import { SCRIPTS } from './scripts';
 
 /**
- * How long an outbox nobody drains is kept: a marker is lost only with a crash, and the writer's sweep puts
- * it back within minutes, so this only bounds what a deleted hook could leave behind.
+ * How long an outbox nobody drains is kept: a marker is lost only with a crash, and the watchdog puts it
+ * back within half the stuck-after time, so this only bounds what a deleted hook could leave behind.
  */
 export const OUTBOX_IDLE_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -54,7 +54,7 @@ export class HistoryOutbox {
     await this.redis.zadd(this.keys.historyDirty(), 'LT', ...args);
   }
 
-  /** Marks hooks that have no marker: the sweep's repair, which leaves a writer's hold alone. */
+  /** Marks hooks that have no marker: the watchdog's repair, which leaves a writer's hold alone. */
   async markIfAbsent(hookIds: readonly string[], now = Date.now()): Promise<void> {
     if (hookIds.length === 0) return;
     const args: (string | number)[] = [];
@@ -102,7 +102,7 @@ export class HistoryOutbox {
     );
   }
 
-  /** Which of these hooks have records waiting: the sweep that puts back markers lost in a crash. */
+  /** Which of these hooks have records waiting: how the watchdog finds markers lost in a crash. */
   async nonEmpty(hookIds: readonly string[]): Promise<string[]> {
     let lengths: number[];
     if (this.redis.isCluster)
@@ -136,7 +136,7 @@ export class HistoryOutbox {
 /**
  * Marks hooks for the history writer a few milliseconds after their outcomes, many in one command: a busy
  * hook is marked once per window however many events it delivers. A crash inside the window loses only
- * markers, which the writer's sweep puts back; the records themselves are already in the outboxes.
+ * markers, which the watchdog puts back; the records themselves are already in the outboxes.
  */
 export class OutboxMarks {
   private readonly due = new Set<string>();

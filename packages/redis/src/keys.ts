@@ -108,6 +108,13 @@ export function redisKeys(prefix: string) {
      * leaves it on SIGTERM; one that crashed or froze stays, with an old heartbeat, until the monitor prunes it.
      */
     workers: () => `${prefix}:{scheduler}:workers`,
+    /**
+     * Hooks that have (or lately had) jobs or unwritten history: ZSET hookId -> a version that every signal
+     * raises. Written by the ready signal (after the jobs are added), dropped by the watchdog once it finds the
+     * hook without jobs and with an empty outbox and the version unchanged: the only hooks the watchdog and the
+     * history's safety net look at, so an idle fleet costs nothing per hook.
+     */
+    hooksWithWork: () => `${prefix}:{scheduler}:with-work`,
     /** Which monitor runs the watchdog now (a lease with the holder's name), so several never double the work. */
     watchdogLock: () => `${prefix}:watchdog:lock`,
     /** Hooks the watchdog reported stuck and has not seen recover: ZSET hookId -> when reported (ms). */
@@ -125,7 +132,7 @@ export function redisKeys(prefix: string) {
     /**
      * Hooks whose history outbox has records to write: ZSET hookId -> since when (ms), or, while a writer is
      * on it, until when that writer holds it. Marked after the outcome script (another slot than the hook's);
-     * a marker lost in a crash is put back by the writer's sweep.
+     * a marker lost in a crash is put back by the watchdog, which looks at every hook with work (hooksWithWork).
      */
     historyDirty: () => `${prefix}:history:dirty`,
     /**

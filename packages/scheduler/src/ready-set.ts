@@ -23,13 +23,19 @@ export class ReadySet {
    * Tells the fleet that a hook has (or may have) events to deliver. A hook whose lease is live is only
    * marked: its holder is on it and takes the events itself, and if it has already seen its queue empty,
    * giving the lease back puts the hook into the ready set (so the caller must have added its jobs first).
-   * Idempotent, one round trip.
+   * Every hook signalled joins the index of hooks with work in the same script (see WorkIndex). Idempotent,
+   * one round trip.
    */
   async signal(hookIds: readonly string[]): Promise<void> {
     if (hookIds.length === 0) return;
     await ENGINE_SCRIPTS.readySignal.run(
       this.redis,
-      [this.keys.readyHooks(), this.keys.hookLeases(), this.keys.signalledWhileLeased()],
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.signalledWhileLeased(),
+        this.keys.hooksWithWork(),
+      ],
       [this.clock().getTime(), ...hookIds],
     );
   }

@@ -15,6 +15,8 @@ export const ENGINE_SCRIPTS = {
   readyRenew: loadScript('ready-renew', DIR),
   readyRelease: loadScript('ready-release', DIR),
   readyReclaim: loadScript('ready-reclaim', DIR),
+  /** Watchdog: drop hooks found idle from the index of hooks with work, unless signalled since. */
+  workForget: loadScript('work-forget', DIR),
   /** Watchdog: where hooks stand with the workers (signalled, leased, neither). */
   readyStatus: loadScript('ready-status', DIR),
   /** The lease that keeps the watchdog to one monitor at a time. */

@@ -21,6 +21,11 @@ export const ENGINE_TIMINGS = {
   renewalsPerLease: 3,
   /** Expired leases are looked for this many times per lease, by every worker. */
   reclaimsPerLease: 2,
+  /**
+   * How long a worker's wait for a signalled hook (BZPOPMIN) lasts before it is sent again. A signal ends the
+   * wait at once, and no recovery waits for its end: only an idle worker's cost (one command per wait).
+   */
+  readyWaitMs: 5_000,
   /** Job locks are extended this many times per lock, and never more often than the floor. */
   lockExtensionsPerLock: 5,
   lockExtensionFloorMs: 250,
@@ -90,6 +95,7 @@ export function timingTable(deadlineMs = 15_000): string[][] {
     ['lock left needed to send', s(deadlineMs + t.sendMarginMs), 'deadline + sendMarginMs'],
     ['lease renewal and heartbeat', s(f.renewEveryMs), 'lease ÷ renewalsPerLease'],
     ['look for expired leases', s(f.reclaimEveryMs), 'lease ÷ reclaimsPerLease'],
+    ['idle wait for a signalled hook', s(t.readyWaitMs), 'readyWaitMs'],
     ['lock extension', s(f.lockExtendEveryMs), 'lock ÷ lockExtensionsPerLock (≥ floor)'],
     ['leases trusted after a renewal', s(f.trustedForMs), 'lease × trustedLeaseFraction'],
     ['SIGTERM wait for requests in flight', s(f.closeBoundMs), 'deadline + sendMarginMs'],

@@ -53,7 +53,6 @@ async function writerThroughput(history: HistoryStore, prefix: string) {
     partitions: history.partitions,
     retentionDays: 30,
     clock: () => new Date(),
-    sweep: async () => [],
     onError: (error) => log(`writer error: ${String(error)}`),
   });
   started = performance.now();

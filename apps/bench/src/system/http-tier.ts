@@ -21,7 +21,7 @@ export async function stopHttpTiers(): Promise<void> {
 }
 
 /** A port free on 127.0.0.1 just now (the tier listens on it a moment later; nothing else here takes ports). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

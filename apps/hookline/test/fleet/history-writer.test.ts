@@ -86,7 +86,7 @@ describe('the history writer', () => {
     expect(partial).toBeLessThan(total);
   }, 120_000);
 
-  it("writes records whose hook was never marked (a worker killed right after its outcome), found by the writer's sweep", async () => {
+  it('writes records whose hook was never marked (a worker killed right after its outcome), found by the watchdog', async () => {
     const account = await h.account();
     const hook = await h.hook(account.id, { url: 'http://127.0.0.1:9/h' });
     const lost = records(account.id, hook.id, 3, Date.now() - 1000);
@@ -101,7 +101,7 @@ describe('the history writer', () => {
       logger: createLogger('silent', 'history-sweep'),
       config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 10, HOOKLINE_SUSPEND_AFTER_MS: 600_000 },
       blockMs: 100,
-      historyTimings: { sweepEveryMs: 50 },
+      operationsTickMs: 100,
     });
     h.ctx.onCleanup(() => monitor.close());
     await waitUntil(async () => (await rowCount()).n === 3, 'the swept records in the database', 20_000);

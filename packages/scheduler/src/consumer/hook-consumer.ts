@@ -8,7 +8,7 @@ import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
 import type { DeliveryEnd, EgressWaiting, JobSource } from './job-source';
-import { engineFigures, type ConsumerTimings } from '../timings';
+import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps {
   /** For the blocking wait on the ready set only; every other command goes through `ready`, `jobs`, `queues`. */
@@ -106,13 +106,13 @@ export class HookConsumer {
         continue;
       }
       try {
-        const first = await ready.waitForOne(blocking, 1);
+        const first = await ready.waitForOne(blocking, ENGINE_TIMINGS.readyWaitMs / 1000);
         if (!this.running || !this.leases.trusted()) {
           if (first) await ready.signal([first]);
           if (this.running) await sleep(100); // stalled: renew the leases before taking more hooks
           continue;
         }
-        if (!first) continue; // the set stayed empty for a second: nothing to claim
+        if (!first) continue; // the set stayed empty all the wait: nothing to claim
         const claimed = await ready.claim([first], room, timings.leaseMs, holderId);
         for (const hookId of claimed) this.serve(hookId);
       } catch (error) {

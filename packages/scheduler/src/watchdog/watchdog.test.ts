@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { EVENTS_MAX_LEN, HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { figuresFromHash } from './fleet-figures';
 import { ReadySet } from '../ready-set';
@@ -31,6 +31,7 @@ describe('the watchdog', () => {
       keys,
       ready,
       hookQueues,
+      outbox: new HistoryOutbox(ctx.redis, keys),
       holder,
       stuckAfterMs: AFTER,
       tickMs: 1000,

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import { needsWorker, type HookBacklog, type HookQueues, type RedisKeys } from '@hookline/redis';
+import {
+  needsWorker,
+  type HistoryOutbox,
+  type HookBacklog,
+  type HookQueues,
+  type RedisKeys,
+} from '@hookline/redis';
 import { ENGINE_SCRIPTS } from '../scripts';
 import {
   figuresFromHash,
@@ -12,6 +18,7 @@ import {
 import { HookSweep, sweepBatch } from './hook-sweep';
 import type { ReadySet } from '../ready-set';
 import { StuckTracker, type Sighting } from './stuck-tracker';
+import { WorkIndex, type IndexedHook } from './work-index';
 
 export interface StuckReport {
   readonly hookId: string;
@@ -25,6 +32,8 @@ export interface WatchdogDeps {
   readonly keys: RedisKeys;
   readonly ready: Pick<ReadySet, 'signal' | 'status'>;
   readonly hookQueues: Pick<HookQueues, 'withJobs' | 'backlogMany'>;
+  /** The history's outboxes: a hook with records and no marker (lost in a crash) is marked again. */
+  readonly outbox: Pick<HistoryOutbox, 'nonEmpty' | 'markIfAbsent'>;
   /** This monitor's name: the holder of the watchdog's lock while it runs the watchdog. */
   readonly holder: string;
   readonly stuckAfterMs: number;
@@ -43,47 +52,53 @@ const REPORTED_READ = 100;
 /**
  * Finds hooks with work and no worker on them (a lost ready signal: a worker killed between taking a hook from
  * the ready set and leasing it, a key removed by hand) and wakes them; reports those it cannot wake. It also
- * gathers the fleet-wide backlog figures on the same sweep. One monitor runs it at a time (a renewed lock);
- * the others take over within a few ticks of its death.
+ * gathers the fleet-wide backlog figures, and puts back history markers lost in a crash. One monitor runs it
+ * at a time (a renewed lock); the others take over within a few ticks of its death.
  *
- * Cost per tick: SCARD, one SSCAN batch of `sweepBatch` hooks (100–5,000) and one EXISTS per hook in it
- * (pipelined); then, only for hooks with jobs, the hooks it follows (at most MAX_SUSPECTS, in practice a
- * handful) and the worst hooks (TOP_HOOKS): one scheduler script for them all (signalled, leased or neither) and one small script each (a
- * few O(1) reads on the hook's shard). Never a read of every hook at once: at 100,000 hooks a sweep is spread
- * over half the stuck-after time, 3,334 hooks a second by default. Measured (single Redis, 100,000 hooks,
- * 1,000 of them with jobs): about 6 ms of Redis CPU and 40 ms of the monitor's CPU per second, most of the
- * latter ioredis's cost per command; a longer HOOKLINE_STUCK_AFTER_MS makes it proportionally cheaper.
+ * It walks the index of hooks with work (`WorkIndex`), not every hook: a pass over the index takes half the
+ * stuck-after time (`sweepBatch`), so a stuck hook is seen, and woken, within 1.5 times it. Hooks found
+ * without jobs and with an empty outbox leave the index; an idle fleet's index is empty, and a tick then costs
+ * a handful of commands however many hooks exist. Once per taking of the lock, the monitor also walks every
+ * hook (SSCAN, spread the same way) and adds those with jobs or unwritten history the index lacks: hooks from
+ * before the index, or whose keys were changed by hand.
  */
 export class Watchdog {
   private readonly clock: Clock;
   private readonly tracker: StuckTracker;
   private readonly sweep: HookSweep;
+  private readonly index: WorkIndex;
   private readonly tally = new SweepTally();
   private figures?: FleetFigures;
+  /** The figures last written to Redis. */
+  private written?: FleetFigures;
   private holding = false;
+  /** Whether this taking of the lock has walked every hook once (see the class comment). */
+  private adopted = false;
 
   constructor(private readonly deps: WatchdogDeps) {
     this.clock = deps.clock ?? systemClock;
     this.tracker = new StuckTracker(deps.stuckAfterMs);
     this.sweep = new HookSweep(deps.redis, deps.keys);
+    this.index = new WorkIndex(deps.redis, deps.keys);
   }
 
   /** One look at the next batch of hooks; false when another monitor runs the watchdog now. */
   async tick(): Promise<boolean> {
     if (!(await this.holdLock())) return false;
-    const { redis, keys, ready, hookQueues, stuckAfterMs, tickMs } = this.deps;
-    const total = await redis.scard(keys.allHooks());
-    const { ids, sweepEnded } = await this.sweep.next(sweepBatch(total, stuckAfterMs, tickMs));
+    const { redis, keys, ready, hookQueues } = this.deps;
+    const { ids, versions, passEnded } = await this.nextBatch();
     const now = this.clock().getTime();
     for (const id of await redis.zrange(keys.stuckHooks(), 0, REPORTED_READ - 1))
       this.tracker.adoptReported(id, now);
     this.figures ??= figuresFromHash(await redis.hgetall(keys.fleetFigures()));
 
-    // Most hooks have no jobs at all: one EXISTS each rules them out before anything dearer is read.
-    const withJobs = await hookQueues.withJobs(ids);
+    // One EXISTS each rules out hooks without jobs before anything dearer is read.
+    const withJobs = ids.length > 0 ? await hookQueues.withJobs(ids) : [];
+    await this.tidy(ids, withJobs, versions);
     const worst = (this.figures?.oldest ?? []).map((w) => w.hookId);
     const look = [...new Set([...withJobs, ...this.tracker.watched(), ...worst])];
-    const [statuses, backlogs] = await Promise.all([ready.status(look), hookQueues.backlogMany(look)]);
+    const [statuses, backlogs] =
+      look.length > 0 ? await Promise.all([ready.status(look), hookQueues.backlogMany(look)]) : [[], []];
     const backlogOf = new Map(look.map((id, i) => [id, backlogs[i]!]));
     const sightings = look.map((id, i): Sighting => {
       if (!needsWorker(backlogOf.get(id)!) || statuses[i] === 'leased') return 'served';
@@ -92,10 +107,59 @@ export class Watchdog {
     await this.judge(look, sightings, backlogOf);
 
     for (const id of withJobs) this.tally.add(id, backlogOf.get(id)!);
-    if (sweepEnded) this.figures = this.tally.finish(this.clock().getTime());
+    if (passEnded) this.figures = this.tally.finish(this.clock().getTime());
     else if (this.figures) this.figures = refreshOldest(this.figures, backlogOf);
-    if (this.figures) await redis.hset(keys.fleetFigures(), figuresToHash(this.figures));
+    // Figures written when they change, and at least once per SWEEP_AGE_WRITE_MS while nothing changes (the
+    // sweep age gauge reads `at`): an idle fleet writes a small hash now and then, not every second.
+    if (this.figures && shouldWrite(this.written, this.figures)) {
+      await redis.hset(keys.fleetFigures(), figuresToHash(this.figures));
+      this.written = this.figures;
+    }
     return true;
+  }
+
+  /** The next batch: of every hook until this lock taking has walked them all once, then of the index. */
+  private async nextBatch(): Promise<{
+    ids: string[];
+    versions?: ReadonlyMap<string, string>;
+    passEnded: boolean;
+  }> {
+    const { redis, keys, stuckAfterMs, tickMs } = this.deps;
+    if (!this.adopted) {
+      const total = await redis.scard(keys.allHooks());
+      const { ids, sweepEnded } = await this.sweep.next(sweepBatch(total, stuckAfterMs, tickMs));
+      if (sweepEnded) this.adopted = true;
+      return { ids, passEnded: sweepEnded };
+    }
+    const total = await this.index.size();
+    if (total === 0) return { ids: [], passEnded: true };
+    const { hooks, passEnded } = await this.index.next(sweepBatch(total, stuckAfterMs, tickMs));
+    return { ids: hooks.map((h) => h.hookId), versions: versionsOf(hooks), passEnded };
+  }
+
+  /**
+   * Hooks without jobs: one whose outbox has records gets its history marker back if a crash lost it (and
+   * stays in the index until they are written); the others leave the index, unless signalled since the batch
+   * was read. On the walk over every hook, those with jobs or records join the index.
+   */
+  private async tidy(
+    ids: readonly string[],
+    withJobs: readonly string[],
+    versions: ReadonlyMap<string, string> | undefined,
+  ): Promise<void> {
+    const { outbox } = this.deps;
+    const jobs = new Set(withJobs);
+    const noJobs = ids.filter((id) => !jobs.has(id));
+    const records = noJobs.length > 0 ? await outbox.nonEmpty(noJobs) : [];
+    await outbox.markIfAbsent(records);
+    if (!versions) {
+      await this.index.adopt([...withJobs, ...records], this.clock().getTime());
+      return;
+    }
+    const busy = new Set(records);
+    await this.index.forget(
+      noJobs.filter((id) => !busy.has(id)).map((hookId) => ({ hookId, version: versions.get(hookId)! })),
+    );
   }
 
   private async judge(
@@ -137,8 +201,11 @@ export class Watchdog {
     if (!held && this.holding) {
       this.tracker.forgetAll();
       this.sweep.restart();
+      this.index.restart();
+      this.adopted = false;
       this.tally.finish(0);
       this.figures = undefined;
+      this.written = undefined;
     }
     this.holding = held;
     return held;
@@ -154,4 +221,19 @@ export class Watchdog {
     const { redis, keys, holder } = this.deps;
     return Number(await ENGINE_SCRIPTS.lockHold.run(redis, [keys.watchdogLock()], [holder, leaseMs])) === 1;
   }
+}
+
+/** How long unchanged fleet figures go without being written again (the sweep age gauge reads their `at`). */
+export const SWEEP_AGE_WRITE_MS = 10_000;
+
+function shouldWrite(written: FleetFigures | undefined, after: FleetFigures): boolean {
+  if (!written) return true;
+  const before = written;
+  const same =
+    before.waiting === after.waiting && JSON.stringify(before.oldest) === JSON.stringify(after.oldest);
+  return !same || after.at - before.at >= SWEEP_AGE_WRITE_MS || after.at < before.at;
+}
+
+function versionsOf(hooks: readonly IndexedHook[]): Map<string, string> {
+  return new Map(hooks.map((h) => [h.hookId, h.version]));
 }
