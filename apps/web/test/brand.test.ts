@@ -53,7 +53,7 @@ describe('the operator’s brand on every page', () => {
       .filter((r) => r.method === 'GET' && !r.url.startsWith('/assets/') && r.url !== '/hooks')
       .map((r) =>
         r.url
-          .replace(':id', hook.id)
+          .replace(/:id/, hook.id)
           .replace(':attemptId', attempt?.attempt_id ?? newId('att'))
           .replace(':token', 'A'.repeat(43)),
       );

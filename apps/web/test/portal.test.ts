@@ -157,7 +157,7 @@ describe('sign-in links on the website', () => {
     const refused: string[] = [];
     for (const route of changing) {
       const path = route.url
-        .replace(':id', hook.id)
+        .replace(/:id/, hook.id)
         .replace(':attemptId', attempt?.attempt_id ?? newId('att'))
         .replace(':token', 'A'.repeat(43));
       const res = await fetch(`${w.baseUrl}${path}`, {
