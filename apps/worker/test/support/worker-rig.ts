@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { SAMPLE_CALL_DATA } from '@hookline/core';
+import { Producer } from '@hookline/queue';
+import { HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { createStore, SecretBox, type AttemptLedger, type Store } from '@hookline/store';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import { startReceiver, useRedis, type Receiver } from '@hookline/testing';
+import { startWorker, type WorkerDeps } from '../../src';
+
+/**
+ * One worker in the test's process on the test's Redis prefix, a receiver, a store and a producer: the
+ * worker tests differ only in the attempt ledger they give it (a write that fails, another secret key).
+ */
+export function useWorkerRig(label: string) {
+  const ctx = useRedis(label);
+  const rig = {
+    ctx,
+    keys: undefined as unknown as RedisKeys,
+    hookQueues: undefined as unknown as HookQueues,
+    receiver: undefined as unknown as Receiver,
+    producer: undefined as unknown as Producer,
+    /** A store sealing credentials with a key of its own (each call: another key). */
+    store(): Store {
+      return createStore({
+        redis: ctx.redis,
+        keys: rig.keys,
+        secretBox: SecretBox.fromKey(randomBytes(32)),
+        hookQueues: rig.hookQueues,
+      });
+    },
+    startWorker(attempts: AttemptLedger, timings?: WorkerDeps['timings']) {
+      const worker = startWorker({
+        config: {
+          HOOKLINE_DELIVERY_TIMEOUT_MS: 1000,
+          HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+          HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+          HOOKLINE_WORKER_MAX_HOOKS: 8,
+        },
+        redis: ctx.redis,
+        keys: rig.keys,
+        store: { attempts },
+        metrics: createMetrics(),
+        logger: createLogger('silent', 'test'),
+        ...(timings ? { timings } : {}),
+      });
+      ctx.onCleanup(() => worker.close());
+      return worker;
+    },
+    publish(accountId: string, callId: string) {
+      return rig.producer.publish(accountId, {
+        type: 'call_created',
+        data: { ...SAMPLE_CALL_DATA, call_id: callId },
+      });
+    },
+    /** The hook's records waiting in its history outbox: call id and outcome (and error) of each. */
+    async recorded(hookId: string) {
+      return (await ctx.redis.lrange(rig.keys.hookHistoryOutbox(hookId), 0, -1)).map(
+        (entry) =>
+          JSON.parse(entry) as { event_fields: Record<string, string>; outcome: string; error?: string },
+      );
+    },
+    callIdsReceived(): string[] {
+      return rig.receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id);
+    },
+  };
+  beforeEach(async () => {
+    rig.keys = redisKeys(ctx.prefix);
+    rig.hookQueues = new HookQueues(ctx.redis, rig.keys);
+    rig.receiver = await startReceiver();
+    ctx.onCleanup(() => rig.receiver.close());
+    rig.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: rig.keys }));
+  });
+  return rig;
+}
+
+/** The store's attempt ledger, with its outcome writes going through `finish` first (to refuse some). */
+export function withFinish(ledger: AttemptLedger, finish: AttemptLedger['finish']): AttemptLedger {
+  return {
+    begin: (...args) => ledger.begin(...args),
+    release: (...args) => ledger.release(...args),
+    finish,
+  };
+}
