@@ -159,9 +159,14 @@ describe('tracing across processes', () => {
     });
     expect(enabled.status).toBe(200);
     await endpoint.waitFor(2);
-    const publishes = collector.spans().filter((s) => s.name === 'hookline.publish');
-    const heldPublish = publishes.find((s) => s.attributes['hookline.event_id'] === heldId)!;
-    const freshPublish = publishes.find((s) => s.attributes['hookline.event_id'] === freshId)!;
+    // The HTTP tier exports its spans in batches: the deliveries can arrive before the publishes' spans do.
+    const publishOf = (id: string) =>
+      collector.waitForSpan(
+        `the publish span of ${id}`,
+        (s) => s.name === 'hookline.publish' && s.attributes['hookline.event_id'] === id,
+      );
+    const heldPublish = await publishOf(heldId);
+    const freshPublish = await publishOf(freshId);
     expect(heldPublish).toMatchObject({ traceId: TRACE, parentSpanId: PRODUCER_SPAN });
     expect(freshPublish.parentSpanId).toBe('');
     expect(freshPublish.traceId).not.toBe(TRACE);
