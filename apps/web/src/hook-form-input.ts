@@ -310,8 +310,17 @@ export function onlyChanges(input: UpdateHookInput, current: HookView): Partial<
         ? (value as { scheme: string }).scheme === 'none' && current.auth.scheme === 'none'
         : name === 'description'
           ? (value ?? undefined) === (before ?? undefined)
-          : JSON.stringify(value) === JSON.stringify(before);
+          : // No filter or headers given and none kept are the same, whichever empty form each takes.
+            (isEmpty(value) && isEmpty(before)) || JSON.stringify(value) === JSON.stringify(before);
     if (!same) changed[name] = value;
   }
   return changed as Partial<UpdateHookInput>;
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+  );
 }

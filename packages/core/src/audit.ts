@@ -85,7 +85,13 @@ export function fingerprint(secret: string): string {
   return `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 16)}`;
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const isEmpty = (v: unknown) =>
+  v === undefined ||
+  v === null ||
+  (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
+// No filter or headers given and none kept are the same, whichever empty form each takes.
+const sameJson = (a: unknown, b: unknown) =>
+  (isEmpty(a) && isEmpty(b)) || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * The fields a change really changes, by name, sorted: a form sends every field, the entry names only those
@@ -99,6 +105,10 @@ export function changedHookFields(before: HookView, input: UpdateHookInput): str
   if (input.description !== undefined && (input.description ?? undefined) !== before.description)
     fields.push('description');
   if (input.events !== undefined && !sameJson(input.events, before.events)) fields.push('events');
+  if (input.filter !== undefined && !sameJson(input.filter, before.filter)) fields.push('filter');
+  if (input.headers !== undefined && !sameJson(input.headers, before.headers)) fields.push('headers');
+  // A client certificate given is new (the stored key cannot be compared); removing one that was there counts.
+  if (input.tls !== undefined && (input.tls !== null || before.tls !== undefined)) fields.push('tls');
   if (input.signing !== undefined && input.signing !== before.signing) fields.push('signing');
   if (input.auth !== undefined && !(input.auth.scheme === 'none' && before.auth.scheme === 'none'))
     fields.push('auth');

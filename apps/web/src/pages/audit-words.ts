@@ -29,6 +29,9 @@ const FIELD_WORDS: Record<string, string> = {
   events: 'event kinds',
   signing: 'signing',
   signing_secret: 'signing secret',
+  filter: 'filter',
+  headers: 'extra headers',
+  tls: 'client certificate',
 };
 
 export function actorWords(actor: AuditActor): string {
