@@ -12,8 +12,8 @@ export function egressWaitBanner(hook: HookView): SafeHtml | string {
   return html`<div class="alert alert-warning" role="status" data-egress-wait>
     <p>
       <strong>Deliveries wait on the egress proxy.</strong> Since ${time(wait.since)} the proxy that
-      hookline's requests leave through has not let this hook's next event out (${wait.reason}). Nothing was
-      sent and nothing counts against your endpoint; the waiting events go in order once the proxy is back.
+      deliveries leave through has not let this hook's next event out (${wait.reason}). Nothing was sent and
+      nothing counts against your endpoint; the waiting events go in order once the proxy is back.
     </p>
   </div>`;
 }

@@ -22,8 +22,8 @@ export function headersField(values: HookFormValues, errors: FieldErrors): SafeH
 ${values.headers}</textarea>
     <p class="hint" id="headers-hint">
       One <code>Name: value</code> per line, at most ${String(MAX_HOOK_HEADERS)}, sent with every request. Not
-      for secrets: they are shown on this page and in the delivery log. Authorization, Content-Type, Host and
-      hookline's own headers cannot be set here.
+      for secrets: they are shown on this page and in the delivery log. Authorization, Content-Type, Host, the
+      event-type header and the signature headers cannot be set here.
     </p>
     ${message ? html`<p class="field-error" id="headers-error">${message}</p>` : ''}
   </div>`;
