@@ -108,7 +108,8 @@ export function createServices(deps: {
     hookQueues,
     store: { ...store, deliveryLog, historyOutbox: outbox },
     signalReady: (hookId) => ready.signal([hookId]),
-    ...(deps.probe ? { probe: deps.probe } : {}),
+    // A probe is an attempt: it gets its own `hookline.delivery` span when the process traces.
+    ...(deps.probe ? { probe: { ...deps.probe, ...(deps.tracing ? { tracing: deps.tracing } : {}) } } : {}),
     ...(deps.log ? { log: deps.log } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });

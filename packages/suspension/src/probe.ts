@@ -13,6 +13,7 @@ import {
   type Clock,
   type DeliverableEvent,
   type DeliveryRequest,
+  type Tracing,
 } from '@hookline/core';
 import type { HistoryOutbox } from '@hookline/redis';
 import type { HookTarget } from '@hookline/store';
@@ -24,6 +25,8 @@ export interface ProbeDeps {
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
   readonly clock: Clock;
+  /** The attempt's `hookline.delivery` span (trigger `probe`, a trace of its own), with an exporter. */
+  readonly tracing?: Tracing;
   /**
    * An OAuth 2.0 hook's token (the deliverer's OAuthTokens, through the same policy and proxy). Without one, the
    * probe is an `error` with the reason and nothing is sent to the endpoint.
@@ -54,6 +57,15 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
       date: formatEventTimestamp(startedAt),
     },
   };
+  const attemptId = newId('att', startedAt.getTime());
+  const span = deps.tracing?.start('hookline.delivery', undefined, {
+    'hookline.account_id': target.accountId,
+    'hookline.hook_id': target.id,
+    'hookline.event_id': event.id,
+    'hookline.event_kind': event.type,
+    'hookline.attempt_id': attemptId,
+    'hookline.trigger': 'probe',
+  });
   let oauthToken: string | undefined;
   let noToken: AttemptResult | undefined;
   if (target.auth.scheme === 'oauth2' && deps.oauthToken) {
@@ -75,15 +87,24 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
   });
   const result = noToken ?? (await deps.attempt(request));
   const record = buildAttemptRecord(
-    { accountId: target.accountId, hookId: target.id, event, trigger: 'probe' },
+    { accountId: target.accountId, hookId: target.id, event, trigger: 'probe', attemptId },
     {
       ...result,
       at: startedAt,
+      ...(span ? { trace: { trace_id: span.traceId, span_id: span.spanId } } : {}),
       ...(result.outcome === 'blocked' || noToken
         ? {}
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
     },
   );
+  if (span) {
+    span.set({ 'hookline.outcome': result.outcome, 'http.response.status_code': result.statusCode });
+    span.end(
+      result.outcome === 'delivered'
+        ? undefined
+        : `${result.outcome}${result.error ? `: ${result.error}` : ''}`,
+    );
+  }
   await deps.outbox.append(target.id, [record]);
   return record;
 }

@@ -25,6 +25,8 @@ describe('tracing across processes', () => {
       HOOKLINE_SECRET_KEY: h.secretKeyHex,
       DATABASE_URL: TEST_DATABASE_URL,
       HOOKLINE_DATABASE_SCHEMA: h.pg.schema,
+      // Probes leave from the HTTP tier, to receivers on loopback.
+      HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
       LOG_LEVEL: 'info',
       ...collector.env,
     });
@@ -133,6 +135,34 @@ describe('tracing across processes', () => {
     });
     expect(second.spanId).not.toBe(delivery.spanId);
     expect(endpoint.requests[1]!.headers.traceparent).toBe(`00-${TRACE}-${second.spanId}-01`);
+  }, 60000);
+
+  it('records a probe (Test & re-enable) as a delivery span of its own, sent by the HTTP tier', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const base = await httpTier(collector);
+    await h.hookQueues.pause(hook.id);
+
+    const enabled = await call(base, 'POST', `/v1/accounts/${account.id}/hooks/${hook.id}/enable`, {
+      held: 'deliver',
+      probe: true,
+    });
+    expect(enabled.status).toBe(200);
+    expect(endpoint.requests).toHaveLength(1);
+    const probe = await collector.waitForSpan(
+      'the probe span',
+      (s) => s.name === 'hookline.delivery' && s.attributes['hookline.trigger'] === 'probe',
+    );
+    expect(probe).toMatchObject({
+      parentSpanId: '',
+      attributes: {
+        'hookline.hook_id': hook.id,
+        'hookline.outcome': 'delivered',
+        'http.response.status_code': 200,
+      },
+    });
   }, 60000);
 
   it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {
