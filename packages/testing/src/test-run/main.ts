@@ -11,11 +11,16 @@ const REPO_ROOT = resolve(__dirname, '../../../..');
 const argv = process.argv.slice(2);
 const jestArgs = argv[0] === '--' ? argv.slice(1) : argv;
 
-// The pnpm that started this run (npm_execpath), so the checks run with it whatever PATH holds.
+// The pnpm that started this run (npm_execpath), so the checks run with it whatever PATH holds. pnpm 10 is a
+// JavaScript file that node runs; the pnpm 12 that `npm install -g pnpm` gives is a native executable, run as
+// it is.
+const execPath = process.env.npm_execpath;
 const pnpm = (script: string): Step =>
-  process.env.npm_execpath
-    ? { name: script, program: process.execPath, args: [process.env.npm_execpath, 'run', script] }
-    : { name: script, program: 'pnpm', args: ['run', script] };
+  !execPath
+    ? { name: script, program: 'pnpm', args: ['run', script] }
+    : /\.[cm]?js$/.test(execPath)
+      ? { name: script, program: process.execPath, args: [execPath, 'run', script] }
+      : { name: script, program: execPath, args: ['run', script] };
 
 const steps: Step[] = [
   pnpm('typecheck'),
