@@ -1,72 +1,12 @@
-import { parseCidr } from '@hookline/core';
 import { z } from 'zod';
 import { AA_CONTRAST, contrastWithWhite } from './brand';
+import { redisHaSettings } from './redis-ha-settings';
+import { cidr, commaList, int, setting, urlOf } from './setting-parsers';
+
+export { settingDoc, type SettingDoc } from './setting-parsers';
 
 // Every setting hookline reads: its parser, its default and what it means for users, in one place. The
 // README's settings table is rendered from this (settings-reference.ts) and a test keeps the two equal.
-
-/**
- * What a setting means, for the README; `whenUnset` for settings without a default value. Which processes
- * require a setting is not said here: the table takes it from loadConfig's REQUIRED, so the two cannot differ.
- */
-export interface SettingDoc {
-  readonly doc: string;
-  readonly whenUnset?: string;
-}
-
-const docs = new WeakMap<z.ZodType, SettingDoc>();
-
-function setting<T extends z.ZodType>(schema: T, doc: string, whenUnset?: string): T {
-  docs.set(schema, { doc, ...(whenUnset !== undefined ? { whenUnset } : {}) });
-  return schema;
-}
-
-export function settingDoc(schema: z.ZodType): SettingDoc | undefined {
-  return docs.get(schema);
-}
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
-
-// The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
-const cidr = z
-  .string()
-  .refine(
-    (value) => parseCidr(value) !== undefined,
-    'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
-  );
-
-// `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address.
-const clusterNode = z.string().transform((value, ctx) => {
-  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
-  const port = Number(match?.[2]);
-  if (!match || port < 1 || port > 65535) {
-    ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port (e.g. 10.0.0.5:6379)` });
-    return z.NEVER;
-  }
-  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
-});
-
-/** A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. */
-const urlOf = (protocols: readonly string[], message: string) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, message);
-
-// A comma-separated list (empty by default), each entry checked by `item`.
-const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
-  z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(item));
 
 export const settingsSchema = z.object({
   PORT: setting(int(8080, 0, 65535), 'HTTP port of the API / website / Bull Board'),
@@ -98,43 +38,7 @@ export const settingsSchema = z.object({
     int(30, 1, 3650),
     'days of delivery history kept; older days are dropped whole (one partition a day), hourly',
   ),
-  REDIS_CLUSTER_NODES: setting(
-    commaList(clusterNode),
-    'comma-separated `host:port` seeds of a Redis Cluster (e.g. `10.0.1.1:6379,10.0.1.2:6379`); when set, ' +
-      'hookline runs in cluster mode, and of `REDIS_URL` only the user, password and TLS (`rediss://`) are ' +
-      'used, for every node: `REDIS_URL=rediss://hookline:s3cret@cluster`',
-  ),
-  REDIS_SENTINELS: setting(
-    commaList(clusterNode),
-    'comma-separated `host:port` of the Redis Sentinels watching the primary (e.g. ' +
-      '`10.0.1.1:26379,10.0.1.2:26379,10.0.1.3:26379`); when set, every process asks them for the current ' +
-      'primary (and again after a failover), and of `REDIS_URL` only the user, password and TLS (`rediss://`, ' +
-      'then also towards the sentinels) are used: `REDIS_URL=redis://hookline:s3cret@sentinel`. Not together ' +
-      'with `REDIS_CLUSTER_NODES`',
-  ),
-  REDIS_SENTINEL_MASTER: setting(
-    z
-      .string()
-      .regex(
-        /^[A-Za-z0-9._-]{1,64}$/,
-        'must be the name from `sentinel monitor <name> …` (letters, digits, . _ -)',
-      )
-      .default('mymaster'),
-    'with `REDIS_SENTINELS`: the name the sentinels know the primary by (`sentinel monitor <name> …`)',
-  ),
-  REDIS_SENTINEL_PASSWORD: setting(
-    z.string().min(1).optional(),
-    "with `REDIS_SENTINELS`: the sentinels' own password (`requirepass` in sentinel.conf), when they " +
-      'require one; the user of `REDIS_URL`, if any, is used with it',
-    '— (the sentinels are asked without a password)',
-  ),
-  HOOKLINE_REDIS_REPLICA_ACKS: setting(
-    int(0, 0, 16),
-    'how many replicas must have acknowledged (Redis `WAIT`, up to 1 s) the writes that delivery promises ' +
-      "rest on before hookline acts on them: the attempt's mark before its request leaves, an accepted " +
-      "event's jobs before the 202, an outcome and its history record. A write not acknowledged in time " +
-      'answers 503 (publish) or sends nothing (delivery); see the README on Redis failover',
-  ),
+  ...redisHaSettings,
   HOOKLINE_PUBLIC_URL: setting(
     urlOf(['http:', 'https:'], 'must be an absolute http:// or https:// URL, e.g. https://hooks.example.com')
       .transform((v) => new URL(v).origin)

@@ -6,6 +6,7 @@ import {
   type PublishEventInput,
   formatEventTimestamp,
   layoutOf,
+  newId,
 } from '@hookline/core';
 
 /**
@@ -38,4 +39,19 @@ export function toDeliverable(
   }
   if (kind.builtIn) return { id, type: kind.name, fields };
   return { id, type: kind.name, fields, layout: layoutOf(kind, (field) => fields[field.name] !== undefined) };
+}
+
+/** The sample call_created a test event carries: it reads as a test on the receiver's side. */
+export function testCallEvent(): PublishEventInput {
+  return {
+    type: 'call_created',
+    data: {
+      call_id: `test-${newId('evt').slice(4, 16)}`,
+      direction: 'outbound',
+      from: 'hookline-test',
+      from_cnam: 'hookline test event',
+      to: '0000000000',
+      rate: '0.0',
+    },
+  };
 }

@@ -5,13 +5,11 @@ import {
   type EventCatalog,
   type PublishEventInput,
   HooklineError,
-  Lru,
   newId,
   publishAcceptor,
   publishEventSchema,
   type Clock,
   systemClock,
-  TurnBatch,
   inSpan,
   traceContextFrom,
   type TraceContext,
@@ -21,9 +19,10 @@ import {
 } from '@hookline/core';
 import { type RedisKeys } from '@hookline/redis';
 import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
+import { AccountMarks } from './inbox/account-marks';
 import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
-import { fingerprint, toDeliverable } from './event-shape';
+import { fingerprint, testCallEvent, toDeliverable } from './event-shape';
 import type { AttemptTrigger, LogSink } from '@hookline/core';
 
 export interface PublishResult {
@@ -69,8 +68,6 @@ const DAY_SECONDS = 24 * 3600;
 // A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
 // the rest.
 const MAX_ABANDONED_PER_PUBLISH = 10;
-// Accounts whose recent mark this process remembers; forgetting one only costs a mark on its next publish.
-const REMEMBERED_MARKS = 10_000;
 
 /**
  * Accepts events and fans each one out to every hook of its account, all or none, on one Redis or a Redis
@@ -87,10 +84,7 @@ export class Producer {
   private readonly clock: Clock;
   private readonly ttl: number;
   private readonly graceMs: number;
-  /** accountId -> performance.now() when this process sent its latest mark for the account that succeeded. */
-  private readonly marks = new Lru<string, number>(REMEMBERED_MARKS);
-  /** The marks asked for in one turn go out in one script (a quiet account needs one on every publish). */
-  private readonly marking: TurnBatch<string, void>;
+  private readonly marks: AccountMarks;
   private readonly catalog: EventCatalog;
   private readonly accept_: (body: unknown) => PublishEventInput | undefined;
   private readonly schema: ReturnType<typeof publishEventSchema>;
@@ -108,10 +102,7 @@ export class Producer {
     this.catalog = deps.catalog ?? BUILT_IN_CATALOG;
     this.accept_ = publishAcceptor(this.catalog);
     this.schema = publishEventSchema(this.catalog);
-    this.marking = new TurnBatch(async (accountIds) => {
-      await this.inbox.markActive([...new Set(accountIds)]);
-      return [];
-    });
+    this.marks = new AccountMarks(this.inbox, this.graceMs);
   }
 
   /**
@@ -141,18 +132,7 @@ export class Producer {
 
   /** A sample call_created to one hook, in sequence with its other events, whatever the hook subscribes to. */
   async publishTest(accountId: string, hookId: string): Promise<{ id: string }> {
-    const sample: PublishEventInput = {
-      type: 'call_created',
-      data: {
-        call_id: `test-${newId('evt').slice(4, 16)}`,
-        direction: 'outbound',
-        from: 'hookline-test',
-        from_cnam: 'hookline test event',
-        to: '0000000000',
-        rate: '0.0',
-      },
-    };
-    const { id } = await this.accept(accountId, sample, undefined, [hookId], 'test');
+    const { id } = await this.accept(accountId, testCallEvent(), undefined, [hookId], 'test');
     return { id };
   }
 
@@ -194,7 +174,7 @@ export class Producer {
     trace: TraceContext | undefined,
   ): Promise<void> {
     const now = this.clock();
-    await this.markActive(accountId);
+    await this.marks.ensure(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
@@ -263,7 +243,7 @@ export class Producer {
     { idempotencyKey, hooks, trigger, trace }: AcceptOptions,
   ): Promise<PublishResult> {
     // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
-    await this.markActive(accountId);
+    await this.marks.ensure(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
@@ -294,25 +274,6 @@ export class Producer {
     }
     if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
     return { ...acceptance.answer, duplicate: false };
-  }
-
-  /**
-   * Marks the account unless this process's own mark is younger than a quarter of the grace period, which
-   * saves a round trip on most publishes. Skipping is safe because recovery only drops an account from the
-   * index (FORGET) once its score, the Redis time of its latest mark, is older than the grace period on
-   * Redis's clock, and only touches inbox entries older than the grace period by their own stream ids. A mark
-   * sent less than grace/4 ago ran on Redis less than grace/4 ago (after it was sent), so recovery cannot drop
-   * the account for at least another 3/4 of the grace period: the entry written next is missed only if
-   * recovery stalls that long between finding the inbox empty and its FORGET (a fresh mark allowed the whole
-   * grace period). Ages count from when the mark was sent, not answered (a late answer says nothing of when
-   * Redis ran it), on the monotonic clock, so clock skew between this machine and Redis does not matter.
-   */
-  private async markActive(accountId: string): Promise<void> {
-    const sentAt = performance.now();
-    const lastSent = this.marks.get(accountId);
-    if (lastSent !== undefined && sentAt - lastSent < this.graceMs / 4) return;
-    await this.marking.add(accountId);
-    this.marks.set(accountId, sentAt);
   }
 
   private async completeAbandoned(accountId: string, entries: readonly InboxEntry[]): Promise<Set<string>> {

@@ -1,49 +1,45 @@
 import {
   ALL_EVENTS,
   BUILT_IN_CATALOG,
-  HooklineError,
   hookInputSchemas,
   newId,
-  isSigningSecret,
   newSigningSecret,
   notFound,
-  rotatedKeys,
   validationError,
   zodProblems,
+  type Clock,
   type CreateHookInput,
   type EventCatalog,
   type HookEvents,
   type HookView,
   type HookWithSecret,
   type UpdateHookInput,
-  type Clock,
 } from '@hookline/core';
-import { EgressWaits, type RedisKeys } from '@hookline/redis';
-import { STORE_SCRIPTS } from './scripts';
+import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
 import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo } from './contracts';
+import { checkFilter, HookFilters } from './hook-filters';
 import {
   authFields,
   eventsFromField,
   eventsToField,
   HEADERS_FIELD,
-  openSigningKeys,
-  TLS_FIELDS,
-  tlsFields,
-  parseStoredHook,
   SIGNING_FIELDS,
   signingFields,
   SUSPENSION_FIELDS,
   suspensionFields,
+  TLS_FIELDS,
+  tlsFields,
   toHookTarget,
-  toHookView,
   toSuspensionInfo,
-  type StoredHook,
 } from './hook-record';
-import { checkFilter, HookFilters } from './hook-filters';
+import { HookRecordAccess } from './hook-record-access';
+import { HookSigningSecrets } from './hook-signing-secrets';
+import { HookViews } from './hook-views';
 import { isIdOf } from './id-guard';
+import { STORE_SCRIPTS } from './scripts';
 import type { SecretBox } from './secret-box';
 
 export interface HooksDeps {
@@ -54,7 +50,8 @@ export interface HooksDeps {
   readonly activity: RedisActivityFeed;
   readonly clock: Clock;
   /** The event kinds hooks may subscribe to; call_created alone when absent. */
-  readonly catalog?: EventCatalog; /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
+  readonly catalog?: EventCatalog;
+  /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
   readonly eventTypeHeader?: string;
 }
 
@@ -65,7 +62,9 @@ export interface HooksDeps {
 export class RedisHooks implements Hooks {
   private readonly schemas: ReturnType<typeof hookInputSchemas>;
   private readonly filters: HookFilters;
-  private readonly egressWaits: EgressWaits;
+  private readonly records: HookRecordAccess;
+  private readonly views: HookViews;
+  private readonly signingSecrets: HookSigningSecrets;
 
   constructor(private readonly deps: HooksDeps) {
     this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG, {
@@ -73,7 +72,22 @@ export class RedisHooks implements Hooks {
       now: deps.clock,
     });
     this.filters = new HookFilters(deps.redis, deps.keys);
-    this.egressWaits = new EgressWaits(deps.redis, deps.keys);
+    this.records = new HookRecordAccess(deps.redis, deps.keys, deps.clock);
+    this.views = new HookViews(
+      deps.redis,
+      deps.keys,
+      deps.hookQueues,
+      this.filters,
+      this.records,
+      deps.clock,
+    );
+    this.signingSecrets = new HookSigningSecrets(
+      this.records,
+      this.views,
+      deps.secretBox,
+      deps.activity,
+      deps.clock,
+    );
   }
 
   async create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret> {
@@ -85,7 +99,7 @@ export class RedisHooks implements Hooks {
     const hook = parsed.data;
     checkFilter(hook.filter, hook.events, this.deps.catalog ?? BUILT_IN_CATALOG);
     const id = newId('hk');
-    const now = this.now();
+    const now = this.records.now();
     const secret = hook.signing ? newSigningSecret() : undefined;
     const record: Record<string, string> = {
       id,
@@ -122,8 +136,8 @@ export class RedisHooks implements Hooks {
       await execOrThrow(tx);
     } catch (error) {
       // EXEC does not roll back: one failed command (a key of the wrong type) leaves the others applied.
-      await this.unindex(accountId, id).catch(() => undefined);
-      await this.dropHookKeys(id).catch(() => undefined);
+      await this.records.unindex(accountId, id).catch(() => undefined);
+      await this.records.dropHookKeys(id).catch(() => undefined);
       await hookQueues.remove(id).catch(() => undefined);
       throw error;
     }
@@ -132,58 +146,12 @@ export class RedisHooks implements Hooks {
     return secret ? { ...created, signing_secret: secret } : created;
   }
 
-  async get(accountId: string, hookId: string): Promise<HookView | undefined> {
-    const hook = await this.readOwned(accountId, hookId);
-    if (!hook) return undefined;
-    const [paused, events, failing, filter, egressWait] = await Promise.all([
-      this.deps.hookQueues.isPaused(hookId),
-      this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId),
-      this.failing(hookId),
-      this.filters.get(accountId, hookId),
-      this.egressWaits.get(hookId),
-    ]);
-    const view = toHookView(hook, paused, eventsFromField(events), this.deps.clock, failing, egressWait);
-    return filter ? { ...view, filter } : view;
-  }
-
-  /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
-  private async failing(hookId: string): Promise<boolean> {
-    return (await this.deps.redis.hexists(this.deps.keys.hookStreak(hookId), 'warned')) === 1;
+  get(accountId: string, hookId: string): Promise<HookView | undefined> {
+    return this.views.get(accountId, hookId);
   }
 
   async list(accountId: string): Promise<HookView[]> {
-    const ids = await this.listIds(accountId);
-    if (ids.length === 0) return [];
-    // Sent together, not pipelined: the hooks may live on different shards of a Redis Cluster.
-    const raws = await Promise.all(ids.map((id) => this.deps.redis.hgetall(this.deps.keys.hookRecord(id))));
-    const hooks = ids
-      .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
-      .filter((hook): hook is StoredHook => hook?.account_id === accountId);
-    if (hooks.length === 0) return [];
-    const [paused, events, failing, filters, egressWaits] = await Promise.all([
-      this.deps.hookQueues.pausedMany(hooks.map((hook) => hook.id)),
-      this.deps.redis.hmget(this.deps.keys.accountHookEvents(accountId), ...hooks.map((hook) => hook.id)),
-      Promise.all(hooks.map((hook) => this.failing(hook.id))),
-      this.filters.many(
-        accountId,
-        hooks.map((hook) => hook.id),
-      ),
-      Promise.all(hooks.map((hook) => this.egressWaits.get(hook.id))),
-    ]);
-    return hooks
-      .map((hook, i) => {
-        const view = toHookView(
-          hook,
-          paused[i] ?? false,
-          eventsFromField(events[i]),
-          this.deps.clock,
-          failing[i] ?? false,
-          egressWaits[i],
-        );
-        const filter = filters[i];
-        return filter ? { ...view, filter } : view;
-      })
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    return this.views.list(accountId, await this.listIds(accountId));
   }
 
   async update(
@@ -195,11 +163,11 @@ export class RedisHooks implements Hooks {
     const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
     const change = parsed.data;
-    const stored = await this.readOwned(accountId, hookId);
+    const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
     if (change.events !== undefined || change.filter !== undefined)
       await this.checkChangedFilter(accountId, hookId, change);
-    const now = this.now();
+    const now = this.records.now();
     const set: Record<string, string> = { updated_at: now };
     const remove: string[] = [];
     // `signing: true` on a hook that signs already changes nothing: a new secret without the 24 h overlap
@@ -217,7 +185,7 @@ export class RedisHooks implements Hooks {
     if (change.headers !== undefined && Object.keys(change.headers).length === 0) remove.push(HEADERS_FIELD);
     if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
     if (change.tls === null) remove.push(...TLS_FIELDS);
-    if ((await this.change(hookId, accountId, true, remove, set)) < 0) return undefined;
+    if ((await this.records.change(hookId, accountId, true, remove, set)) < 0) return undefined;
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;
     if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
@@ -235,61 +203,12 @@ export class RedisHooks implements Hooks {
     return updated && secret ? { ...updated, signing_secret: secret } : updated;
   }
 
-  async rotateSigningSecret(
-    accountId: string,
-    hookId: string,
-    actor: string,
-  ): Promise<HookWithSecret | undefined> {
-    const stored = await this.readOwned(accountId, hookId);
-    if (!stored) return undefined;
-    const keys = openSigningKeys(stored, this.deps.secretBox);
-    if (!keys)
-      throw new HooklineError(
-        'CONFLICT',
-        'This hook does not sign its requests; turn signing on (signing: true) to get a secret',
-      );
-    const clock = this.deps.clock();
-    const secret = newSigningSecret();
-    const set = {
-      ...signingFields(this.deps.secretBox, hookId, rotatedKeys(keys, secret, clock)),
-      updated_at: clock.toISOString(),
-    };
-    // The version bump makes every worker re-read the hook: the new secret signs from the next request on.
-    if ((await this.change(hookId, accountId, true, [], set)) < 0) return undefined;
-    await this.deps.activity.append(accountId, {
-      kind: 'hook.updated',
-      at: set.updated_at,
-      hook_id: hookId,
-      actor,
-      detail: 'signing secret rotated',
-    });
-    const updated = await this.get(accountId, hookId);
-    return updated && { ...updated, signing_secret: secret };
+  rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined> {
+    return this.signingSecrets.rotate(accountId, hookId, actor);
   }
 
-  async setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
-    if (!isSigningSecret(secret))
-      throw new HooklineError(
-        'VALIDATION_FAILED',
-        'A signing secret is whsec_ followed by base64 of 32 bytes',
-      );
-    const stored = await this.readOwned(accountId, hookId);
-    if (!stored) return false;
-    const current = openSigningKeys(stored, this.deps.secretBox);
-    if (current?.current === secret && !current.previous) return true;
-    const set = {
-      ...signingFields(this.deps.secretBox, hookId, { current: secret }),
-      updated_at: this.now(),
-    };
-    if ((await this.change(hookId, accountId, true, [...SIGNING_FIELDS], set)) < 0) return false;
-    await this.deps.activity.append(accountId, {
-      kind: 'hook.updated',
-      at: set.updated_at,
-      hook_id: hookId,
-      actor,
-      detail: 'signing secret set',
-    });
-    return true;
+  setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
+    return this.signingSecrets.set(accountId, hookId, secret, actor);
   }
 
   /** The filter the hook will have, against the kinds it will get: either may change without the other. */
@@ -318,7 +237,7 @@ export class RedisHooks implements Hooks {
   }
 
   async remove(accountId: string, hookId: string, actor: string): Promise<boolean> {
-    if (!(await this.readOwned(accountId, hookId))) return false;
+    if (!(await this.records.readOwned(accountId, hookId))) return false;
     const { hookQueues, activity } = this.deps;
     // Out of the account's index first (with its feed entry: both in the account's slot), so producers stop
     // fanning out to it; then the global index, the queue and its jobs, and the hook's own keys last. Each
@@ -329,12 +248,17 @@ export class RedisHooks implements Hooks {
       .srem(this.deps.keys.accountHooks(accountId), hookId)
       .hdel(this.deps.keys.accountHookEvents(accountId), hookId);
     this.filters.removeInto(tx, accountId, hookId);
-    activity.appendInto(tx, accountId, { kind: 'hook.deleted', at: this.now(), hook_id: hookId, actor });
+    activity.appendInto(tx, accountId, {
+      kind: 'hook.deleted',
+      at: this.records.now(),
+      hook_id: hookId,
+      actor,
+    });
     await execOrThrow(tx);
     await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
     await hookQueues.remove(hookId);
     // After the queue: a delivery that was on the wire during the delete may have logged since.
-    await this.dropHookKeys(hookId);
+    await this.records.dropHookKeys(hookId);
     return true;
   }
 
@@ -349,81 +273,20 @@ export class RedisHooks implements Hooks {
   }
 
   async target(hookId: string): Promise<HookTarget | undefined> {
-    const hook = await this.read(hookId);
+    const hook = await this.records.read(hookId);
     return hook && toHookTarget(hook, this.deps.secretBox);
   }
 
   async suspension(accountId: string, hookId: string): Promise<SuspensionInfo | undefined> {
-    const hook = await this.readOwned(accountId, hookId);
+    const hook = await this.records.readOwned(accountId, hookId);
     return hook && toSuspensionInfo(hook);
   }
 
   async recordSuspension(hookId: string, info: SuspensionInfo): Promise<void> {
-    if (isIdOf('hk', hookId)) await this.change(hookId, '', false, [], suspensionFields(info));
+    if (isIdOf('hk', hookId)) await this.records.change(hookId, '', false, [], suspensionFields(info));
   }
 
   async clearSuspension(hookId: string): Promise<void> {
-    if (isIdOf('hk', hookId)) await this.change(hookId, '', false, [...SUSPENSION_FIELDS], {});
-  }
-
-  private now(): string {
-    return this.deps.clock().toISOString();
-  }
-
-  /**
-   * The hook's record and hook-scoped data: one command, as they share the hook's slot. Its history outbox
-   * stays: records of attempts made before the delete still reach the history (the writer empties it).
-   */
-  private async dropHookKeys(hookId: string): Promise<void> {
-    const { keys } = this.deps;
-    await this.deps.redis.del(
-      keys.hookRecord(hookId),
-      keys.hookStreak(hookId),
-      keys.hookStreakFailures(hookId),
-      keys.hookAttempt(hookId),
-      keys.hookErasing(hookId),
-      keys.hookEgressWait(hookId),
-    );
-  }
-
-  /** Takes the hook out of both indexes (each in its own slot). */
-  private async unindex(accountId: string, hookId: string): Promise<void> {
-    const { redis, keys } = this.deps;
-    const results = await Promise.allSettled([
-      redis
-        .multi()
-        .srem(keys.accountHooks(accountId), hookId)
-        .hdel(keys.accountHookEvents(accountId), hookId)
-        .hdel(keys.accountHookFilters(accountId), hookId)
-        .exec(),
-      redis.srem(keys.allHooks(), hookId),
-    ]);
-    for (const result of results) if (result.status === 'rejected') throw result.reason;
-  }
-
-  private async change(
-    hookId: string,
-    accountId: string,
-    bumpVersion: boolean,
-    remove: readonly string[],
-    set: Record<string, string>,
-  ): Promise<number> {
-    const result = await STORE_SCRIPTS.hookChange.run(
-      this.deps.redis,
-      [this.deps.keys.hookRecord(hookId)],
-      [accountId, bumpVersion ? '1' : '0', String(remove.length), ...remove, ...Object.entries(set).flat()],
-    );
-    return Number(result);
-  }
-
-  private async read(hookId: string): Promise<StoredHook | undefined> {
-    if (!isIdOf('hk', hookId)) return undefined;
-    return parseStoredHook(hookId, await this.deps.redis.hgetall(this.deps.keys.hookRecord(hookId)));
-  }
-
-  /** Another account's hook reads as no hook at all: the API answers 404, never 403. */
-  private async readOwned(accountId: string, hookId: string): Promise<StoredHook | undefined> {
-    const hook = await this.read(hookId);
-    return hook?.account_id === accountId ? hook : undefined;
+    if (isIdOf('hk', hookId)) await this.records.change(hookId, '', false, [...SUSPENSION_FIELDS], {});
   }
 }

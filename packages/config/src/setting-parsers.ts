@@ -1,0 +1,68 @@
+import { parseCidr } from '@hookline/core';
+import { z } from 'zod';
+
+// The building blocks of the settings schema: each setting's parser with its documentation.
+
+/**
+ * What a setting means, for the README; `whenUnset` for settings without a default value. Which processes
+ * require a setting is not said here: the table takes it from loadConfig's REQUIRED, so the two cannot differ.
+ */
+export interface SettingDoc {
+  readonly doc: string;
+  readonly whenUnset?: string;
+}
+
+const docs = new WeakMap<z.ZodType, SettingDoc>();
+
+export function setting<T extends z.ZodType>(schema: T, doc: string, whenUnset?: string): T {
+  docs.set(schema, { doc, ...(whenUnset !== undefined ? { whenUnset } : {}) });
+  return schema;
+}
+
+export function settingDoc(schema: z.ZodType): SettingDoc | undefined {
+  return docs.get(schema);
+}
+export const int = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+// The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
+export const cidr = z
+  .string()
+  .refine(
+    (value) => parseCidr(value) !== undefined,
+    'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
+  );
+
+// `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address.
+export const clusterNode = z.string().transform((value, ctx) => {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65535) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not host:port (e.g. 10.0.0.5:6379)` });
+    return z.NEVER;
+  }
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+});
+
+/** A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. */
+export const urlOf = (protocols: readonly string[], message: string) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
+
+// A comma-separated list (empty by default), each entry checked by `item`.
+export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));

@@ -1,0 +1,83 @@
+import type { Clock } from '@hookline/core';
+import type { RedisKeys } from '@hookline/redis';
+import type { Redis } from 'ioredis';
+import { parseStoredHook, type StoredHook } from './hook-record';
+import { isIdOf } from './id-guard';
+import { STORE_SCRIPTS } from './scripts';
+
+/**
+ * Reads and writes of one hook's record hash, and the keys that live and die with it. Every change goes
+ * through one script (hook-change.lua), so a hook deleted meanwhile is never written back.
+ */
+export class HookRecordAccess {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly clock: Clock,
+  ) {}
+
+  now(): string {
+    return this.clock().toISOString();
+  }
+
+  async read(hookId: string): Promise<StoredHook | undefined> {
+    if (!isIdOf('hk', hookId)) return undefined;
+    return parseStoredHook(hookId, await this.redis.hgetall(this.keys.hookRecord(hookId)));
+  }
+
+  /** Another account's hook reads as no hook at all: the API answers 404, never 403. */
+  async readOwned(accountId: string, hookId: string): Promise<StoredHook | undefined> {
+    const hook = await this.read(hookId);
+    return hook?.account_id === accountId ? hook : undefined;
+  }
+
+  /**
+   * Removes then sets fields of the record, if it exists and (with an account id) belongs to that account;
+   * with `bumpVersion` every worker re-reads the hook before its next request. Negative: nothing written.
+   */
+  async change(
+    hookId: string,
+    accountId: string,
+    bumpVersion: boolean,
+    remove: readonly string[],
+    set: Record<string, string>,
+  ): Promise<number> {
+    const result = await STORE_SCRIPTS.hookChange.run(
+      this.redis,
+      [this.keys.hookRecord(hookId)],
+      [accountId, bumpVersion ? '1' : '0', String(remove.length), ...remove, ...Object.entries(set).flat()],
+    );
+    return Number(result);
+  }
+
+  /**
+   * The hook's record and hook-scoped data: one command, as they share the hook's slot. Its history outbox
+   * stays: records of attempts made before the delete still reach the history (the writer empties it).
+   */
+  async dropHookKeys(hookId: string): Promise<void> {
+    const { keys } = this;
+    await this.redis.del(
+      keys.hookRecord(hookId),
+      keys.hookStreak(hookId),
+      keys.hookStreakFailures(hookId),
+      keys.hookAttempt(hookId),
+      keys.hookErasing(hookId),
+      keys.hookEgressWait(hookId),
+    );
+  }
+
+  /** Takes the hook out of both indexes (each in its own slot). */
+  async unindex(accountId: string, hookId: string): Promise<void> {
+    const { redis, keys } = this;
+    const results = await Promise.allSettled([
+      redis
+        .multi()
+        .srem(keys.accountHooks(accountId), hookId)
+        .hdel(keys.accountHookEvents(accountId), hookId)
+        .hdel(keys.accountHookFilters(accountId), hookId)
+        .exec(),
+      redis.srem(keys.allHooks(), hookId),
+    ]);
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
+  }
+}

@@ -1,0 +1,78 @@
+import type { Clock, HookView } from '@hookline/core';
+import { EgressWaits, type RedisKeys } from '@hookline/redis';
+import type { Redis } from 'ioredis';
+import type { HookQueueAdmin } from './contracts';
+import { eventsFromField, parseStoredHook, toHookView, type StoredHook } from './hook-record';
+import type { HookRecordAccess } from './hook-record-access';
+import type { HookFilters } from './hook-filters';
+
+/**
+ * A hook as its account sees it: the record with what lives beside it (paused queue, subscribed kinds, the
+ * failing mark, filter, a wait on the egress proxy), read together.
+ */
+export class HookViews {
+  private readonly egressWaits: EgressWaits;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly hookQueues: HookQueueAdmin,
+    private readonly filters: HookFilters,
+    private readonly records: HookRecordAccess,
+    private readonly clock: Clock,
+  ) {
+    this.egressWaits = new EgressWaits(redis, keys);
+  }
+
+  async get(accountId: string, hookId: string): Promise<HookView | undefined> {
+    const hook = await this.records.readOwned(accountId, hookId);
+    if (!hook) return undefined;
+    const [paused, events, failing, filter, egressWait] = await Promise.all([
+      this.hookQueues.isPaused(hookId),
+      this.redis.hget(this.keys.accountHookEvents(accountId), hookId),
+      this.failing(hookId),
+      this.filters.get(accountId, hookId),
+      this.egressWaits.get(hookId),
+    ]);
+    const view = toHookView(hook, paused, eventsFromField(events), this.clock, failing, egressWait);
+    return filter ? { ...view, filter } : view;
+  }
+
+  /** Hooks of the listed ids that belong to the account, oldest first. */
+  async list(accountId: string, ids: readonly string[]): Promise<HookView[]> {
+    if (ids.length === 0) return [];
+    // Sent together, not pipelined: the hooks may live on different shards of a Redis Cluster.
+    const raws = await Promise.all(ids.map((id) => this.redis.hgetall(this.keys.hookRecord(id))));
+    const hooks = ids
+      .map((id, i) => parseStoredHook(id, raws[i] ?? {}))
+      .filter((hook): hook is StoredHook => hook?.account_id === accountId);
+    if (hooks.length === 0) return [];
+    const hookIds = hooks.map((hook) => hook.id);
+    const [paused, events, failing, filters, egressWaits] = await Promise.all([
+      this.hookQueues.pausedMany(hookIds),
+      this.redis.hmget(this.keys.accountHookEvents(accountId), ...hookIds),
+      Promise.all(hookIds.map((id) => this.failing(id))),
+      this.filters.many(accountId, hookIds),
+      Promise.all(hookIds.map((id) => this.egressWaits.get(id))),
+    ]);
+    return hooks
+      .map((hook, i) => {
+        const view = toHookView(
+          hook,
+          paused[i] ?? false,
+          eventsFromField(events[i]),
+          this.clock,
+          failing[i] ?? false,
+          egressWaits[i],
+        );
+        const filter = filters[i];
+        return filter ? { ...view, filter } : view;
+      })
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */
+  private async failing(hookId: string): Promise<boolean> {
+    return (await this.redis.hexists(this.keys.hookStreak(hookId), 'warned')) === 1;
+  }
+}
