@@ -148,6 +148,22 @@ describe('deliveries through the egress proxy', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
+  it("records an endpoint that is down behind the proxy as the endpoint's error, naming the proxy's answer", async () => {
+    const d = viaProxy(proxy.url);
+    const url = receiver.url('/webhook');
+    // The proxy is up and tunnels to this port; nothing listens there any more.
+    await receiver.close();
+    const result = await d.attempt(requestTo(url));
+    expect(result.outcome).toBe('error');
+    // tinyproxy's own answer when its connect(2) to the destination fails.
+    expect(result.error).toBe(
+      `the egress proxy 127.0.0.1:${proxy.port} could not reach 127.0.0.1:${receiver.port}: it answered CONNECT with 500 Unable to connect`,
+    );
+    await waitUntil(() => proxy.connects().length === 1, 'the tunnel in the log');
+    expect(proxy.connects()).toEqual([`127.0.0.1:${receiver.port}`]);
+    receiver = await startReceiver();
+  });
+
   it('authenticates to a proxy that requires it (Basic)', async () => {
     await proxy.close();
     proxy = await startTinyproxy({

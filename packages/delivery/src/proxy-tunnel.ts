@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { connectFailure, parseConnectHead } from './connect-answer';
 import type { EgressProxy } from './egress-proxy';
 
 /**
@@ -7,8 +8,10 @@ import type { EgressProxy } from './egress-proxy';
  */
 export type TunnelResult =
   | { readonly kind: 'open'; readonly socket: Socket }
-  /** The proxy answered CONNECT with something other than 200 (403 policy, 407 credentials, 5xx, …). */
+  /** The proxy would not tunnel: its own refusal (403 policy, 407 credentials, 503 overloaded, …). */
   | { readonly kind: 'refused'; readonly reason: string }
+  /** The proxy tried the destination and could not reach it (502, 504, …: see connect-answer.ts). */
+  | { readonly kind: 'destination'; readonly reason: string }
   /** No connection to the proxy, or it closed or stalled before answering. */
   | { readonly kind: 'unreachable'; readonly reason: string };
 
@@ -62,14 +65,24 @@ export function openTunnel(
         if (head.length > MAX_HEAD_BYTES) unreachable('answered CONNECT with no HTTP head');
         return;
       }
-      const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
-      const match = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(statusLine);
-      if (!match) return unreachable('answered CONNECT with no HTTP status line');
-      if (match[1] !== '200')
-        return finish({
-          kind: 'refused',
-          reason: `the egress proxy ${proxy.shown} refused CONNECT ${authority}: ${match[1]}${match[2] ? ` ${match[2].slice(0, 100)}` : ''}`,
-        });
+      const answer = parseConnectHead(head.subarray(0, end).toString('latin1'));
+      if (!answer) return unreachable('answered CONNECT with no HTTP status line');
+      if (answer.status !== 200) {
+        // squid names its error in a header (`ERR_CONNECT_FAIL 111`): the reason keeps it.
+        const squid = answer.headers['x-squid-error'];
+        const said =
+          `${answer.status}${answer.phrase ? ` ${answer.phrase.slice(0, 100)}` : ''}` +
+          (squid ? ` (${squid.slice(0, 60)})` : '');
+        return connectFailure(answer) === 'destination'
+          ? finish({
+              kind: 'destination',
+              reason: `the egress proxy ${proxy.shown} could not reach ${authority}: it answered CONNECT with ${said}`,
+            })
+          : finish({
+              kind: 'refused',
+              reason: `the egress proxy ${proxy.shown} refused CONNECT ${authority}: ${said}`,
+            });
+      }
       // The endpoint speaks only after the request (or the TLS hello): anything past the head is a proxy bug,
       // but it belongs to the tunnel, not to the proxy's answer.
       const rest = head.subarray(end + 4);

@@ -19,7 +19,8 @@ export interface ProxyRoute {
 /**
  * One attempt through the egress proxy, in three steps under one deadline: the destination's name is
  * resolved and judged by the network policy here (blocked: the proxy never hears of it); the proxy is asked
- * for a tunnel to that very address (refused or unreachable: nothing was written, `not_sent`); the request
+ * for a tunnel to that very address (refused or unreachable: nothing was written, `not_sent`; the proxy's
+ * answer that the destination cannot be reached: the endpoint's `error`, see connect-answer.ts); the request
  * then goes through the tunnel as it would directly (TLS with the hook's host name for SNI and the
  * certificate check, `Host` the hook's). A tunnel serves one attempt: the proxy is asked again for the next,
  * so a proxy that goes down is noticed before a request is written, never half-way.
@@ -49,6 +50,8 @@ export async function sendViaProxy(
   if (found.kind === 'error') return { ...classifyAttemptError(found.error), durationMs: elapsed() };
 
   const tunnel = await openTunnel(route.proxy, found.address, port, deadline);
+  // The proxy reached out and the endpoint was not there: the endpoint's failure, as a direct refusal is.
+  if (tunnel.kind === 'destination') return { outcome: 'error', error: tunnel.reason, durationMs: elapsed() };
   if (tunnel.kind !== 'open')
     return { outcome: 'not_sent', cause: tunnel.kind, error: tunnel.reason, durationMs: elapsed() };
 

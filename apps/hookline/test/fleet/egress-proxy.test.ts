@@ -80,6 +80,34 @@ describe('deliveries through the egress proxy', () => {
     expect(receiver.requests).toHaveLength(3);
   });
 
+  it('an endpoint that is down behind the proxy fails like a refused connection: recorded, counted, suspended', async () => {
+    const { receiver, proxy, account, hook, metrics } = await setUp();
+    h.startMonitor({ failures: 3, ms: 0 });
+    // The proxy is up and may tunnel to the endpoint's port; the endpoint is gone.
+    await receiver.close();
+    for (const n of [1, 2, 3]) await h.publish(account.id, { call_id: `down-${n}` });
+
+    const view = await waitUntil(async () => {
+      const current = await h.store.hooks.get(account.id, hook.id);
+      return current?.state === 'suspended' ? current : undefined;
+    }, 'the hook to be suspended after three errors');
+    expect(view.egress_wait).toBeUndefined();
+    const log = await waitUntil(async () => {
+      const records = await h.deliveries(hook.id);
+      return records.length === 3 ? records : undefined;
+    }, 'three records');
+    const reason = `the egress proxy 127.0.0.1:${proxy.port} could not reach 127.0.0.1:${receiver.port}: it answered CONNECT with 500 Unable to connect`;
+    expect(log.map((r) => [r.call_id, r.outcome, r.trigger, r.error])).toEqual([
+      ['down-3', 'error', 'auto', reason],
+      ['down-2', 'error', 'auto', reason],
+      ['down-1', 'error', 'auto', reason],
+    ]);
+    // Each event was tried once, through the proxy; none waited on it.
+    await waitUntil(() => proxy.connects().length === 3, 'three tunnels in the log');
+    expect(proxy.connects()).toEqual(Array(3).fill(`127.0.0.1:${receiver.port}`));
+    expect(await refusedTries(metrics)).toBe(0);
+  });
+
   it('a proxy that requires credentials lets a worker with them through', async () => {
     const receiver = await startReceiver();
     h.ctx.closeLater(receiver);

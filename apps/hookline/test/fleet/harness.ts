@@ -101,14 +101,17 @@ export function useHookline() {
       return worker;
     },
     /** The monitor in this process: with it, the history writer moves records to PostgreSQL. */
-    startMonitor(): RunningMonitor {
+    startMonitor(suspendAfter: { failures?: number; ms?: number } = {}): RunningMonitor {
       const monitor = startMonitor({
         redis: ctx.redis,
         keys: h.keys,
         store: h.store,
         history: h.history,
         logger: createLogger('silent', 'test-monitor'),
-        config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 10, HOOKLINE_SUSPEND_AFTER_MS: 600_000 },
+        config: {
+          HOOKLINE_SUSPEND_AFTER_FAILURES: suspendAfter.failures ?? 10,
+          HOOKLINE_SUSPEND_AFTER_MS: suspendAfter.ms ?? 600_000,
+        },
         blockMs: 100,
       });
       ctx.onCleanup(() => monitor.close());
