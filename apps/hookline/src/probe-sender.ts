@@ -1,4 +1,5 @@
 import type { Config } from '@hookline/config';
+import { deliveryUserAgent } from '@hookline/core';
 import { createDeliverer, OAuthTokens, parseEgressProxy, sentOrError } from '@hookline/delivery';
 import type { HookControlDeps } from '@hookline/suspension';
 
@@ -14,6 +15,7 @@ export function probeSender(
     | 'HOOKLINE_ALLOW_NETWORKS'
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_EGRESS_PROXY'
+    | 'HOOKLINE_BRAND_NAME'
   >,
 ): { probe: NonNullable<HookControlDeps['probe']>; close(): Promise<void> } {
   const deliverer = createDeliverer({
@@ -27,6 +29,7 @@ export function probeSender(
       attempt: async (request) => sentOrError(await deliverer.attempt(request)),
       oauthToken: (owner) => tokens.token(owner),
       eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
+      userAgent: deliveryUserAgent(config.HOOKLINE_BRAND_NAME),
     },
     close: () => deliverer.close(),
   };

@@ -68,8 +68,7 @@ describe('the operator’s brand on every page', () => {
         headers: { cookie, accept: 'text/html' },
       });
       const page = await res.text();
-      // Known gap: request previews show the User-Agent the workers really send (hookline/<version>).
-      if (/hookline/i.test(readable(page).replace(/User-Agent:\s+hookline\/[\d.]+/g, '')))
+      if (/hookline/i.test(readable(page)))
         problems.push(`${path}: says hookline: ${/.{0,80}hookline.{0,40}/is.exec(readable(page))?.[0]}`);
       if (!page.includes('<html')) continue; // a fragment (the live log) has no chrome
       if (!page.includes('Voxtel Connect</title>') && !page.includes('· Voxtel Connect'))
@@ -78,6 +77,12 @@ describe('the operator’s brand on every page', () => {
       if (!page.includes('href="https://help.voxtel.test/webhooks"')) problems.push(`${path}: no help link`);
     }
     expect(problems).toEqual([]);
+
+    // The hook page's request preview shows the User-Agent the workers send under this brand.
+    const hookPage = await (
+      await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(readable(hookPage)).toMatch(/User-Agent:\s+Voxtel-Connect-Webhooks\/1\.0/);
 
     // The brand's stylesheet and logo are served by the website itself.
     const home = await (await fetch(`${w.baseUrl}/`, { headers: { cookie: session.cookie } })).text();

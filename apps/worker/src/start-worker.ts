@@ -3,7 +3,14 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { RedisKeys } from '@hookline/redis';
-import { isDropped, OUTCOMES, systemClock, USER_AGENT, type Clock, type Tracing } from '@hookline/core';
+import {
+  deliveryUserAgent,
+  isDropped,
+  OUTCOMES,
+  systemClock,
+  type Clock,
+  type Tracing,
+} from '@hookline/core';
 import { createDeliverer, OAuthTokens, parseEgressProxy } from '@hookline/delivery';
 import { EgressWaits, HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
 import {
@@ -29,7 +36,9 @@ export interface WorkerDeps {
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_WORKER_MAX_HOOKS'
   > &
-    Partial<Pick<Config, 'HOOKLINE_TRACE_PROPAGATE'>> & { HOOKLINE_EGRESS_PROXY?: string | undefined };
+    Partial<Pick<Config, 'HOOKLINE_TRACE_PROPAGATE' | 'HOOKLINE_BRAND_NAME'>> & {
+      HOOKLINE_EGRESS_PROXY?: string | undefined;
+    };
   /**
    * A connection with maxRetriesPerRequest: null, for every command but the blocking wait on the ready set
    * (the worker duplicates it once for that). The attempt ledger of `store` must use this same connection:
@@ -85,7 +94,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     attempt: (request) => deliverer.attempt(request),
     oauth: new OAuthTokens((request) => deliverer.attempt(request)),
     eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
-    userAgent: USER_AGENT,
+    userAgent: deliveryUserAgent(config.HOOKLINE_BRAND_NAME),
     deadlineMs,
     sendMarginMs: ENGINE_TIMINGS.sendMarginMs,
     clock,

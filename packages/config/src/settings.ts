@@ -104,7 +104,8 @@ export const settingsSchema = z.object({
   ),
   HOOKLINE_BRAND_NAME: setting(
     z.string().trim().min(1).max(60, 'must be at most 60 characters').optional(),
-    "the operator's product name, shown to customers instead of hookline on every page and e-mail",
+    "the operator's product name, shown to customers instead of hookline on every page and e-mail, and in " +
+      'the User-Agent of deliveries (`Voxtel Connect` → `Voxtel-Connect-Webhooks/1.0`)',
     '— (hookline)',
   ),
   HOOKLINE_BRAND_COLOR: setting(

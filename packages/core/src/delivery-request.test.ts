@@ -1,4 +1,9 @@
-import { buildDeliveryRequest, previewDeliveryRequest } from './delivery-request';
+import {
+  buildDeliveryRequest,
+  deliveryUserAgent,
+  previewDeliveryRequest,
+  USER_AGENT,
+} from './delivery-request';
 import type { DeliverableEvent } from './event-kinds';
 import { SAMPLE_CALL_CREATED } from './samples';
 
@@ -187,5 +192,25 @@ describe('previewDeliveryRequest', () => {
       options,
     );
     expect(preview.headers).not.toHaveProperty('Authorization');
+  });
+});
+
+describe('deliveryUserAgent', () => {
+  // RFC 9110 §10.1.5: product = token ["/" product-version]; token = 1*tchar.
+  const PRODUCT = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+  it('is hookline/<version> without a brand', () => {
+    expect(deliveryUserAgent(undefined)).toBe(USER_AGENT);
+    expect(USER_AGENT).toBe('hookline/0.1');
+  });
+
+  it.each([
+    ['Voxtel Connect', 'Voxtel-Connect-Webhooks/1.0'],
+    ['Téléphonie Éclair', 'Telephonie-Eclair-Webhooks/1.0'],
+    ['  A&B (Cloud) / PBX  ', 'A-B-Cloud-PBX-Webhooks/1.0'],
+    ['電話', 'Webhooks/1.0'],
+  ])('names the brand %j as a valid product token', (brand, agent) => {
+    expect(deliveryUserAgent(brand)).toBe(agent);
+    expect(agent).toMatch(PRODUCT);
   });
 });

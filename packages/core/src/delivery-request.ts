@@ -55,8 +55,25 @@ export interface PreviewTarget extends DeliveryTarget<MaskedAuth> {
   readonly signing?: boolean;
 }
 
-/** The User-Agent of every delivery, and of the website's request preview. */
+/** The User-Agent of every delivery, probe and request preview when no brand is set. */
 export const USER_AGENT = 'hookline/0.1';
+
+/**
+ * The User-Agent that deliveries, probes and the website's preview send, from HOOKLINE_BRAND_NAME: customers
+ * read it in the preview and in their endpoints' logs, so with a brand it names the brand, never hookline
+ * (product.md §16). The name becomes an RFC 9110 product token: letters and digits (accents dropped), every
+ * other run of characters one `-` (`Voxtel Connect` → `Voxtel-Connect-Webhooks/1.0`). A name with no such
+ * letters gives `Webhooks/1.0`.
+ */
+export function deliveryUserAgent(brandName: string | undefined): string {
+  if (brandName === undefined) return USER_AGENT;
+  const token = brandName
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${token ? `${token}-` : ''}Webhooks/1.0`;
+}
 
 const MASK = '••••';
 

@@ -7,7 +7,6 @@ import {
   recordRequest,
   formatEventTimestamp,
   SAMPLE_CALL_CREATED,
-  USER_AGENT,
   type AttemptRecord,
   type AttemptResult,
   type Clock,
@@ -24,6 +23,8 @@ export interface ProbeDeps {
   /** The hook's history outbox, where the probe is recorded like an attempt. */
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
+  /** The deliveries' User-Agent (deliveryUserAgent of the brand): a probe is sent as a delivery is. */
+  readonly userAgent: string;
   readonly clock: Clock;
   /** The attempt's `hookline.delivery` span (trigger `probe`, a trace of its own), with an exporter. */
   readonly tracing?: Tracing;
@@ -81,7 +82,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
   // Built and signed as a delivery is: a signing hook's probe carries the signatures of its send time.
   const request = buildDeliveryRequest(target, event, {
     eventTypeHeader: deps.eventTypeHeader,
-    userAgent: USER_AGENT,
+    userAgent: deps.userAgent,
     sentAt: deps.clock(),
     ...(oauthToken !== undefined ? { oauthToken } : {}),
   });

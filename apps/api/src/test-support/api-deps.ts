@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { secretKeyOf, type Config } from '@hookline/config';
+import { deliveryUserAgent } from '@hookline/core';
 import { createDeliverer, OAuthTokens, sentOrError } from '@hookline/delivery';
 import type { SqlClient } from '@hookline/history';
 import { createServices, type Services } from '@hookline/services';
@@ -36,6 +37,7 @@ export function createApiDeps(
         attempt: async (request) => sentOrError(await deliverer.attempt(request)),
         oauthToken: (owner) => tokens.token(owner),
         eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
+        userAgent: deliveryUserAgent(config.HOOKLINE_BRAND_NAME),
       },
       log: logger,
     });

@@ -2,7 +2,7 @@ import {
   isDropped,
   isSuccess,
   PREVIEW_TRACE_CONTEXT,
-  USER_AGENT,
+  deliveryUserAgent,
   type DeliveryRecord,
   type HookView,
 } from '@hookline/core';
@@ -64,7 +64,7 @@ export async function loadHookPage(
     deliveries,
     preview: {
       eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER,
-      userAgent: USER_AGENT,
+      userAgent: deliveryUserAgent(ctx.deps.config.HOOKLINE_BRAND_NAME),
       ...(ctx.deps.config.HOOKLINE_TRACE_PROPAGATE ? { traceContext: PREVIEW_TRACE_CONTEXT } : {}),
     },
     query,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
 import {
+  deliveryUserAgent,
   newId,
   SAMPLE_CALL_CREATED,
   type AttemptRecord,
@@ -131,6 +132,8 @@ export function useWebsite(
       probe: {
         attempt: async (request) => sentOrError(await deliverer.attempt(request)),
         eventTypeHeader: 'X-Service-Event-Type',
+        // The same User-Agent as the website's preview, from the same brand setting.
+        userAgent: deliveryUserAgent(options.config?.().HOOKLINE_BRAND_NAME),
       },
     });
     const auditOutbox = new AuditOutbox(ctx.redis, w.keys);
