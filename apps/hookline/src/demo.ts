@@ -1,11 +1,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HooklineError, type HookView } from '@hookline/core';
+import {
+  changedHookFields,
+  hookChangeAction,
+  HooklineError,
+  type AuditActor,
+  type HookView,
+} from '@hookline/core';
 import type { Services } from '@hookline/services';
 import { SecretBoxError } from '@hookline/store';
 
 export const DEMO_EMAIL = 'demo@hookline.local';
 const DEMO_HOOK = 'Demo receiver (pnpm start --demo)';
+// Who the audit log says made the first-run account and the demo hook: the command the operator ran.
+const FIRST_RUN: AuditActor = { kind: 'start_command', command: 'pnpm start' };
+const DEMO: AuditActor = { kind: 'start_command', command: 'pnpm start --demo' };
 
 /**
  * A first-run account, so the website can be signed in to straight away. If it exists already (with a
@@ -22,6 +31,12 @@ export async function ensureDemoAccount(
       name: 'Demo Telecom',
       email: DEMO_EMAIL,
       password,
+    });
+    await services.audit.record({
+      account_id: created.id,
+      action: 'account.created',
+      actor: FIRST_RUN,
+      detail: { sign_in: true },
     });
     return { id: created.id, passwordKnown: true };
   } catch (error) {
@@ -62,7 +77,23 @@ export async function startDemo(
         { url: receiverUrl, format: 'json', description: DEMO_HOOK },
         'operator',
       );
-  await services.producer.publishTest(accountId, hook!.id);
+  const fields = existing ? changedHookFields(existing, { url: receiverUrl }) : [];
+  if (!existing || fields.length > 0)
+    await services.audit.record({
+      account_id: accountId,
+      action: existing ? hookChangeAction(fields) : 'hook.created',
+      hook_id: hook!.id,
+      actor: DEMO,
+      detail: existing ? { fields } : {},
+    });
+  const test = await services.producer.publishTest(accountId, hook!.id);
+  await services.audit.record({
+    account_id: accountId,
+    action: 'hook.tested',
+    hook_id: hook!.id,
+    actor: DEMO,
+    detail: { event_id: test.id },
+  });
   return {
     receiverUrl,
     hookId: hook!.id,
@@ -84,6 +115,13 @@ async function reusableDemoHook(services: Services, accountId: string): Promise<
   } catch (error) {
     if (!(error instanceof SecretBoxError)) throw error;
     await services.store.hooks.remove(accountId, existing.id, 'operator');
+    await services.audit.record({
+      account_id: accountId,
+      action: 'hook.deleted',
+      hook_id: existing.id,
+      actor: DEMO,
+      detail: {},
+    });
     return undefined;
   }
 }

@@ -23,6 +23,8 @@ export type AuditAction =
   | 'hook.resumed'
   | 'portal_link.created'
   | 'portal_link.used'
+  /** An account was created; `detail.sign_in` says whether it was given a website sign-in (email and password). */
+  | 'account.created'
   | 'account.password_changed'
   /** An erasure of personal data was asked for; the entry says by what (call or number), never the value. */
   | 'erasure.requested';
@@ -35,7 +37,12 @@ export type AuditActor =
   /** A call with the operator key, named by the key's fingerprint. */
   | { readonly kind: 'operator_key'; readonly key: string }
   /** An admin on Bull Board, by their user name. */
-  | { readonly kind: 'admin'; readonly name: string };
+  | { readonly kind: 'admin'; readonly name: string }
+  /**
+   * The all-in-one start on the operator's machine (`pnpm start`, `pnpm start --demo`) setting up its
+   * first-run account and the demo hook; `command` is the command as typed.
+   */
+  | { readonly kind: 'start_command'; readonly command: string };
 
 /** What a change was about; every field is optional and none holds a credential's value. */
 export interface AuditDetail {
@@ -54,6 +61,8 @@ export interface AuditDetail {
   readonly link?: string;
   readonly read_only?: boolean;
   readonly expires_at?: string;
+  /** account.created: whether the account got a website sign-in (an email and a password; neither is kept here). */
+  readonly sign_in?: boolean;
   /** erasure.requested: the erasure, and whether it matches a call or a number (never the value asked for). */
   readonly erasure_id?: string;
   readonly by?: 'call_id' | 'number';

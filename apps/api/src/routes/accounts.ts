@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@hookline/store';
+import { auditRecorder } from '../audit';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
@@ -20,6 +21,7 @@ export const createAccountBody = z.strictObject({
 const createdAccount = z.object({ id: z.string(), name: z.string() });
 
 export function accountRoutes(deps: ApiDeps): Route[] {
+  const record = auditRecorder(deps);
   return [
     defineRoute({
       operationId: 'createAccount',
@@ -31,8 +33,13 @@ export function accountRoutes(deps: ApiDeps): Route[] {
       body: createAccountBody,
       otherErrors: ['CONFLICT'],
       responses: { 201: { description: 'The account was created', schema: createdAccount } },
-    })(async ({ body }) => {
+    })(async ({ body, request }) => {
       const account = await deps.store.accounts.create(body);
+      await record(request, {
+        account_id: account.id,
+        action: 'account.created',
+        detail: { sign_in: body.email !== undefined && body.password !== undefined },
+      });
       return { status: 201, body: { id: account.id, name: account.name } };
     }),
   ];

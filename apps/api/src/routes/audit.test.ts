@@ -90,6 +90,7 @@ describe('the audit log through the API', () => {
       'hook.credentials_changed',
       'hook.updated',
       'hook.created',
+      'account.created',
     ]);
     const text = JSON.stringify(data);
     expect(text).not.toContain('tok_very_secret_1');
@@ -138,6 +139,38 @@ describe('the audit log through the API', () => {
     });
   });
 
+  it('records an account’s creation once, by the key, saying whether it can sign in, never the password', async () => {
+    const plain = await api.createAccount('No sign-in');
+    expect((await audit(plain)).data).toEqual([
+      expect.objectContaining({
+        action: 'account.created',
+        actor: OPERATOR,
+        address: '127.0.0.1',
+        detail: { sign_in: false },
+      }),
+    ]);
+    const res = await api.call('POST', '/v1/accounts', {
+      name: 'With sign-in',
+      email: 'ops@signin.test',
+      password: 'correct horse battery',
+    });
+    expect(res.statusCode).toBe(201);
+    const { data } = await audit(res.json().id);
+    expect(data).toEqual([
+      expect.objectContaining({ action: 'account.created', actor: OPERATOR, detail: { sign_in: true } }),
+    ]);
+    expect(JSON.stringify(data)).not.toContain('correct horse battery');
+    expect(JSON.stringify(data)).not.toContain('ops@signin.test');
+    // A refused creation (the email is taken) records nothing anywhere.
+    const again = await api.call('POST', '/v1/accounts', {
+      name: 'Again',
+      email: 'ops@signin.test',
+      password: 'correct horse battery',
+    });
+    expect(again.statusCode).toBe(409);
+    expect((await audit(res.json().id)).data).toHaveLength(1);
+  });
+
   it('refused changes write nothing: bad input, another account’s hook', async () => {
     const acct = await api.createAccount();
     const other = await api.createAccount('Other');
@@ -146,17 +179,17 @@ describe('the audit log through the API', () => {
     expect((await api.call('PATCH', hookUrl(acct, hook.id), { url: 'not a url' })).statusCode).toBe(400);
     expect((await api.call('DELETE', hookUrl(other, hook.id))).statusCode).toBe(404);
     expect((await audit(acct)).data).toHaveLength(before);
-    expect((await audit(other)).data).toEqual([]);
+    expect((await audit(other)).data.map((e) => e.action)).toEqual(['account.created']);
   });
 
   it('pages newest first with next_cursor, and names bad query fields', async () => {
     const acct = await api.createAccount();
     const hook = await api.createHook(acct);
-    for (let i = 0; i < 4; i++) await api.call('PATCH', hookUrl(acct, hook.id), { description: `d${i}` });
+    for (let i = 0; i < 3; i++) await api.call('PATCH', hookUrl(acct, hook.id), { description: `d${i}` });
     const one = await audit(acct, '?limit=3');
     expect(one.data).toHaveLength(3);
     const two = await audit(acct, `?limit=3&cursor=${one.next_cursor}`);
-    expect(two.data.map((e) => e.action)).toEqual(['hook.updated', 'hook.created']);
+    expect(two.data.map((e) => e.action)).toEqual(['hook.created', 'account.created']);
     expect(two.next_cursor).toBeUndefined();
     const ids = [...one.data, ...two.data].map((e) => e.id);
     expect(new Set(ids).size).toBe(5);

@@ -27,7 +27,7 @@ export const auditQuery = z.strictObject({
 
 const actor = z
   .object({
-    kind: z.enum(['account_user', 'portal_session', 'operator_key', 'admin']),
+    kind: z.enum(['account_user', 'portal_session', 'operator_key', 'admin', 'start_command']),
     read_only: z.boolean().optional().describe('portal_session: whether the session could change nothing'),
     link: z
       .string()
@@ -35,6 +35,10 @@ const actor = z
       .describe('portal_session: the fingerprint of the sign-in link that opened it'),
     key: z.string().optional().describe('operator_key: the fingerprint of the key (never the key)'),
     name: z.string().optional().describe("admin: the admin's user name"),
+    command: z
+      .string()
+      .optional()
+      .describe('start_command: the all-in-one start that set up the first-run account or demo'),
   })
   .meta({ id: 'AuditActor' });
 
@@ -47,7 +51,7 @@ export const auditEntry = z
       .describe(
         'hook.created, hook.updated, hook.credentials_changed, hook.signing_secret_changed, hook.deleted, ' +
           'hook.enabled, hook.probed, hook.tested, hook.resent, hook.paused, hook.resumed, ' +
-          'portal_link.created, portal_link.used, account.password_changed, erasure.requested',
+          'portal_link.created, portal_link.used, account.created, account.password_changed, erasure.requested',
       ),
     hook_id: z.string().optional(),
     actor,
@@ -67,6 +71,10 @@ export const auditEntry = z
         read_only: z.boolean().optional(),
         expires_at: z.string().optional(),
         erasure_id: z.string().optional(),
+        sign_in: z
+          .boolean()
+          .optional()
+          .describe('account.created: whether the account got a website sign-in'),
         by: z
           .enum(['call_id', 'number'])
           .optional()

@@ -58,6 +58,8 @@ describe('POST …/portal-links', () => {
       expect(res.json().error.details).toEqual([{ field, message }]);
     }
     expect(await api.keyCount()).toBe(before);
-    expect((await api.call('GET', `/v1/accounts/${acct}/audit`)).json().data).toEqual([]);
+    // Only the account's creation: no refused link is recorded.
+    const { data } = (await api.call('GET', `/v1/accounts/${acct}/audit`)).json();
+    expect(data.map((e: { action: string }) => e.action)).toEqual(['account.created']);
   });
 });

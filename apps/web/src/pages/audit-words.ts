@@ -17,6 +17,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], [string, string]> = {
   'hook.resumed': ['Hook resumed', 'badge-ok'],
   'portal_link.created': ['Sign-in link made', ''],
   'portal_link.used': ['Signed in with a link', ''],
+  'account.created': ['Account created', 'badge-ok'],
   'account.password_changed': ['Password changed', ''],
   'erasure.requested': ['Personal data erased', 'badge-warn'],
 };
@@ -46,6 +47,9 @@ export function actorWords(actor: AuditActor): string {
       return 'your provider, automatically';
     case 'admin':
       return `support (${actor.name})`;
+    case 'start_command':
+      // The command itself is for the API's readers; a page says what it was for.
+      return actor.command.includes('--demo') ? 'the demo set-up' : 'the first-run set-up';
   }
 }
 
@@ -66,6 +70,8 @@ export function detailWords(entry: AuditEntry): string | undefined {
   if (d.passed === true) parts.push('the endpoint accepted the test first');
   if (entry.action === 'erasure.requested')
     parts.push(d.by === 'number' ? 'everything about one phone number' : 'everything about one call');
+  if (entry.action === 'account.created')
+    parts.push(d.sign_in ? 'with a website sign-in' : 'without a website sign-in');
   if (entry.action === 'portal_link.created')
     parts.push(d.read_only ? 'for viewing only' : 'for viewing and changing');
   return parts.length > 0 ? parts.join('; ') : undefined;

@@ -1,5 +1,6 @@
 import { errorText } from '../view/format';
 import { actorLabel } from './activity-page';
+import { actorWords, detailWords } from './audit-words';
 import { loginPage } from './login-page';
 
 // Pages speak to customers: no internal ids, no API calls in their sentences.
@@ -9,6 +10,15 @@ describe('customer-facing text', () => {
     expect(actorLabel('customer:acct_2', 'acct_1')).toBe('someone else');
     expect(actorLabel('monitor', 'acct_1')).toBe('hookline, automatically');
     expect(actorLabel('admin:ops', 'acct_1')).toBe('an administrator');
+  });
+
+  it('names pnpm start’s set-up in the audit log by what it was for, not by the command', () => {
+    expect(actorWords({ kind: 'start_command', command: 'pnpm start' })).toBe('the first-run set-up');
+    expect(actorWords({ kind: 'start_command', command: 'pnpm start --demo' })).toBe('the demo set-up');
+    const created = { id: 'aud_1', at: '', account_id: 'acct_1', actor: { kind: 'account_user' as const } };
+    expect(detailWords({ ...created, action: 'account.created', detail: { sign_in: true } })).toBe(
+      'with a website sign-in',
+    );
   });
 
   it('the sign-in page tells a visitor without an account whom to ask, not which API call makes one', () => {
