@@ -1,5 +1,5 @@
 import type { HookView } from '@hookline/core';
-import { parseCreateForm, parseUpdateForm } from './hook-form-input';
+import { parseCreateForm, parseUpdateForm, valuesOf } from './hook-form-input';
 
 const stored = (auth: HookView['auth']): HookView => ({
   id: 'hk_0123456789abcdef0123',
@@ -53,6 +53,7 @@ describe('hook form', () => {
         description: '',
         scheme: 'bearer',
         username: '',
+        oauth2: { token_url: '', client_id: '', scope: '', audience: '', client_auth: 'basic' },
         events: 'all',
         signing: false,
         filter: [],
@@ -111,6 +112,107 @@ describe('hook form', () => {
     expect(parseUpdateForm({ url: basic.url, auth_scheme: 'none' }, basic)).toMatchObject({
       ok: true,
       input: { auth: { scheme: 'none' } },
+    });
+  });
+
+  it('never fills in a stored Basic username; left empty it stays, and a new password alone keeps it', () => {
+    const basic = stored({ scheme: 'basic', username: 'pbx-user', password_last4: 'w0rd' });
+    expect(valuesOf(basic).username).toBe('');
+    const kept = parseUpdateForm(
+      { url: basic.url, auth_scheme: 'basic', basic_username: '', basic_password: '' },
+      basic,
+    );
+    expect(kept.ok && 'auth' in kept.input).toBe(false);
+    // The same username typed again changes nothing either.
+    const same = parseUpdateForm(
+      { url: basic.url, auth_scheme: 'basic', basic_username: 'pbx-user', basic_password: '' },
+      basic,
+    );
+    expect(same.ok && 'auth' in same.input).toBe(false);
+    expect(
+      parseUpdateForm(
+        { url: basic.url, auth_scheme: 'basic', basic_username: '', basic_password: 'new-pass-1' },
+        basic,
+      ),
+    ).toMatchObject({
+      ok: true,
+      input: { auth: { scheme: 'basic', username: 'pbx-user', password: 'new-pass-1' } },
+    });
+  });
+
+  it('reads OAuth 2.0 client credentials with the API’s checks, errors beside the fields', () => {
+    const form = {
+      url: 'https://crm.example.com/hook',
+      auth_scheme: 'oauth2',
+      oauth2_token_url: ' https://auth.example.com/token ',
+      oauth2_client_id: 'hookline-client',
+      oauth2_client_secret: 'client-secret-1234',
+      oauth2_scope: 'webhooks.write',
+      oauth2_audience: '',
+      oauth2_client_auth: 'post',
+    };
+    expect(parseCreateForm(form)).toMatchObject({
+      ok: true,
+      input: {
+        auth: {
+          scheme: 'oauth2',
+          token_url: 'https://auth.example.com/token',
+          client_id: 'hookline-client',
+          client_secret: 'client-secret-1234',
+          scope: 'webhooks.write',
+          client_auth: 'post',
+        },
+      },
+    });
+    const bad = parseCreateForm({
+      ...form,
+      oauth2_token_url: 'ftp://auth.example.com/token',
+      oauth2_client_secret: '',
+    });
+    expect(bad.ok || bad.errors).toEqual({
+      oauth2_token_url: 'Token URL must be an absolute http:// or https:// URL without user-info.',
+      oauth2_client_secret: 'Client secret must not be empty.',
+    });
+    expect(JSON.stringify(bad.values)).not.toContain('client-secret-1234');
+  });
+
+  it('keeps a stored OAuth 2.0 secret when left empty, and asks for it again to change the settings', () => {
+    const oauth = stored({
+      scheme: 'oauth2',
+      token_url: 'https://auth.example.com/token',
+      client_id: 'cid',
+      client_secret_last4: '1234',
+      scope: 'a',
+      client_auth: 'basic',
+    });
+    const shown = valuesOf(oauth);
+    expect(shown.oauth2).toEqual({
+      token_url: 'https://auth.example.com/token',
+      client_id: 'cid',
+      scope: 'a',
+      audience: '',
+      client_auth: 'basic',
+    });
+    const base = {
+      url: oauth.url,
+      auth_scheme: 'oauth2',
+      oauth2_token_url: 'https://auth.example.com/token',
+      oauth2_client_id: 'cid',
+      oauth2_scope: 'a',
+      oauth2_client_auth: 'basic',
+      oauth2_client_secret: '',
+    };
+    const kept = parseUpdateForm(base, oauth);
+    expect(kept.ok && 'auth' in kept.input).toBe(false);
+    expect(parseUpdateForm({ ...base, oauth2_scope: 'b' }, oauth)).toMatchObject({
+      ok: false,
+      errors: { oauth2_client_secret: 'Enter the client secret again to change the OAuth 2.0 settings.' },
+    });
+    expect(
+      parseUpdateForm({ ...base, oauth2_scope: 'b', oauth2_client_secret: 'new-secret-99' }, oauth),
+    ).toMatchObject({
+      ok: true,
+      input: { auth: { scheme: 'oauth2', scope: 'b', client_secret: 'new-secret-99', client_auth: 'basic' } },
     });
   });
 

@@ -1,35 +1,33 @@
 import {
   ALL_EVENTS,
-  AUTH_SCHEMES,
   BUILT_IN_CATALOG,
   hookInputSchemas,
-  type AuthScheme,
   type HookEvents,
   type CreateHookInput,
-  type FieldProblem,
   type HookFormat,
   type HookView,
   type UpdateHookInput,
 } from '@hookline/core';
-import type { z } from 'zod';
+import { filterOfRows, filterShown, readFilterRows, rowsOfFilter, type FilterRow } from './hook-filter-form';
 import {
-  filterError,
-  filterOfRows,
-  filterShown,
-  readFilterRows,
-  rowsOfFilter,
-  type FilterRow,
-} from './hook-filter-form';
+  authChange,
+  authFrom,
+  authValuesOf,
+  EMPTY_OAUTH2,
+  readAuthValues,
+  type AuthValues,
+} from './hook-form-auth';
+import { formErrors, type FieldErrors } from './hook-form-errors';
 import { HEADERS_SHOWN, headersText, parseHeadersText } from './hook-form-headers';
 import { tlsFromForm } from './hook-form-tls';
 
+export { fieldErrors, type FieldErrors, type HookFormField } from './hook-form-errors';
+
 /** What the hook form shows: the entered values, never a secret. */
-export interface HookFormValues {
+export interface HookFormValues extends AuthValues {
   readonly url: string;
   readonly format: HookFormat;
   readonly description: string;
-  readonly scheme: AuthScheme;
-  readonly username: string;
   /** `all`, or the kinds ticked. */
   readonly events: HookEvents;
   readonly signing: boolean;
@@ -39,26 +37,9 @@ export interface HookFormValues {
   readonly headers: string;
 }
 
-export type HookFormField =
-  | 'url'
-  | 'format'
-  | 'description'
-  | 'auth_scheme'
-  | 'bearer_token'
-  | 'basic_username'
-  | 'basic_password'
-  | 'events'
-  | 'filter'
-  | 'signing'
-  | 'headers'
-  | 'tls_cert'
-  | 'tls_key'
-  | 'tls_ca';
-
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
 export type HookSchemas = ReturnType<typeof hookInputSchemas>;
 const BUILT_IN_SCHEMAS = hookInputSchemas(BUILT_IN_CATALOG);
-export type FieldErrors = Partial<Record<HookFormField, string>>;
 
 export type HookFormResult<T> =
   | { readonly ok: true; readonly input: T; readonly values: HookFormValues }
@@ -72,8 +53,7 @@ export function valuesOf(hook: HookView): HookFormValues {
     url: hook.url,
     format: hook.format,
     description: hook.description ?? '',
-    scheme: hook.auth.scheme,
-    username: hook.auth.scheme === 'basic' ? hook.auth.username : '',
+    ...authValuesOf(hook.auth),
     events: hook.events,
     signing: hook.signing,
     filter: rowsOfFilter(hook.filter),
@@ -87,6 +67,7 @@ export const EMPTY_VALUES: HookFormValues = {
   description: '',
   scheme: 'none',
   username: '',
+  oauth2: EMPTY_OAUTH2,
   events: ALL_EVENTS,
   signing: false,
   filter: [],
@@ -117,13 +98,11 @@ function eventsOf(body: FormBody): HookFormValues['events'] {
 }
 
 function readValues(body: FormBody): HookFormValues {
-  const scheme = text(body, 'auth_scheme');
   return {
     url: text(body, 'url').trim(),
     format: text(body, 'format') === 'form' ? 'form' : 'json',
     description: text(body, 'description').trim(),
-    scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
-    username: text(body, 'basic_username'),
+    ...readAuthValues(body),
     events: eventsOf(body),
     signing: text(body, 'signing') === '1',
     filter: readFilterRows(body),
@@ -141,92 +120,7 @@ function headersFrom(
   return parsed.ok ? { headers: parsed.headers } : { problem: `Headers: ${parsed.problem}.` };
 }
 
-function authFrom(body: FormBody, values: HookFormValues) {
-  switch (values.scheme) {
-    case 'none':
-      return { scheme: 'none' as const };
-    case 'bearer':
-      return { scheme: 'bearer' as const, token: text(body, 'bearer_token').trim() };
-    case 'basic':
-      return { scheme: 'basic' as const, username: values.username, password: text(body, 'basic_password') };
-    case 'oauth2':
-      // Set and changed through the API only: the form has no fields for it.
-      return undefined;
-  }
-}
-
-const FIELD_OF: Record<string, HookFormField> = {
-  url: 'url',
-  format: 'format',
-  description: 'description',
-  auth: 'auth_scheme',
-  'auth.scheme': 'auth_scheme',
-  'auth.token': 'bearer_token',
-  'auth.username': 'basic_username',
-  'auth.password': 'basic_password',
-  events: 'events',
-  signing: 'signing',
-  headers: 'headers',
-  tls: 'tls_cert',
-  'tls.cert': 'tls_cert',
-  'tls.key': 'tls_key',
-  'tls.ca': 'tls_ca',
-};
-
-const NAMES: Record<HookFormField, string> = {
-  url: 'URL',
-  format: 'Format',
-  description: 'Description',
-  auth_scheme: 'Authentication',
-  bearer_token: 'Token',
-  basic_username: 'Username',
-  basic_password: 'Password',
-  events: 'Events',
-  filter: 'Filter',
-  signing: 'Signing',
-  headers: 'Headers',
-  tls_cert: 'Certificate',
-  tls_key: 'Private key',
-  tls_ca: 'CA certificate',
-};
-
-/** Domain messages ("token must not be empty") as sentences next to the field ("Token must not be empty."). */
-export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const { field, message } of problems) {
-    if (field === 'filter' || field.startsWith('filter.')) {
-      errors.filter ??= filterError({ field, message });
-      continue;
-    }
-    const name =
-      FIELD_OF[field] ??
-      (field.startsWith('events.') ? 'events' : field.startsWith('headers.') ? 'headers' : 'url');
-    if (errors[name]) continue;
-    // A header's problem names the header: "Headers: X-Api-Key must be …".
-    if (name === 'headers' && field.startsWith('headers.')) {
-      errors.headers = `Headers: ${field.slice('headers.'.length)} ${message}${message.endsWith('.') ? '' : '.'}`;
-      continue;
-    }
-    const rest = message.replace(
-      /^(url|format|description|token|username|password|scheme|events|signing|cert|key|ca)\s+/i,
-      '',
-    );
-    errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
-  }
-  return errors;
-}
-
-const NO_EVENTS = 'Choose at least one kind of event, or every kind.';
-
-function formErrors(error: z.ZodError, values: HookFormValues): FieldErrors {
-  const errors = fieldErrors(issuesOf(error));
-  if (errors.events && Array.isArray(values.events) && values.events.length === 0) errors.events = NO_EVENTS;
-  return errors;
-}
-
-function issuesOf(error: z.ZodError): FieldProblem[] {
-  return error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
-}
+const noneTicked = (values: HookFormValues) => Array.isArray(values.events) && values.events.length === 0;
 
 export function parseCreateForm(
   body: FormBody,
@@ -247,14 +141,13 @@ export function parseCreateForm(
   if (extra.headers && Object.keys(extra.headers).length > 0)
     Object.assign(candidate, { headers: extra.headers });
   const parsed = schemas.create.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
+  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, noneTicked(values)) };
   return { ok: true, input: parsed.data, values };
 }
 
 /**
  * Secrets are write-only, so the edit form starts with empty secret fields: left empty under the same
- * scheme, the stored credentials stay. Changing a Basic username needs the password again because the
- * site cannot read the stored one.
+ * scheme, the stored credentials stay (hook-form-auth.ts says when a change needs the secret again).
  */
 export function parseUpdateForm(
   body: FormBody,
@@ -262,25 +155,13 @@ export function parseUpdateForm(
   schemas: HookSchemas = BUILT_IN_SCHEMAS,
 ): HookFormResult<UpdateHookInput> {
   const values = readValues(body);
-  const auth = authFrom(body, values);
-  const same = current.auth.scheme === values.scheme;
-  // An OAuth 2.0 hook's form shows no scheme chosen: saved as it is, its settings stay (the API changes them).
-  let keepAuth = !auth || (current.auth.scheme === 'oauth2' && text(body, 'auth_scheme') === '');
-  if (same && auth?.scheme === 'bearer' && auth.token === '') keepAuth = true;
-  if (same && auth?.scheme === 'basic' && auth.password === '') {
-    if (current.auth.scheme === 'basic' && current.auth.username !== values.username)
-      return {
-        ok: false,
-        values,
-        errors: { basic_password: 'Enter the password again to change the username.' },
-      };
-    keepAuth = true;
-  }
+  const change = authChange(body, values, current.auth);
+  if ('errors' in change) return { ok: false, values, errors: change.errors };
   const candidate = {
     url: values.url,
     format: values.format,
     description: values.description === '' ? null : values.description,
-    ...(keepAuth ? {} : { auth }),
+    ...(change.keep ? {} : { auth: change.auth }),
     // Only a change of signing is sent: ticked on a hook that signs already is not a request for a secret.
     ...(hasChoices(body)
       ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
@@ -293,7 +174,7 @@ export function parseUpdateForm(
   const tls = tlsFromForm(body);
   if (tls !== undefined) Object.assign(candidate, { tls });
   const parsed = schemas.update.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, values) };
+  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, noneTicked(values)) };
   return { ok: true, input: parsed.data, values };
 }
 

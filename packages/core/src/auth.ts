@@ -22,7 +22,7 @@ export interface OAuth2Auth {
 }
 
 export type AuthScheme = HookAuth['scheme'];
-export const AUTH_SCHEMES = ['none', 'bearer', 'basic'] as const;
+export const AUTH_SCHEMES = ['none', 'bearer', 'basic', 'oauth2'] as const;
 
 /**
  * RFC 7617 for Basic: base64 of the UTF-8 bytes of "username:password". For OAuth 2.0, the token the caller

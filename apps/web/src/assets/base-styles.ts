@@ -165,8 +165,9 @@ fieldset { border: 0; padding: 0; margin: 0 0 18px; min-width: 0; }
 .subfields legend + * { clear: both; }
 /* Only the chosen scheme's credential fields; pure CSS so it works before and without the script. */
 form:has(input[name='auth_scheme'][value='none']:checked) [data-scheme-fields],
-form:has(input[name='auth_scheme'][value='bearer']:checked) [data-scheme-fields='basic'],
-form:has(input[name='auth_scheme'][value='basic']:checked) [data-scheme-fields='bearer'] { display: none; }
+form:has(input[name='auth_scheme'][value='bearer']:checked) [data-scheme-fields]:not([data-scheme-fields='bearer']),
+form:has(input[name='auth_scheme'][value='basic']:checked) [data-scheme-fields]:not([data-scheme-fields='basic']),
+form:has(input[name='auth_scheme'][value='oauth2']:checked) [data-scheme-fields]:not([data-scheme-fields='oauth2']) { display: none; }
 [hidden] { display: none !important; }
 .form-actions { display: flex; gap: 10px; flex-wrap: wrap; margin-top: 8px; }
 

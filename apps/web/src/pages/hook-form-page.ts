@@ -1,7 +1,9 @@
 import { deadlineText } from '../view/format';
 import type { EventKind, HookView } from '@hookline/core';
-import type { FieldErrors, HookFormField, HookFormValues } from '../hook-form-input';
+import type { FieldErrors, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
+import { authSchemeField, credentialFields } from './hook-form-auth-fields';
+import { described, fieldError as error, radio } from './hook-form-parts';
 import { headersField } from './hook-form-headers-field';
 import { tlsField } from './hook-form-tls-field';
 import { csrfField, layout, type Viewer } from '../view/layout';
@@ -68,91 +70,6 @@ function signingField(values: HookFormValues, errors: FieldErrors, hook?: HookVi
     <p class="hint">${note}</p>
     ${error(errors, 'signing')}
   </fieldset>`;
-}
-
-function error(errors: FieldErrors, field: HookFormField): SafeHtml {
-  const message = errors[field];
-  return message ? html`<p class="field-error" id="${field}-error">${message}</p>` : html``;
-}
-
-// aria-invalid and aria-describedby tie an error to its field for screen readers.
-function described(errors: FieldErrors, field: HookFormField, hint?: string): SafeHtml {
-  const ids = [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(' ');
-  return html`${errors[field] ? trusted('aria-invalid="true"') : ''}
-  ${ids ? html`aria-describedby="${ids}"` : ''}`;
-}
-
-function radio(name: string, value: string, checked: boolean, label: string, note: string): SafeHtml {
-  const id = `${name}-${value}`;
-  return html`<label class="choice" for="${id}">
-    <input type="radio" id="${id}" name="${name}" value="${value}" ${checked ? trusted('checked') : ''} />
-    <span>${label}<small>${note}</small></span>
-  </label>`;
-}
-
-function storedSecretNote(hook: HookView | undefined, scheme: 'bearer' | 'basic'): string {
-  if (!hook || hook.auth.scheme !== scheme) return '';
-  const last4 =
-    hook.auth.scheme === 'bearer'
-      ? hook.auth.token_last4
-      : hook.auth.scheme === 'basic'
-        ? hook.auth.password_last4
-        : '';
-  return `Saved: ••••${last4}. Leave empty to keep it, or type a new one to replace it.`;
-}
-
-function credentialFields(values: HookFormValues, errors: FieldErrors, hook?: HookView): SafeHtml {
-  const bearerNote = storedSecretNote(hook, 'bearer');
-  const basicNote = storedSecretNote(hook, 'basic');
-  return html`<fieldset class="subfields" data-scheme-fields="bearer">
-      <legend>Bearer token</legend>
-      <div class="field">
-        <label for="bearer_token">Token</label>
-        <input
-          id="bearer_token"
-          name="bearer_token"
-          type="password"
-          autocomplete="new-password"
-          spellcheck="false"
-          placeholder="${bearerNote ? '••••••••' : ''}"
-          ${described(errors, 'bearer_token', 'bearer_token-hint')}
-        />
-        <p class="hint" id="bearer_token-hint">
-          Sent as <code>Authorization: Bearer &lt;token&gt;</code>.
-          ${bearerNote || 'Shown masked after saving.'}
-        </p>
-        ${error(errors, 'bearer_token')}
-      </div>
-    </fieldset>
-    <fieldset class="subfields" data-scheme-fields="basic">
-      <legend>Basic authentication</legend>
-      <div class="field">
-        <label for="basic_username">Username</label>
-        <input
-          id="basic_username"
-          name="basic_username"
-          type="text"
-          autocomplete="off"
-          spellcheck="false"
-          value="${values.username}"
-          ${described(errors, 'basic_username')}
-        />
-        ${error(errors, 'basic_username')}
-      </div>
-      <div class="field">
-        <label for="basic_password">Password</label>
-        <input
-          id="basic_password"
-          name="basic_password"
-          type="password"
-          autocomplete="new-password"
-          placeholder="${basicNote ? '••••••••' : ''}"
-          ${described(errors, 'basic_password', 'basic_password-hint')}
-        />
-        <p class="hint" id="basic_password-hint">${basicNote || 'Shown masked after saving.'}</p>
-        ${error(errors, 'basic_password')}
-      </div>
-    </fieldset>`;
 }
 
 // For someone who has never read the docs: what a hook does, next to the form that makes one.
@@ -250,18 +167,9 @@ export function hookFormPage(
               </div>
               ${error(errors, 'format')}
             </fieldset>
-            <fieldset class="field">
-              <legend>Authentication</legend>
-              <div class="choices">
-                ${radio('auth_scheme', 'none', values.scheme === 'none', 'None', 'No Authorization header')}
-                ${radio('auth_scheme', 'bearer', values.scheme === 'bearer', 'Bearer token', 'Authorization: Bearer …')}
-                ${radio('auth_scheme', 'basic', values.scheme === 'basic', 'Basic', 'Username and password')}
-              </div>
-              ${error(errors, 'auth_scheme')}
-            </fieldset>
-            ${credentialFields(values, errors, hook)} ${eventsField(values, errors, kinds)}
-            ${filterField(values.filter, errors.filter, kinds)} ${signingField(values, errors, hook)}
-            ${headersField(values, errors)} ${tlsField(errors, hook)}
+            ${authSchemeField(values, errors)} ${credentialFields(values, errors, hook)}
+            ${eventsField(values, errors, kinds)} ${filterField(values.filter, errors.filter, kinds)}
+            ${signingField(values, errors, hook)} ${headersField(values, errors)} ${tlsField(errors, hook)}
             <div
               class="alert alert-warning"
               data-http-warning
