@@ -102,6 +102,9 @@ export function authChange(
   values: AuthValues,
   current: HookView['auth'],
 ): { keep: true } | { keep: false; auth: Record<string, unknown> } | { errors: FieldErrors } {
+  // A form that chose no scheme (a page from before OAuth 2.0 was on the form showed none for such a hook)
+  // asks nothing of the credentials.
+  if (text(body, 'auth_scheme') === '') return { keep: true };
   const auth = authFrom(body, values);
   if (current.scheme !== values.scheme) return { keep: false, auth };
   switch (current.scheme) {

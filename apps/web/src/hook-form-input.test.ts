@@ -204,6 +204,9 @@ describe('hook form', () => {
     };
     const kept = parseUpdateForm(base, oauth);
     expect(kept.ok && 'auth' in kept.input).toBe(false);
+    // A form that chose no scheme leaves the credentials as they are.
+    const noScheme = parseUpdateForm({ url: oauth.url }, oauth);
+    expect(noScheme.ok && 'auth' in noScheme.input).toBe(false);
     expect(parseUpdateForm({ ...base, oauth2_scope: 'b' }, oauth)).toMatchObject({
       ok: false,
       errors: { oauth2_client_secret: 'Enter the client secret again to change the OAuth 2.0 settings.' },
