@@ -35,6 +35,7 @@ pre.request {
   white-space: pre-wrap; word-break: break-all; line-height: 1.6;
 }
 pre.request .h { color: #93c5fd; }
+.response-block > * + * { margin-top: 12px; }
 pre.request .m { color: #fbbf24; font-weight: 700; }
 
 /* Signing secret, shown once */
