@@ -61,7 +61,9 @@ export function buildAttemptRecord(subject: AttemptSubject, happened: AttemptHap
     hook_id: subject.hookId,
     ...(happened.request ? { request: happened.request } : {}),
     ...(happened.responseHeaders ? { response_headers: happened.responseHeaders.kept } : {}),
-    ...(happened.responseHeaders?.dropped ? { response_headers_dropped: happened.responseHeaders.dropped } : {}),
+    ...(happened.responseHeaders?.dropped
+      ? { response_headers_dropped: happened.responseHeaders.dropped }
+      : {}),
     ...(event ? { event_fields: event.fields } : {}),
     ...(event?.layout ? { event_layout: event.layout } : {}),
     ...(happened.trace ?? {}),

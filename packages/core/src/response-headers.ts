@@ -54,7 +54,11 @@ export function keptResponseHeaders(raw: Readonly<Record<string, RawValue>>): Re
     const values = typeof rawValue === 'string' ? [rawValue] : [...rawValue];
     const joined = (name === 'set-cookie' ? values.map(maskedCookie) : values).join(', ');
     const value = boundedValue(joined);
-    if (dropped > 0 || count >= MAX_RESPONSE_HEADERS || size + name.length + value.length > RESPONSE_HEADER_BYTES) {
+    if (
+      dropped > 0 ||
+      count >= MAX_RESPONSE_HEADERS ||
+      size + name.length + value.length > RESPONSE_HEADER_BYTES
+    ) {
       dropped += 1;
       continue;
     }

@@ -184,9 +184,9 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const kept = attemptRecord({ response_headers: { 'x-caller': 'someone else' } });
     await new HistoryWriter(client).write([hit, kept]);
     const at = new Date('2026-11-25T12:00:00.000Z');
-    await expect(eraseHistory(client, hit.account_id, { kind: 'call_id', value: 'erase-me' }, at)).resolves.toEqual(
-      [hit.event_id],
-    );
+    await expect(
+      eraseHistory(client, hit.account_id, { kind: 'call_id', value: 'erase-me' }, at),
+    ).resolves.toEqual([hit.event_id]);
     const reader = new HistoryReader(client, noOutbox);
     const erased = await reader.attempt(hit.account_id, hit.hook_id, hit.attempt_id);
     expect(erased).toMatchObject({ attempt_id: hit.attempt_id, erased_at: at.toISOString() });
