@@ -136,6 +136,7 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 20px 64px; }
 .banner-suspended .failures li { padding: 8px 0; border-bottom: 1px solid var(--border); display: flex; gap: 10px; flex-wrap: wrap; align-items: baseline; font-size: 0.9rem; }
 .reenable { display: flex; gap: 10px; flex-wrap: wrap; }
 .reenable form { margin: 0; }
+.banner-suspended .rule-note { margin: 14px 0 12px; font-size: 0.9rem; }
 .reenable input[type='datetime-local'] { font: inherit; padding: 7px 8px; margin: 0 6px 0 4px; border: 1px solid var(--border-strong); border-radius: 6px; }
 
 /* Forms */

@@ -42,8 +42,7 @@ ${request.body}</pre>
  * the body alone.
  */
 function responseBlock(record: AttemptRecord): SafeHtml {
-  if (record.erased_at)
-    return html`<p class="muted">Erased on request: the response is no longer kept.</p>`;
+  if (record.erased_at) return html`<p class="muted">Erased on request: the response is no longer kept.</p>`;
   const headers = record.response_headers;
   const dropped = record.response_headers_dropped ?? 0;
   const head =
@@ -54,19 +53,19 @@ function responseBlock(record: AttemptRecord): SafeHtml {
         ].join('\n')
       : undefined;
   return html`${head ? html`<pre class="request" data-response-headers>${head}</pre>` : ''}
-    ${
-      dropped > 0
-        ? html`<p class="muted" data-headers-dropped>
-            ${plural(dropped, 'more header')} came after these and ${dropped === 1 ? 'was' : 'were'} not kept: an
-            attempt keeps the first 30 headers, 4 KiB in all.
-          </p>`
-        : ''
-    }
-    ${
-      record.response_excerpt
-        ? html`<pre class="request" data-response>${record.response_excerpt}</pre>`
-        : html`<p class="muted">No response body.</p>`
-    }`;
+  ${
+    dropped > 0
+      ? html`<p class="muted" data-headers-dropped>
+          ${plural(dropped, 'more header')} came after these and ${dropped === 1 ? 'was' : 'were'} not kept:
+          an attempt keeps the first 30 headers, 4 KiB in all.
+        </p>`
+      : ''
+  }
+  ${
+    record.response_excerpt
+      ? html`<pre class="request" data-response>${record.response_excerpt}</pre>`
+      : html`<p class="muted">No response body.</p>`
+  }`;
 }
 
 /** The same event's other attempts: a send-again leads back to the attempt it repeats, and that one to it. */
