@@ -112,6 +112,19 @@ export const attemptDetail = deliveryRecord
     response: z
       .object({
         status_code: z.number().int().optional(),
+        headers: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe(
+            'As received, in order, names lower-case, repeated headers joined with ", ": the first 30 and 4 KiB ' +
+              'at most, a value over 256 characters cut (it says so), Set-Cookie values masked (the cookie ' +
+              'names stay); absent on records made before headers were kept',
+          ),
+        headers_dropped: z
+          .number()
+          .int()
+          .optional()
+          .describe('How many headers came after those kept, past the bounds (neither name nor value kept)'),
         body_excerpt: z.string().optional().describe('The first 4 KiB of the response body'),
       })
       .optional(),

@@ -22,6 +22,14 @@ jest.setTimeout(60000);
 
 const ctx = useRedis('erasure');
 const pg = usePostgres('erasure');
+const echoedCall = (body: Buffer): string => {
+  try {
+    const { from, to } = JSON.parse(body.toString()) as { from?: unknown; to?: unknown };
+    return `${String(from)} to ${String(to)}`;
+  } catch {
+    return '';
+  }
+};
 const NUMBER = '+15550100999';
 const NAME = 'Zelda Quux-Erasable';
 let keys: RedisKeys;
@@ -52,7 +60,14 @@ beforeEach(async () => {
     signalReady: (id) => ready.signal([id]),
   });
   producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
-  receiver = ctx.closeLater(await startReceiver(() => ({ kind: 'status', status: 200 })));
+  // The endpoint echoes the call's numbers in a response header: the records then quote personal data there too.
+  receiver = ctx.closeLater(
+    await startReceiver((req) => ({
+      kind: 'status',
+      status: 200,
+      headers: { 'X-Echo-Call': echoedCall(req.body) },
+    })),
+  );
   const account = await store.accounts.create({ name: 'Acme Telecom' });
   hooks = [];
   for (const path of ['/a', '/b'])

@@ -18,7 +18,12 @@ export interface WebDeps {
   /** `eventCatalog`: the event kinds hooks subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
   readonly config: Pick<
     Config,
-    'HOOKLINE_EVENT_TYPE_HEADER' | 'HOOKLINE_PUBLIC_URL' | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
+    | 'HOOKLINE_EVENT_TYPE_HEADER'
+    | 'HOOKLINE_PUBLIC_URL'
+    | 'HOOKLINE_DELIVERY_TIMEOUT_MS'
+    // The suspension rule, stated on hook pages in words.
+    | 'HOOKLINE_SUSPEND_AFTER_FAILURES'
+    | 'HOOKLINE_SUSPEND_AFTER_MS'
   > &
     Partial<Pick<Config, 'HOOKLINE_FRAME_ANCESTORS'>> &
     BrandSettings & {

@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/account-routes';
 import { authRoutes } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
+import { hooksListRoutes } from './routes/hooks-list-routes';
 import { historyRoutes } from './routes/history-routes';
 import { portalRoutes } from './routes/portal-routes';
 import { refuseReadOnly } from './read-only-guard';
@@ -87,6 +88,7 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
     registerAssets(app);
     registerBrandAssets(app, ctx.brand);
     authRoutes(app, ctx);
+    hooksListRoutes(app, ctx);
     hookRoutes(app, ctx);
     hookPageRoutes(app, ctx);
     historyRoutes(app, ctx);

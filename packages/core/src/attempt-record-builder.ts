@@ -3,6 +3,7 @@ import { searchKeyOf } from './attempt-record';
 import type { DeliverableEvent } from './event-kinds';
 import { newId } from './ids';
 import type { AttemptTrigger, RecordedOutcome } from './outcomes';
+import type { ResponseHeaders } from './response-headers';
 
 /** Whose attempt a record is: the hook, its account, the event (when readable) and how it was asked for. */
 export interface AttemptSubject {
@@ -28,6 +29,7 @@ export interface AttemptHappening {
   readonly statusCode?: number;
   readonly error?: string;
   readonly responseExcerpt?: string;
+  readonly responseHeaders?: ResponseHeaders;
   /** What was sent, credentials masked; absent when nothing was (`unknown`, `blocked`, a dropped event). */
   readonly request?: RecordedRequest;
   /** Where the attempt stands in its W3C trace, when it was traced. */
@@ -58,6 +60,10 @@ export function buildAttemptRecord(subject: AttemptSubject, happened: AttemptHap
     account_id: subject.accountId,
     hook_id: subject.hookId,
     ...(happened.request ? { request: happened.request } : {}),
+    ...(happened.responseHeaders ? { response_headers: happened.responseHeaders.kept } : {}),
+    ...(happened.responseHeaders?.dropped
+      ? { response_headers_dropped: happened.responseHeaders.dropped }
+      : {}),
     ...(event ? { event_fields: event.fields } : {}),
     ...(event?.layout ? { event_layout: event.layout } : {}),
     ...(happened.trace ?? {}),

@@ -20,6 +20,13 @@ export interface AttemptRecord extends DeliveryRecord {
   readonly hook_id: string;
   /** Absent when nothing was sent by this attempt (`unknown`, `expired`, `discarded`, `blocked`). */
   readonly request?: RecordedRequest;
+  /**
+   * The endpoint's response headers (lower-case names, in the order received), bounded as
+   * response-headers.ts says; absent when no response came or the record was made before they were kept.
+   */
+  readonly response_headers?: Readonly<Record<string, string>>;
+  /** Response headers past the bounds, counted but not kept. */
+  readonly response_headers_dropped?: number;
   /** The event's fields as delivered (what a send-again sends again); kept in the history, never shown. */
   readonly event_fields?: Readonly<Record<string, string>>;
   /** A catalogue kind's wire layout as the event carried it (built-in kinds need none). */
@@ -32,8 +39,19 @@ export interface AttemptRecord extends DeliveryRecord {
 
 /** The list line of a record: everything but the request, which only an attempt's own page shows. */
 export function toDeliveryRecord(record: AttemptRecord): DeliveryRecord & { readonly hook_id: string } {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { request, account_id, event_fields, event_layout, trace_id, span_id, ...line } = record;
+  /* eslint-disable @typescript-eslint/no-unused-vars */
+  const {
+    request,
+    account_id,
+    event_fields,
+    event_layout,
+    trace_id,
+    span_id,
+    response_headers,
+    response_headers_dropped,
+    ...line
+  } = record;
+  /* eslint-enable @typescript-eslint/no-unused-vars */
   return line;
 }
 

@@ -25,6 +25,8 @@ export * from './text';
 export * from './error-words';
 export * from './attempt-record';
 export * from './attempt-record-builder';
+export * from './response-headers';
+export * from './failure-streak';
 export * from './trace-context';
 export * from './erasure';
 export * from './audit';

@@ -1,3 +1,5 @@
+import type { ResponseHeaders } from './response-headers';
+
 // The result of one delivery attempt, as a value. Only `delivered` counts as success; every other outcome
 // extends a hook's failure streak (see the suspension monitor).
 export type AttemptOutcome = 'delivered' | 'failed' | 'timed_out' | 'error' | 'blocked';
@@ -29,6 +31,8 @@ export interface AttemptResult {
   readonly error?: string;
   /** The first bytes of the response body (4 KiB at most), as UTF-8 text. */
   readonly responseExcerpt?: string;
+  /** The response's headers, bounded (response-headers.ts); absent when no response came. */
+  readonly responseHeaders?: ResponseHeaders;
 }
 
 /**
@@ -46,6 +50,7 @@ export interface NotSent {
   // Absent, as on an attempt that got no response: callers read the two shapes alike.
   readonly statusCode?: undefined;
   readonly responseExcerpt?: undefined;
+  readonly responseHeaders?: undefined;
 }
 
 /** What the deliverer answers: an attempt's result, or nothing sent at all. */

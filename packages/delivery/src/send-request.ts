@@ -1,4 +1,4 @@
-import type { AttemptResult, DeliveryRequest } from '@hookline/core';
+import { keptResponseHeaders, type AttemptResult, type DeliveryRequest } from '@hookline/core';
 import { request, type Dispatcher } from 'undici';
 import { classifyAttemptError } from './attempt-error';
 import { readCappedBody } from './capped-body';
@@ -56,7 +56,7 @@ export async function sendRequest(
   }
   if (first.kind === 'error') return { ...classifyAttemptError(first.error), durationMs: elapsed() };
 
-  const { statusCode, body } = first.response;
+  const { statusCode, body, headers } = first.response;
   // The outcome is fixed by the status line; the duration too, so a slow body does not inflate it.
   const durationMs = elapsed();
   const excerpt = await readCappedBody(body, deadline);
@@ -65,5 +65,6 @@ export async function sendRequest(
     statusCode,
     durationMs,
     ...(excerpt ? { responseExcerpt: excerpt } : {}),
+    responseHeaders: keptResponseHeaders(headers),
   };
 }

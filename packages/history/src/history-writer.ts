@@ -10,12 +10,13 @@ const INSERT = `
 INSERT INTO attempts (attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger,
   outcome, status_code, duration_ms, error, response_excerpt, request_method, request_url, request_headers,
   request_body, event_fields, event_layout, trace_id, span_id, erased_at,
-  request_client_certificate)
+  request_client_certificate, response_headers, response_headers_dropped)
 SELECT * FROM json_to_recordset($1::json) AS r(attempt_id text, attempted_at timestamptz, account_id text,
   hook_id text, event_id text, event_type text, call_id text, trigger text, outcome text, status_code integer,
   duration_ms integer, error text, response_excerpt text, request_method text, request_url text,
   request_headers jsonb, request_body text, event_fields json, event_layout json, trace_id text, span_id text,
-  erased_at timestamptz, request_client_certificate text)
+  erased_at timestamptz, request_client_certificate text, response_headers jsonb,
+  response_headers_dropped integer)
 ON CONFLICT DO NOTHING`;
 
 /** Rows per statement: large enough to amortise the round trip, small enough to keep one statement short. */

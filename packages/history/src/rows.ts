@@ -25,13 +25,15 @@ export interface AttemptRow {
   readonly trace_id: string | null;
   readonly span_id: string | null;
   readonly erased_at: Date | null;
+  readonly response_headers: [string, string][] | null;
+  readonly response_headers_dropped: number | null;
 }
 
 /** The columns every read selects, in the table's order. */
 export const COLUMNS =
   'attempt_id, attempted_at, account_id, hook_id, event_id, event_type, call_id, trigger, outcome, status_code, ' +
   'duration_ms, error, response_excerpt, request_method, request_url, request_headers, request_body, event_fields, ' +
-  'event_layout, trace_id, span_id, erased_at, request_client_certificate';
+  'event_layout, trace_id, span_id, erased_at, request_client_certificate, response_headers, response_headers_dropped';
 
 export function fromRow(row: AttemptRow): AttemptRecord {
   return {
@@ -61,6 +63,8 @@ export function fromRow(row: AttemptRow): AttemptRecord {
           },
         }
       : {}),
+    ...(row.response_headers !== null ? { response_headers: Object.fromEntries(row.response_headers) } : {}),
+    ...(row.response_headers_dropped ? { response_headers_dropped: row.response_headers_dropped } : {}),
     ...(row.event_fields !== null ? { event_fields: row.event_fields } : {}),
     ...(row.event_layout !== null ? { event_layout: row.event_layout as AttemptRecord['event_layout'] } : {}),
     ...(row.trace_id !== null ? { trace_id: row.trace_id } : {}),
@@ -106,5 +110,9 @@ export function toRowJson(r: AttemptRecord): Record<string, unknown> {
     trace_id: r.trace_id ?? null,
     span_id: r.span_id ?? null,
     erased_at: r.erased_at ?? null,
+    response_headers: r.response_headers
+      ? Object.entries(r.response_headers).map(([n, v]) => [n, storable(v)])
+      : null,
+    response_headers_dropped: r.response_headers_dropped ?? null,
   };
 }

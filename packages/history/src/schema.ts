@@ -61,6 +61,12 @@ const STEPS: readonly (readonly string[])[] = [
   ],
   // The subject of the client certificate an attempt presented (mutual TLS), kept with its request.
   [`ALTER TABLE attempts ADD COLUMN request_client_certificate text`],
+  // The endpoint's response headers (product.md §10), bounded as core's response-headers.ts says: pairs, so
+  // their order survives jsonb; and how many past the bounds were not kept.
+  [
+    `ALTER TABLE attempts ADD COLUMN response_headers jsonb`,
+    `ALTER TABLE attempts ADD COLUMN response_headers_dropped integer`,
+  ],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

@@ -3,6 +3,7 @@ import { decodeCursor } from '../src/cursor';
 import { HistoryReader } from '../src/history-reader';
 import { hookHealth } from '../src/history-health';
 import { HistoryWriter } from '../src/history-writer';
+import { eraseHistory } from '../src/history-erasure';
 import { migrate } from '../src/schema';
 import { Partitions } from '../src/partitions';
 import type { SqlClient } from '../src/sql-client';
@@ -25,7 +26,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const versions = await client.query<{ version: number }>(
       'SELECT version FROM schema_migrations ORDER BY 1',
     );
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('keeps every field of a record exactly, and a record written twice once', async () => {
@@ -37,6 +38,8 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       response_excerpt: 'down\u0000for maintenance \u00e9',
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
       span_id: '00f067aa0ba902b7',
+      response_headers: { 'retry-after': '120', 'content-type': 'text/plain', 'x-zeta': 'last\u0000kept' },
+      response_headers_dropped: 3,
       request: {
         method: 'POST',
         url: 'http://127.0.0.1:9/hook?x=1',
@@ -54,8 +57,13 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const reader = new HistoryReader(client, noOutbox);
     const got = await reader.attempt(record.account_id, record.hook_id, record.attempt_id);
     // NUL cannot be stored in PostgreSQL text: it is the one character replaced.
-    expect(got).toEqual({ ...record, response_excerpt: 'down\uFFFDfor maintenance \u00e9' });
+    expect(got).toEqual({
+      ...record,
+      response_excerpt: 'down\uFFFDfor maintenance \u00e9',
+      response_headers: { 'retry-after': '120', 'content-type': 'text/plain', 'x-zeta': 'last\uFFFDkept' },
+    });
     expect(Object.keys(got!.request!.headers)).toEqual(['Content-Type', 'Zeta', 'Authorization']);
+    expect(Object.keys(got!.response_headers!)).toEqual(['retry-after', 'content-type', 'x-zeta']);
     const [row] = await client.query<{ n: number }>('SELECT count(*) AS n FROM attempts');
     expect(row?.n).toBe(1);
   });
@@ -164,6 +172,29 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       delivered: 0,
       not_delivered: 1,
     });
+  });
+
+  it("an erasure empties a record's response headers with the rest of its content", async () => {
+    const hit = attemptRecord({
+      event_fields: { EventType: 'call_created', call_id: 'erase-me', from: '+3312' },
+      call_id: 'erase-me',
+      response_headers: { 'x-caller': '+3312' },
+      response_headers_dropped: 2,
+    });
+    const kept = attemptRecord({ response_headers: { 'x-caller': 'someone else' } });
+    await new HistoryWriter(client).write([hit, kept]);
+    const at = new Date('2026-11-25T12:00:00.000Z');
+    await expect(
+      eraseHistory(client, hit.account_id, { kind: 'call_id', value: 'erase-me' }, at),
+    ).resolves.toEqual([hit.event_id]);
+    const reader = new HistoryReader(client, noOutbox);
+    const erased = await reader.attempt(hit.account_id, hit.hook_id, hit.attempt_id);
+    expect(erased).toMatchObject({ attempt_id: hit.attempt_id, erased_at: at.toISOString() });
+    expect(erased!.response_headers).toBeUndefined();
+    expect(erased!.response_headers_dropped).toBeUndefined();
+    expect(erased!.response_excerpt).toBeUndefined();
+    const other = await reader.attempt(kept.account_id, kept.hook_id, kept.attempt_id);
+    expect(other!.response_headers).toEqual({ 'x-caller': 'someone else' });
   });
 
   it('keeps records by time and drops whole days past retention', async () => {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { warnAt } from '@hookline/core';
 import { HookQueues, PAUSED_FIELD, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
 import { SUSPENSION_SCRIPTS } from './scripts';
 import type { StreakStep } from './rules';
@@ -32,9 +33,6 @@ export interface Warning {
   readonly warn?: boolean;
   readonly streakStartedAt?: number;
 }
-
-/** A hook is failing once its streak reaches half the suspension threshold (at least 1). */
-export const warnAt = (threshold: number): number => Math.max(1, Math.ceil(threshold / 2));
 
 export interface StreakRules {
   /** HOOKLINE_SUSPEND_AFTER_FAILURES */

@@ -17,7 +17,13 @@ export interface ReceivedRequest {
 
 /** What the receiver does with a request: answer, or never answer, or reset the connection. */
 export type Behaviour =
-  | { kind: 'status'; status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      kind: 'status';
+      status: number;
+      body?: string;
+      headers?: Record<string, string | string[]>;
+      delayMs?: number;
+    }
   | { kind: 'hang' }
   | { kind: 'reset' };
 

@@ -132,6 +132,27 @@ describe('the delivery history API', () => {
     }
   });
 
+  it("shows the endpoint's response headers in the attempt's response, in order, and not in the log", async () => {
+    const headers = { 'retry-after': '120', 'x-request-id': 'req-7f3a', 'set-cookie': 'session=••••' };
+    const { acct, hookId, records } = await hookWithLog(2, 1, (a, h, n) =>
+      record(a, h, n, { status_code: 429, response_headers: headers, response_headers_dropped: 4 }),
+    );
+    // One record from the database, one still in the hook's outbox.
+    for (const r of records) {
+      const res = await api.call('GET', hookUrl(acct, hookId, `/deliveries/${r.attempt_id}`));
+      expect(res.statusCode).toBe(200);
+      const { response } = res.json() as { response: Record<string, unknown> };
+      expect(response).toEqual({ status_code: 429, headers, headers_dropped: 4, body_excerpt: 'ok' });
+      expect(Object.keys(response.headers as object)).toEqual(['retry-after', 'x-request-id', 'set-cookie']);
+      expect(res.json()).not.toHaveProperty('response_headers');
+    }
+    const log = await api.call('GET', hookUrl(acct, hookId, '/deliveries'));
+    for (const row of log.json().data) {
+      expect(row).not.toHaveProperty('response_headers');
+      expect(row).not.toHaveProperty('response_headers_dropped');
+    }
+  });
+
   it("answers 404 for another account's attempt, an unknown one, or a malformed id", async () => {
     const theirs = await hookWithLog(1);
     const mine = await hookWithLog(1);

@@ -127,11 +127,13 @@ function eventOf(record: AttemptRecord): DeliverableEvent {
 
 function detail(record: AttemptRecord) {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { account_id, response_excerpt, ...rest } = record;
+  const { account_id, response_excerpt, response_headers, response_headers_dropped, ...rest } = record;
   const response =
-    record.status_code !== undefined || response_excerpt !== undefined
+    record.status_code !== undefined || response_excerpt !== undefined || response_headers !== undefined
       ? {
           ...(record.status_code !== undefined ? { status_code: record.status_code } : {}),
+          ...(response_headers !== undefined ? { headers: response_headers } : {}),
+          ...(response_headers_dropped ? { headers_dropped: response_headers_dropped } : {}),
           ...(response_excerpt !== undefined ? { body_excerpt: response_excerpt } : {}),
         }
       : undefined;

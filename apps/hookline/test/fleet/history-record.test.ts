@@ -8,7 +8,12 @@ describe('the history record of an attempt', () => {
   const h = useHookline();
 
   async function deliverAndRecord(auth: Parameters<typeof h.hook>[1]['auth'], format: 'json' | 'form') {
-    const receiver = await startReceiver(() => ({ kind: 'status', status: 201, body: 'thanks\u0000!' }));
+    const receiver = await startReceiver(() => ({
+      kind: 'status',
+      status: 201,
+      body: 'thanks\u0000!',
+      headers: { 'X-Request-Id': 'rq-42', 'Set-Cookie': 'sid=s3ss10n; HttpOnly' },
+    }));
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url('/webhook?src=hl'), format, auth });
@@ -54,6 +59,12 @@ describe('the history record of an attempt', () => {
       if (name !== 'Authorization')
         expect([name, received.headers[name.toLowerCase()]]).toEqual([name, value]);
     expect(JSON.stringify(record)).not.toContain('tok_123456789');
+    // The response's headers as the endpoint sent them, first in order; a cookie keeps its name only.
+    expect(Object.entries(record.response_headers!).slice(0, 2)).toEqual([
+      ['x-request-id', 'rq-42'],
+      ['set-cookie', 'sid=••••'],
+    ]);
+    expect(JSON.stringify(record)).not.toContain('s3ss10n');
   });
 
   it('masks Basic credentials entirely, and keeps the form body byte for byte', async () => {

@@ -77,6 +77,14 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 20px 64px; }
 .page-header .sub { color: var(--muted); margin: 6px 0 0; }
 .page-header .title-row { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
 .breadcrumb { font-size: 0.9rem; margin-bottom: 6px; }
+/*
+ * A link that stands on its own (not within a sentence) is at least 24 px tall, so a finger finds it on a
+ * phone: WCAG 2.2 target size. Inline-block keeps long URLs wrapping; the height is the line's.
+ */
+.breadcrumb a, .card-header > a:not(.btn), .filter-actions a, .log-more a, .hook-row a.hook-link, table.log td a,
+.feed a, .card-body > a:not(.btn) {
+  display: inline-block; min-height: 24px; line-height: 24px;
+}
 .actions { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
 .actions form { margin: 0; }
 .stack > * + * { margin-top: 20px; }
@@ -136,6 +144,7 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 20px 64px; }
 .banner-suspended .failures li { padding: 8px 0; border-bottom: 1px solid var(--border); display: flex; gap: 10px; flex-wrap: wrap; align-items: baseline; font-size: 0.9rem; }
 .reenable { display: flex; gap: 10px; flex-wrap: wrap; }
 .reenable form { margin: 0; }
+.banner-suspended .rule-note { margin: 14px 0 12px; font-size: 0.9rem; }
 .reenable input[type='datetime-local'] { font: inherit; padding: 7px 8px; margin: 0 6px 0 4px; border: 1px solid var(--border-strong); border-radius: 6px; }
 
 /* Forms */

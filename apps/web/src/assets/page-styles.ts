@@ -35,6 +35,7 @@ pre.request {
   white-space: pre-wrap; word-break: break-all; line-height: 1.6;
 }
 pre.request .h { color: #93c5fd; }
+.response-block > * + * { margin-top: 12px; }
 pre.request .m { color: #fbbf24; font-weight: 700; }
 
 /* Signing secret, shown once */
@@ -88,11 +89,19 @@ pre.snippet {
 .stats div { border: 1px solid var(--border); border-radius: 8px; padding: 10px 12px; }
 .stats dt { color: var(--muted); font-size: 0.8rem; font-weight: 600; }
 .stats dd { margin: 2px 0 0; font-size: 1.25rem; font-weight: 700; }
-.health-chart { width: 100%; height: auto; display: block; }
+.health-figure { margin: 0 0 12px; }
+.chart-grid { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: 8px; }
+.y-scale {
+  display: flex; flex-direction: column; justify-content: space-between; text-align: right;
+  font-size: 0.8rem; line-height: 1; color: var(--muted);
+}
+.health-chart { width: 100%; height: 140px; display: block; border-bottom: 1px solid var(--border-strong); }
 .health-chart .ok { fill: #12b76a; }
 .health-chart .bad { fill: #d92d20; }
-.health-chart .axis { stroke: var(--border-strong); stroke-width: 1; }
-.health-chart .label { font-size: 11px; fill: var(--muted); }
+.time-axis { display: block; overflow: visible; }
+.time-axis line { stroke: var(--border-strong); stroke-width: 1; }
+.time-axis text { font-size: 12px; fill: var(--muted); }
+.health-figure figcaption { font-size: 0.85rem; margin-top: 2px; }
 .outcome-counts { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
 @media (max-width: 760px) {
   .grid-2, .form-layout { grid-template-columns: minmax(0, 1fr); }
@@ -126,6 +135,8 @@ pre.snippet {
   table.log td.empty-cell { display: none; }
   table.log .excerpt { max-width: none; }
   .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  /* Every other day's label on the 7-day axis: the rest would overlap at a phone's width. */
+  .time-axis .minor { display: none; }
   .log-filters label, .log-filters input, .log-filters select { width: 100%; }
 }
 `;

@@ -13,6 +13,13 @@ export const SCRIPT = String.raw`
     timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
     hour: '2-digit', minute: '2-digit', second: '2-digit'
   });
+  // The health chart's time axis: short labels, in the same zone as every other time on the page.
+  var axis = {
+    hour: new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    day: new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23'
+    })
+  };
   function inputValue(d) {
     var p = {};
     wall.formatToParts(d).forEach(function (part) { p[part.type] = part.value; });
@@ -27,6 +34,11 @@ export const SCRIPT = String.raw`
     root.querySelectorAll('[data-at]').forEach(function (el) {
       var d = new Date(el.getAttribute('data-at'));
       if (!isNaN(d.getTime())) el.textContent = words.format(d) + (el.getAttribute('data-rest') || '');
+    });
+    root.querySelectorAll('[data-axis-at]').forEach(function (el) {
+      var d = new Date(el.getAttribute('data-axis-at'));
+      var format = axis[el.getAttribute('data-axis-format')];
+      if (format && !isNaN(d.getTime())) el.textContent = format.format(d);
     });
     root.querySelectorAll('[data-zone-name]').forEach(function (el) { el.textContent = zone; });
     root.querySelectorAll('input[data-zone-input]').forEach(function (el) { el.value = zone; });
@@ -73,10 +85,10 @@ export const SCRIPT = String.raw`
     });
   }
 
-  // A hook's page follows the hook (state, banner, held events, log and its paging, health) without a reload.
-  // Polls are conditional (ETag): an unchanged hook answers 304 with no body. A part holding the focus or
-  // a typed value is left alone; a change of state (suspended, re-enabled) reloads the page, so its actions
-  // match.
+  // A hook's page follows the hook (state, banner, held events, log and its paging, health), and the hooks
+  // list its hooks' badges and held counts, without a reload. Polls are conditional (ETag): an unchanged page
+  // answers 304 with no body. A part holding the focus or a typed value is left alone; a change of shape (a
+  // hook suspended or re-enabled, a hook added to the list) reloads the page, so its actions match.
   function edited(part) {
     return Array.prototype.some.call(part.querySelectorAll('input:not([type="hidden"])'), function (el) {
       return el.type === 'checkbox' || el.type === 'radio' ? el.checked !== el.defaultChecked : el.value !== el.defaultValue;
@@ -86,7 +98,9 @@ export const SCRIPT = String.raw`
   function livePage(box) {
     var url = box.getAttribute('data-live-url');
     var every = Number(box.getAttribute('data-live-every')) || 3000;
-    var state = box.getAttribute('data-state');
+    // What the page was built for (a hook's state; the list's hooks): when the answer names another, the
+    // page's actions no longer fit and it is loaded again.
+    var shape = box.getAttribute('data-live-shape');
     var etag = null;
     var busy = false;
     function tick() {
@@ -98,8 +112,8 @@ export const SCRIPT = String.raw`
         .then(function (res) {
           if (res.status === 304) return;
           if (!res.ok) throw new Error('HTTP ' + res.status);
-          var newState = res.headers.get('X-Hook-State');
-          if (newState && state && newState !== state) { window.location.reload(); return; }
+          var newShape = res.headers.get('X-Page-Shape');
+          if (newShape && shape && newShape !== shape) { window.location.reload(); return; }
           etag = res.headers.get('ETag');
           return res.text().then(function (text) {
             var holder = document.createElement('div');

@@ -1,6 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { duration, errorText, outcomeBadge, time } from '../view/format';
+import { duration, errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 
 const TRIGGERS: Record<string, string> = {
@@ -14,7 +15,7 @@ function requestBlock(record: AttemptRecord): SafeHtml {
   const request = record.request;
   if (record.erased_at)
     return html`<p class="muted" data-erased>
-      Erased on request: what was sent and received is no longer kept (${record.erased_at}).
+      Erased on request ${time(record.erased_at)}: what was sent and received is no longer kept.
     </p>`;
   if (!request) return html`<p class="muted">Nothing was sent by this attempt.</p>`;
   const url = new URL(request.url);
@@ -35,7 +36,38 @@ ${request.body}</pre>
     ${certificate}`;
 }
 
-/** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */
+/**
+ * What came back: the status line and headers as received (bounded and cookie values masked when recorded,
+ * see core's response-headers.ts), then the start of the body. Records made before headers were kept show
+ * the body alone.
+ */
+function responseBlock(record: AttemptRecord): SafeHtml {
+  if (record.erased_at) return html`<p class="muted">Erased on request: the response is no longer kept.</p>`;
+  const headers = record.response_headers;
+  const dropped = record.response_headers_dropped ?? 0;
+  const head =
+    record.status_code !== undefined && headers
+      ? [
+          `HTTP/1.1 ${record.status_code} ${STATUS_CODES[record.status_code] ?? ''}`.trimEnd(),
+          ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        ].join('\n')
+      : undefined;
+  return html`${head ? html`<pre class="request" data-response-headers>${head}</pre>` : ''}
+  ${
+    dropped > 0
+      ? html`<p class="muted" data-headers-dropped>
+          ${plural(dropped, 'more header')} came after these and ${dropped === 1 ? 'was' : 'were'} not kept:
+          an attempt keeps the first 30 headers, 4 KiB in all.
+        </p>`
+      : ''
+  }
+  ${
+    record.response_excerpt
+      ? html`<pre class="request" data-response>${record.response_excerpt}</pre>`
+      : html`<p class="muted">No response body.</p>`
+  }`;
+}
+
 /** The same event's other attempts: a send-again leads back to the attempt it repeats, and that one to it. */
 function otherAttempts(hook: HookView, others: readonly DeliveryRecord[]): SafeHtml {
   if (others.length === 0) return html``;
@@ -55,6 +87,7 @@ function otherAttempts(hook: HookView, others: readonly DeliveryRecord[]): SafeH
   </section>`;
 }
 
+/** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */
 export function attemptPage(
   viewer: Viewer,
   hook: HookView,
@@ -126,16 +159,10 @@ export function attemptPage(
           <div class="card-header">
             <div>
               <h2 id="response-title">Response</h2>
-              <p>The first 4 KiB of the body.</p>
+              <p>The status line, the headers (cookie values not kept) and the first 4 KiB of the body.</p>
             </div>
           </div>
-          <div class="card-body">
-            ${
-              record.response_excerpt
-                ? html`<pre class="request" data-response>${record.response_excerpt}</pre>`
-                : html`<p class="muted">No response body.</p>`
-            }
-          </div>
+          <div class="card-body response-block">${responseBlock(record)}</div>
         </section>
         ${otherAttempts(hook, others)}
         <section class="card" aria-labelledby="again-title">

@@ -1,23 +1,62 @@
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, time, timeText } from '../view/format';
+import { suspensionRule, type SuspensionRule } from './suspension-rule';
+import { DEFAULT_ZONE } from '../view/zone';
 
 const W = 720;
-const H = 160;
-const PAD = 24;
+const H = 140;
+
+// The time axis: a tick at the start of every 6th hour (24 h) or of every day (7 days), on UTC hour
+// boundaries (the buckets are UTC hours). Its labels are written in UTC here and in the page's zone by the
+// script, like every time on the page; they are text of their own, outside the scaled chart, so they keep
+// their size on a phone.
+const AXIS_FORMATS = {
+  hour: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  day: { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+function timeAxis(series: HookHealth['series']): SafeHtml {
+  const n = series.length;
+  const everyDay = n > 48;
+  const format = everyDay ? 'day' : 'hour';
+  const text = new Intl.DateTimeFormat('en-GB', { timeZone: DEFAULT_ZONE, ...AXIS_FORMATS[format] });
+  // A label centred on a tick this close to an edge would hang past the chart: that tick goes unlabelled.
+  const ticks = series
+    .map((p, i) => ({ at: p.hour, x: (100 * i) / n, utcHour: new Date(p.hour).getUTCHours() }))
+    .filter((t) => (everyDay ? t.utcHour === 0 : t.utcHour % 6 === 0) && t.x >= 5 && t.x <= 95);
+  return html`<svg class="time-axis" aria-hidden="true" width="100%" height="34">
+    ${ticks.map((t, k) => {
+      const { x } = t;
+      return html`<g class="${everyDay && k % 2 === 1 ? 'tick minor' : 'tick'}">
+        <line x1="${x.toFixed(2)}%" x2="${x.toFixed(2)}%" y1="0" y2="6" />
+        <text
+          x="${x.toFixed(2)}%"
+          y="22"
+          text-anchor="middle"
+          data-axis-at="${t.at}"
+          data-axis-format="${format}"
+        >
+          ${text.format(new Date(t.at))}
+        </text>
+      </g>`;
+    })}
+  </svg>`;
+}
 
 /**
  * Delivered (green) over not delivered (red) per hour, stacked, as inline SVG: no script and nothing loaded
- * from elsewhere. It scales to the card's width; the numbers are also in the accessible description.
+ * from elsewhere. The bars stretch to the card's width; the scale and the time axis are text beside and under
+ * them, legible at any width. The numbers are also in the accessible description.
  */
 function chart(health: HookHealth): SafeHtml {
   const series = health.series;
   const max = Math.max(1, ...series.map((p) => p.delivered + p.not_delivered));
-  const step = (W - PAD) / series.length;
+  const step = W / Math.max(1, series.length);
   const bar = Math.max(1, step * 0.8);
-  const y = (n: number) => ((H - PAD) * n) / max;
+  const y = (n: number) => (H * n) / max;
   const bars = series.map((p, i) => {
-    const x = PAD + i * step;
+    const x = i * step + (step - bar) / 2;
     const ok = y(p.delivered);
     const bad = y(p.not_delivered);
     return html`<g>
@@ -26,14 +65,14 @@ function chart(health: HookHealth): SafeHtml {
       </title>
       <rect
         x="${x.toFixed(1)}"
-        y="${(H - PAD - ok).toFixed(1)}"
+        y="${(H - ok).toFixed(1)}"
         width="${bar.toFixed(1)}"
         height="${ok.toFixed(1)}"
         class="ok"
       />
       <rect
         x="${x.toFixed(1)}"
-        y="${(H - PAD - ok - bad).toFixed(1)}"
+        y="${(H - ok - bad).toFixed(1)}"
         width="${bar.toFixed(1)}"
         height="${bad.toFixed(1)}"
         class="bad"
@@ -42,21 +81,29 @@ function chart(health: HookHealth): SafeHtml {
   });
   const delivered = series.reduce((n, p) => n + p.delivered, 0);
   const failed = series.reduce((n, p) => n + p.not_delivered, 0);
-  return html`<svg
-    class="health-chart"
-    viewBox="0 0 ${W} ${H}"
-    role="img"
-    aria-labelledby="chart-title chart-desc"
-  >
-    <title id="chart-title">Attempts per hour, last ${health.hours} hours</title>
-    <desc id="chart-desc">
-      ${delivered} delivered and ${failed} not delivered in all; the highest hour had ${max}.
-    </desc>
-    <line x1="${PAD}" y1="${H - PAD}" x2="${W}" y2="${H - PAD}" class="axis" />
-    <text x="0" y="12" class="label">${max}</text>
-    <text x="0" y="${H - PAD}" class="label">0</text>
-    ${bars}
-  </svg>`;
+  return html`<figure class="health-figure" data-health-chart>
+    <div class="chart-grid">
+      <div class="y-scale" aria-hidden="true"><span>${max}</span><span>0</span></div>
+      <svg
+        class="health-chart"
+        viewBox="0 0 ${W} ${H}"
+        preserveAspectRatio="none"
+        role="img"
+        aria-labelledby="chart-title chart-desc"
+      >
+        <title id="chart-title">Attempts per hour, last ${health.hours} hours</title>
+        <desc id="chart-desc">
+          ${delivered} delivered and ${failed} not delivered in all; the highest hour had ${max}.
+        </desc>
+        ${bars}
+      </svg>
+      <span></span>
+      ${timeAxis(series)}
+    </div>
+    <figcaption class="muted">
+      Attempts per hour; times in <span data-zone-name>${DEFAULT_ZONE}</span>.
+    </figcaption>
+  </figure>`;
 }
 
 const percent = (rate: number | null) =>
@@ -64,7 +111,7 @@ const percent = (rate: number | null) =>
 const ms = (value: number | null) => (value === null ? '—' : `${Math.round(value)} ms`);
 
 /** The hook's health over 24 hours or 7 days: success rate, latency, outcomes, the last error, a chart. */
-export function healthCard(hookId: string, health: HookHealth): SafeHtml {
+export function healthCard(hookId: string, health: HookHealth, rule: SuspensionRule): SafeHtml {
   const week = health.hours > 24;
   const outcomes = Object.entries(health.by_outcome).filter(([, n]) => n > 0);
   return html`<section class="card" aria-labelledby="health-title" data-health>
@@ -113,6 +160,7 @@ export function healthCard(hookId: string, health: HookHealth): SafeHtml {
             </p>`
           : ''
       }
+      ${suspensionRule(rule)}
     </div>
   </section>`;
 }

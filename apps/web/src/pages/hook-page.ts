@@ -11,6 +11,7 @@ import { heldEventsCard, type HeldList } from './held-events';
 import { logFilters, type LogQuery } from './log-filters';
 import { hookGets, requestPreview, type PreviewOptions } from './request-preview';
 import { suspensionBanner } from './suspension-banner';
+import type { SuspensionRule } from './suspension-rule';
 
 export interface HookPageInput {
   readonly hook: HookView;
@@ -28,6 +29,8 @@ export interface HookPageInput {
   /** The cursor of the next (older) page, when there is one. */
   readonly next?: string;
   readonly health: HookHealth;
+  /** What makes a hook Failing and suspended (the settings), said near health and in the banner. */
+  readonly rule: SuspensionRule;
   /** The health chart's window, when not the default 24 hours ("7d"). */
   readonly window?: string;
 }
@@ -147,7 +150,7 @@ export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
  * and the live endpoint render them alike, and the script swaps each one that changed.
  */
 export function liveParts(
-  { hook, deliveries, suspension, query, next, health }: HookPageInput,
+  { hook, deliveries, suspension, query, next, health, rule }: HookPageInput,
   csrf: string,
 ): Record<LivePart, SafeHtml> {
   return {
@@ -159,6 +162,7 @@ export function liveParts(
             failures: suspension?.failures ?? [],
             held: suspension?.held ?? 0,
             csrf,
+            rule,
             ...(suspension?.byAdmin ? { byAdmin: true } : {}),
           })
         : ''
@@ -173,7 +177,7 @@ export function liveParts(
         )}
       </div>
       ${pager(hook.id, query, deliveries.length, next)}`,
-    health: healthCard(hook.id, health),
+    health: healthCard(hook.id, health, rule),
   };
 }
 
@@ -223,7 +227,7 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
         class="stack"
         data-live-url="/hooks/${hook.id}/live?${liveQuery(query, input.window)}"
         data-live-every="${REFRESH_MS}"
-        data-state="${hook.state}"
+        data-live-shape="${hook.state}"
       >
         ${live('banner', parts.banner)} ${live('held', parts.held)}
         ${

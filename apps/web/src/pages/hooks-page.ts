@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { ago, authSummary, outcomeBadge, plural, stateBadge, time } from '../view/format';
@@ -7,7 +8,11 @@ import { searchBox } from './search-page';
 export interface HookSummary {
   readonly hook: HookView;
   readonly lastDelivery?: DeliveryRecord;
+  /** Events held while the hook is suspended (only for a suspended hook). */
+  readonly held?: number;
 }
+
+const REFRESH_MS = 3000;
 
 function lastDelivery(record: DeliveryRecord | undefined, now: Date): SafeHtml {
   if (!record) return html`<span>No deliveries yet</span>`;
@@ -15,7 +20,42 @@ function lastDelivery(record: DeliveryRecord | undefined, now: Date): SafeHtml {
     <span title="${record.attempted_at}">${ago(record.attempted_at, now)}</span>`;
 }
 
-function hookRow({ hook, lastDelivery: last }: HookSummary, now: Date): SafeHtml {
+/** A hook's state badge, held count and suspension time: what changes while the list is open. */
+function stateLine({ hook, held }: HookSummary): SafeHtml {
+  return html`${stateBadge(hook.state, hook.health)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
+    <span>${authSummary(hook.auth)}</span>
+    ${hook.suspended_at ? html`<span>Suspended ${time(hook.suspended_at)}</span>` : ''}
+    ${
+      held !== undefined
+        ? html`<span data-held-count
+            >${held === 0 ? 'No events held' : `${plural(held, 'event')} held`}</span
+          >`
+        : ''
+    }`;
+}
+
+/**
+ * The parts of the list that follow the hooks while it is open (§15 "live pages stay true"): the page and
+ * the live endpoint render them alike, and the script swaps each one that changed.
+ */
+export function hooksLiveParts(hooks: readonly HookSummary[], now: Date): Record<string, SafeHtml> {
+  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks) };
+  for (const summary of hooks) {
+    parts[`state-${summary.hook.id}`] = stateLine(summary);
+    parts[`last-${summary.hook.id}`] = lastDelivery(summary.lastDelivery, now);
+  }
+  return parts;
+}
+
+/** Which hooks the list shows: when another set answers, the page is loaded again (its rows change). */
+export const hooksShape = (hooks: readonly HookSummary[]): string =>
+  createHash('sha256')
+    .update(hooks.map((h) => h.hook.id).join(','))
+    .digest('base64url')
+    .slice(0, 16);
+
+function hookRow(summary: HookSummary, parts: Record<string, SafeHtml>): SafeHtml {
+  const { hook } = summary;
   return html`<li class="hook-row" data-hook-id="${hook.id}">
     <div>
       ${
@@ -24,14 +64,22 @@ function hookRow({ hook, lastDelivery: last }: HookSummary, now: Date): SafeHtml
               <div class="muted url">${hook.url}</div>`
           : html`<a class="hook-link url" href="/hooks/${hook.id}">${hook.url}</a>`
       }
-      <div class="hook-meta">
-        ${stateBadge(hook.state, hook.health)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
-        <span>${authSummary(hook.auth)}</span>
-        ${hook.suspended_at ? html`<span>Suspended ${time(hook.suspended_at)}</span>` : ''}
-      </div>
+      <div class="hook-meta" data-live="state-${hook.id}">${parts[`state-${hook.id}`]}</div>
     </div>
-    <div class="hook-side">${lastDelivery(last, now)}</div>
+    <div class="hook-side" data-live="last-${hook.id}">${parts[`last-${hook.id}`]}</div>
   </li>`;
+}
+
+function suspendedSummary(hooks: readonly HookSummary[]): SafeHtml {
+  const suspended = hooks.filter((h) => h.hook.state === 'suspended').length;
+  if (suspended === 0) return html``;
+  return html`<div class="alert alert-error" role="alert">
+    <p>
+      <strong>${plural(suspended, 'hook is', 'hooks are')} suspended.</strong> Events for
+      ${suspended === 1 ? 'it are' : 'them are'} held until you re-enable ${suspended === 1 ? 'it' : 'them'}
+      on the hook's page.
+    </p>
+  </div>`;
 }
 
 const emptyState = html`<div class="card empty">
@@ -41,7 +89,7 @@ const emptyState = html`<div class="card empty">
 </div>`;
 
 export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Date): SafeHtml {
-  const suspended = hooks.filter((h) => h.hook.state === 'suspended').length;
+  const parts = hooksLiveParts(hooks, now);
   return layout(
     'Hooks',
     viewer,
@@ -53,28 +101,20 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
         </div>
         <div class="actions"><a class="btn btn-primary" href="/hooks/new">New hook</a></div>
       </div>
-      ${
-        suspended > 0
-          ? html`<div class="alert alert-error" role="alert">
-              <p>
-                <strong>${plural(suspended, 'hook is', 'hooks are')} suspended.</strong> Events for
-                ${suspended === 1 ? 'it are' : 'them are'} held until you re-enable
-                ${suspended === 1 ? 'it' : 'them'} on the hook's page.
-              </p>
-            </div>`
-          : ''
-      }
-      ${
-        hooks.length === 0
-          ? emptyState
-          : html`<section class="card" aria-label="Search">
-                <div class="card-body">${searchBox()}</div>
-              </section>
-              <section class="card" aria-label="Your hooks">
-                <ul class="hook-list">
-                  ${hooks.map((h) => hookRow(h, now))}
-                </ul>
-              </section>`
-      }`,
+      <div data-live-url="/hooks/live" data-live-every="${REFRESH_MS}" data-live-shape="${hooksShape(hooks)}">
+        <div data-live="summary">${parts.summary}</div>
+        ${
+          hooks.length === 0
+            ? emptyState
+            : html`<section class="card" aria-label="Search">
+                  <div class="card-body">${searchBox()}</div>
+                </section>
+                <section class="card" aria-label="Your hooks">
+                  <ul class="hook-list">
+                    ${hooks.map((h) => hookRow(h, parts))}
+                  </ul>
+                </section>`
+        }
+      </div>`,
   );
 }

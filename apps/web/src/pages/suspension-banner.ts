@@ -3,6 +3,7 @@ import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
+import { suspensionRuleText, type SuspensionRule } from './suspension-rule';
 
 export interface Suspension {
   readonly hook: HookView;
@@ -11,6 +12,8 @@ export interface Suspension {
   readonly csrf: string;
   /** Paused by an admin in Bull Board: only an admin resumes it, so no re-enable is offered. */
   readonly byAdmin?: boolean;
+  /** The settings that suspended it, said in words under the reason. */
+  readonly rule?: SuspensionRule;
 }
 
 /**
@@ -160,6 +163,12 @@ export function suspensionBanner(suspension: Suspension): SafeHtml {
       >
     </p>
     <div class="reenable">${actions}</div>
+    ${
+      // After the choices, which come first on a phone: why the hook stopped, in the configured numbers.
+      suspension.rule
+        ? html`<p class="muted rule-note" data-suspension-rule>${suspensionRuleText(suspension.rule)}</p>`
+        : ''
+    }
     ${
       failures.length > 0
         ? html`<h3 class="visually-hidden">Failures that caused the suspension</h3>

@@ -69,6 +69,10 @@ export async function loadHookPage(
     },
     query,
     health,
+    rule: {
+      failures: ctx.deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES,
+      afterMs: ctx.deps.config.HOOKLINE_SUSPEND_AFTER_MS,
+    },
     ...(week ? { window: '7d' } : {}),
     ...(page.next_cursor ? { next: page.next_cursor } : {}),
     ...(suspension ? { suspension } : {}),

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { createHash } from 'node:crypto';
 import { errorInWords, heldChoiceText, HooklineError, type DeliveryRecord } from '@hookline/core';
 import { hookPage, liveParts } from '../pages/hook-page';
 import { loadHookPage } from './hook-page-data';
+import { liveAnswer } from './live-answer';
 import { plural } from '../view/format';
 import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
 import type { Flash } from '../session/session-store';
@@ -41,7 +41,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   // The page's live parts (state, banner, held events, log, health) for its script. Conditional (ETag): an
-  // unchanged hook answers 304 with no body. 401 rather than a redirect, so no sign-in page is pasted in.
+  // unchanged hook answers 304 with no body; a change of state reloads the page (its actions change). 401 rather than a redirect, so no sign-in page is pasted in.
   app.get<{ Params: Params; Querystring: Record<string, unknown> }>(
     '/hooks/:id/live',
     async (request, reply) => {
@@ -51,16 +51,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (!hook) return ctx.notFound(request, reply);
       const input = await loadHookPage(ctx, hook, request.query);
       const parts = liveParts(input, who.session.data.csrf);
-      const body = Object.entries(parts)
-        .map(([name, part]) => `<template data-live="${name}">${part.value}</template>`)
-        .join('');
-      const etag = `"${createHash('sha256').update(hook.state).update(body).digest('base64url').slice(0, 27)}"`;
-      void reply
-        .header('etag', etag)
-        .header('cache-control', 'private, no-cache')
-        .header('x-hook-state', hook.state);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.type('text/html; charset=utf-8').send(body);
+      return liveAnswer(request, reply, parts, { 'x-page-shape': hook.state });
     },
   );
 

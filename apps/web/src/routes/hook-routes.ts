@@ -19,7 +19,6 @@ import {
 } from '../hook-form-input';
 import { deleteHookPage } from '../pages/delete-hook-page';
 import { hookFormPage } from '../pages/hook-form-page';
-import { hooksPage } from '../pages/hooks-page';
 import { signingSecretPage } from '../pages/signing-secret-page';
 import type { SignedIn, WebContext } from '../web-context';
 
@@ -86,20 +85,6 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       return ctx.page(reply, signingSecretPage(await ctx.viewer(request, who), shown, pending.rotated));
     },
   );
-
-  app.get('/', async (request, reply) => {
-    const who = await ctx.require(request, reply);
-    if (!who) return reply;
-    const list = await hooks.list(who.account.id);
-    const lasts = await Promise.all(
-      list.map(async (hook) => (await ctx.deps.history.listForHook(hook.id, {}, { limit: 1 })).data),
-    );
-    const summaries = list.map((hook, i) => {
-      const last = lasts[i]?.[0];
-      return last ? { hook, lastDelivery: last } : { hook };
-    });
-    return ctx.page(reply, hooksPage(await ctx.viewer(request, who), summaries, ctx.now()));
-  });
 
   app.get('/hooks', async (_request, reply) => reply.redirect('/', 301));
 

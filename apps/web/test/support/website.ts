@@ -148,6 +148,8 @@ export function useWebsite(
         config: {
           HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
           HOOKLINE_DELIVERY_TIMEOUT_MS: 2500,
+          HOOKLINE_SUSPEND_AFTER_FAILURES: 10,
+          HOOKLINE_SUSPEND_AFTER_MS: 600_000,
           ...(options.eventCatalog ? { eventCatalog: options.eventCatalog } : {}),
           ...(options.tracePropagate ? { HOOKLINE_TRACE_PROPAGATE: true } : {}),
           ...options.config?.(),
