@@ -227,7 +227,15 @@ describe('a suspended hook (browser)', () => {
     );
     await expect(banner.textContent()).resolves.toContain('you cannot resume it yourself');
     await expect(page.getByRole('button', { name: /re-enable/i }).count()).resolves.toBe(0);
+    await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain(
+      'Paused by an administrator',
+    );
     await screenshot(page, 'admin-paused');
+    // The list tells an admin's pause from a suspension too.
+    await page.goto(`${w.baseUrl}/`);
+    const row = page.locator(`[data-hook-id="${hook.id}"]`);
+    await expect(row.textContent()).resolves.toContain('Paused by an administrator');
+    await expect(row.textContent()).resolves.not.toContain('Suspended');
 
     // Posted anyway (a page from before the pause): refused, nothing changes.
     const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);

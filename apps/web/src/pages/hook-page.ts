@@ -154,7 +154,7 @@ export function liveParts(
   csrf: string,
 ): Record<LivePart, SafeHtml> {
   return {
-    badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook.state, hook.health)}</span>`,
+    badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook)}</span>`,
     banner: html`${
       hook.state === 'suspended'
         ? suspensionBanner({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { ago, authSummary, outcomeBadge, plural, stateBadge, time } from '../view/format';
+import { ago, authSummary, outcomeBadge, pausedByAdmin, plural, stateBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
 import { searchBox } from './search-page';
 
@@ -22,9 +22,13 @@ function lastDelivery(record: DeliveryRecord | undefined, now: Date): SafeHtml {
 
 /** A hook's state badge, held count and suspension time: what changes while the list is open. */
 function stateLine({ hook, held }: HookSummary): SafeHtml {
-  return html`${stateBadge(hook.state, hook.health)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
+  return html`${stateBadge(hook)} <span>${hook.format === 'json' ? 'JSON' : 'Form'}</span>
     <span>${authSummary(hook.auth)}</span>
-    ${hook.suspended_at ? html`<span>Suspended ${time(hook.suspended_at)}</span>` : ''}
+    ${
+      hook.suspended_at
+        ? html`<span>${pausedByAdmin(hook) ? 'Paused' : 'Suspended'} ${time(hook.suspended_at)}</span>`
+        : ''
+    }
     ${
       held !== undefined
         ? html`<span data-held-count

@@ -2,7 +2,7 @@ import {
   errorInWords,
   plainWords,
   type HookHealthState,
-  type HookState,
+  type HookView,
   type MaskedAuth,
   type RecordedOutcome,
 } from '@hookline/core';
@@ -78,9 +78,19 @@ export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
   return badge(label, tone);
 }
 
-/** Suspended, failing (half-way to a suspension) or active. */
-export function stateBadge(state: HookState, health: HookHealthState = 'healthy'): SafeHtml {
-  if (state === 'suspended') return badge('Suspended', 'bad');
+/**
+ * An admin's pause in Bull Board is recorded with this reason (and the admin's words after a colon): only an
+ * admin lifts it, so pages call it paused, not suspended.
+ */
+export function pausedByAdmin(hook: Pick<HookView, 'state' | 'suspended_reason'>): boolean {
+  return hook.state === 'suspended' && /^paused by admin\b/.test(hook.suspended_reason ?? '');
+}
+
+/** Paused by an admin, suspended, failing (half-way to a suspension) or active. */
+export function stateBadge(hook: Pick<HookView, 'state' | 'health' | 'suspended_reason'>): SafeHtml {
+  if (pausedByAdmin(hook)) return badge('Paused by an administrator', 'bad');
+  if (hook.state === 'suspended') return badge('Suspended', 'bad');
+  const health: HookHealthState = hook.health;
   return health === 'failing' ? badge('Failing', 'warn') : badge('Active', 'ok');
 }
 
