@@ -4,9 +4,20 @@ import type { SqlClient } from './sql-client';
 // An erasure's database step: the account's records of the matching events keep their ids, times, outcome,
 // status and duration, and lose the rest (the call id, the event's fields, the request's URL, headers and
 // body, the response excerpt and the error text). One statement, repeatable: emptied records match no more.
-const EMPTY = `UPDATE attempts SET call_id = NULL, event_fields = NULL, event_layout = NULL, request_method = NULL,
-  request_url = NULL, request_headers = NULL, request_body = NULL, response_excerpt = NULL, error = NULL,
-  erased_at = $3`;
+/** What an erased record loses: its columns set to NULL (the writer's insert uses the same list). */
+export const ERASED_COLUMNS = [
+  'call_id',
+  'event_fields',
+  'event_layout',
+  'request_method',
+  'request_url',
+  'request_headers',
+  'request_body',
+  'response_excerpt',
+  'error',
+] as const;
+
+const EMPTY = `UPDATE attempts SET ${ERASED_COLUMNS.map((c) => `${c} = NULL`).join(', ')}, erased_at = $3`;
 
 const BY_CALL = `${EMPTY} WHERE account_id = $1 AND erased_at IS NULL
   AND (call_id = $2 OR event_fields->>'call_id' = $2) RETURNING event_id`;
