@@ -21,8 +21,11 @@ const EMPTY = `UPDATE attempts SET ${ERASED_COLUMNS.map((c) => `${c} = NULL`).jo
 
 const BY_CALL = `${EMPTY} WHERE account_id = $1 AND erased_at IS NULL
   AND (call_id = $2 OR event_fields->>'call_id' = $2) RETURNING event_id`;
+// $4: the catalogue's personal fields per kind (core's PersonalFields), as JSON: those of the record's kind.
 const BY_NUMBER = `${EMPTY} WHERE account_id = $1 AND erased_at IS NULL
-  AND (event_fields->>'from' = $2 OR event_fields->>'to' = $2) RETURNING event_id`;
+  AND (event_fields->>'from' = $2 OR event_fields->>'to' = $2
+    OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(($4::jsonb)->event_type) AS personal(name)
+      WHERE event_fields->>personal.name = $2)) RETURNING event_id`;
 
 /** Empties the account's records that the erasure reaches; returns the ids of their events (one per record). */
 export async function eraseHistory(
@@ -31,10 +34,14 @@ export async function eraseHistory(
   target: ErasureTarget,
   at: Date,
 ): Promise<string[]> {
-  const rows = await client.query<{ event_id: string }>(target.kind === 'call_id' ? BY_CALL : BY_NUMBER, [
-    accountId,
-    target.value,
-    at.toISOString(),
-  ]);
+  const rows =
+    target.kind === 'call_id'
+      ? await client.query<{ event_id: string }>(BY_CALL, [accountId, target.value, at.toISOString()])
+      : await client.query<{ event_id: string }>(BY_NUMBER, [
+          accountId,
+          target.value,
+          at.toISOString(),
+          JSON.stringify(target.personal ?? {}),
+        ]);
   return rows.map((row) => row.event_id);
 }

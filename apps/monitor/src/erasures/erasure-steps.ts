@@ -12,6 +12,7 @@ import {
 import { eraseHistory, type SqlClient } from '@hookline/history';
 import {
   OUTBOX_IDLE_TTL_MS,
+  personalArg,
   SCRIPTS,
   type HistoryOutbox,
   type HookQueues,
@@ -59,7 +60,7 @@ export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult>
   for (const [id, flat] of entries) {
     const json = flat[flat.indexOf('event') + 1];
     const event = json ? (JSON.parse(json) as DeliverableEvent) : undefined;
-    if (event && erasureMatches(s.target, event.fields)) {
+    if (event && erasureMatches(s.target, event.fields, event.type)) {
       ids.push(id);
       eventIds.push(event.id);
     }
@@ -121,7 +122,7 @@ export async function eraseOutboxes(d: StepDeps, s: StepInput): Promise<StepResu
       const [next, ...ids] = (await SCRIPTS.eraseOutbox.run(
         d.redis,
         [d.keys.hookHistoryOutbox(hookId), d.keys.hookHistoryOutboxErasures(hookId)],
-        [s.target.kind, s.target.value, cursor, WINDOW, at, OUTBOX_IDLE_TTL_MS],
+        [s.target.kind, s.target.value, cursor, WINDOW, at, OUTBOX_IDLE_TTL_MS, personalArg(s.target)],
       )) as [number, ...string[]];
       cursor = Number(next);
       eventIds.push(...ids);
