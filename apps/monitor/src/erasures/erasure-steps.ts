@@ -29,7 +29,7 @@ export interface StepDeps {
   readonly keys: RedisKeys;
   readonly erasures: Pick<RedisErasures, 'events' | 'cleanSuspensionFailures'>;
   readonly outbox: Pick<HistoryOutbox, 'append'>;
-  readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow'>;
+  readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow' | 'eraseActive'>;
   readonly sql: SqlClient;
   readonly clock: Clock;
 }
@@ -69,31 +69,40 @@ export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult>
   return { place: 'inbox', count: ids.length, eventIds };
 }
 
-/** Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. */
+/**
+ * Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. Also
+ * the hook's active job when its holder is gone (a worker that died with it): recorded `erased`, or `unknown`
+ * when its attempt had begun (the request may have reached the endpoint), as a stub either way.
+ */
 export async function eraseQueued(d: StepDeps, s: StepInput): Promise<StepResult> {
   const eventIds: string[] = [];
+  const stub = (hookId: string, data: string, outcome: 'erased' | 'unknown'): AttemptRecord => {
+    const job = JSON.parse(data) as {
+      event: DeliverableEvent;
+      trigger?: AttemptRecord['trigger'];
+      attemptId?: string;
+    };
+    eventIds.push(job.event.id);
+    const at = d.clock();
+    const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
+    const record = buildAttemptRecord(
+      { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
+      { outcome, at },
+    );
+    return erasedRecord(record, at);
+  };
   for (const hookId of await hooksOf(d, s.accountId)) {
     for (let cursor = 0; cursor >= 0;) {
       const { next, removed } = await d.hookQueues.eraseWaitingWindow(hookId, s.target, cursor, WINDOW);
       cursor = next;
-      const at = d.clock();
-      const records: AttemptRecord[] = [];
-      for (const [, data] of removed) {
-        const job = JSON.parse(data) as {
-          event: DeliverableEvent;
-          trigger?: AttemptRecord['trigger'];
-          attemptId?: string;
-        };
-        eventIds.push(job.event.id);
-        const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
-        const record = buildAttemptRecord(
-          { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
-          { outcome: 'erased', at },
-        );
-        records.push(erasedRecord(record, at));
-      }
-      await d.outbox.append(hookId, records);
+      await d.outbox.append(
+        hookId,
+        removed.map(([, data]) => stub(hookId, data, 'erased')),
+      );
     }
+    const active = await d.hookQueues.eraseActive(hookId, s.target);
+    if (active.kind === 'removed')
+      await d.outbox.append(hookId, [stub(hookId, active.data, active.begun ? 'unknown' : 'erased')]);
   }
   return { place: 'queued', count: eventIds.length, eventIds };
 }

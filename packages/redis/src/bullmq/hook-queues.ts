@@ -227,6 +227,24 @@ export class HookQueues {
   }
 
   /**
+   * The erasure's look at the hook's active job: removed when it matches and its holder is gone (`removed`,
+   * with whether its attempt had begun), left to a live holder (`held`), or nothing to do (`none`).
+   */
+  async eraseActive(
+    hookId: string,
+    target: ErasureScope,
+  ): Promise<{ kind: 'none' | 'held' } | { kind: 'removed'; jobId: string; data: string; begun: boolean }> {
+    const { active, jobPrefix } = this.layout(hookId);
+    const [kind, jobId, data, begun] = (await BULLMQ_SCRIPTS.eraseActive.run(
+      this.redis,
+      [active, this.keys.hookAttempt(hookId)],
+      [jobPrefix, target.kind, target.value, personalArg(target)],
+    )) as [string?, string?, string?, string?];
+    if (kind === 'removed') return { kind, jobId: jobId!, data: data!, begun: begun === '1' };
+    return { kind: kind === 'held' ? 'held' : 'none' };
+  }
+
+  /**
    * One window of an erasure over the hook's retained finished jobs (completed, then failed): the data of those
    * it reaches is replaced by `stub`. Returns the event ids emptied and the next cursor of each set.
    */
