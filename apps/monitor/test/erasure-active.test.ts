@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type AttemptRecord } from '@hookline/core';
-import type { SqlClient } from '@hookline/history';
+import { openHistory, type SqlClient } from '@hookline/history';
 import { HistoryOutbox, hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { createStore, SecretBox, type Store } from '@hookline/store';
-import { useRedis } from '@hookline/testing';
+import { createLogger } from '@hookline/telemetry';
+import { usePostgres, useRedis, waitUntil } from '@hookline/testing';
+import { startErasureRunner, STEPS } from '../src/erasures/erasure-runner';
 import { eraseQueued, type StepDeps } from '../src/erasures/erasure-steps';
 import { redisText } from './erasure-support';
 
@@ -85,5 +87,61 @@ describe("an erasure and a hook's active job", () => {
       expect.objectContaining({ event_id: event.id, outcome: 'erased', erased_at: expect.any(String) }),
     ]);
     expect(await redisText(ctx.redis, ctx.prefix)).not.toContain(NUMBER);
+  });
+});
+
+describe('an erasure whose event a live worker holds', () => {
+  const pg = usePostgres('erasure_active');
+
+  it('keeps its fence up until the job has left the active list, then finishes', async () => {
+    const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => history.close());
+    const account = await store.accounts.create({ name: 'Acme Telecom' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: 'http://127.0.0.1:9/h', format: 'json' },
+      'operator',
+    );
+    const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+    const event = await producer.publish(account.id, {
+      type: 'call_created',
+      data: { call_id: 'a2', direction: 'inbound', from: NUMBER, from_cnam: 'Ada', to: '+4420', rate: '0.0' },
+    });
+    const held = await takeJob(hook.id, { begun: false, alive: true });
+
+    const { id } = await store.erasures.request(account.id, { kind: 'number', value: NUMBER }, 'operator');
+    const runner = startErasureRunner({
+      ...deps,
+      sql: history.client,
+      erasures: store.erasures,
+      holder: 'test-monitor',
+      log: createLogger('silent', 'test-erasures'),
+      settleMs: 0,
+      pollMs: 50,
+      activePollMs: 50,
+    });
+    ctx.onCleanup(() => runner.close());
+    // Every step up to the fence's last one is done, and the erasure waits there while the holder lives.
+    const waitingStep = STEPS.indexOf('active-gone');
+    await waitUntil(async () => {
+      const raw = await ctx.redis.hget(keys.erasure(account.id, id), 'step');
+      return Number(raw) === waitingStep ? true : undefined;
+    }, 'the erasure to reach its last fence step');
+    for (let i = 0; i < 5; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await store.erasures.get(account.id, id))?.state).toBe('running');
+      expect(await ctx.redis.smembers(keys.hookErasing(hook.id))).not.toEqual([]);
+    }
+
+    // The holder dies without recording anything: its lock lapses, the erasure takes the job and finishes.
+    await ctx.redis.del(held.layout.jobLock(held.jobId));
+    const done = await waitUntil(async () => {
+      const view = await store.erasures.get(account.id, id);
+      return view?.state === 'done' ? view : undefined;
+    }, 'the erasure to be done');
+    expect(done.counts.queued).toBe(1);
+    expect(await ctx.redis.llen(held.layout.active)).toBe(0);
+    expect(await redisText(ctx.redis, ctx.prefix)).not.toContain(NUMBER);
+    expect(event.id).toBe(held.jobId);
   });
 });

@@ -69,42 +69,68 @@ export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult>
   return { place: 'inbox', count: ids.length, eventIds };
 }
 
-/**
- * Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. Also
- * the hook's active job when its holder is gone (a worker that died with it): recorded `erased`, or `unknown`
- * when its attempt had begun (the request may have reached the endpoint), as a stub either way.
- */
+/** The stub a removed job leaves in the history (nothing of the event's content), and its event id. */
+function queuedStub(
+  d: StepDeps,
+  s: StepInput,
+  hookId: string,
+  data: string,
+  outcome: 'erased' | 'unknown',
+): { record: AttemptRecord; eventId: string } {
+  const job = JSON.parse(data) as {
+    event: DeliverableEvent;
+    trigger?: AttemptRecord['trigger'];
+    attemptId?: string;
+  };
+  const at = d.clock();
+  const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
+  const record = buildAttemptRecord(
+    { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
+    { outcome, at },
+  );
+  return { record: erasedRecord(record, at), eventId: job.event.id };
+}
+
+/** Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. */
 export async function eraseQueued(d: StepDeps, s: StepInput): Promise<StepResult> {
   const eventIds: string[] = [];
-  const stub = (hookId: string, data: string, outcome: 'erased' | 'unknown'): AttemptRecord => {
-    const job = JSON.parse(data) as {
-      event: DeliverableEvent;
-      trigger?: AttemptRecord['trigger'];
-      attemptId?: string;
-    };
-    eventIds.push(job.event.id);
-    const at = d.clock();
-    const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
-    const record = buildAttemptRecord(
-      { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
-      { outcome, at },
-    );
-    return erasedRecord(record, at);
-  };
-  for (const hookId of await hooksOf(d, s.accountId)) {
+  for (const hookId of await hooksOf(d, s.accountId))
     for (let cursor = 0; cursor >= 0;) {
       const { next, removed } = await d.hookQueues.eraseWaitingWindow(hookId, s.target, cursor, WINDOW);
       cursor = next;
+      const stubs = removed.map(([, data]) => queuedStub(d, s, hookId, data, 'erased'));
+      eventIds.push(...stubs.map((stub) => stub.eventId));
       await d.outbox.append(
         hookId,
-        removed.map(([, data]) => stub(hookId, data, 'erased')),
+        stubs.map((stub) => stub.record),
       );
     }
+  const active = await eraseActiveJobs(d, s);
+  return {
+    place: 'queued',
+    count: eventIds.length + active.count,
+    eventIds: [...eventIds, ...active.eventIds],
+  };
+}
+
+/**
+ * The hooks' active jobs of matching events whose holder is gone (a worker that died with one): removed and
+ * recorded `erased`, or `unknown` when the attempt had begun (its request may have reached the endpoint), as a
+ * stub either way. `held` counts those whose holder is alive: the fence refuses their request, and they leave
+ * the active list within the job lock's time (recorded, or their holder's lock lapses).
+ */
+export async function eraseActiveJobs(d: StepDeps, s: StepInput): Promise<StepResult & { held: number }> {
+  const eventIds: string[] = [];
+  let held = 0;
+  for (const hookId of await hooksOf(d, s.accountId)) {
     const active = await d.hookQueues.eraseActive(hookId, s.target);
-    if (active.kind === 'removed')
-      await d.outbox.append(hookId, [stub(hookId, active.data, active.begun ? 'unknown' : 'erased')]);
+    if (active.kind === 'held') held += 1;
+    if (active.kind !== 'removed') continue;
+    const stub = queuedStub(d, s, hookId, active.data, active.begun ? 'unknown' : 'erased');
+    eventIds.push(stub.eventId);
+    await d.outbox.append(hookId, [stub.record]);
   }
-  return { place: 'queued', count: eventIds.length, eventIds };
+  return { place: 'queued', count: eventIds.length, eventIds, held };
 }
 
 /** Finished jobs BullMQ keeps for the admin area: their data is replaced by ids only. */
