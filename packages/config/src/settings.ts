@@ -214,8 +214,9 @@ export const settingsSchema = z.object({
   ),
   HOOKLINE_EVENT_CATALOG: setting(
     z.string().min(1).optional(),
-    'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"); read ' +
-      'and checked at start, every problem listed. Give every process the same file',
+    'path of a JSON file declaring event kinds beside the built-in `call_created` (see "Event kinds"), and ' +
+      'which of their fields are personal data (see "Personal data: erasure"); read and checked at start, ' +
+      'every problem listed. Give every process the same file',
     '— (`call_created` only)',
   ),
   HOOKLINE_WORKER_MAX_HOOKS: setting(

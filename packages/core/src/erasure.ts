@@ -1,14 +1,37 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AttemptRecord } from './attempt-record';
+import { EVENT_TYPE_FIELD, type DeliverableEvent, type EventCatalog } from './event-kinds';
 import { freeTextProblem } from './text';
 
 // Erasure of one person's data (product.md §18): every event of an account whose call id is X, or whose
 // `from` or `to` is the number N. This file holds the pure parts: what an erasure asks for, which events it
 // matches, the tags the delivery fence compares, and what is left of a history record afterwards.
 
+/**
+ * Per kind, the fields the operator's catalogue marks personal (`"personal": true`): an erasure by number
+ * matches them besides `from` and `to`. Only kinds with such a field are listed.
+ */
+export type PersonalFields = Readonly<Record<string, readonly string[]>>;
+
 export type ErasureTarget =
-  { readonly kind: 'call_id'; readonly value: string } | { readonly kind: 'number'; readonly value: string };
+  | { readonly kind: 'call_id'; readonly value: string }
+  | {
+      readonly kind: 'number';
+      readonly value: string;
+      /** The catalogue's personal fields when the erasure was accepted (kept with it, so a restart agrees). */
+      readonly personal?: PersonalFields;
+    };
+
+/** The personal fields of a catalogue: what an erasure by number accepted with it matches, per kind. */
+export function personalFields(catalog: EventCatalog): PersonalFields {
+  const found: Record<string, string[]> = {};
+  for (const kind of catalog.producerKinds) {
+    const names = kind.fields.filter((field) => field.personal === true).map((field) => field.name);
+    if (names.length > 0) found[kind.name] = names;
+  }
+  return found;
+}
 
 /** The fields a `number` matches. */
 export const NUMBER_FIELDS = ['from', 'to'] as const;
@@ -29,7 +52,9 @@ export const erasureInput = z
     call_id: value('call_id').optional().describe('Erase every event of this call'),
     number: value('number')
       .optional()
-      .describe('Erase every event whose from or to is this number (exactly as published)'),
+      .describe(
+        'Erase every event whose from or to, or a field the catalogue marks personal, is this number (exactly as published)',
+      ),
   })
   .refine((v) => (v.call_id === undefined) !== (v.number === undefined), {
     message: 'give exactly one of call_id and number',
@@ -42,27 +67,57 @@ export function erasureTarget(input: z.infer<typeof erasureInput>): ErasureTarge
     : { kind: 'number', value: input.number! };
 }
 
-/** Whether an event with these fields is one the erasure reaches. */
-export function erasureMatches(target: ErasureTarget, fields: Readonly<Record<string, string>>): boolean {
+/** Whether an event of this kind with these fields is one the erasure reaches. */
+export function erasureMatches(
+  target: ErasureTarget,
+  fields: Readonly<Record<string, string>>,
+  type?: string,
+): boolean {
   const has = (name: string) => Object.hasOwn(fields, name) && fields[name] === target.value;
-  return target.kind === 'call_id' ? has('call_id') : NUMBER_FIELDS.some(has);
+  if (target.kind === 'call_id') return has('call_id');
+  const personal = type !== undefined && target.personal && Object.hasOwn(target.personal, type);
+  return NUMBER_FIELDS.some(has) || (personal ? (target.personal?.[type] ?? []).some(has) : false);
 }
 
 // Tags, not values, are what the fence keeps in Redis while an erasure runs: a worker about to send an event
 // sends the tags of its fields, and the script refuses when one is marked. They are dropped when the erasure
 // is done; they are hashes so that no key holds the number or call id itself.
-const tag = (kind: 'c' | 'n', text: string) =>
+const tag = (kind: 'c' | 'n' | 'p', text: string) =>
   `${kind}:${createHash('sha256').update(`hookline-erasure:${kind}:${text}`).digest('base64url').slice(0, 22)}`;
+// A personal field's tag names its kind and field: a worker cannot know which fields its catalogue marks (it
+// may have none, or another version during a deploy), so it tags every text field of a catalogue kind, and
+// only the erasure's own (kind, field) pairs are marked.
+const personalTag = (kind: string, field: string, value: string) => tag('p', `${kind}\n${field}\n${value}`);
 
+/** The erasure's main tag (its call id, or its number in `from` and `to`). */
 export function erasureTag(target: ErasureTarget): string {
   return tag(target.kind === 'call_id' ? 'c' : 'n', target.value);
 }
 
-/** The tags of an event: what any erasure that reaches it would have marked. */
-export function eventErasureTags(fields: Readonly<Record<string, string>>): string[] {
+/** Every tag an erasure marks in the fence: its main tag and one per personal field it matches. */
+export function erasureTags(target: ErasureTarget): string[] {
+  const tags = [erasureTag(target)];
+  if (target.kind === 'number')
+    for (const [kind, names] of Object.entries(target.personal ?? {}))
+      for (const name of names) tags.push(personalTag(kind, name, target.value));
+  return tags;
+}
+
+/**
+ * The tags of an event: what any erasure that reaches it would have marked. Built-in kinds have no personal
+ * fields (the catalogue marks only its own kinds), so their events cost the two or three tags they always did;
+ * an event of a catalogue kind (it carries its layout) adds one per text field.
+ */
+export function eventErasureTags(
+  fields: Readonly<Record<string, string>>,
+  event?: Pick<DeliverableEvent, 'type' | 'layout'>,
+): string[] {
   const tags: string[] = [];
   if (Object.hasOwn(fields, 'call_id')) tags.push(tag('c', fields['call_id']!));
   for (const name of NUMBER_FIELDS) if (Object.hasOwn(fields, name)) tags.push(tag('n', fields[name]!));
+  for (const [name, type] of event?.layout ?? [])
+    if (type === 'string' && name !== EVENT_TYPE_FIELD && Object.hasOwn(fields, name))
+      tags.push(personalTag(event!.type, name, fields[name]!));
   return tags;
 }
 

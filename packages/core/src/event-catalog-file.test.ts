@@ -53,6 +53,33 @@ describe('parseEventCatalog', () => {
     );
   });
 
+  it('reads personal marks on string fields and refuses one on any other field, naming it', () => {
+    const kind = (fields: object[]) => JSON.stringify({ kinds: [{ name: 'callback_requested', fields }] });
+    const good = parseEventCatalog(
+      kind([
+        { name: 'callback', type: 'string', personal: true },
+        { name: 'note', type: 'string', personal: false },
+      ]),
+    );
+    if (!good.ok) throw new Error(good.problems.join('\n'));
+    expect(good.catalog.get('callback_requested')?.fields).toEqual([
+      { name: 'callback', type: 'string', maxLength: 1024, personal: true },
+      { name: 'note', type: 'string', maxLength: 1024 },
+    ]);
+    const bad = parseEventCatalog(
+      kind([
+        { name: 'callback', type: 'string', personal: 'yes' },
+        { name: 'duration', type: 'decimal', personal: true },
+        { name: 'at', type: 'timestamp', personal: true },
+      ]),
+    );
+    expect(bad.ok ? [] : bad.problems).toEqual([
+      'kinds[0] (callback_requested).fields[0].personal: must be true or false',
+      'kinds[0] (callback_requested).fields[1].personal: only a string field can be personal (this one is decimal)',
+      'kinds[0] (callback_requested).fields[2].personal: only a string field can be personal (this one is timestamp)',
+    ]);
+  });
+
   it('names a repeated kind', () => {
     const kind = { name: 'call_ended', fields: [] };
     const parsed = parseEventCatalog(JSON.stringify({ kinds: [kind, kind] }));

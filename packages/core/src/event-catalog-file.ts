@@ -10,7 +10,8 @@ import {
 
 // The operator's catalogue file (HOOKLINE_EVENT_CATALOG), e.g.
 //   {"kinds":[{"name":"call_ended","fields":[{"name":"call_id","type":"string"},
-//     {"name":"duration","type":"decimal"},{"name":"date","type":"timestamp","optional":true}]}]}
+//     {"name":"duration","type":"decimal"},{"name":"date","type":"timestamp","optional":true},
+//     {"name":"callback","type":"string","personal":true}]}]}
 // Parsing is pure (text in, catalogue or every problem out); reading the file is the config package's part.
 
 // Kind names go into a header value, a form value and the routing script's comma-separated subscription
@@ -30,6 +31,8 @@ const fieldSchema = z.strictObject({
     .refine((v) => !RESERVED_FIELDS.has(v), 'is reserved (EventType comes first in every body by itself)'),
   type: z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }),
   optional: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Personal data: an erasure by number matches this field besides `from` and `to` (string fields only). */
+  personal: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 const kindSchema = z.strictObject({
@@ -76,6 +79,29 @@ function repeats(input: unknown): { path: PropertyKey[]; message: string }[] {
   return found;
 }
 
+/**
+ * Personal marks on fields that are not text: an erasure by number compares a personal field's text with the
+ * number, so only a string field can be one. Found on the raw input, like repeats, beside every other problem.
+ */
+function misplacedPersonal(input: unknown): { path: PropertyKey[]; message: string }[] {
+  const found: { path: PropertyKey[]; message: string }[] = [];
+  const kinds = (input as { kinds?: unknown } | null)?.kinds;
+  if (!Array.isArray(kinds)) return found;
+  kinds.forEach((kind, k) => {
+    const fields = (kind as { fields?: unknown } | null)?.fields;
+    if (!Array.isArray(fields)) return;
+    fields.forEach((field, i) => {
+      const { personal, type } = (field ?? {}) as { personal?: unknown; type?: unknown };
+      if (personal === true && type !== 'string' && (FIELD_TYPES as readonly unknown[]).includes(type))
+        found.push({
+          path: ['kinds', k, 'fields', i, 'personal'],
+          message: `only a string field can be personal (this one is ${String(type)})`,
+        });
+    });
+  });
+  return found;
+}
+
 export type CatalogParse =
   | { readonly ok: true; readonly catalog: EventCatalog }
   | { readonly ok: false; readonly problems: readonly string[] };
@@ -118,7 +144,11 @@ export function parseEventCatalog(text: string): CatalogParse {
       issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
     return [`${place}: ${message}`];
   });
-  problems.push(...repeats(input).map(({ path, message }) => `${placeOf(path, input)}: ${message}`));
+  problems.push(
+    ...[...repeats(input), ...misplacedPersonal(input)].map(
+      ({ path, message }) => `${placeOf(path, input)}: ${message}`,
+    ),
+  );
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   const kinds = parsed.data.kinds.map((kind): EventKind => ({
     name: kind.name,
@@ -130,6 +160,7 @@ export function parseEventCatalog(text: string): CatalogParse {
       type: field.type,
       ...(field.optional ? { optional: true } : {}),
       ...(field.type === 'string' ? { maxLength: STRING_FIELD_MAX } : {}),
+      ...(field.personal ? { personal: true } : {}),
     })),
   }));
   return { ok: true, catalog: EventCatalog.of(kinds) };

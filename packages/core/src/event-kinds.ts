@@ -14,6 +14,11 @@ export interface EventField {
   /** Bounds of a string field (catalogue kinds: 0 to STRING_FIELD_MAX). */
   readonly minLength?: number;
   readonly maxLength?: number;
+  /**
+   * Personal data (a catalogue string field the operator marked): an erasure by number matches it besides
+   * `from` and `to`.
+   */
+  readonly personal?: boolean;
 }
 
 /**

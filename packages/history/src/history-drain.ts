@@ -72,7 +72,7 @@ export class HistoryDrain {
       await this.o.writer.write(records);
       const left = await Promise.all(
         slices.map((s) =>
-          s.entries.length === 0 ? 0 : outbox.ack(s.hookId, s.entries.length, s.entries.at(-1)!),
+          s.entries.length === 0 ? 0 : outbox.ack(s.hookId, s.entries.length, s.entries.at(-1)!, s.erasures),
         ),
       );
       // A hook with records left (a busy one, or one another writer trimmed first) is marked now, so the next

@@ -16,6 +16,8 @@ export interface OutboxSlice {
   readonly hookId: string;
   /** Raw JSON records as the outcome scripts appended them. */
   readonly entries: readonly string[];
+  /** The outbox's erasure counter as read with the entries ('' when none): the ack compares it. */
+  readonly erasures: string;
 }
 
 /**
@@ -80,10 +82,17 @@ export class HistoryOutbox {
   /** The oldest records of each hook, at most OUTBOX_READ_MAX each. */
   read(hookIds: readonly string[], max = OUTBOX_READ_MAX): Promise<OutboxSlice[]> {
     return Promise.all(
-      hookIds.map(async (hookId) => ({
-        hookId,
-        entries: await this.redis.lrange(this.keys.hookHistoryOutbox(hookId), 0, max - 1),
-      })),
+      hookIds.map(async (hookId) => {
+        // One transaction (one slot): the counter goes with exactly these entries.
+        const replies = await this.redis
+          .multi()
+          .lrange(this.keys.hookHistoryOutbox(hookId), 0, max - 1)
+          .get(this.keys.hookHistoryOutboxErasures(hookId))
+          .exec();
+        for (const [error] of replies ?? []) if (error) throw error;
+        const [[, entries], [, erasures]] = replies as [[null, string[]], [null, string | null]];
+        return { hookId, entries, erasures: erasures ?? '' };
+      }),
     );
   }
 
@@ -94,11 +103,16 @@ export class HistoryOutbox {
 
   /**
    * Trims the first `count` records of the hook's outbox, written to the database; `last` is the last of them
-   * as read. Returns how many are left, or -1 when another writer had trimmed them already (nothing is then).
+   * and `erasures` the slice's counter, as read. Returns how many are left, or -1 when another writer had
+   * trimmed them already or an erasure emptied some since they were read (nothing is trimmed then).
    */
-  async ack(hookId: string, count: number, last: string): Promise<number> {
+  async ack(hookId: string, count: number, last: string, erasures: string): Promise<number> {
     return Number(
-      await SCRIPTS.historyOutboxAck.run(this.redis, [this.keys.hookHistoryOutbox(hookId)], [count, last]),
+      await SCRIPTS.historyOutboxAck.run(
+        this.redis,
+        [this.keys.hookHistoryOutbox(hookId), this.keys.hookHistoryOutboxErasures(hookId)],
+        [count, last, erasures],
+      ),
     );
   }
 

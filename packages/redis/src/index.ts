@@ -23,6 +23,7 @@ export {
   type OutboxSlice,
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
+export { personalArg, type ErasureScope } from './erasure-scope';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
 export {
   confirmWrites,

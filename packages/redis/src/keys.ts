@@ -27,6 +27,12 @@ export function redisKeys(prefix: string) {
      */
     hookHistoryOutbox: (hookId: string) => `${hook(hookId)}:history-outbox`,
     /**
+     * How many times an erasure has emptied records in the hook's outbox (a counter). A writer reads it with
+     * the records and trims only if it is unchanged: records it read before an erasure emptied them are not
+     * dropped, so the writer reads the emptied ones again and writes them over the full rows.
+     */
+    hookHistoryOutboxErasures: (hookId: string) => `${hook(hookId)}:history-outbox:erasures`,
+    /**
      * The event id of the hook's latest attempt, with `:done` once its outcome is recorded. One key per hook is
      * enough because a hook has at most one attempt in flight; a job re-run after a crash reads it to decide
      * between sending, recording `unknown` (it may have left) and doing nothing (already recorded).

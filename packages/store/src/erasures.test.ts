@@ -1,4 +1,4 @@
-import { erasureTag, eventErasureTags, type HookView } from '@hookline/core';
+import { erasureTag, eventErasureTags, layoutOf, parseEventCatalog, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { AttemptFence } from './contracts';
@@ -59,5 +59,42 @@ describe('erasure fence and record', () => {
     });
     expect(await ctx.redis.hget(keys.erasure(hook.account_id, view.id), 'target_sealed')).toBeNull();
     expect(await store.erasures.running()).toEqual([]);
+  });
+
+  it('refuses an event of a catalogue kind whose personal field is the number, and not one where another field is', async () => {
+    const parsed = parseEventCatalog(
+      JSON.stringify({
+        kinds: [
+          {
+            name: 'callback_requested',
+            fields: [
+              { name: 'callback', type: 'string', personal: true },
+              { name: 'note', type: 'string' },
+            ],
+          },
+        ],
+      }),
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    const kind = parsed.catalog.get('callback_requested')!;
+    ({ store, keys } = storeForTest(ctx, { catalog: parsed.catalog }));
+    const account = await store.accounts.create({ name: 'Callbacks' });
+    hook = await store.hooks.create(account.id, { url: 'https://example.com/cb', format: 'json' }, 'test');
+    fence = await holdJob(ctx.redis, keys, hook.id);
+    // As the worker does: the event carries its kind's layout, and it tags each text field.
+    const tags = (callback: string, note: string) =>
+      eventErasureTags({ callback, note }, { type: kind.name, layout: layoutOf(kind) });
+    const view = await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
+    expect((await store.attempts.begin(hook.id, 'evt_p1', fence, tags(NUMBER, 'x'))).kind).toBe('erased');
+    // The number in a field the catalogue does not mark is not personal data: the event is sent.
+    expect((await store.attempts.begin(hook.id, 'evt_p2', fence, tags('+1999', NUMBER))).kind).toBe('send');
+    const work = await store.erasures.work(hook.account_id, view.id);
+    expect(work?.target).toEqual({
+      kind: 'number',
+      value: NUMBER,
+      personal: { callback_requested: ['callback'] },
+    });
+    await store.erasures.finish(hook.account_id, view.id, work!.target, work!.view.counts);
+    expect(await ctx.redis.exists(keys.hookErasing(hook.id))).toBe(0);
   });
 });

@@ -1,6 +1,9 @@
 import {
-  erasureTag,
+  BUILT_IN_CATALOG,
+  erasureTags,
   newId,
+  personalFields,
+  type EventCatalog,
   NO_COUNTS,
   type Clock,
   type DeliveryRecord,
@@ -51,6 +54,8 @@ export class RedisErasures {
       readonly secretBox: SecretBox;
       readonly activity: RedisActivityFeed;
       readonly clock: Clock;
+      /** The operator's catalogue: its personal fields are matched by an erasure by number. */
+      readonly catalog?: EventCatalog;
     },
   ) {}
 
@@ -58,17 +63,22 @@ export class RedisErasures {
    * Accepts an erasure. The fence comes first: once every hook of the account has the tag, no worker starts a
    * request of a matching event; only then is the erasure recorded and queued for its runner, and answered.
    */
-  async request(accountId: string, target: ErasureTarget, actor: string): Promise<ErasureView> {
+  async request(accountId: string, asked: ErasureTarget, actor: string): Promise<ErasureView> {
     const { redis, keys } = this.deps;
     const id = newId('ers');
-    const tag = erasureTag(target);
+    // The catalogue's personal fields are fixed now and kept with the erasure: a monitor that resumes it (with
+    // another version of the file, during a deploy) erases what the fence was set for.
+    const personal = personalFields(this.deps.catalog ?? BUILT_IN_CATALOG);
+    const target: ErasureTarget =
+      asked.kind === 'number' && Object.keys(personal).length > 0 ? { ...asked, personal } : asked;
+    const tags = erasureTags(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
     // Each hook's set is in the hook's slot: one small transaction per hook, sent together.
     await Promise.all(
       hookIds.map((hookId) =>
         redis
           .multi()
-          .sadd(keys.hookErasing(hookId), tag)
+          .sadd(keys.hookErasing(hookId), ...tags)
           .pexpire(keys.hookErasing(hookId), FENCE_TTL_MS)
           .exec(),
       ),
@@ -198,9 +208,9 @@ export class RedisErasures {
     counts: ErasureCounts,
   ): Promise<void> {
     const { redis, keys } = this.deps;
-    const tag = erasureTag(target);
+    const tags = erasureTags(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
-    await Promise.all(hookIds.map((hookId) => redis.srem(keys.hookErasing(hookId), tag)));
+    await Promise.all(hookIds.map((hookId) => redis.srem(keys.hookErasing(hookId), ...tags)));
     const at = this.deps.clock().toISOString();
     await redis
       .multi()

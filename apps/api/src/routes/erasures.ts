@@ -45,8 +45,8 @@ export function erasureRoutes(deps: ApiDeps): Route[] {
       method: 'POST',
       path: ERASURES,
       summary:
-        "Erase one person's data: every event of the account with this call_id, or whose from or to is this " +
-        'number. Waiting and held events are removed (recorded `erased`) and never sent from now on; history ' +
+        "Erase one person's data: every event of the account with this call_id, or whose from or to (or a " +
+        'field the catalogue marks personal) is this number. Waiting and held events are removed (recorded `erased`) and never sent from now on; history ' +
         'records keep only ids, times and outcome; Redis keeps nothing of them',
       tag: 'erasures',
       scope: 'account',

@@ -20,6 +20,10 @@ const eventType = z
           name: z.string(),
           type: z.enum(FIELD_TYPES),
           optional: z.boolean(),
+          personal: z
+            .boolean()
+            .optional()
+            .describe('true: personal data, matched by an erasure by number (marked in the catalogue)'),
         }),
       )
       .describe('The data fields in body order, after EventType'),
@@ -37,6 +41,7 @@ export function eventTypeRoutes(deps: ApiDeps): Route[] {
       name: field.name,
       type: field.type,
       optional: field.optional === true,
+      ...(field.personal ? { personal: true } : {}),
     })),
   }));
   return [

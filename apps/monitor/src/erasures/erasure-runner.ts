@@ -2,6 +2,7 @@ import { NO_COUNTS, type ErasureCounts } from '@hookline/core';
 import type { RedisErasures } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 import {
+  eraseActiveJobs,
   eraseDatabase,
   eraseHookRecords,
   eraseIdempotency,
@@ -23,10 +24,15 @@ import {
 // would miss; the queues (waiting, held); BullMQ's finished jobs; the outboxes; the database. Deliveries that
 // were on the wire when the erasure was accepted finish within the delivery deadline and their records land
 // in the outboxes and the database a little later: after `settleMs` the same places are gone through once
-// more. Then the idempotency keys and hook records, which need the ids of every event erased.
+// more. Then the fence stays up until no hook has an active job of a matching event (a live holder records
+// it, or dies and its lock lapses, and the job is removed), and what such a job's outcome wrote is gone
+// through again: a job left active would otherwise keep the event's fields, and be sent by the worker that
+// takes it over once the fence is down. Then the idempotency keys and hook records, which need the ids of
+// every event erased. (New steps go before those two: an erasure resumed from an older list skips nothing.)
 type Step = (d: StepDeps, s: StepInput) => Promise<StepResult>;
 const SETTLE = 'settle' as const;
-export const STEPS: readonly (Step | typeof SETTLE)[] = [
+const ACTIVE_GONE = 'active-gone' as const;
+export const STEPS: readonly (Step | typeof SETTLE | typeof ACTIVE_GONE)[] = [
   eraseInbox,
   eraseQueued,
   eraseRetained,
@@ -36,6 +42,9 @@ export const STEPS: readonly (Step | typeof SETTLE)[] = [
   eraseInbox,
   eraseQueued,
   eraseRetained,
+  eraseOutboxes,
+  eraseDatabase,
+  ACTIVE_GONE,
   eraseOutboxes,
   eraseDatabase,
   eraseIdempotency,
@@ -61,6 +70,8 @@ export interface ErasureRunnerDeps extends StepDeps {
   readonly settleMs: number;
   readonly leaseMs?: number;
   readonly pollMs?: number;
+  /** How often the fence's last step looks again at a matching job a live worker holds. */
+  readonly activePollMs?: number;
 }
 
 export interface RunningErasures {
@@ -82,13 +93,16 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
       if (closed) return;
       if (!(await deps.erasures.lease(erasureId, deps.holder, leaseMs))) return;
       const run = STEPS[step]!;
-      if (run === SETTLE)
-        await sleepUnlessClosed(
-          deps.settleMs,
-          () => closed,
-          leaseMs / 3,
-          () => deps.erasures.lease(erasureId, deps.holder, leaseMs),
-        );
+      const renew = () => deps.erasures.lease(erasureId, deps.holder, leaseMs);
+      if (run === SETTLE) await sleepUnlessClosed(deps.settleMs, () => closed, leaseMs / 3, renew);
+      else if (run === ACTIVE_GONE)
+        for (;;) {
+          const result = await eraseActiveJobs(deps, input);
+          await deps.erasures.addEvents(accountId, erasureId, result.eventIds);
+          counts.queued += result.count;
+          if (result.held === 0 || closed) break;
+          await sleepUnlessClosed(deps.activePollMs ?? 500, () => closed, leaseMs / 3, renew);
+        }
       else {
         const result = await run(deps, input);
         await deps.erasures.addEvents(accountId, erasureId, result.eventIds);

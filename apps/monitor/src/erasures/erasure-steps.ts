@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import {
   buildAttemptRecord,
   erasedRecord,
@@ -10,7 +10,14 @@ import {
   type ErasureTarget,
 } from '@hookline/core';
 import { eraseHistory, type SqlClient } from '@hookline/history';
-import { SCRIPTS, type HistoryOutbox, type HookQueues, type RedisKeys } from '@hookline/redis';
+import {
+  OUTBOX_IDLE_TTL_MS,
+  personalArg,
+  SCRIPTS,
+  type HistoryOutbox,
+  type HookQueues,
+  type RedisKeys,
+} from '@hookline/redis';
 import type { RedisErasures } from '@hookline/store';
 
 // The steps of one erasure, each repeatable: a step finds only what is still there to erase, so a runner
@@ -22,7 +29,7 @@ export interface StepDeps {
   readonly keys: RedisKeys;
   readonly erasures: Pick<RedisErasures, 'events' | 'cleanSuspensionFailures'>;
   readonly outbox: Pick<HistoryOutbox, 'append'>;
-  readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow'>;
+  readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow' | 'eraseActive'>;
   readonly sql: SqlClient;
   readonly clock: Clock;
 }
@@ -53,7 +60,7 @@ export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult>
   for (const [id, flat] of entries) {
     const json = flat[flat.indexOf('event') + 1];
     const event = json ? (JSON.parse(json) as DeliverableEvent) : undefined;
-    if (event && erasureMatches(s.target, event.fields)) {
+    if (event && erasureMatches(s.target, event.fields, event.type)) {
       ids.push(id);
       eventIds.push(event.id);
     }
@@ -62,33 +69,68 @@ export async function eraseInbox(d: StepDeps, s: StepInput): Promise<StepResult>
   return { place: 'inbox', count: ids.length, eventIds };
 }
 
+/** The stub a removed job leaves in the history (nothing of the event's content), and its event id. */
+function queuedStub(
+  d: StepDeps,
+  s: StepInput,
+  hookId: string,
+  data: string,
+  outcome: 'erased' | 'unknown',
+): { record: AttemptRecord; eventId: string } {
+  const job = JSON.parse(data) as {
+    event: DeliverableEvent;
+    trigger?: AttemptRecord['trigger'];
+    attemptId?: string;
+  };
+  const at = d.clock();
+  const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
+  const record = buildAttemptRecord(
+    { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
+    { outcome, at },
+  );
+  return { record: erasedRecord(record, at), eventId: job.event.id };
+}
+
 /** Waiting and held events: removed from each hook's queue and recorded `erased` in the hook's history. */
 export async function eraseQueued(d: StepDeps, s: StepInput): Promise<StepResult> {
   const eventIds: string[] = [];
-  for (const hookId of await hooksOf(d, s.accountId)) {
+  for (const hookId of await hooksOf(d, s.accountId))
     for (let cursor = 0; cursor >= 0;) {
       const { next, removed } = await d.hookQueues.eraseWaitingWindow(hookId, s.target, cursor, WINDOW);
       cursor = next;
-      const at = d.clock();
-      const records: AttemptRecord[] = [];
-      for (const [, data] of removed) {
-        const job = JSON.parse(data) as {
-          event: DeliverableEvent;
-          trigger?: AttemptRecord['trigger'];
-          attemptId?: string;
-        };
-        eventIds.push(job.event.id);
-        const subject = { accountId: s.accountId, hookId, event: job.event, trigger: job.trigger ?? 'auto' };
-        const record = buildAttemptRecord(
-          { ...subject, ...(job.attemptId ? { attemptId: job.attemptId } : {}) },
-          { outcome: 'erased', at },
-        );
-        records.push(erasedRecord(record, at));
-      }
-      await d.outbox.append(hookId, records);
+      const stubs = removed.map(([, data]) => queuedStub(d, s, hookId, data, 'erased'));
+      eventIds.push(...stubs.map((stub) => stub.eventId));
+      await d.outbox.append(
+        hookId,
+        stubs.map((stub) => stub.record),
+      );
     }
+  const active = await eraseActiveJobs(d, s);
+  return {
+    place: 'queued',
+    count: eventIds.length + active.count,
+    eventIds: [...eventIds, ...active.eventIds],
+  };
+}
+
+/**
+ * The hooks' active jobs of matching events whose holder is gone (a worker that died with one): removed and
+ * recorded `erased`, or `unknown` when the attempt had begun (its request may have reached the endpoint), as a
+ * stub either way. `held` counts those whose holder is alive: the fence refuses their request, and they leave
+ * the active list within the job lock's time (recorded, or their holder's lock lapses).
+ */
+export async function eraseActiveJobs(d: StepDeps, s: StepInput): Promise<StepResult & { held: number }> {
+  const eventIds: string[] = [];
+  let held = 0;
+  for (const hookId of await hooksOf(d, s.accountId)) {
+    const active = await d.hookQueues.eraseActive(hookId, s.target);
+    if (active.kind === 'held') held += 1;
+    if (active.kind !== 'removed') continue;
+    const stub = queuedStub(d, s, hookId, active.data, active.begun ? 'unknown' : 'erased');
+    eventIds.push(stub.eventId);
+    await d.outbox.append(hookId, [stub.record]);
   }
-  return { place: 'queued', count: eventIds.length, eventIds };
+  return { place: 'queued', count: eventIds.length, eventIds, held };
 }
 
 /** Finished jobs BullMQ keeps for the admin area: their data is replaced by ids only. */
@@ -114,8 +156,8 @@ export async function eraseOutboxes(d: StepDeps, s: StepInput): Promise<StepResu
     for (let cursor = 0; cursor >= 0;) {
       const [next, ...ids] = (await SCRIPTS.eraseOutbox.run(
         d.redis,
-        [d.keys.hookHistoryOutbox(hookId)],
-        [s.target.kind, s.target.value, cursor, WINDOW, at],
+        [d.keys.hookHistoryOutbox(hookId), d.keys.hookHistoryOutboxErasures(hookId)],
+        [s.target.kind, s.target.value, cursor, WINDOW, at, OUTBOX_IDLE_TTL_MS, personalArg(s.target)],
       )) as [number, ...string[]];
       cursor = Number(next);
       eventIds.push(...ids);
@@ -128,28 +170,48 @@ export async function eraseDatabase(d: StepDeps, s: StepInput): Promise<StepResu
   return { place: 'history', count: eventIds.length, eventIds };
 }
 
-/** Idempotency keys whose remembered answer names an erased event (the key itself may be a call's id). */
-export async function eraseIdempotency(d: StepDeps, s: StepInput): Promise<StepResult> {
+/**
+ * Idempotency keys whose remembered answer names an erased event (the key itself may be a call's id).
+ *
+ * Found by SCAN on every master: SCAN walks one server's keys, and a Redis Cluster client sends it to one
+ * node, so on a Cluster each master is scanned in turn (`nodes('master')`; a single server is its own only
+ * master). An index of the fingerprints per account would find them without scanning, but it would cost every
+ * event published with an idempotency key another entry for its 24 h, to serve a rare request; and it would
+ * miss keys written before it existed. The scan looks only at key names matching the account's pattern, a
+ * thousand a call, and runs in the monitor, so an erasure on a large keyspace takes longer, nothing else.
+ */
+export async function eraseIdempotency(
+  d: Pick<StepDeps, 'redis' | 'keys' | 'erasures'>,
+  s: StepInput,
+): Promise<StepResult> {
   const erased = await d.erasures.events(s.accountId, s.erasureId);
   let count = 0;
   if (erased.size === 0) return { place: 'idempotency', count, eventIds: [] };
-  let cursor = '0';
-  do {
-    const [next, keys] = await d.redis.scan(
-      cursor,
-      'MATCH',
-      d.keys.accountIdempotencyPattern(s.accountId),
-      'COUNT',
-      1000,
-    );
-    cursor = next;
-    for (const key of keys) {
-      const answer = await d.redis.get(key);
-      const id = answer && /"id":"([^"]+)"/.exec(answer)?.[1];
-      if (id && erased.has(id)) count += await d.redis.del(key);
-    }
-  } while (cursor !== '0');
+  for (const node of mastersOf(d.redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(
+        cursor,
+        'MATCH',
+        d.keys.accountIdempotencyPattern(s.accountId),
+        'COUNT',
+        1000,
+      );
+      cursor = next;
+      // Read and deleted through the main client, which follows the key's slot wherever it has moved.
+      for (const key of keys) {
+        const answer = await d.redis.get(key);
+        const id = answer && /"id":"([^"]+)"/.exec(answer)?.[1];
+        if (id && erased.has(id)) count += await d.redis.del(key);
+      }
+    } while (cursor !== '0');
+  }
   return { place: 'idempotency', count, eventIds: [] };
+}
+
+/** The servers whose keys a SCAN must walk: every master of a Cluster, else the one server. */
+function mastersOf(redis: Redis): Redis[] {
+  return redis.isCluster ? (redis as unknown as Cluster).nodes('master') : [redis];
 }
 
 /** Hook records quoting erased events among a suspension's failures (the website's banner). */

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './layout';
 import { parseBacklog, type HookBacklog } from './hook-backlog';
+import { personalArg, type ErasureScope } from '../erasure-scope';
 import type { RedisKeys } from '../keys';
 import { BULLMQ_SCRIPTS } from './scripts';
 
@@ -210,7 +211,7 @@ export class HookQueues {
    */
   async eraseWaitingWindow(
     hookId: string,
-    target: { readonly kind: string; readonly value: string },
+    target: ErasureScope,
     cursor: number,
     count: number,
   ): Promise<{ next: number; removed: [jobId: string, data: string][] }> {
@@ -218,11 +219,29 @@ export class HookQueues {
     const [next, ...flat] = (await BULLMQ_SCRIPTS.eraseWaiting.run(
       this.redis,
       [wait],
-      [jobPrefix, target.kind, target.value, cursor, count],
+      [jobPrefix, target.kind, target.value, cursor, count, personalArg(target)],
     )) as [number, ...string[]];
     const removed: [string, string][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) removed.push([flat[i]!, flat[i + 1]!]);
     return { next: Number(next), removed };
+  }
+
+  /**
+   * The erasure's look at the hook's active job: removed when it matches and its holder is gone (`removed`,
+   * with whether its attempt had begun), left to a live holder (`held`), or nothing to do (`none`).
+   */
+  async eraseActive(
+    hookId: string,
+    target: ErasureScope,
+  ): Promise<{ kind: 'none' | 'held' } | { kind: 'removed'; jobId: string; data: string; begun: boolean }> {
+    const { active, jobPrefix } = this.layout(hookId);
+    const [kind, jobId, data, begun] = (await BULLMQ_SCRIPTS.eraseActive.run(
+      this.redis,
+      [active, this.keys.hookAttempt(hookId)],
+      [jobPrefix, target.kind, target.value, personalArg(target)],
+    )) as [string?, string?, string?, string?];
+    if (kind === 'removed') return { kind, jobId: jobId!, data: data!, begun: begun === '1' };
+    return { kind: kind === 'held' ? 'held' : 'none' };
   }
 
   /**
@@ -232,7 +251,7 @@ export class HookQueues {
   async eraseRetainedWindow(
     hookId: string,
     set: 'completed' | 'failed',
-    target: { readonly kind: string; readonly value: string },
+    target: ErasureScope,
     cursor: number,
     count: number,
     stub: string,
@@ -241,7 +260,7 @@ export class HookQueues {
     const [next, ...eventIds] = (await BULLMQ_SCRIPTS.eraseRetained.run(
       this.redis,
       [layout[set]],
-      [layout.jobPrefix, target.kind, target.value, cursor, count, stub],
+      [layout.jobPrefix, target.kind, target.value, cursor, count, stub, personalArg(target)],
     )) as [number, ...string[]];
     return { next: Number(next), eventIds };
   }

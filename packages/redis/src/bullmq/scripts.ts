@@ -23,4 +23,6 @@ export const BULLMQ_SCRIPTS = {
   /** Erasure: remove waiting or held events it reaches; empty the retained finished jobs it reaches. */
   eraseWaiting: loadScript('erase-waiting', DIR),
   eraseRetained: loadScript('erase-retained', DIR),
+  /** Erasure: remove the active job it reaches when its holder is gone. */
+  eraseActive: loadScript('erase-active', DIR),
 } as const;
