@@ -18,6 +18,8 @@ export interface LoadOptions {
   /** Where the tiers' log lines go (a file, so they cost what they cost in production, not a terminal). */
   readonly logFile: string;
   readonly redisUrl: string;
+  /** The tiers' history database (each tier a schema of its own, dropped when it stops). */
+  readonly databaseUrl: string;
 }
 
 export function loadOptions(): LoadOptions {
@@ -53,5 +55,6 @@ export function loadOptions(): LoadOptions {
     logLevel: values['log-level'],
     logFile: resolve(values['log-file']),
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   };
 }

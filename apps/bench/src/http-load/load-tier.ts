@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
+import { dropBenchSchema } from '../history/drop-schema';
 import type { LoadOptions } from './load-options';
 
 // One HTTP tier under load (see publish-load.ts): a child process on a queue prefix of its own, its CPU read
@@ -15,6 +16,16 @@ import type { LoadOptions } from './load-options';
 const TICKS_PER_SECOND = 100;
 
 /** User and system CPU seconds of a process so far. */
+/**
+ * Read and write system calls of a process so far (/proc/<pid>/io: sockets and files alike, writev counted
+ * once). A count, unlike CPU time, says the same whatever else the machine runs.
+ */
+export function syscallsOf(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? NaN);
+  return { reads: field('syscr'), writes: field('syscw') };
+}
+
 export function cpuSeconds(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -48,6 +59,7 @@ async function freePort(): Promise<number> {
 export class Tier {
   readonly prefix = `loadtest-${randomBytes(6).toString('hex')}`;
   readonly apiKey = randomBytes(24).toString('hex');
+  readonly schema = `load_${this.prefix.replace(/[^a-z0-9]/g, '_')}`;
   private child?: ChildProcess;
   pool?: Pool;
 
@@ -77,6 +89,8 @@ export class Tier {
         PATH: process.env.PATH,
         REDIS_URL: this.opts.redisUrl,
         HOOKLINE_QUEUE_PREFIX: this.prefix,
+        DATABASE_URL: this.opts.databaseUrl,
+        HOOKLINE_DATABASE_SCHEMA: this.schema,
         HOOKLINE_API_KEY: this.apiKey,
         HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
         PORT: String(port),
@@ -148,6 +162,7 @@ export class Tier {
       } while (cursor !== '0');
     } finally {
       redis.disconnect();
+      await dropBenchSchema(this.opts.databaseUrl, this.schema).catch(() => undefined);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { loadOptions, type LoadOptions } from './load-options';
-import { cpuByThread, cpuSeconds, Tier } from './load-tier';
+import { cpuByThread, cpuSeconds, syscallsOf, Tier } from './load-tier';
 import { createAccounts, publishAt } from './load-traffic';
 import { formatSummary, summarizeProfile, type TimeWindow } from './windowed-profile';
 
@@ -30,6 +30,9 @@ interface Window {
   readonly cpuMicrosPerEvent: number;
   /** The kernel's share of it (stime): socket writes and reads, wake-ups. */
   readonly systemMicrosPerEvent: number;
+  /** Read and write system calls per event (see syscallsOf). */
+  readonly readsPerEvent: number;
+  readonly writesPerEvent: number;
   /** µs per event of the main thread and of the helper threads (see cpuByThread). */
   readonly threads: ReadonlyMap<string, number>;
   readonly p50Ms: number;
@@ -93,11 +96,14 @@ async function measureRound(opts: LoadOptions, round: number): Promise<Window[]>
     const from = monotonicMicros();
     for (const rate of opts.rates) {
       const before = subjects.map((s) => cpuSeconds(s.tier.pid));
+      const syscallsBefore = subjects.map((s) => syscallsOf(s.tier.pid));
       const threadsBefore = subjects.map((s) => cpuByThread(s.tier.pid));
       const runs = await everyone((s) => publishAt(s.tier, s.accounts, rate, opts.seconds, opts.withId));
       subjects.forEach((subject, i) => {
         const run = runs[i]!;
         const after = cpuSeconds(subject.tier.pid);
+        const syscalls = syscallsOf(subject.tier.pid);
+        const perEvent = (n: number) => Math.round((n / Math.max(1, run.accepted)) * 100) / 100;
         const threads = new Map<string, number>();
         for (const [name, seconds] of cpuByThread(subject.tier.pid)) {
           const used = seconds - (threadsBefore[i]!.get(name) ?? 0);
@@ -113,6 +119,8 @@ async function measureRound(opts: LoadOptions, round: number): Promise<Window[]>
           refused: run.refused,
           cpuMicrosPerEvent: Math.round((cpu * 1e6) / Math.max(1, run.accepted)),
           systemMicrosPerEvent: Math.round((system * 1e6) / Math.max(1, run.accepted)),
+          readsPerEvent: perEvent(syscalls.reads - syscallsBefore[i]!.reads),
+          writesPerEvent: perEvent(syscalls.writes - syscallsBefore[i]!.writes),
           threads,
           p50Ms: Math.round(percentile(sorted, 50) * 100) / 100,
           p99Ms: Math.round(percentile(sorted, 99) * 100) / 100,
@@ -150,7 +158,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `round ${round} ${w.entry.padEnd(10)} ${String(w.rate).padStart(5)}/s: ${w.accepted} accepted` +
           `${w.refused ? ` (${w.refused} refused)` : ''}, ${w.cpuMicrosPerEvent} µs CPU/event` +
-          ` (${w.systemMicrosPerEvent} system; by thread ${[...w.threads].map(([n, us]) => `${n} ${us}`).join(', ')})` +
+          ` (${w.systemMicrosPerEvent} system; ${w.readsPerEvent} reads, ${w.writesPerEvent} writes per event; by thread ${[...w.threads].map(([n, us]) => `${n} ${us}`).join(', ')})` +
           ` (reference ${reference} µs), p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, ${w.achievedPerSecond}/s\n`,
       );
     all.push(...windows);
