@@ -2,6 +2,7 @@ import { bullmqShareLines, httpLines, lostLines, quietShareLines } from './repor
 import { bullmqRows, caseRows, idleRows, quietRows, redisRows, row } from './report-rows';
 import type { BenchResults, PhaseResult } from './results';
 import { formatTable, num, upTo } from './table';
+import { formatWholeStack } from './whole-stack';
 
 export function formatReport(r: BenchResults): string {
   const m = r.meta;
@@ -61,12 +62,22 @@ export function formatReport(r: BenchResults): string {
         row(
           `(f) ${r.http.activeHooks} active / ${r.http.configuredHooks} hooks, at ${r.http.rate}/s through the HTTP API`,
           r.http,
-          r.ceiling.atRate,
+          r.http.rate === m.openRate ? r.ceiling.atRate : undefined,
         ),
+        ...(r.wholeStack
+          ? [
+              row(
+                `(g) the whole stack: ${r.wholeStack.activeHooks} hooks at ${r.wholeStack.rate}/s through the HTTP API, history on`,
+                r.wholeStack.phase,
+                r.wholeStack.rate === m.openRate ? r.ceiling.atRate : undefined,
+              ),
+            ]
+          : []),
         ...quietRows(r),
       ],
     ),
     ...httpLines(r),
+    ...(r.wholeStack ? [formatWholeStack(r.wholeStack)] : []),
     ...bullmqShareLines(r),
     ...quietShareLines(r),
     ...(lostLines(r).length > 0
