@@ -60,4 +60,18 @@ describe('erasure fence and record', () => {
     expect(await ctx.redis.hget(keys.erasure(hook.account_id, view.id), 'target_sealed')).toBeNull();
     expect(await store.erasures.running()).toEqual([]);
   });
+
+  it("computes an event's tags only while an erasure runs on the hook", async () => {
+    const computed: string[] = [];
+    const tagsOf = (from: string) => () => {
+      computed.push(from);
+      return eventErasureTags(fields(from));
+    };
+    expect((await store.attempts.begin(hook.id, 'evt_0', fence, tagsOf(NUMBER))).kind).toBe('send');
+    expect(computed).toEqual([]);
+    await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence, tagsOf(NUMBER))).toEqual({ kind: 'erased' });
+    expect((await store.attempts.begin(hook.id, 'evt_2', fence, tagsOf('+1999'))).kind).toBe('send');
+    expect(computed).toEqual([NUMBER, '+1999']);
+  });
 });
