@@ -11,7 +11,7 @@ export function httpLines(r: BenchResults): string[] {
     `HTTP tier (f): ${num(t.cpuMicrosPerAccepted)} µs CPU per accepted event (${num(t.accepted)} answered 202 in ` +
       `the window, ${num(t.acceptedPerSecond)}/s, cpu ${num(h.usage?.cpuPercent.http)}%); due -> 202 p50 ` +
       `${num(t.answer?.p50Ms, 2)} ms, p99 ${num(t.answer?.p99Ms, 2)} ms; ${num(t.redisConnections)} Redis ` +
-      `connections, ${num(t.rssMb)} MB. LOG_LEVEL=info, as the workers: two log lines per request.`,
+      `connections, ${num(t.rssMb)} MB. LOG_LEVEL=info, as the workers (no line per request: the access lines are debug).`,
   ];
 }
 
