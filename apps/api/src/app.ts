@@ -4,6 +4,7 @@ import type { ApiDeps } from './deps';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { requireOperatorKey } from './operator-auth';
+import { requestLogging } from './request-log';
 import { fastifyPath, type Route } from './route';
 import { routeHandler } from './route-runner';
 import { accountRoutes } from './routes/accounts';
@@ -82,6 +83,7 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
 export function buildApp(deps: ApiDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
+    ...requestLogging(),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     // Our own ids only: a caller-chosen id could be made to collide with another request's in the logs.

@@ -2,3 +2,4 @@ export { apiPlugin, apiRoutes, buildApp } from './app';
 export { OPERATOR, type ApiDeps } from './deps';
 export { openApiDocument } from './openapi';
 export { BODY_LIMIT } from './json-body';
+export { requestLogging } from './request-log';

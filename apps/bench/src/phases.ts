@@ -150,6 +150,7 @@ export async function httpPhase(
   tier: HttpTier,
   hooks: readonly BenchHook[],
   configuredHooks: number,
+  rate = ctx.options.openRate,
 ): Promise<HttpPhase> {
   const { options, receivers, world, fleet } = ctx;
   const publisher = new HttpPublisher(tier.base, tier.apiKey);
@@ -171,8 +172,8 @@ export async function httpPhase(
   try {
     const result = await hooklinePhase(
       ctx,
-      `${hooks.length} of ${configuredHooks} through the HTTP API: open loop at ${options.openRate}/s`,
-      () => new OpenLoop(publisher.publish, receivers, hooks, options.openRate),
+      `${hooks.length} of ${configuredHooks} through the HTTP API: open loop at ${rate}/s`,
+      () => new OpenLoop(publisher.publish, receivers, hooks, rate),
       hooks,
       undefined,
       // The tier starts just before this phase: its first seconds (compiling, first connections) are warm-up.
@@ -198,7 +199,7 @@ export async function httpPhase(
         `p50 ${answer?.p50Ms ?? '-'} ms / p99 ${answer?.p99Ms ?? '-'} ms, ${sample.redisConnections} Redis ` +
         `connections, ${sample.rssMb} MB`,
     );
-    return { ...result, activeHooks: hooks.length, configuredHooks, rate: options.openRate, tier: figures };
+    return { ...result, activeHooks: hooks.length, configuredHooks, rate, tier: figures };
   } finally {
     await publisher.close();
   }

@@ -139,6 +139,8 @@ export interface BenchResults {
   readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
   /** Busy and quiet at fixed rates (100/s, 500/s) against their maximum. */
   readonly fixedRates?: readonly RateRow[];
+  /** Issue 28: every process of the deployment at 1,000 events/s through the HTTP API, PostgreSQL included. */
+  readonly wholeStack?: WholeStackRow;
   readonly targets: readonly TargetCheck[];
   readonly profile?: ProfileSummary;
 }
@@ -165,4 +167,20 @@ export function cpuPerDelivery(p: PhaseResult): number | undefined {
   return c?.workers !== undefined && p.perSecond > 0
     ? c.bench + c.redis + c.workers + (c.monitor ?? 0) + (c.http ?? 0)
     : undefined;
+}
+
+/**
+ * The deployment as a whole at a steady rate: events published through the HTTP tier, delivered by the 2
+ * workers, their history written by the monitor to PostgreSQL. CPU per delivery of every process it takes,
+ * PostgreSQL's backends included, the bench's own (load generator and receivers) apart.
+ */
+export interface WholeStackRow {
+  readonly rate: number;
+  readonly activeHooks: number;
+  readonly phase: PhaseResult;
+  /** The PostgreSQL backends serving the workers, the monitor and the HTTP tier (found before the window). */
+  readonly postgresBackends: number;
+  readonly postgresMicrosPerDelivery?: number;
+  /** HTTP tier + workers + monitor + Redis + PostgreSQL, µs per delivery. */
+  readonly stackMicrosPerDelivery?: number;
 }

@@ -1,30 +1,10 @@
+import { costTargets } from './cost-targets';
+import { atLeast, atMost } from './target-check';
 import { cpuPerDelivery, type BenchResults, type PhaseResult, type TargetCheck } from './results';
 
 type Figures = Omit<BenchResults, 'targets' | 'profile'>;
 
-/** value / limit, or for a limit of 0: 0 when the value is 0 too, and no ratio otherwise. */
-const toTarget = (value: number, limit: number) =>
-  limit !== 0 ? { ratioToTarget: round(value / limit) } : value === 0 ? { ratioToTarget: 0 } : {};
-
-export function atLeast(
-  target: string,
-  figure: string,
-  value: number | undefined,
-  limit: number,
-): TargetCheck[] {
-  if (value === undefined) return [];
-  return [{ target, figure, value, limit, ...toTarget(value, limit), met: value >= limit }];
-}
-
-export function atMost(
-  target: string,
-  figure: string,
-  value: number | undefined,
-  limit: number,
-): TargetCheck[] {
-  if (value === undefined) return [];
-  return [{ target, figure, value, limit, ...toTarget(value, limit), met: value <= limit }];
-}
+export { atLeast, atMost };
 
 /** a / b, rounded; undefined when either is unknown or b is 0. */
 export function share(a: number | undefined, b: number | undefined): number | undefined {
@@ -122,6 +102,7 @@ export function checkTargets(r: Figures): TargetCheck[] {
       50,
     ),
     ...quietTargets(r),
+    ...costTargets(r),
   ];
 }
 

@@ -53,10 +53,8 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     let askedAt = performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
-    const start = await deps.attempts.begin(
-      data.hookId,
-      job.id,
-      fence,
+    // The event's erasure tags are hashes: computed only if an erasure is running on the hook.
+    const start = await deps.attempts.begin(data.hookId, job.id, fence, () =>
       eventErasureTags(data.event.fields, data.event),
     );
     const startedAt = deps.clock().getTime();

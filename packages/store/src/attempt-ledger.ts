@@ -81,7 +81,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     hookId: string,
     eventId: string,
     fence: AttemptFence,
-    erasureTags: readonly string[] = [],
+    erasureTags: readonly string[] | (() => readonly string[]) = [],
   ): Promise<AttemptStart> {
     const started = performance.now();
     for (;;) {
@@ -115,19 +115,24 @@ export class RedisAttemptLedger implements AttemptLedger {
     hookId: string,
     eventId: string,
     fence: AttemptFence,
-    erasureTags: readonly string[],
+    erasureTags: readonly string[] | (() => readonly string[]),
   ): Promise<AttemptStart> {
     const cached = this.targets.get(hookId);
-    const [state, lockMsLeft, fields] = (await STORE_SCRIPTS.attemptBegin.run(
-      this.redis,
-      [
-        this.keys.hookAttempt(hookId),
-        this.keys.hookRecord(hookId),
-        this.lockKey(hookId, fence),
-        this.keys.hookErasing(hookId),
-      ],
-      [eventId, cached ? String(cached.version) : '', fence.token, ...erasureTags],
-    )) as [string, number, string[] | undefined];
+    const begin = (tags: readonly string[] | undefined) =>
+      STORE_SCRIPTS.attemptBegin.run(
+        this.redis,
+        [
+          this.keys.hookAttempt(hookId),
+          this.keys.hookRecord(hookId),
+          this.lockKey(hookId, fence),
+          this.keys.hookErasing(hookId),
+        ],
+        [eventId, cached ? String(cached.version) : '', fence.token, ...(tags ? ['tags', ...tags] : ['ask'])],
+      ) as Promise<[string, number, string[] | undefined]>;
+    const lazy = typeof erasureTags === 'function';
+    let [state, lockMsLeft, fields] = await begin(lazy ? undefined : erasureTags);
+    // An erasure runs on the hook: the script wants the event's tags (nothing was written yet).
+    if (lazy && state === 'tags_wanted') [state, lockMsLeft, fields] = await begin(erasureTags());
     if (state !== 'send')
       return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> };
     let target: HookTarget | undefined;

@@ -155,12 +155,15 @@ export interface AttemptLedger {
    * `marker` names the attempt in the hook's attempt key: the event id for an event's own turn, the job id for
    * a send-again of it (the same event, another attempt).
    */
-  /** `erasureTags`: the event's (core's eventErasureTags), refused while an erasure has one of them marked. */
+  /**
+   * `erasureTags`: the event's (core's eventErasureTags), refused while an erasure has one of them marked; as a
+   * function, computed only while an erasure runs on the hook.
+   */
   begin(
     hookId: string,
     marker: string,
     fence: AttemptFence,
-    erasureTags?: readonly string[],
+    erasureTags?: readonly string[] | (() => readonly string[]),
   ): Promise<AttemptStart>;
   /**
    * Takes back the caller's own open mark, sending nothing (a request that did not leave): the job's next

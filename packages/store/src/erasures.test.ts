@@ -97,4 +97,18 @@ describe('erasure fence and record', () => {
     await store.erasures.finish(hook.account_id, view.id, work!.target, work!.view.counts);
     expect(await ctx.redis.exists(keys.hookErasing(hook.id))).toBe(0);
   });
+
+  it("computes an event's tags only while an erasure runs on the hook", async () => {
+    const computed: string[] = [];
+    const tagsOf = (from: string) => () => {
+      computed.push(from);
+      return eventErasureTags(fields(from));
+    };
+    expect((await store.attempts.begin(hook.id, 'evt_0', fence, tagsOf(NUMBER))).kind).toBe('send');
+    expect(computed).toEqual([]);
+    await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
+    expect(await store.attempts.begin(hook.id, 'evt_1', fence, tagsOf(NUMBER))).toEqual({ kind: 'erased' });
+    expect((await store.attempts.begin(hook.id, 'evt_2', fence, tagsOf('+1999'))).kind).toBe('send');
+    expect(computed).toEqual([NUMBER, '+1999']);
+  });
 });

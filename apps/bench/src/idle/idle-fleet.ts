@@ -16,6 +16,8 @@ import { OwnRedis } from './own-redis';
 /** What an idle fleet costs: hooks configured, nothing to deliver. */
 export interface IdleFleetResult {
   readonly configuredHooks: number;
+  /** How long creating them took (store.hooks.create, 200 at a time), and Redis's memory once they existed. */
+  readonly creation: { readonly seconds: number; readonly perSecond: number; readonly redisMemoryMb: number };
   readonly seconds: number;
   /** The watchdog's one walk over every hook at start (before the idle window). */
   readonly walkSeconds: number;
@@ -70,9 +72,15 @@ export async function idleFleet(
   try {
     const count = options.idleFleetHooks;
     progress(`idle fleet: own Redis on port ${own.port}; creating ${count} hooks`);
+    const creationStarted = Date.now();
     const created = await createIdleHooks(world, fakeReceivers, count, HOOKS_PER_ACCOUNT, 200);
+    const creation = {
+      seconds: round((Date.now() - creationStarted) / 1000),
+      perSecond: created.perSecond,
+      redisMemoryMb: round(usedMemory(await world.redis.info('memory')) / 1e6),
+    };
     progress(
-      `  ${created.perSecond} hooks/s; ${await world.redis.scard(redisKeys(world.prefix).allHooks())} in the set`,
+      `  ${created.perSecond} hooks/s, ${creation.seconds} s; ${await world.redis.scard(redisKeys(world.prefix).allHooks())} in the set; Redis uses ${creation.redisMemoryMb} MB`,
     );
     const entry = chooseWorkerEntry(options.workerMode);
     const shared = {
@@ -132,6 +140,7 @@ export async function idleFleet(
     const [monitor, http, redis] = share.slice(pids.workers.length) as [number, number, number];
     return {
       configuredHooks: count,
+      creation,
       seconds: round(seconds),
       walkSeconds,
       redisCommandsPerSecond: round(total / seconds),
@@ -151,6 +160,9 @@ export async function idleFleet(
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/** INFO memory's `used_memory`, bytes. */
+const usedMemory = (info: string) => Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
+
 // The idle hooks never get an event: their URL is never called, only stored.
 const fakeReceivers = { idleUrl: (i: number) => `http://127.0.0.1:9/idle/${i}` } as Parameters<
   typeof createIdleHooks
@@ -160,6 +172,7 @@ const fakeReceivers = { idleUrl: (i: number) => `http://127.0.0.1:9/idle/${i}` }
 export function formatIdleFleet(r: IdleFleetResult): string {
   const lines = [
     `idle fleet: ${r.configuredHooks} hooks configured, nothing to deliver, ${r.seconds} s (after the monitor's ${r.walkSeconds} s walk over every hook at start)`,
+    `  creating the hooks took ${r.creation.seconds} s (${r.creation.perSecond} hooks/s); Redis then used ${r.creation.redisMemoryMb} MB`,
     `  Redis commands/s: ${r.redisCommandsPerSecond} (target ≤ 50)`,
     ...Object.entries(r.byCommand).map(([name, perSecond]) => `    ${name.padEnd(24)} ${perSecond}/s`),
     `  % of a core: workers ${r.cpuPercent.workers.join(', ')}; monitor ${r.cpuPercent.monitor}; HTTP tier ${r.cpuPercent.http}; all hookline ${r.cpuPercent.hookline}; Redis ${r.cpuPercent.redis}`,
