@@ -35,11 +35,29 @@ const freePort = () =>
     });
   });
 
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
+/**
+ * Who answers on the port: tinyproxy (its Server header on the 400 it gives an OPTIONS), another server, or
+ * nobody. The port was free when picked, but a parallel test may have taken it before tinyproxy bound it; a
+ * test would then talk to that server and wait for answers that never come.
+ */
+const whoAnswers = (port: number) =>
+  new Promise<'tinyproxy' | 'other' | 'nobody'>((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
+    let text = '';
+    const done = (who: 'tinyproxy' | 'other' | 'nobody') => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(who);
+    };
+    const judged = () => done(/^Server: tinyproxy/im.test(text) ? 'tinyproxy' : 'other');
+    const timer = setTimeout(judged, 2000);
+    socket.once('connect', () => socket.write('OPTIONS * HTTP/1.0\r\n\r\n'));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.includes('\r\n\r\n')) judged();
+    });
+    socket.once('close', judged);
+    socket.once('error', () => done('nobody'));
   });
 
 /**
@@ -47,6 +65,18 @@ const accepts = (port: number) =>
  * admitting clients from 127.0.0.1 only. Started by the test and stopped (SIGKILL-free: SIGTERM) after it.
  */
 export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinyproxy> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || tries === 5) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(options: TinyproxyOptions): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-tinyproxy-'));
   const port = await freePort();
   const log = join(dir, 'tinyproxy.log');
@@ -71,8 +101,13 @@ export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinypro
     const started = spawn('tinyproxy', ['-d', '-c', config], { stdio: 'ignore' });
     child = started;
     const deadline = Date.now() + 10_000;
-    while (!(await accepts(port))) {
-      if (started.exitCode !== null) throw new Error(`tinyproxy exited with ${started.exitCode}`);
+    for (;;) {
+      const who = await whoAnswers(port);
+      if (who === 'tinyproxy') return;
+      if (started.exitCode !== null || who === 'other') {
+        await stop();
+        throw new PortTaken(`tinyproxy could not listen on ${port}: another process has the port`);
+      }
       if (Date.now() > deadline) throw new Error(`tinyproxy did not listen on ${port}`);
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -85,7 +120,12 @@ export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinypro
     running.kill('SIGTERM');
     await exited;
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const credentials = auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.password)}@` : '';
   return {
     port,
