@@ -130,7 +130,7 @@ describe('a Redis Cluster with replicas failing over under load', () => {
     expect(Object.keys(report.statuses).filter((s) => !['200', '202', '503'].includes(s))).toEqual([]);
     for (const ms of carryOn) expect(ms).toBeLessThan(30_000);
     expect(report.exited).toEqual([]);
-  }, 300_000);
+  }, 420_000);
 
   // Without acknowledgements a failover may cost what the README says (What survives what), and nothing else:
   // every event received twice was sent (or published) in a replica's lag window, every lost or late event
@@ -148,5 +148,5 @@ describe('a Redis Cluster with replicas failing over under load', () => {
     expect(Object.keys(report.statuses).filter((s) => !['200', '202', '503'].includes(s))).toEqual([]);
     for (const ms of carryOn) expect(ms).toBeLessThan(30_000);
     expect(report.exited).toEqual([]);
-  }, 300_000);
+  }, 420_000);
 });

@@ -134,7 +134,7 @@ describe('Redis with Sentinel failing over under load', () => {
     expect(Object.keys(report.statuses).filter((s) => !['200', '202', '503'].includes(s))).toEqual([]);
     for (const ms of carryOn) expect(ms).toBeLessThan(30_000);
     expect(report.exited).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
   // Without acknowledgements a failover may cost what the README says (What survives what), and nothing else:
   // every event received twice was sent (or published) in a replica's lag window, every lost or late event
@@ -153,5 +153,5 @@ describe('Redis with Sentinel failing over under load', () => {
     expect(Object.keys(report.statuses).filter((s) => !['200', '202', '503'].includes(s))).toEqual([]);
     expect(report.maxInFlightPerHook).toBe(1);
     expect(report.exited).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
