@@ -109,4 +109,28 @@ describe('the consumer loop', () => {
     expect(rig.numbersOf('hk_d')).toEqual(range(n));
     expect(rig.maxInFlight).toBe(1);
   });
+
+  it('an attempt taken back with nothing sent lets go of its job: the next taking sends it, not after the lock', async () => {
+    let withdrawn = false;
+    // A lock far longer than the test may wait: going on before it expires shows the lock was let go.
+    rig.start('w_1', rig.jobs(120_000), {
+      deliver: async (job) => {
+        if (withdrawn || (JSON.parse(job.data) as { n: number }).n !== 1) return;
+        withdrawn = true;
+        // What the worker's delivery answers when no replica acknowledged the mark in 15 s (a shard without
+        // a replica after a failover): the mark is taken back, nothing was sent.
+        return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
+      },
+    });
+    await publish('hk_e', range(3));
+    await waitUntil(
+      () => rig.numbersOf('hk_e').length === 4 || undefined,
+      'the event tried again, then the rest',
+    );
+    await sleep(200);
+    expect(rig.numbersOf('hk_e')).toEqual([1, 1, 2, 3]);
+    // Tried again under a taking of its own: the fence of its earlier try no longer holds.
+    expect(rig.delivered[1]!.token).not.toBe(rig.delivered[0]!.token);
+    expect(rig.maxInFlight).toBe(1);
+  });
 });

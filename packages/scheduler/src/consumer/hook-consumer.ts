@@ -183,6 +183,17 @@ export class HookConsumer {
         await jobs.unlock(job).catch(() => false);
         return false;
       }
+      if (end.kind === 'withdrawn') {
+        // Nothing left and the mark is gone: keeping the lock would hold the event back until the lock
+        // expires (up to a whole lock, 25 s) for nothing. Let go of it (fenced: only while it is still ours)
+        // and of the hook, which is signalled again: its next taking begins the event afresh.
+        logger.info(
+          { hookId: holding.hookId, jobId: job.id, why: end.why },
+          'attempt taken back, nothing sent',
+        );
+        await jobs.unlock(job).catch(() => false);
+        return false;
+      }
       if (end.kind === 'lost') {
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
         holding.lose(end.why);
