@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openHistory, type HistoryStore } from '@hookline/history';
+import { Cluster } from 'ioredis';
+import { dumpStuckHooks } from './stuck-dump';
 import {
   spawnEntry,
   startReceiver,
@@ -179,6 +181,29 @@ export async function startFleet(options: FleetOptions) {
         'every accepted event to arrive',
         drainMs,
       ).catch(() => undefined);
+      if (process.env.FLEET_TRACE && options.redisEnv.REDIS_CLUSTER_NODES) {
+        const ids = receivedIds();
+        const stuck = accounts
+          .map((a, i) => ({ ...a, i }))
+          .filter(({ i }) => accepted.some((id) => !ids.has(id) && id.startsWith(`h${i}-`)));
+        const password = decodeURIComponent(new URL(options.redisEnv.REDIS_URL ?? 'redis://x').password);
+        const nodes = options.redisEnv.REDIS_CLUSTER_NODES.split(',').map((n) => {
+          const [host, port] = n.split(':');
+          return { host: host!, port: Number(port) };
+        });
+        const cluster = new Cluster(nodes, { redisOptions: { password } });
+        cluster.on('error', () => undefined);
+        // Bounded: a trace must never hold the test up.
+        await Promise.race([
+          dumpStuckHooks(
+            cluster,
+            prefix,
+            stuck.map((s) => s.hook),
+          ),
+          sleep(20_000),
+        ]).catch(() => undefined);
+        cluster.disconnect();
+      }
       const received = receiver.requests.map((r) => ({
         path: r.path,
         id: callIdOf(r.body),

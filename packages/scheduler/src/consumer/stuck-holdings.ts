@@ -20,7 +20,8 @@ export function dropStuckHoldings(held: Map<string, Holding>, stuckAfterMs: numb
   for (const holding of [...held.values()]) {
     if (holding.stepForMs() <= stuckAfterMs) continue;
     logger.error(
-      { hookId: holding.hookId, stepMs: Math.round(holding.stepForMs()) },
+      // In a delivery (its job named) or in a take or finish.
+      { hookId: holding.hookId, stepMs: Math.round(holding.stepForMs()), delivering: holding.current?.id },
       'a delivery step never ended; the hook is left to another holding',
     );
     holding.lose('a step of its delivery never ended');
