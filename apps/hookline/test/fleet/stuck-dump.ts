@@ -1,6 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Cluster } from 'ioredis';
-import { hookQueueLayout, redisKeys } from '@hookline/redis';
+import { hookQueueLayout, PAUSED_FIELD, redisKeys } from '@hookline/redis';
 
 /**
  * FLEET_TRACE only: what Redis holds for each hook that still misses accepted events after the drain (lease,
@@ -36,7 +36,7 @@ export async function dumpStuckHooks(
       withWork: await redis.zscore(keys.hooksWithWork(), hookId),
       waitLen: await redis.llen(layout.wait),
       waitTail: await redis.lrange(layout.wait, -3, -1),
-      paused: await redis.hget(layout.meta, 'paused'),
+      paused: await redis.hget(layout.meta, PAUSED_FIELD),
       active,
       locks,
       attempt: await redis.get(keys.hookAttempt(hookId)),
