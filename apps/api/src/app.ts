@@ -4,6 +4,7 @@ import type { ApiDeps } from './deps';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { requireOperatorKey } from './operator-auth';
+import { waitForPrimary } from './primary-wait';
 import { requestLogging } from './request-log';
 import { fastifyPath, type Route } from './route';
 import { routeHandler } from './route-runner';
@@ -65,6 +66,9 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // Through Sentinel, a request during a failover waits (bounded) for the promoted primary before it runs.
+  const primaryWait = waitForPrimary(deps.redis);
+  if (primaryWait) app.addHook('onRequest', primaryWait);
 
   for (const route of apiRoutes(deps))
     app.route({

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { acksPhase, formatAcks } from './acks/acks-phase';
 import { formatIdleFleet, idleFleet } from './idle/idle-fleet';
 import { parseOptions } from './options';
 import { formatRateRows, hooklineMicros } from './rate-rows';
@@ -21,6 +22,15 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  if (options.only === 'acks') {
+    const acks = await acksPhase(
+      options,
+      (line) => process.stderr.write(`${line}\n`),
+      (fn) => (cleanup = fn),
+    );
+    process.stdout.write(`${formatAcks(acks)}\n\n${JSON.stringify(acks, null, 2)}\n`);
+    return 0;
+  }
   if (options.only === 'idle') {
     const idle = await idleFleet(
       options,

@@ -16,3 +16,9 @@ describe('the idle-fleet options', () => {
     expect(parseOptions(['--idle-hooks=-1'], {})).toBe(USAGE);
   });
 });
+
+describe('the replica acknowledgements option', () => {
+  it('runs the acks phase alone', () => {
+    expect(parseOptions(['--', '--only=acks', '--quick'], {})).toMatchObject({ only: 'acks', quick: true });
+  });
+});

@@ -38,8 +38,11 @@ export interface BenchOptions {
   readonly idleMs: number;
   readonly createConcurrency: number;
   readonly drainTimeoutMs: number;
-  /** `--only=idle`: run the idle-fleet phase alone (its own Redis; nothing else of the bench). */
-  readonly only?: 'idle';
+  /**
+   * `--only=idle`: run the idle-fleet phase alone (its own Redis; nothing else of the bench); `--only=acks`:
+   * the cost of replica acknowledgements alone (a primary and a replica of its own).
+   */
+  readonly only?: 'idle' | 'acks';
   /** Hooks configured in the idle-fleet phase (`--idle-hooks=N`). */
   readonly idleFleetHooks: number;
   /** How long the idle fleet is watched. */
@@ -79,6 +82,8 @@ export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dis
   --only=idle the idle-fleet phase alone: N hooks on a Redis of its own, nothing to deliver, Redis
               commands/s and each process's share of a core (30 s; 10 s with --quick)
   --idle-hooks=N  hooks configured in the idle-fleet phase (default 100000)
+  --only=acks what HOOKLINE_REDIS_REPLICA_ACKS=1 costs against 0 per publish and per delivery, on a
+              primary and a replica of its own (1000 events each; 300 with --quick)
 Environment: REDIS_URL (default redis://127.0.0.1:6379)`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | string {
@@ -97,7 +102,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   const workerMode = (flags.get('worker') ?? 'auto') as WorkerMode;
   if (!['auto', 'dist', 'source'].includes(workerMode)) return USAGE;
   const only = flags.get('only');
-  if (only !== undefined && only !== 'idle') return USAGE;
+  if (only !== undefined && only !== 'idle' && only !== 'acks') return USAGE;
   const idleFleetHooks = Number(flags.get('idle-hooks') ?? 100_000);
   if (!Number.isInteger(idleFleetHooks) || idleFleetHooks < 0) return USAGE;
   const quick = flags.has('quick');
@@ -121,7 +126,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     manyHooksWindow: 4,
     createConcurrency: 50,
     drainTimeoutMs: 20_000,
-    ...(only ? { only } : {}),
+    ...(only ? { only: only as 'idle' | 'acks' } : {}),
     idleFleetHooks,
     idleFleetMs: quick ? 10_000 : 30_000,
   };

@@ -89,8 +89,9 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
       }
       case 'unacknowledged':
-        // Left to the job's next taking (the lock expires, the hook is taken over): nothing was sent.
-        return { kind: 'lost', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
+        // The mark is taken back and nothing was sent: the consumer lets go of the job, whose next taking
+        // (at once, not after the lock) tries again.
+        return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
       case 'unsendable': {
         // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
         const recorded = await deps.recorder.record(data, fence, {
@@ -131,8 +132,10 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     if (lockLeft < deps.deadlineMs + deps.sendMarginMs) {
       // Nothing left: the mark is taken back (while the lock is still ours), so the take-over sends the event
       // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
-      await deps.attempts.withdraw?.(data.hookId, job.id, fence);
-      return { kind: 'lost', why: `stalled before sending: ${Math.round(lockLeft)} ms of lock left` };
+      const why = `stalled before sending: ${Math.round(lockLeft)} ms of lock left`;
+      return (await deps.attempts.withdraw?.(data.hookId, job.id, fence))
+        ? { kind: 'withdrawn', why }
+        : { kind: 'lost', why };
     }
     const trace = startDeliveryTrace(deps.tracing, data, startedAt);
     const request = buildDeliveryRequest(start.target, data.event, {

@@ -1,4 +1,4 @@
-import type { ClusterOptions, RedisOptions } from 'ioredis';
+import type { ClusterOptions, Redis, RedisOptions } from 'ioredis';
 
 // How every client of hookline waits out a Redis failover instead of failing the command.
 //
@@ -64,4 +64,59 @@ export function sentinelOptions(target: SentinelTarget, access: RedisOptions): R
     sentinelRetryStrategy: (times) => Math.min(100 * times, 500),
     retryStrategy: (times) => Math.min(50 * times, 500),
   };
+}
+
+/**
+ * How long a request to the API waits for a Sentinel client that lost its primary before it answers 503.
+ * A client through Sentinel is not connected from the primary's death until the sentinels name the promoted
+ * replica (`down-after-milliseconds` plus an election: 2–3 s with 1000 ms, 6–7 s with the README's 5000), and
+ * without an offline queue every command meanwhile fails at once. 8 s covers a promotion with the recommended
+ * settings and stays below the 10 s timeout many producers' HTTP clients use, so a publish during a
+ * failover is accepted late rather than refused, and an outage that lasts still answers 503 within 8 s.
+ * (A Cluster client waits in its own retries instead: FAILOVER_BUDGET_MS.)
+ */
+export const SENTINEL_REQUEST_WAIT_MS = 8000;
+
+/** Whether this client finds its primary through Redis Sentinel (REDIS_SENTINELS). */
+export function findsPrimaryThroughSentinel(redis: object): boolean {
+  const options = (redis as { options?: { sentinels?: unknown } }).options;
+  return Array.isArray(options?.sentinels) && options.sentinels.length > 0;
+}
+
+// One listener per client while it is not ready, however many requests wait on it.
+const nextReady = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * Resolves true once the client is connected and ready (at once when it is), false when `ms` passed first or
+ * the client was closed for good. Nothing is queued: the caller's commands are sent after this, or not at all.
+ */
+export async function untilReady(
+  redis: Pick<Redis, 'status' | 'once' | 'off'>,
+  ms: number,
+): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  if (redis.status === 'end') return false;
+  let shared = nextReady.get(redis);
+  if (!shared) {
+    shared = new Promise<boolean>((resolve) => {
+      const done = (ready: boolean) => {
+        redis.off('ready', onReady);
+        redis.off('end', onEnd);
+        nextReady.delete(redis);
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const onEnd = () => done(false);
+      redis.once('ready', onReady);
+      redis.once('end', onEnd);
+    });
+    nextReady.set(redis, shared);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([shared, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -32,5 +32,10 @@ export {
   replicaAcksOf,
   requireReplicaAcks,
 } from './replica-acks';
-export { FAILOVER_BUDGET_MS } from './failover';
+export {
+  FAILOVER_BUDGET_MS,
+  findsPrimaryThroughSentinel,
+  SENTINEL_REQUEST_WAIT_MS,
+  untilReady,
+} from './failover';
 export { EgressWaits, type EgressWait } from './egress-waits';

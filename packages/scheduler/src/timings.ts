@@ -29,6 +29,13 @@ export const ENGINE_TIMINGS = {
   /** Job locks are extended this many times per lock, and never more often than the floor. */
   lockExtensionsPerLock: 5,
   lockExtensionFloorMs: 250,
+  /**
+   * A holding whose step (a take, a delivery, a finish) has lasted this many job locks waits on something that
+   * will not end; it gives its hook up (the consumer's dropStuck). A delivery's longest legitimate step (the
+   * deadline, 15 s of waiting for the mark's acknowledgement, 10 s of recording the outcome, a failover's
+   * retries) stays well under it.
+   */
+  stuckStepLocks: 2,
 } as const;
 
 export type EngineTimings = typeof ENGINE_TIMINGS;
@@ -100,5 +107,6 @@ export function timingTable(deadlineMs = 15_000): string[][] {
     ['leases trusted after a renewal', s(f.trustedForMs), 'lease × trustedLeaseFraction'],
     ['SIGTERM wait for requests in flight', s(f.closeBoundMs), 'deadline + sendMarginMs'],
     ['carry-on after kill -9 (worst case)', s(f.carryOnAfterKillMs), 'max(lease + reclaim, lock) + poll'],
+    ['a holding step taken for stuck', s(f.lockMs * t.stuckStepLocks), 'lock × stuckStepLocks'],
   ];
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SAMPLE_CALL_DATA } from '@hookline/core';
 import { openHistory, type HistoryStore } from '@hookline/history';
+import { Cluster } from 'ioredis';
+import { dumpStuckHooks } from './stuck-dump';
 import {
   spawnEntry,
   startReceiver,
@@ -11,6 +12,7 @@ import {
   waitUntil,
   type SpawnedProcess,
 } from '@hookline/testing';
+import { startLoad, type LoadRate, type Publish } from './fleet-load';
 
 // The whole fleet from its production entry points (HTTP tier, workers, monitor) on a Redis that fails over,
 // and a load like production's: events published through the API at a steady rate to many hooks, each
@@ -19,8 +21,6 @@ import {
 // in flight per hook, history records per received event, every answer of the API.
 
 const API_KEY = 'fleet-operator-key-0123456789abcdef';
-/** How long a producer keeps retrying one event on 503 before the test calls it refused. */
-const RETRY_FOR_MS = 60_000;
 
 export interface FleetOptions {
   /** REDIS_URL / REDIS_SENTINELS / REDIS_CLUSTER_NODES … for every process. */
@@ -39,12 +39,19 @@ export interface FleetReport {
   received: number;
   duplicates: string[];
   lost: string[];
+  /** Events received before an event of their hook published earlier: the later-published one's id. */
   orderViolations: string[];
   maxInFlightPerHook: number;
   historyMissing: string[];
   historyTwice: string[];
   unknownOutcomes: number;
   exited: string[];
+  /** The load the producers aimed at and reached (printed, never asserted). */
+  rate: LoadRate;
+  /** When each event's first copy arrived. */
+  firstReceipts: ReadonlyMap<string, number>;
+  /** Each event as its producer saw it. */
+  publishes: ReadonlyMap<string, Publish>;
 }
 
 export async function startFleet(options: FleetOptions) {
@@ -117,31 +124,7 @@ export async function startFleet(options: FleetOptions) {
     accounts.push({ account, hook: String(hook.json().id) });
   }
 
-  const statuses: Record<string, number> = {};
-  const accepted = new Set<string>();
-  let publishing = true;
-  const perHookGapMs = (1000 * options.hooks) / options.rate;
-  const publishers = accounts.map(async ({ account }, i) => {
-    for (let seq = 0; publishing; seq++) {
-      const callId = `h${i}-${seq}`;
-      const started = Date.now();
-      for (;;) {
-        const res = await call('POST', `/v1/accounts/${account}/events`, {
-          id: callId,
-          type: 'call_created',
-          data: { ...SAMPLE_CALL_DATA, call_id: callId },
-        }).catch((error: Error) => ({ status: `error ${error.message}`, json: () => ({}) }));
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (res.status === 202 || res.status === 200) {
-          accepted.add(callId);
-          break;
-        }
-        if (res.status !== 503 || Date.now() - started > RETRY_FOR_MS) break;
-        await sleep(100);
-      }
-      await sleep(perHookGapMs);
-    }
-  });
+  const load = startLoad(accounts, call, options.rate);
 
   const history: HistoryStore = await openHistory({
     kind: 'server',
@@ -187,18 +170,45 @@ export async function startFleet(options: FleetOptions) {
     },
     /** Stops publishing, waits for every accepted event and its history record, and counts. */
     async finish(drainMs = 45_000): Promise<FleetReport> {
-      publishing = false;
-      await Promise.all(publishers);
+      const rate = await load.stop();
+      const accepted = load.accepted();
       const receivedIds = () => new Set(receiver.requests.map((r) => callIdOf(r.body)));
       await waitUntil(
         async () => {
           const ids = receivedIds();
-          return [...accepted].every((id) => ids.has(id));
+          return accepted.every((id) => ids.has(id));
         },
         'every accepted event to arrive',
         drainMs,
       ).catch(() => undefined);
-      const received = receiver.requests.map((r) => ({ path: r.path, id: callIdOf(r.body) }));
+      if (process.env.FLEET_TRACE && options.redisEnv.REDIS_CLUSTER_NODES) {
+        const ids = receivedIds();
+        const stuck = accounts
+          .map((a, i) => ({ ...a, i }))
+          .filter(({ i }) => accepted.some((id) => !ids.has(id) && id.startsWith(`h${i}-`)));
+        const password = decodeURIComponent(new URL(options.redisEnv.REDIS_URL ?? 'redis://x').password);
+        const nodes = options.redisEnv.REDIS_CLUSTER_NODES.split(',').map((n) => {
+          const [host, port] = n.split(':');
+          return { host: host!, port: Number(port) };
+        });
+        const cluster = new Cluster(nodes, { redisOptions: { password } });
+        cluster.on('error', () => undefined);
+        // Bounded: a trace must never hold the test up.
+        await Promise.race([
+          dumpStuckHooks(
+            cluster,
+            prefix,
+            stuck.map((s) => s.hook),
+          ),
+          sleep(20_000),
+        ]).catch(() => undefined);
+        cluster.disconnect();
+      }
+      const received = receiver.requests.map((r) => ({
+        path: r.path,
+        id: callIdOf(r.body),
+        at: r.receivedAt,
+      }));
       const rows = async () =>
         history.client.query<{ call_id: string; outcome: string }>('SELECT call_id, outcome FROM attempts');
       await waitUntil(
@@ -209,23 +219,27 @@ export async function startFleet(options: FleetOptions) {
       await sleep(2000); // a record written twice would show now
       const recorded = await rows();
       const seen = new Map<string, number>();
-      for (const { id } of received) seen.set(id, (seen.get(id) ?? 0) + 1);
+      const firstReceipts = new Map<string, number>();
+      for (const { id, at } of received) {
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        if (!firstReceipts.has(id)) firstReceipts.set(id, at);
+      }
       const inHistory = new Map<string, number>();
       for (const row of recorded) inHistory.set(row.call_id, (inHistory.get(row.call_id) ?? 0) + 1);
       const orderViolations: string[] = [];
       const lastSeq = new Map<string, number>();
-      for (const { path, id } of received) {
+      for (const { path, id, at } of received) {
         const seq = Number(id.split('-')[1]);
-        if ((lastSeq.get(path) ?? -1) >= seq)
-          orderViolations.push(`${path}: ${id} after ${lastSeq.get(path)}`);
-        lastSeq.set(path, seq);
+        // A second copy of an event already received is a duplicate, counted there, not an order violation.
+        if ((lastSeq.get(path) ?? -1) > seq && firstReceipts.get(id) === at) orderViolations.push(id);
+        lastSeq.set(path, Math.max(seq, lastSeq.get(path) ?? -1));
       }
       return {
-        statuses,
-        accepted: accepted.size,
+        statuses: load.statuses,
+        accepted: accepted.length,
         received: received.length,
         duplicates: [...seen].filter(([, n]) => n > 1).map(([id]) => id),
-        lost: [...accepted].filter((id) => !seen.has(id)),
+        lost: accepted.filter((id) => !seen.has(id)),
         orderViolations,
         maxInFlightPerHook: receiver.maxInFlightPerPath,
         historyMissing: [...seen.keys()].filter((id) => !inHistory.has(id)),
@@ -234,14 +248,30 @@ export async function startFleet(options: FleetOptions) {
         exited: [...processes]
           .filter(([, p]) => p.child.exitCode !== null || p.child.signalCode !== null)
           .map(([n]) => n),
+        rate,
+        firstReceipts,
+        publishes: load.publishes,
       };
     },
-    statuses,
+    statuses: load.statuses,
     async close(): Promise<void> {
-      publishing = false;
+      await load.stop();
       if (process.env.FLEET_TRACE)
         for (const [name, p] of processes) writeFileSync(`/tmp/fleet-${name}.log`, p.output());
       for (const close of closers.splice(0).reverse()) await close();
     },
+  };
+}
+
+/** The report as the tests print it: counts instead of id lists, the load reached. */
+export function summary(report: FleetReport): Record<string, unknown> {
+  const { firstReceipts: _receipts, publishes: _publishes, ...rest } = report;
+  return {
+    ...rest,
+    duplicates: report.duplicates.length,
+    lost: report.lost.length,
+    orderViolations: report.orderViolations.length,
+    historyMissing: report.historyMissing.length,
+    historyTwice: report.historyTwice.length,
   };
 }

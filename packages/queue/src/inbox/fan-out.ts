@@ -69,6 +69,11 @@ export class FanOut {
     // the lease, and a signal dropped because the lease was still held must find the job there. A crash
     // before `done` leaves the inbox entry open, and recovery fans it out (and signals) again.
     await this.ready.signal(hookIds);
+    // The signal on the replicas before the entry is done (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the
+    // hook into the index of hooks with work, the only place the watchdog looks, so a promoted replica without
+    // it would hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays:
+    // the retry with the same id (or recovery) signals again; the jobs are not added twice.
+    if (hookIds.length > 0) await confirmWrites(this.deps.redis, this.deps.keys.readyHooks());
     await this.deps.inbox.done(accountId, entry.id);
     if (held.length > 0) await this.deps.onHeld?.(held);
   }

@@ -77,4 +77,24 @@ describe('hook jobs through BullMQ without a Worker', () => {
     expect(JSON.parse(again.data)).toEqual({ n: 2 });
     expect((await jobs.take(hookId, 'b:1')).kind).toBe('locked');
   });
+
+  it('a job whose outcome is recorded is taken over at once, its old lock live (a completion lost in a failover)', async () => {
+    const keys = redisKeys(ctx.prefix);
+    const first = jobOf(await jobs.take(hookId, 'a:1'));
+    // Its attempt is open (a request may be in flight): the old holder's live lock is waited for.
+    await ctx.redis.set(keys.hookAttempt(hookId), `${first.id} a:1`);
+    expect((await jobs.take(hookId, 'b:1')).kind).toBe('locked');
+    // Recorded (`<job>:done`), but the job is still active under the old lock: the state a promoted replica
+    // is left in when the holder's moveToFinished was not replicated in time.
+    await ctx.redis.set(keys.hookAttempt(hookId), `${first.id}:done`);
+    const adopted = jobOf(await jobs.take(hookId, 'b:2'));
+    expect(adopted.id).toBe(first.id);
+    expect(await ctx.redis.get(hookQueueLayout(keys, hookId).jobLock(first.id))).toBe('b:2');
+    // The old holder is fenced; the new one finishes it and goes on in order.
+    await expect(jobs.finish(first, { kind: 'completed', value: 'delivered' }, true)).rejects.toThrow();
+    const next = await jobs.finish(adopted, { kind: 'completed', value: 'already_recorded' }, true);
+    expect(next && JSON.parse(next.data)).toEqual({ n: 2 });
+    // The next job's attempt is not recorded: its live lock is waited for again.
+    expect((await jobs.take(hookId, 'c:1')).kind).toBe('locked');
+  });
 });

@@ -111,13 +111,13 @@ export class HookJobs {
   }
 
   // A job is left active with its lock expired when its holder died or froze: the new holder takes it over
-  // under its own token. The attempt ledger then tells whether the request may have left (recorded
+  // under its own token (at once, when its outcome is already recorded and only its completion was lost). The attempt ledger then tells whether the request may have left (recorded
   // `unknown`, never sent again).
   private async adopt(hookId: string, token: string): Promise<JobOffer> {
     const layout = hookQueueLayout(this.keys, hookId);
     const reply = (await BULLMQ_SCRIPTS.jobAdopt.run(
       this.redis,
-      [layout.active],
+      [layout.active, this.keys.hookAttempt(hookId)],
       [layout.jobPrefix, token, this.lockMs],
     )) as [string, ...unknown[]];
     if (reply[0] === 'locked') return { kind: 'locked', lockMsLeft: Number(reply[1]) };

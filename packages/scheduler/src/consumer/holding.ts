@@ -13,6 +13,8 @@ export class Holding {
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();
+  /** When the drain last moved on (took, delivered, finished, waited on the egress proxy): see stuckForMs. */
+  private steppedAt = performance.now();
 
   constructor(
     readonly hookId: string,
@@ -30,6 +32,16 @@ export class Holding {
   /** A fresh lock token for the next taking of a job of this hook. */
   nextToken(): string {
     return this.tokens.next(this.hookId);
+  }
+
+  /** The drain moved on: a step of it ended. */
+  stepped(): void {
+    this.steppedAt = performance.now();
+  }
+
+  /** How long the drain's current step has lasted (a step that never ends must not hold its hook for good). */
+  stepForMs(): number {
+    return performance.now() - this.steppedAt;
   }
 
   /** How long this holding has been serving its hook, for fairness when every slot is taken. */

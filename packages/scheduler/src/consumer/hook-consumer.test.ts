@@ -109,4 +109,50 @@ describe('the consumer loop', () => {
     expect(rig.numbersOf('hk_d')).toEqual(range(n));
     expect(rig.maxInFlight).toBe(1);
   });
+
+  it('an attempt taken back with nothing sent lets go of its job: the next taking sends it, not after the lock', async () => {
+    let withdrawn = false;
+    // A lock far longer than the test may wait: going on before it expires shows the lock was let go.
+    rig.start('w_1', rig.jobs(120_000), {
+      deliver: async (job) => {
+        if (withdrawn || (JSON.parse(job.data) as { n: number }).n !== 1) return;
+        withdrawn = true;
+        // What the worker's delivery answers when no replica acknowledged the mark in 15 s (a shard without
+        // a replica after a failover): the mark is taken back, nothing was sent.
+        return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
+      },
+    });
+    await publish('hk_e', range(3));
+    await waitUntil(
+      () => rig.numbersOf('hk_e').length === 4 || undefined,
+      'the event tried again, then the rest',
+    );
+    await sleep(200);
+    expect(rig.numbersOf('hk_e')).toEqual([1, 1, 2, 3]);
+    // Tried again under a taking of its own: the fence of its earlier try no longer holds.
+    expect(rig.delivered[1]!.token).not.toBe(rig.delivered[0]!.token);
+    expect(rig.maxInFlight).toBe(1);
+  });
+
+  it('a holding whose delivery never ends gives its hook up: the hook carries on, never stopped for good', async () => {
+    let stuck = false;
+    // A lock of 1 s: a step is taken for stuck after 2 s (two locks), the lease (1 s) is then left to expire.
+    rig.start('w_1', rig.jobs(1_000), {
+      leaseMs: 1_000,
+      deliver: async (job) => {
+        if (stuck || (JSON.parse(job.data) as { n: number }).n !== 1) return;
+        stuck = true;
+        // A command that never answers (one lost in a Redis failover): the step never ends, while the
+        // consumer goes on renewing leases and locks.
+        await new Promise(() => undefined);
+      },
+    });
+    await publish('hk_f', range(3));
+    await waitUntil(() => rig.numbersOf('hk_f').length === 3 || undefined, 'the hook to carry on');
+    // The stuck step's job is taken over once its lock ran out (a real worker records it `unknown`), then the rest.
+    expect(rig.numbersOf('hk_f')).toEqual([1, 2, 3]);
+    // Events published after it are delivered too: new signals reach a holder again.
+    await rig.publish('hk_f', 4);
+    await waitUntil(() => rig.numbersOf('hk_f').length === 4 || undefined, 'a later event');
+  });
 });

@@ -7,6 +7,7 @@ import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
+import { dropStuckHoldings } from './stuck-holdings';
 import type { DeliveryEnd, EgressWaiting, JobSource } from './job-source';
 import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
@@ -154,6 +155,7 @@ export class HookConsumer {
     const { jobs, deliver, timings, logger } = this.deps;
     let offer: JobOffer = await jobs.take(holding.hookId, holding.nextToken());
     for (;;) {
+      holding.stepped();
       if (offer.kind === 'none') return true;
       if (offer.kind === 'locked') {
         // Another holder's request may still be in flight (a process that froze with the job): its lock
@@ -170,8 +172,11 @@ export class HookConsumer {
       try {
         end = await deliver(job);
         // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
-        while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end)))
+        while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
+          holding.stepped();
           end = await deliver(job);
+        }
+        holding.stepped();
         if (end.kind === 'completed' || end.kind === 'failed') await this.deps.egress.sent(holding.hookId);
       } finally {
         holding.current = undefined;
@@ -180,6 +185,17 @@ export class HookConsumer {
       if (end.kind === 'not_sent') {
         // Stopped waiting (shutting down, the lease in doubt, or the slot is wanted by another hook): the job
         // stays at the head of the queue, unlocked, so the next holder takes it over at once and sends it.
+        await jobs.unlock(job).catch(() => false);
+        return false;
+      }
+      if (end.kind === 'withdrawn') {
+        // Nothing left and the mark is gone: keeping the lock would hold the event back until the lock
+        // expires (up to a whole lock, 25 s) for nothing. Let go of it (fenced: only while it is still ours)
+        // and of the hook, which is signalled again: its next taking begins the event afresh.
+        logger.info(
+          { hookId: holding.hookId, jobId: job.id, why: end.why },
+          'attempt taken back, nothing sent',
+        );
         await jobs.unlock(job).catch(() => false);
         return false;
       }
@@ -227,8 +243,9 @@ export class HookConsumer {
     const { ready, queues, logger } = this.deps;
     logger.debug({ hookId: holding.hookId, lost: holding.lostBecause }, 'letting a hook go');
     // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
-    // re-signal below), and that claim must start a new holding, not find this one on its way out.
-    this.held.delete(holding.hookId);
+    // re-signal below), and that claim must start a new holding, not find this one on its way out. A holding
+    // dropped as stuck (dropStuck) may end long after a new one took its place: that one stays.
+    if (this.held.get(holding.hookId) === holding) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
@@ -249,6 +266,7 @@ export class HookConsumer {
   // The script renews only leases that are still this process's and unexpired; the others are lost (after a
   // stall, another process may hold them now) and their holdings stop taking jobs.
   private async renewLeases(): Promise<void> {
+    this.dropStuck();
     const sentAt = performance.now();
     const { ready, timings, holderId } = this.deps;
     const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
@@ -258,6 +276,14 @@ export class HookConsumer {
       const holding = this.held.get(hookId);
       if (holding) holding.lose("its lease was no longer this process's at renewal");
     }
+  }
+
+  /** Holdings whose step never ended give their hooks up (stuck-holdings.ts). */
+  private dropStuck(): void {
+    const stuckAfterMs = this.deps.jobs.lockMs * ENGINE_TIMINGS.stuckStepLocks;
+    if (dropStuckHoldings(this.held, stuckAfterMs, this.deps.logger) === 0) return;
+    this.deps.metrics.heldHooks.set(this.held.size);
+    this.slotFreed?.();
   }
 
   // Locks outlast a request's deadline, so renewing them only matters when Redis or this process is slow.

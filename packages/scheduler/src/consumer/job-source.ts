@@ -26,13 +26,19 @@ export interface JobSource {
 }
 
 /**
- * How one job's delivery ended: finished (completed or failed, never retried), `lost` to another holder, or
- * `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
+ * How one job's delivery ended: finished (completed or failed, never retried), `lost` to another holder,
+ * `withdrawn` (below), or `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
  * stays active under this holder's lock, at the head of the hook's queue, to be tried again later.
  */
 export type DeliveryEnd =
   | JobEnd
   | { readonly kind: 'lost'; readonly why: string }
+  /**
+   * Nothing was sent and the attempt's mark is taken back (no replica acknowledged it in time, or the holder
+   * stalled before sending), while the job's lock may still be this holder's: the consumer lets go of the lock
+   * and the hook, so the next taking sends the event at once instead of waiting for the lock to expire.
+   */
+  | { readonly kind: 'withdrawn'; readonly why: string }
   | { readonly kind: 'not_sent'; readonly result: NotSent };
 
 /** How long an event the egress proxy kept back waits before its next try, and who is told (apps/worker). */

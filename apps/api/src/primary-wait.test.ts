@@ -1,0 +1,148 @@
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { loadConfig } from '@hookline/config';
+import { openHistory } from '@hookline/history';
+import { createFailFastRedis, HookQueues, redisKeys, SENTINEL_REQUEST_WAIT_MS } from '@hookline/redis';
+import { createLogger, createMetrics } from '@hookline/telemetry';
+import {
+  startRedisSentinel,
+  TEST_DATABASE_URL,
+  usePostgres,
+  useRedis,
+  waitUntil,
+  type RedisSentinelFixture,
+} from '@hookline/testing';
+import { buildApp } from './app';
+import { createApiDeps } from './test-support/api-deps';
+import { API_KEY, callCreated, SECRET_KEY } from './test-support/api-harness';
+import { httpCall, type Answer } from './test-support/http-call';
+
+// The API through Redis Sentinel, while the primary is killed (SIGKILL) and its replica promoted: a publish
+// that arrives while the client looks for the new primary waits for it (up to SENTINEL_REQUEST_WAIT_MS) and
+// is accepted, or answers 503; never 500. Real redis-server and sentinel processes on ports of their own.
+describe('the API during a Sentinel failover', () => {
+  let sentinel: RedisSentinelFixture;
+  beforeAll(async () => {
+    sentinel = await startRedisSentinel({ replicas: 1, sentinels: 3, downAfterMs: 1000, password: 's3cret' });
+  }, 60000);
+  afterAll(() => sentinel?.stop());
+
+  const ctx = useRedis('primarywait');
+  const pg = usePostgres('primarywait');
+
+  async function startApi(): Promise<{ redis: Redis; call: Call }> {
+    const config = loadConfig(
+      {
+        HOOKLINE_API_KEY: API_KEY,
+        HOOKLINE_SECRET_KEY: SECRET_KEY,
+        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+        DATABASE_URL: TEST_DATABASE_URL,
+        REDIS_URL: sentinel.redisUrl,
+        REDIS_SENTINELS: sentinel.sentinelList,
+        REDIS_SENTINEL_MASTER: sentinel.masterName,
+        LOG_LEVEL: 'silent',
+      },
+      'api',
+    );
+    const redis = createFailFastRedis(config);
+    redis.on('error', () => undefined);
+    ctx.onCleanup(() => redis.disconnect());
+    await waitUntil(async () => redis.status === 'ready', 'the API client ready', 10000);
+    const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
+    ctx.onCleanup(() => history.close());
+    const deps = createApiDeps(
+      config,
+      redis,
+      createLogger('silent', 'api-test'),
+      createMetrics(),
+      history.client,
+    );
+    ctx.onCleanup(() => deps.producer.close());
+    ctx.onCleanup(() => deps.closeProbes());
+    const app = buildApp(deps);
+    ctx.closeLater(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    return { redis, call: (method, path, body) => httpCallAs(port, method, path, body) };
+  }
+
+  it('a publish during the promotion is accepted once the new primary is found, or 503; never 500', async () => {
+    const { redis, call } = await startApi();
+    const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
+    const hook = (
+      await call('POST', `/v1/accounts/${acct}/hooks`, {
+        url: 'https://hooks.example.com/in',
+        format: 'json',
+      })
+    ).json() as { id: string };
+
+    const primary = await sentinel.primary();
+    await primary.kill();
+    await waitUntil(async () => redis.status !== 'ready', 'the client to see its primary gone', 5000);
+    // A publish every 200 ms from the kill until well after the promotion, each noted with whether the
+    // client was connected when it was sent.
+    const answers: Promise<{ id: string; duringOutage: boolean; status: number; ms: number }>[] = [];
+    for (let i = 0; i < 30; i++) {
+      const id = `during-${i}`;
+      const duringOutage = redis.status !== 'ready';
+      const started = Date.now();
+      answers.push(
+        call('POST', `/v1/accounts/${acct}/events`, { id, type: 'call_created', data: callCreated() }).then(
+          (res) => ({ id, duringOutage, status: res.statusCode, ms: Date.now() - started }),
+        ),
+      );
+      await sleep(200);
+    }
+    const results = await Promise.all(answers);
+    const promotedTo = await sentinel.primary();
+    expect(promotedTo).not.toBe(primary);
+
+    expect(results.filter((r) => r.status !== 202 && r.status !== 503)).toEqual([]);
+    // Requests sent while the client had no primary waited for the promoted one and were accepted (without
+    // the wait every one of them answers 503 at once).
+    expect(results.filter((r) => r.duringOutage && r.status === 202).length).toBeGreaterThan(0);
+    // Bounded: none waited much past the wait (the margin is for a loaded machine, not a measurement).
+    for (const r of results) expect(r.ms).toBeLessThan(SENTINEL_REQUEST_WAIT_MS + 5000);
+    // Every accepted event is in its hook's queue on the new primary, once.
+    const queue = new HookQueues(redis, redisKeys(ctx.prefix)).open(hook.id);
+    ctx.onCleanup(() => queue.close());
+    const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'], 0, -1, true);
+    expect(jobs).toHaveLength(results.filter((r) => r.status === 202).length);
+    console.log(
+      `publishes during the failover: ${JSON.stringify(results.map((r) => [r.id, r.duringOutage, r.status, r.ms]))}`,
+    );
+
+    // No primary to be found at all (both data nodes gone): a request waits SENTINEL_REQUEST_WAIT_MS, then 503.
+    await promotedTo.kill();
+    await waitUntil(async () => redis.status !== 'ready', 'the client to see its primary gone', 5000);
+    const started = Date.now();
+    const refused = await call('POST', `/v1/accounts/${acct}/events`, {
+      id: 'no-primary',
+      type: 'call_created',
+      data: callCreated(),
+    });
+    const waited = Date.now() - started;
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().error.code).toBe('REDIS_UNAVAILABLE');
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(waited).toBeGreaterThanOrEqual(SENTINEL_REQUEST_WAIT_MS - 50);
+    expect(waited).toBeLessThan(SENTINEL_REQUEST_WAIT_MS + 5000);
+    // The probes answer at once, without the wait.
+    const probeStarted = Date.now();
+    const ready = await call('GET', '/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(Date.now() - probeStarted).toBeLessThan(SENTINEL_REQUEST_WAIT_MS);
+  }, 90000);
+});
+
+type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+function httpCallAs(port: number, method: string, path: string, body?: unknown) {
+  return httpCall(port, {
+    method,
+    path,
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}

@@ -1,0 +1,54 @@
+import { waitUntil } from '@hookline/testing';
+import type { AttemptLedger } from '@hookline/store';
+import { useWorkerRig } from './support/worker-rig';
+
+// With HOOKLINE_REDIS_REPLICA_ACKS, a shard that lost its replica in a failover cannot acknowledge an attempt's
+// mark until the replica is back: after 15 s the ledger takes the mark back and answers `unacknowledged`,
+// nothing sent. The job's lock is still the worker's then; kept, it held the event back for a whole lock more
+// (25 s) before anyone could try it again, and hooks took over 30 s to carry on after a promotion.
+describe('an attempt mark no replica acknowledged', () => {
+  const rig = useWorkerRig('unacked-mark');
+
+  it('lets go of the job: the event is tried again at once, not after its lock, and delivered once', async () => {
+    const store = rig.store();
+    let refused = 0;
+    const ledger = store.attempts as Required<AttemptLedger>;
+    const attempts: AttemptLedger = {
+      ...ledger,
+      begin: async (hookId, eventId, fence, tags) => {
+        const start = await ledger.begin(hookId, eventId, fence, tags);
+        if (refused > 0 || start.kind !== 'send') return start;
+        // What the ledger does when the replicas never acknowledged the mark: take it back, send nothing.
+        refused += 1;
+        await ledger.withdraw(hookId, eventId, fence);
+        return { kind: 'unacknowledged' };
+      },
+      finish: (...args) => ledger.finish(...args),
+      release: (...args) => ledger.release(...args),
+      withdraw: (...args) => ledger.withdraw(...args),
+    };
+    // A lock far longer than the wait below: delivering within it shows the lock was let go.
+    rig.startWorker(attempts, { lockMs: 60_000 });
+
+    const account = await store.accounts.create({ name: 'Failover' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: rig.receiver.url(), format: 'json' },
+      'operator',
+    );
+    await rig.publish(account.id, 'first');
+    await rig.publish(account.id, 'second');
+    await waitUntil(
+      async () => (await rig.recorded(hook.id)).length === 2,
+      'both events recorded in the history outbox',
+      15_000,
+    );
+
+    expect(refused).toBe(1);
+    expect(rig.callIdsReceived()).toEqual(['first', 'second']);
+    expect((await rig.recorded(hook.id)).map((r) => [r.event_fields.call_id, r.outcome])).toEqual([
+      ['first', 'delivered'],
+      ['second', 'delivered'],
+    ]);
+  }, 30_000);
+});
