@@ -37,7 +37,8 @@ export const redisHaSettings = {
     int(0, 0, 16),
     'how many replicas must have acknowledged (Redis `WAIT`, up to 1 s) the writes that delivery promises ' +
       "rest on before hookline acts on them: the attempt's mark before its request leaves, an accepted " +
-      "event's jobs before the 202, an outcome and its history record. A write not acknowledged in time " +
+      "event's jobs and the workers' signal before the 202, an outcome and its history record. A write not " +
+      'acknowledged in time ' +
       'answers 503 (publish) or sends nothing (delivery); see the README on Redis failover',
   ),
 };
