@@ -25,4 +25,25 @@ describe('the monitor’s audit writer', () => {
     );
     expect(rows).toEqual([{ id: entry.id, actor: { kind: 'admin', name: 'ops' } }]);
   });
+
+  // What an idle fleet costs Redis does not include an audit writer asking ten times a second: an idle one
+  // backs off to one look a second (DrainLoop). Counted as Redis sees them, on this test's own audit key.
+  it('looks at an empty outbox less and less often, down to once a second', async () => {
+    const watcher = h.ctx.redis.duplicate();
+    const looks: number[] = [];
+    const monitor = await watcher.monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'lrange' && args[1] === h.keys.auditOutbox()) looks.push(Date.now());
+    });
+    try {
+      h.start({ HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 1000 });
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      // 0, 100, 300, 700, 1500, 2500, 3500 ms: at most 7 (a loaded machine only makes it fewer); 35 without.
+      expect(looks.length).toBeGreaterThan(0);
+      expect(looks.length).toBeLessThanOrEqual(7);
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { AuditEntry, Clock } from '@hookline/core';
 import type { AuditOutbox } from '@hookline/redis';
 import { parseAuditEntry, type AuditWriter } from './audit-log';
+import { DrainLoop } from './drain-loop';
 import { Partitions } from './partitions';
 
 export interface AuditDrainOptions {
@@ -8,15 +9,17 @@ export interface AuditDrainOptions {
   readonly writer: AuditWriter;
   readonly retentionDays: number;
   readonly clock: Clock;
-  /** How often an idle drain looks again: bounds how late an entry reaches the database. */
+  /**
+   * How soon a drain that found nothing looks again, doubling up to `idleMaxMs` (DrainLoop): bounds how late
+   * an entry reaches the database. Readers see entries not written yet from the outbox meanwhile.
+   */
   readonly idleMs?: number;
+  readonly idleMaxMs?: number;
   readonly maintainEveryMs?: number;
   readonly onWritten?: (count: number) => void;
   readonly onDropped?: (why: string, count: number) => void;
   readonly onError: (error: unknown) => void;
 }
-
-const RETRY_MS = 1000;
 
 /**
  * Moves audit entries from the Redis outbox to PostgreSQL, oldest first: read a slice, insert it, then trim
@@ -25,25 +28,28 @@ const RETRY_MS = 1000;
  * and the trim script keeps them from trimming what they did not write. Also drops partitions past retention.
  */
 export class AuditDrain {
-  private running: Promise<void> | undefined;
-  private stopping = false;
-  private wake: (() => void) | undefined;
+  private readonly loop: DrainLoop;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly o: AuditDrainOptions) {}
+  constructor(private readonly o: AuditDrainOptions) {
+    this.loop = new DrainLoop({
+      round: () => this.round(),
+      ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
+      ...(o.idleMaxMs !== undefined ? { idleMaxMs: o.idleMaxMs } : {}),
+      onError: o.onError,
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = this.loop();
+    if (this.timer) return;
+    this.loop.start();
     this.timer = setInterval(() => void this.maintain(), this.o.maintainEveryMs ?? 3600_000);
     void this.maintain();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     clearInterval(this.timer);
-    this.wake?.();
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One slice: how many entries were taken off the outbox (0 when it was empty). */
@@ -68,35 +74,11 @@ export class AuditDrain {
     return texts.length;
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let took = 0;
-      try {
-        took = await this.round();
-      } catch (error) {
-        this.o.onError(error);
-        await this.sleep(RETRY_MS);
-        continue;
-      }
-      if (took === 0) await this.sleep(this.o.idleMs ?? 100);
-    }
-  }
-
   private async maintain(): Promise<void> {
     try {
       await this.o.writer.partitions.maintain(this.o.clock().getTime(), this.o.retentionDays);
     } catch (error) {
       this.o.onError(error);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

@@ -1,6 +1,7 @@
 import type { AttemptRecord, Clock } from '@hookline/core';
 import type { HistoryOutbox, OutboxSlice } from '@hookline/redis';
 import type { HistoryWriter } from './history-writer';
+import { DrainLoop } from './drain-loop';
 import { Partitions } from './partitions';
 
 export interface HistoryDrainOptions {
@@ -26,8 +27,6 @@ export interface HistoryDrainOptions {
   readonly onError: (error: unknown) => void;
 }
 
-const RETRY_MS = 1000;
-
 /**
  * Moves attempt records from the hooks' Redis outboxes to PostgreSQL: takes marked hooks with a hold, reads
  * their oldest records, writes them in one statement, then trims exactly what was written. Killed at any
@@ -37,25 +36,32 @@ const RETRY_MS = 1000;
  * (`Watchdog`), so no periodic work of the writer grows with the number of hooks.
  */
 export class HistoryDrain {
-  private running: Promise<void> | undefined;
-  private stopping = false;
-  private wake: (() => void) | undefined;
+  private readonly loop: DrainLoop;
   private readonly timers: NodeJS.Timeout[] = [];
 
-  constructor(private readonly o: HistoryDrainOptions) {}
+  constructor(private readonly o: HistoryDrainOptions) {
+    this.loop = new DrainLoop({
+      round: async () => {
+        const done = await this.round();
+        if (done.records > 0) this.o.onWritten?.(done.records);
+        return done.hooks;
+      },
+      ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
+      ...(o.idleMaxMs !== undefined ? { idleMaxMs: o.idleMaxMs } : {}),
+      onError: o.onError,
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = this.loop();
+    if (this.timers.length > 0) return;
+    this.loop.start();
     this.every(this.o.maintainEveryMs ?? 3600_000, () => this.maintain());
     void this.maintain();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
-    this.wake?.();
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One round: how many hooks it took (0 when there was nothing to do) and how many records it wrote. */
@@ -107,30 +113,6 @@ export class HistoryDrain {
     return records;
   }
 
-  private async loop(): Promise<void> {
-    const idleMs = this.o.idleMs ?? 100;
-    const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? 1000);
-    let wait = idleMs;
-    while (!this.stopping) {
-      let took = 0;
-      try {
-        const done = await this.round();
-        took = done.hooks;
-        if (done.records > 0) this.o.onWritten?.(done.records);
-      } catch (error) {
-        this.o.onError(error);
-        await this.sleep(RETRY_MS);
-        continue;
-      }
-      // An idle writer looks less often (one look a second at most), a busy one at once.
-      if (took > 0) wait = idleMs;
-      else {
-        await this.sleep(wait);
-        wait = Math.min(idleMaxMs, wait * 2);
-      }
-    }
-  }
-
   private async maintain(): Promise<void> {
     try {
       await this.o.partitions.maintain(this.o.clock().getTime(), this.o.retentionDays);
@@ -142,22 +124,12 @@ export class HistoryDrain {
   private every(ms: number, task: () => Promise<void>): void {
     let busy = false;
     const timer = setInterval(() => {
-      if (busy || this.stopping) return;
+      if (busy || this.loop.stopped) return;
       busy = true;
       void task().finally(() => (busy = false));
     }, ms);
     timer.unref();
     this.timers.push(timer);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }
 

@@ -1,0 +1,75 @@
+export interface DrainLoopOptions {
+  /** One round of work: how much it took (0 when there was nothing to do). */
+  readonly round: () => Promise<number>;
+  /**
+   * How soon a loop that just found nothing looks again; each further empty look waits twice as long, up to
+   * `idleMaxMs`. Together they bound how late an entry reaches the database, and what an idle fleet costs:
+   * an idle loop asks Redis once per `idleMaxMs`, not ten times a second.
+   */
+  readonly idleMs?: number;
+  readonly idleMaxMs?: number;
+  readonly onError: (error: unknown) => void;
+}
+
+const RETRY_MS = 1000;
+export const DRAIN_IDLE_MS = 100;
+export const DRAIN_IDLE_MAX_MS = 1000;
+
+/**
+ * The loop of a writer that moves entries from Redis to PostgreSQL (the history's outboxes, the audit log's):
+ * rounds back to back while there is work, backing off while there is none, one second after a failure.
+ * `stop` ends the wait at once and resolves when the round in progress has ended.
+ */
+export class DrainLoop {
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly o: DrainLoopOptions) {}
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    const idleMs = this.o.idleMs ?? DRAIN_IDLE_MS;
+    const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? DRAIN_IDLE_MAX_MS);
+    let wait = idleMs;
+    while (!this.stopping) {
+      let took = 0;
+      try {
+        took = await this.o.round();
+      } catch (error) {
+        this.o.onError(error);
+        await this.sleep(RETRY_MS);
+        continue;
+      }
+      if (took > 0) wait = idleMs;
+      else {
+        await this.sleep(wait);
+        wait = Math.min(idleMaxMs, wait * 2);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
