@@ -13,7 +13,7 @@ export {
   type RedisClusterOptions,
 } from './redis-cluster';
 export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
-export { waitUntil } from './wait-until';
+export { waitUntil, waitUntilSettled } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';

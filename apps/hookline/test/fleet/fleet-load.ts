@@ -77,6 +77,13 @@ export function startLoad(accounts: readonly { account: string }[], call: Call, 
     accepted(): string[] {
       return [...publishes].filter(([, p]) => p.acceptedAt !== undefined).map(([id]) => id);
     },
+    /** Events accepted per second between two moments (ms since the epoch), by when they were accepted. */
+    acceptedPerSecond(from: number, to: number): number {
+      let n = 0;
+      for (const p of publishes.values())
+        if (p.acceptedAt !== undefined && p.acceptedAt >= from && p.acceptedAt < to) n++;
+      return Math.round((10_000 * n) / (to - from)) / 10;
+    },
     /** Stops publishing and waits for every producer's last publish. */
     async stop(): Promise<LoadRate> {
       publishing = false;
