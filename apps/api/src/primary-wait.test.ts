@@ -8,7 +8,7 @@ import {
   type RedisSentinelFixture,
 } from '@hookline/testing';
 import { callCreated } from './test-support/api-harness';
-import { failoverApi } from './test-support/failover-api';
+import { accountWithHook, failoverApi } from './test-support/failover-api';
 
 // The API through Redis Sentinel, while the primary is killed (SIGKILL) and its replica promoted: a publish
 // that arrives while the client looks for the new primary waits for it (up to SENTINEL_REQUEST_WAIT_MS) and
@@ -25,13 +25,7 @@ describe('the API during a Sentinel failover', () => {
 
   it('a publish during the promotion is accepted once the new primary is found, or 503; never 500', async () => {
     const { redis, call } = await failoverApi(ctx, pg, sentinel);
-    const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
-    const hook = (
-      await call('POST', `/v1/accounts/${acct}/hooks`, {
-        url: 'https://hooks.example.com/in',
-        format: 'json',
-      })
-    ).json() as { id: string };
+    const { acct, hook } = await accountWithHook(call);
 
     const primary = await sentinel.primary();
     await primary.kill();

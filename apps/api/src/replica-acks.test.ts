@@ -1,7 +1,7 @@
 import { HookQueues, redisKeys } from '@hookline/redis';
 import { startRedisSentinel, usePostgres, useRedis, type RedisSentinelFixture } from '@hookline/testing';
 import { callCreated } from './test-support/api-harness';
-import { failoverApi } from './test-support/failover-api';
+import { accountWithHook, failoverApi } from './test-support/failover-api';
 
 describe('a publish the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS=1)', () => {
   let redisPair: RedisSentinelFixture;
@@ -16,13 +16,7 @@ describe('a publish the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACK
   it('answers 503; the retry with the same id is accepted once the replica is back, one job', async () => {
     const primary = redisPair.servers[0]!;
     const { redis, call } = await failoverApi(ctx, pg, primary, { HOOKLINE_REDIS_REPLICA_ACKS: '1' });
-    const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
-    const hook = (
-      await call('POST', `/v1/accounts/${acct}/hooks`, {
-        url: 'https://hooks.example.com/in',
-        format: 'json',
-      })
-    ).json() as { id: string };
+    const { acct, hook } = await accountWithHook(call);
     const event = { id: 'order-42', type: 'call_created', data: callCreated() };
 
     const replica = redisPair.servers[1]!;

@@ -95,6 +95,18 @@ export async function failoverApi(
   return { redis, call: await serveApi(ctx, deps) };
 }
 
+/** An account and a JSON hook of it, made through the API. */
+export async function accountWithHook(call: OperatorCall): Promise<{ acct: string; hook: { id: string } }> {
+  const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
+  const hook = (
+    await call('POST', `/v1/accounts/${acct}/hooks`, {
+      url: 'https://hooks.example.com/in',
+      format: 'json',
+    })
+  ).json() as { id: string };
+  return { acct, hook };
+}
+
 /** The error `promise` rejects with; fails the test when it resolves. */
 export async function errorOf(promise: Promise<unknown>): Promise<Error> {
   try {
