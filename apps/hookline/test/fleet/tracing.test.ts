@@ -62,11 +62,17 @@ describe('tracing across processes', () => {
       timeoutMs,
     );
 
-  it('puts the publish, the fan-out, the attempt and a send-again in the producer’s trace; the endpoint gets it', async () => {
+  /** An OTLP collector, an endpoint (answering 200 unless told otherwise), and an account with a hook to it. */
+  async function tracedHook(respond?: Parameters<typeof startReceiver>[0]) {
     const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
+    const endpoint = h.ctx.closeLater(await startReceiver(respond));
     const account = await h.account();
     const hook = await h.hook(account.id, { url: endpoint.url() });
+    return { collector, endpoint, account, hook };
+  }
+
+  it('puts the publish, the fan-out, the attempt and a send-again in the producer’s trace; the endpoint gets it', async () => {
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_TRACE_PROPAGATE: 'true' });
     await worker.waitForOutput('worker started');
@@ -138,10 +144,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('records a probe (Test & re-enable) as a delivery span of its own, sent by the HTTP tier', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     await h.hookQueues.pause(hook.id);
 
@@ -166,10 +169,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     const worker = h.spawnWorker(undefined, collector.env);
     await worker.waitForOutput('worker started');
@@ -209,10 +209,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('records the take-over of an attempt cut short by kill -9 as an unknown span in the trace', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver(() => ({ kind: 'hang' })));
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook(() => ({ kind: 'hang' }));
     // A short deadline makes the job's lock (deadline + 10 s) expire sooner after the kill.
     const env = { ...collector.env, HOOKLINE_DELIVERY_TIMEOUT_MS: '2000' };
     const doomed = h.spawnWorker(undefined, env);
