@@ -1,8 +1,7 @@
 import type { AttemptRecord, Clock } from '@hookline/core';
-import type { HistoryOutbox } from '@hookline/redis';
-import { DrainLoop, writable } from './drain-loop';
+import type { HistoryOutbox, OutboxSlice } from '@hookline/redis';
 import type { HistoryWriter } from './history-writer';
-import type { Partitions } from './partitions';
+import { Partitions } from './partitions';
 
 export interface HistoryDrainOptions {
   readonly outbox: HistoryOutbox;
@@ -27,6 +26,8 @@ export interface HistoryDrainOptions {
   readonly onError: (error: unknown) => void;
 }
 
+const RETRY_MS = 1000;
+
 /**
  * Moves attempt records from the hooks' Redis outboxes to PostgreSQL: takes marked hooks with a hold, reads
  * their oldest records, writes them in one statement, then trims exactly what was written. Killed at any
@@ -36,30 +37,25 @@ export interface HistoryDrainOptions {
  * (`Watchdog`), so no periodic work of the writer grows with the number of hooks.
  */
 export class HistoryDrain {
-  private readonly loop: DrainLoop;
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
 
-  constructor(private readonly o: HistoryDrainOptions) {
-    this.loop = new DrainLoop({
-      round: async () => {
-        const done = await this.round();
-        if (done.records > 0) o.onWritten?.(done.records);
-        return done.hooks > 0;
-      },
-      maintain: () => o.partitions.maintain(o.clock().getTime(), o.retentionDays),
-      ...(o.maintainEveryMs !== undefined ? { maintainEveryMs: o.maintainEveryMs } : {}),
-      ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
-      // An idle writer looks less often (one look a second at most), a busy one at once.
-      idleMaxMs: o.idleMaxMs ?? 1000,
-      onError: o.onError,
-    });
-  }
+  constructor(private readonly o: HistoryDrainOptions) {}
 
   start(): void {
-    this.loop.start();
+    if (this.running) return;
+    this.running = this.loop();
+    this.every(this.o.maintainEveryMs ?? 3600_000, () => this.maintain());
+    void this.maintain();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.wake?.();
+    await this.running;
   }
 
   /** One round: how many hooks it took (0 when there was nothing to do) and how many records it wrote. */
@@ -72,14 +68,7 @@ export class HistoryDrain {
     let records: AttemptRecord[];
     try {
       const slices = await outbox.read(hooks);
-      records = writable(
-        slices.flatMap((slice) => slice.entries),
-        parseRecord,
-        (record) => record.attempted_at,
-        now,
-        this.o.retentionDays,
-        this.o.onDropped,
-      );
+      records = this.records(slices, now);
       await this.o.writer.write(records);
       const left = await Promise.all(
         slices.map((s) =>
@@ -99,6 +88,76 @@ export class HistoryDrain {
       throw error;
     }
     return { hooks: hooks.length, records: records.length };
+  }
+
+  private records(slices: readonly OutboxSlice[], now: number): AttemptRecord[] {
+    const horizon = Partitions.horizon(now, this.o.retentionDays);
+    const records: AttemptRecord[] = [];
+    let unparsable = 0;
+    let expired = 0;
+    for (const slice of slices)
+      for (const entry of slice.entries) {
+        const record = parseRecord(entry);
+        if (!record) unparsable++;
+        else if (Date.parse(record.attempted_at) < horizon) expired++;
+        else records.push(record);
+      }
+    if (unparsable > 0) this.o.onDropped?.('unparsable', unparsable);
+    if (expired > 0) this.o.onDropped?.('older than retention', expired);
+    return records;
+  }
+
+  private async loop(): Promise<void> {
+    const idleMs = this.o.idleMs ?? 100;
+    const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? 1000);
+    let wait = idleMs;
+    while (!this.stopping) {
+      let took = 0;
+      try {
+        const done = await this.round();
+        took = done.hooks;
+        if (done.records > 0) this.o.onWritten?.(done.records);
+      } catch (error) {
+        this.o.onError(error);
+        await this.sleep(RETRY_MS);
+        continue;
+      }
+      // An idle writer looks less often (one look a second at most), a busy one at once.
+      if (took > 0) wait = idleMs;
+      else {
+        await this.sleep(wait);
+        wait = Math.min(idleMaxMs, wait * 2);
+      }
+    }
+  }
+
+  private async maintain(): Promise<void> {
+    try {
+      await this.o.partitions.maintain(this.o.clock().getTime(), this.o.retentionDays);
+    } catch (error) {
+      this.o.onError(error);
+    }
+  }
+
+  private every(ms: number, task: () => Promise<void>): void {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || this.stopping) return;
+      busy = true;
+      void task().finally(() => (busy = false));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 }
 
