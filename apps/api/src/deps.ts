@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import type {
-  DeliverableEvent,
-  EventCatalog,
-  HookEnabler,
-  PublishEventInput,
-  TraceContext,
-} from '@hookline/core';
+import type { EventCatalog, HookEnabler, HookSender, PublishEventInput } from '@hookline/core';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks, PortalLinks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
@@ -41,23 +35,13 @@ export interface ApiDeps {
     readonly shown: string;
     answers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
   };
-  readonly producer: {
+  readonly producer: HookSender & {
     /** `options.trace`: the request's W3C trace context headers, unchecked (the producer checks them). */
     publish(
       accountId: string,
       input: PublishEventInput,
       options?: { trace?: { traceparent?: unknown; tracestate?: unknown } },
     ): Promise<{ id: string; hooks: string[]; duplicate: boolean }>;
-    publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
-    /** The same event to one hook again, at the tail of its queue, recorded `manual` under `attemptId`. */
-    resend(
-      accountId: string,
-      hookId: string,
-      event: DeliverableEvent,
-      attemptId: string,
-      trigger?: 'manual',
-      from?: TraceContext,
-    ): Promise<void>;
   };
   readonly control: HookEnabler;
   /** The audit log (product.md §16): every change made through the API is recorded with the key's fingerprint. */

@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { createFailFastRedis } from '@hookline/redis';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { createApiDeps } from './test-support/api-deps';
-import { buildApp } from './app';
-import { API_KEY, callCreated, configFor, useApi } from './test-support/api-harness';
-import { httpCall } from './test-support/http-call';
+import { callCreated, configFor, useApi } from './test-support/api-harness';
+import { serveApi } from './test-support/failover-api';
 
 describe('errors in the catalogue shape', () => {
   const api = useApi();
@@ -127,20 +125,8 @@ describe('when Redis is unreachable', () => {
       createMetrics(),
       api.history.client,
     );
-    const app = buildApp(deps);
     api.ctx.onCleanup(() => dead.disconnect());
-    api.ctx.onCleanup(() => deps.producer.close());
-    api.ctx.onCleanup(() => deps.closeProbes());
-    api.ctx.closeLater(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const call = (method: string, path: string, body?: unknown) =>
-      httpCall(port, {
-        method,
-        path,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+    const call = await serveApi(api.ctx, deps);
 
     expect((await call('GET', '/healthz')).statusCode).toBe(200);
     // /readyz names what is not ready, and why.

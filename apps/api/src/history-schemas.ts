@@ -6,7 +6,6 @@ import { deliveryRecord } from './schemas';
 // The history API's query and answer shapes (product.md §10): filters, cursor pagination, one attempt in
 // full, a hook's health.
 
-const LIMIT = 'must be a whole number from 1 to 200';
 const TIME = 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z';
 const time = z
   .string()
@@ -15,28 +14,40 @@ const time = z
     TIME,
   )
   .transform((v) => new Date(v));
-const text = (max: number) =>
-  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const LIMIT = 'must be a whole number from 1 to 200';
 
-export const historyQuery = z
-  .strictObject({
+/**
+ * The query fields of a page of a newest-first list (the history, the audit log): `limit` of `what`, and the
+ * `cursor` a previous page gave, read with `decode`.
+ */
+export function pageQuery<C>(what: string, decode: (text: string) => C | undefined) {
+  return {
     limit: z.coerce
       .number({ error: LIMIT })
       .int(LIMIT)
       .min(1, LIMIT)
       .max(200, LIMIT)
       .default(50)
-      .describe('How many records, newest first (at most 200)'),
+      .describe(`How many ${what}, newest first (at most 200)`),
     cursor: z
       .string()
       .transform((v, ctx) => {
-        const cursor = decodeCursor(v);
+        const cursor = decode(v);
         if (!cursor)
           ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
         return cursor ?? z.NEVER;
       })
       .optional()
       .describe('next_cursor of the previous page'),
+  };
+}
+
+const text = (max: number) =>
+  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+export const historyQuery = z
+  .strictObject({
+    ...pageQuery('records', decodeCursor),
     outcome: z
       .enum(OUTCOMES as [RecordedOutcome, ...RecordedOutcome[]], {
         error: `must be one of ${OUTCOMES.join(', ')}`,

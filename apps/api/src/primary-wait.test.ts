@@ -1,22 +1,14 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import { loadConfig } from '@hookline/config';
-import { openHistory } from '@hookline/history';
-import { createFailFastRedis, HookQueues, redisKeys, SENTINEL_REQUEST_WAIT_MS } from '@hookline/redis';
-import { createLogger, createMetrics } from '@hookline/telemetry';
+import { HookQueues, redisKeys, SENTINEL_REQUEST_WAIT_MS } from '@hookline/redis';
 import {
   startRedisSentinel,
-  TEST_DATABASE_URL,
   usePostgres,
   useRedis,
   waitUntil,
   type RedisSentinelFixture,
 } from '@hookline/testing';
-import { buildApp } from './app';
-import { createApiDeps } from './test-support/api-deps';
-import { API_KEY, callCreated, SECRET_KEY } from './test-support/api-harness';
-import { httpCall, type Answer } from './test-support/http-call';
+import { callCreated } from './test-support/api-harness';
+import { accountWithHook, failoverApi } from './test-support/failover-api';
 
 // The API through Redis Sentinel, while the primary is killed (SIGKILL) and its replica promoted: a publish
 // that arrives while the client looks for the new primary waits for it (up to SENTINEL_REQUEST_WAIT_MS) and
@@ -31,51 +23,9 @@ describe('the API during a Sentinel failover', () => {
   const ctx = useRedis('primarywait');
   const pg = usePostgres('primarywait');
 
-  async function startApi(): Promise<{ redis: Redis; call: Call }> {
-    const config = loadConfig(
-      {
-        HOOKLINE_API_KEY: API_KEY,
-        HOOKLINE_SECRET_KEY: SECRET_KEY,
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        DATABASE_URL: TEST_DATABASE_URL,
-        REDIS_URL: sentinel.redisUrl,
-        REDIS_SENTINELS: sentinel.sentinelList,
-        REDIS_SENTINEL_MASTER: sentinel.masterName,
-        LOG_LEVEL: 'silent',
-      },
-      'api',
-    );
-    const redis = createFailFastRedis(config);
-    redis.on('error', () => undefined);
-    ctx.onCleanup(() => redis.disconnect());
-    await waitUntil(async () => redis.status === 'ready', 'the API client ready', 10000);
-    const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
-    ctx.onCleanup(() => history.close());
-    const deps = createApiDeps(
-      config,
-      redis,
-      createLogger('silent', 'api-test'),
-      createMetrics(),
-      history.client,
-    );
-    ctx.onCleanup(() => deps.producer.close());
-    ctx.onCleanup(() => deps.closeProbes());
-    const app = buildApp(deps);
-    ctx.closeLater(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    return { redis, call: (method, path, body) => httpCallAs(port, method, path, body) };
-  }
-
   it('a publish during the promotion is accepted once the new primary is found, or 503; never 500', async () => {
-    const { redis, call } = await startApi();
-    const acct = ((await call('POST', '/v1/accounts', { name: 'Acme' })).json() as { id: string }).id;
-    const hook = (
-      await call('POST', `/v1/accounts/${acct}/hooks`, {
-        url: 'https://hooks.example.com/in',
-        format: 'json',
-      })
-    ).json() as { id: string };
+    const { redis, call } = await failoverApi(ctx, pg, sentinel);
+    const { acct, hook } = await accountWithHook(call);
 
     const primary = await sentinel.primary();
     await primary.kill();
@@ -135,14 +85,3 @@ describe('the API during a Sentinel failover', () => {
     expect(Date.now() - probeStarted).toBeLessThan(SENTINEL_REQUEST_WAIT_MS);
   }, 90000);
 });
-
-type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
-
-function httpCallAs(port: number, method: string, path: string, body?: unknown) {
-  return httpCall(port, {
-    method,
-    path,
-    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-}

@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { buildApp } from './app';
 import { API_KEY, callCreated, configFor, useApi } from './test-support/api-harness';
 import { createApiDeps } from './test-support/api-deps';
-import { httpCall } from './test-support/http-call';
+import { serveApi } from './test-support/failover-api';
 
 // What an operator finds in the log: at the default level (info) no line per request, but every failure; at
 // debug, both access lines of every request, each with its request id.
@@ -27,19 +25,7 @@ describe('the request log', () => {
       createMetrics(),
       api.history.client,
     );
-    api.ctx.onCleanup(() => deps.producer.close());
-    api.ctx.onCleanup(() => deps.closeProbes());
-    const app = buildApp(deps);
-    api.ctx.closeLater(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const call = (method: string, path: string, body?: unknown) =>
-      httpCall(port, {
-        method,
-        path,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+    const call = await serveApi(api.ctx, deps);
     // The lines of requests (the start-up line has no request id).
     return { lines: () => lines.filter((line) => 'reqId' in line), call };
   }

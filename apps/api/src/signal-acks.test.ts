@@ -1,22 +1,14 @@
-import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
-import { loadConfig } from '@hookline/config';
-import { openHistory } from '@hookline/history';
-import { createFailFastRedis, HookQueues, redisKeys } from '@hookline/redis';
-import { createLogger, createMetrics } from '@hookline/telemetry';
+import { HookQueues, redisKeys } from '@hookline/redis';
 import {
   startRedisCluster,
-  TEST_DATABASE_URL,
   usePostgres,
   useRedis,
-  waitUntil,
   type RedisClusterFixture,
   type RedisServerProcess,
 } from '@hookline/testing';
-import { buildApp } from './app';
-import { createApiDeps } from './test-support/api-deps';
-import { API_KEY, callCreated, SECRET_KEY } from './test-support/api-harness';
-import { httpCall } from './test-support/http-call';
+import { callCreated } from './test-support/api-harness';
+import { failoverApi } from './test-support/failover-api';
 
 // HOOKLINE_REDIS_REPLICA_ACKS=1 on a Redis Cluster with a replica per master: the signal that tells the
 // workers a hook has work (and writes it into the index of hooks with work, all the watchdog looks at) lives
@@ -34,44 +26,7 @@ describe('a publish whose signal the replicas did not acknowledge', () => {
   const pg = usePostgres('signalacks');
 
   it('answers 503 and keeps the entry; the retry is accepted once, signalled on the replica too', async () => {
-    const config = loadConfig(
-      {
-        HOOKLINE_API_KEY: API_KEY,
-        HOOKLINE_SECRET_KEY: SECRET_KEY,
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        DATABASE_URL: TEST_DATABASE_URL,
-        REDIS_CLUSTER_NODES: cluster.seeds,
-        HOOKLINE_REDIS_REPLICA_ACKS: '1',
-        LOG_LEVEL: 'silent',
-      },
-      'api',
-    );
-    const redis = createFailFastRedis(config);
-    redis.on('error', () => undefined);
-    ctx.onCleanup(() => redis.disconnect());
-    await waitUntil(async () => redis.status === 'ready', 'the API client ready', 10000);
-    const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
-    ctx.onCleanup(() => history.close());
-    const deps = createApiDeps(
-      config,
-      redis,
-      createLogger('silent', 'api-test'),
-      createMetrics(),
-      history.client,
-    );
-    ctx.onCleanup(() => deps.producer.close());
-    ctx.onCleanup(() => deps.closeProbes());
-    const app = buildApp(deps);
-    ctx.closeLater(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const call = (method: string, path: string, body?: unknown) =>
-      httpCall(port, {
-        method,
-        path,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+    const { redis, call } = await failoverApi(ctx, pg, cluster, { HOOKLINE_REDIS_REPLICA_ACKS: '1' });
     const keys = redisKeys(ctx.prefix);
     const scheduler = await masterOf(redis, cluster, keys.readyHooks());
 

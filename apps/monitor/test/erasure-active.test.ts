@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { systemClock, type AttemptRecord } from '@hookline/core';
-import { openHistory, type SqlClient } from '@hookline/history';
-import { HistoryOutbox, hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import type { AttemptRecord } from '@hookline/core';
+import { openHistory } from '@hookline/history';
+import { hookQueueLayout, type RedisKeys } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import type { Store } from '@hookline/store';
 import { createLogger } from '@hookline/telemetry';
 import { usePostgres, useRedis, waitUntil } from '@hookline/testing';
 import { startErasureRunner, STEPS } from '../src/erasures/erasure-runner';
 import { eraseQueued, type StepDeps } from '../src/erasures/erasure-steps';
-import { redisText } from './erasure-support';
+import { erasureStepsFor, redisText } from './erasure-support';
 
 // The active job of a worker that died with it: no waiting-list window sees it, and no worker empties it
 // until one takes the hook over — after the erasure is done, that one would send the erased event. The
@@ -22,18 +21,7 @@ let store: Store;
 let deps: StepDeps;
 
 beforeEach(() => {
-  keys = redisKeys(ctx.prefix);
-  const hookQueues = new HookQueues(ctx.redis, keys);
-  store = createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
-  deps = {
-    redis: ctx.redis,
-    keys,
-    erasures: store.erasures,
-    outbox: new HistoryOutbox(ctx.redis, keys),
-    hookQueues,
-    sql: undefined as unknown as SqlClient, // not a step of this test
-    clock: systemClock,
-  };
+  ({ keys, store, deps } = erasureStepsFor(ctx));
 });
 
 /** What a worker's taking leaves: the job moved to the active list, its attempt marked, and a lock if alive. */

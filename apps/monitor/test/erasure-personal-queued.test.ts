@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { parseEventCatalog, personalFields, systemClock } from '@hookline/core';
-import type { SqlClient } from '@hookline/history';
-import { HistoryOutbox, hookQueueLayout, HookQueues, redisKeys } from '@hookline/redis';
+import { parseEventCatalog, personalFields } from '@hookline/core';
+import { hookQueueLayout } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
-import { createStore, SecretBox } from '@hookline/store';
-import { useRedis } from '@hookline/testing';
-import { eraseOutboxes, eraseQueued, eraseRetained, type StepDeps } from '../src/erasures/erasure-steps';
-import { redisText } from './erasure-support';
+import { CALLBACK_CATALOG, useRedis } from '@hookline/testing';
+import { eraseOutboxes, eraseQueued, eraseRetained } from '../src/erasures/erasure-steps';
+import { erasureStepsFor, redisText } from './erasure-support';
 
 // The scripts' side of personal fields (erasure-match.lua): a waiting event, a retained finished job and an
 // unwritten record of a catalogue kind whose personal field is the number are each reached; the same kind
@@ -14,42 +11,12 @@ import { redisText } from './erasure-support';
 
 const ctx = useRedis('erasure-personal-queued');
 const NUMBER = '+15550100444';
-const parsed = parseEventCatalog(
-  JSON.stringify({
-    kinds: [
-      {
-        name: 'callback_requested',
-        fields: [
-          { name: 'callback', type: 'string', personal: true },
-          { name: 'note', type: 'string' },
-        ],
-      },
-    ],
-  }),
-);
+const parsed = parseEventCatalog(CALLBACK_CATALOG);
 if (!parsed.ok) throw new Error(parsed.problems.join('; '));
 const catalog = parsed.catalog;
 
 it('reaches waiting events, retained jobs and outbox records by their personal field, and no other field', async () => {
-  const keys = redisKeys(ctx.prefix);
-  const hookQueues = new HookQueues(ctx.redis, keys);
-  const store = createStore({
-    redis: ctx.redis,
-    keys,
-    secretBox: SecretBox.fromKey(randomBytes(32)),
-    hookQueues,
-    catalog,
-  });
-  const outbox = new HistoryOutbox(ctx.redis, keys);
-  const deps: StepDeps = {
-    redis: ctx.redis,
-    keys,
-    erasures: store.erasures,
-    outbox,
-    hookQueues,
-    sql: undefined as unknown as SqlClient, // not a step of this test
-    clock: systemClock,
-  };
+  const { keys, store, outbox, deps } = erasureStepsFor(ctx, { catalog });
   const account = await store.accounts.create({ name: 'Callbacks' });
   const hook = await store.hooks.create(
     account.id,

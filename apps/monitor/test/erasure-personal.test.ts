@@ -1,14 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { parseEventCatalog, type EventCatalog, type HookView } from '@hookline/core';
-import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
-import { HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
-import { Producer } from '@hookline/queue';
-import { createStore, SecretBox, type Store } from '@hookline/store';
-import { createLogger, createMetrics } from '@hookline/telemetry';
-import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';
-import { startWorker } from '@hookline/worker';
-import { startMonitor } from '../src';
-import { databaseText, redisText } from './erasure-support';
+import { parseEventCatalog, type HookView } from '@hookline/core';
+import type { HistoryStore } from '@hookline/history';
+import type { Producer } from '@hookline/queue';
+import type { RedisKeys } from '@hookline/redis';
+import {
+  CALLBACK_CATALOG,
+  startReceiver,
+  usePostgres,
+  useRedis,
+  waitUntil,
+  type Receiver,
+} from '@hookline/testing';
+import { databaseText, erasingMonitor, erasureDone, redisText } from './erasure-support';
+import { openPipeline, type Pipeline } from './pipeline';
 
 jest.setTimeout(60000);
 
@@ -19,43 +22,18 @@ jest.setTimeout(60000);
 const ctx = useRedis('erasure-personal');
 const pg = usePostgres('erasure_personal');
 const NUMBER = '+15550100888';
-const CATALOG = JSON.stringify({
-  kinds: [
-    {
-      name: 'callback_requested',
-      fields: [
-        { name: 'call_id', type: 'string' },
-        { name: 'callback', type: 'string', personal: true },
-        { name: 'note', type: 'string' },
-      ],
-    },
-  ],
-});
 let keys: RedisKeys;
-let store: Store & { deliveryLog: DeliveryLog };
+let store: Pipeline['store'];
 let history: HistoryStore;
 let producer: Producer;
 let receiver: Receiver;
 let hook: HookView;
 
 beforeEach(async () => {
-  const parsed = parseEventCatalog(CATALOG);
+  const parsed = parseEventCatalog(CALLBACK_CATALOG);
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
-  const catalog: EventCatalog = parsed.catalog;
-  keys = redisKeys(ctx.prefix);
-  const hookQueues = new HookQueues(ctx.redis, keys);
-  history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
-  ctx.onCleanup(() => history.close());
-  const outbox = new HistoryOutbox(ctx.redis, keys);
-  const base = createStore({
-    redis: ctx.redis,
-    keys,
-    secretBox: SecretBox.fromKey(randomBytes(32)),
-    hookQueues,
-    catalog,
-  });
-  store = { ...base, deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)) };
-  producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, catalog }));
+  const p = await openPipeline(ctx, pg, { catalog: parsed.catalog });
+  ({ keys, store, history, producer } = p);
   receiver = ctx.closeLater(await startReceiver(() => ({ kind: 'status', status: 200 })));
   const account = await store.accounts.create({ name: 'Acme Telecom' });
   hook = await store.hooks.create(
@@ -63,32 +41,7 @@ beforeEach(async () => {
     { url: receiver.url('/a'), format: 'json', auth: { scheme: 'none' } },
     'operator',
   );
-  const worker = startWorker({
-    config: {
-      HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
-      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-      HOOKLINE_WORKER_MAX_HOOKS: 16,
-    },
-    redis: ctx.redis,
-    keys,
-    store: base,
-    metrics: createMetrics(),
-    logger: createLogger('silent', 'test-worker'),
-  });
-  ctx.onCleanup(() => worker.close());
-  const monitor = startMonitor({
-    redis: ctx.redis,
-    keys,
-    store: { ...store, historyOutbox: outbox },
-    history,
-    logger: createLogger('silent', 'test-monitor'),
-    config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 100, HOOKLINE_SUSPEND_AFTER_MS: 60_000 },
-    blockMs: 100,
-    historyTimings: { idleMs: 50, holdMs: 2000 },
-    erasures: { erasures: store.erasures, settleMs: 300, pollMs: 100 },
-  });
-  ctx.onCleanup(() => monitor.close());
+  p.run({ deliveryTimeoutMs: 5000, monitor: erasingMonitor(store.erasures) });
 });
 
 const callback = (callId: string, number: string, note: string) => ({
@@ -112,10 +65,7 @@ describe('erasure by number of a personal catalogue field', () => {
       { kind: 'number', value: NUMBER },
       'operator',
     );
-    const done = await waitUntil(async () => {
-      const view = await store.erasures.get(hook.account_id, id);
-      return view?.state === 'done' ? view : undefined;
-    }, 'the erasure to be done');
+    const done = await erasureDone(store.erasures, hook.account_id, id);
     expect(done.counts.history + done.counts.outboxes).toBe(1);
     expect(done.counts.idempotency).toBe(1);
     await waitUntil(

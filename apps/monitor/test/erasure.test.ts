@@ -1,18 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { type HookView } from '@hookline/core';
-import { HookControl, type SuspensionStore } from '@hookline/suspension';
-import { HookQueues } from '@hookline/redis';
-import { Producer } from '@hookline/queue';
-import { ReadySet } from '@hookline/scheduler';
-import { createStore, SecretBox, type Store } from '@hookline/store';
-import { createLogger } from '@hookline/telemetry';
-import { createMetrics } from '@hookline/telemetry';
+import { HookQueues, type RedisKeys } from '@hookline/redis';
+import type { HistoryStore } from '@hookline/history';
+import type { Producer } from '@hookline/queue';
+import type { Store } from '@hookline/store';
+import type { HookControl, SuspensionStore } from '@hookline/suspension';
 import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';
-import { startWorker } from '@hookline/worker';
-import { startMonitor } from '../src';
-import { databaseText, redisText } from './erasure-support';
+import { callEvent as call, databaseText, erasingMonitor, erasureDone, redisText } from './erasure-support';
+import { openPipeline } from './pipeline';
 
 jest.setTimeout(60000);
 
@@ -41,25 +35,8 @@ let receiver: Receiver;
 let hooks: HookView[];
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  const hookQueues = new HookQueues(ctx.redis, keys);
-  history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
-  ctx.onCleanup(() => history.close());
-  const outbox = new HistoryOutbox(ctx.redis, keys);
-  store = {
-    ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
-    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
-    historyOutbox: outbox,
-  };
-  const ready = new ReadySet(ctx.redis, keys);
-  control = new HookControl({
-    redis: ctx.redis,
-    keys,
-    hookQueues,
-    store,
-    signalReady: (id) => ready.signal([id]),
-  });
-  producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+  const p = await openPipeline(ctx, pg);
+  ({ keys, store, history, control, producer } = p);
   // The endpoint echoes the call's numbers in a response header: the records then quote personal data there too.
   receiver = ctx.closeLater(
     await startReceiver((req) => ({
@@ -78,51 +55,14 @@ beforeEach(async () => {
         'operator',
       ),
     );
-  const worker = startWorker({
-    config: {
-      HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
-      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-      HOOKLINE_WORKER_MAX_HOOKS: 16,
-    },
-    redis: ctx.redis,
-    keys,
-    store,
-    metrics: createMetrics(),
-    logger: createLogger('silent', 'test-worker'),
-  });
-  ctx.onCleanup(() => worker.close());
-  const monitor = startMonitor({
-    redis: ctx.redis,
-    keys,
-    store,
-    history,
-    logger: createLogger('silent', 'test-monitor'),
-    config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 100, HOOKLINE_SUSPEND_AFTER_MS: 60_000 },
-    blockMs: 100,
-    historyTimings: { idleMs: 50, holdMs: 2000 },
-    erasures: { erasures: store.erasures, settleMs: 300, pollMs: 100 },
-  });
-  ctx.onCleanup(() => monitor.close());
+  p.run({ deliveryTimeoutMs: 5000, monitor: erasingMonitor(store.erasures) });
 });
 
 const acct = () => hooks[0]!.account_id;
-const call = (call_id: string, from: string, to: string, from_cnam = 'Someone Else') => ({
-  type: 'call_created',
-  id: `idem-${call_id}`,
-  data: { call_id, direction: 'inbound', from, from_cnam, to, rate: '0.0' },
-});
 const received = (path: string) =>
   receiver.requests
     .filter((r) => r.path === path)
     .map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id);
-
-async function erasureDone(id: string) {
-  return waitUntil(async () => {
-    const view = await store.erasures.get(acct(), id);
-    return view?.state === 'done' ? view : undefined;
-  }, 'the erasure to be done');
-}
 
 describe('erasure by number', () => {
   it('leaves no trace of the number in Redis or the database, keeps stubs, and never sends a held event of it', async () => {
@@ -152,7 +92,7 @@ describe('erasure by number', () => {
     );
 
     const { id } = await store.erasures.request(acct(), { kind: 'number', value: NUMBER }, 'operator');
-    const done = await erasureDone(id);
+    const done = await erasureDone(store.erasures, acct(), id);
     expect(done.counts).toMatchObject({ queued: 1, idempotency: 3, hooks: 1 });
     // The banner's quoted failure keeps its ids, time and outcome only (read before the re-enable clears it).
     const banner = (await ctx.redis.hget(keys.hookRecord(b.id), 'suspension_failures')) ?? '';
@@ -213,73 +153,6 @@ describe('erasure by number', () => {
     });
   });
 });
-
-describe('erasure racing deliveries', () => {
-  it('no request of an erased event starts after the erasure is accepted; the rest arrive in order', async () => {
-    // A slower endpoint, so that events queue up and one is on the wire at any moment.
-    const slow = ctx.closeLater(await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 15 })));
-    const hookIds: string[] = [];
-    for (const path of ['/x', '/y'])
-      hookIds.push(
-        (
-          await store.hooks.create(
-            acct(),
-            { url: slow.url(path), format: 'json', auth: { scheme: 'none' } },
-            'operator',
-          )
-        ).id,
-      );
-    await store.hooks.remove(acct(), hooks[0]!.id, 'operator');
-    await store.hooks.remove(acct(), hooks[1]!.id, 'operator');
-    const sent: string[] = [];
-    const pace = () => new Promise((resolve) => setTimeout(resolve, 10)); // about 100 events a second
-    // Before the erasure, every other event is the number's; after, none is (what is accepted later is new data).
-    for (let i = 0; i < 60; i += 1) {
-      const mine = i % 2 === 0;
-      await producer.publish(acct(), call(`r${i}`, mine ? NUMBER : `+1${i}`, '+4420'));
-      sent.push(`r${i}`);
-      await pace();
-    }
-    const arrivedBefore = slow.requests.length;
-    const { id } = await store.erasures.request(acct(), { kind: 'number', value: NUMBER }, 'operator');
-    const acceptedAt = slow.requests.length;
-    for (let i = 60; i < 100; i += 1) {
-      await producer.publish(acct(), call(`r${i}`, `+1${i}`, '+4420'));
-      sent.push(`r${i}`);
-      await pace();
-    }
-    await erasureDone(id);
-    const others = sent.filter(
-      (callId) => Number(callId.slice(1)) % 2 === 1 || Number(callId.slice(1)) >= 60,
-    );
-    await slow.waitFor(arrivedBefore + 1); // something was still to come when it was accepted
-    await waitUntil(async () => {
-      const paths = ['/x', '/y'].map((p) => slow.requests.filter((r) => r.path === p).map(callIdOf));
-      return paths.every((got) => others.every((c) => got.includes(c)));
-    }, 'every other event to reach both hooks');
-
-    for (const path of ['/x', '/y']) {
-      const got = slow.requests.filter((r) => r.path === path);
-      const ids = got.map(callIdOf);
-      // The rest: all of them, each once, in order.
-      expect(ids.filter((c) => others.includes(c))).toEqual(others);
-      // Of the number's events, only one already on the wire when the erasure was accepted may arrive later.
-      const late = got.filter((r) => slow.requests.indexOf(r) >= acceptedAt).map(callIdOf);
-      expect(late.filter((c) => !others.includes(c)).length).toBeLessThanOrEqual(1);
-    }
-    // What was not sent is recorded `erased` on its hook (removed from the queue, or refused by the fence).
-    for (const hookId of hookIds) {
-      const log = await store.deliveryLog.list(hookId, 200);
-      const mineSent = slow.requests
-        .filter((r) => r.path === (hookId === hookIds[0] ? '/x' : '/y'))
-        .map(callIdOf)
-        .filter((c) => !others.includes(c)).length;
-      expect(log.filter((r) => r.outcome === 'erased')).toHaveLength(30 - mineSent);
-    }
-  });
-});
-
-const callIdOf = (r: { body: Buffer }) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id;
 
 describe('what Redis keeps of a delivered event', () => {
   it('finished jobs keep ids and outcomes only: no field of the event is in Redis once it is recorded', async () => {

@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { type HookView } from '@hookline/core';
-import { createHoldCap, HookControl, type SuspensionStore } from '@hookline/suspension';
-import { HookQueues } from '@hookline/redis';
-import { Producer } from '@hookline/queue';
-import { ReadySet } from '@hookline/scheduler';
-import { createStore, SecretBox, type Store } from '@hookline/store';
-import { createLogger, createMetrics } from '@hookline/telemetry';
+import type { HistoryStore } from '@hookline/history';
+import type { Producer } from '@hookline/queue';
+import type { HookQueues, RedisKeys } from '@hookline/redis';
+import type { HookControl } from '@hookline/suspension';
 import { startReceiver, usePostgres, useRedis, waitUntil, type Receiver } from '@hookline/testing';
-import { startWorker } from '@hookline/worker';
-import { startMonitor } from '../src';
+import { openPipeline, type Pipeline } from './pipeline';
 
 // The whole path with the real worker: a failing hook is suspended by the monitor, the attempt in flight
 // finishes, nothing else is sent, held events wait (within the cap) and go out in order on re-enable.
@@ -19,7 +13,7 @@ const ctx = useRedis('suspension-e2e');
 const pg = usePostgres('suspension');
 const HOLD_MAX = 5;
 let keys: RedisKeys;
-let store: Store & SuspensionStore;
+let store: Pipeline['store'];
 let history: HistoryStore;
 let hookQueues: HookQueues;
 let control: HookControl;
@@ -29,32 +23,8 @@ let hook: HookView;
 let failing: boolean;
 
 beforeEach(async () => {
-  keys = redisKeys(ctx.prefix);
-  hookQueues = new HookQueues(ctx.redis, keys);
-  history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
-  ctx.onCleanup(() => history.close());
-  const outbox = new HistoryOutbox(ctx.redis, keys);
-  store = {
-    ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
-    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
-    historyOutbox: outbox,
-  };
-  const ready = new ReadySet(ctx.redis, keys);
-  control = new HookControl({
-    redis: ctx.redis,
-    keys,
-    hookQueues,
-    store,
-    signalReady: (id) => ready.signal([id]),
-  });
-  const holdCap = createHoldCap({ hookQueues, outbox: store.historyOutbox });
-  producer = ctx.closeLater(
-    new Producer({
-      redis: ctx.redis,
-      keys,
-      onHeld: (ids) => Promise.all(ids.map((id) => holdCap(id, HOLD_MAX))),
-    }),
-  );
+  const p = await openPipeline(ctx, pg, { holdMax: HOLD_MAX });
+  ({ keys, store, history, hookQueues, control, producer } = p);
   // Slow failures while `failing`, so an attempt is in flight when the monitor acts.
   failing = true;
   receiver = ctx.closeLater(
@@ -68,30 +38,10 @@ beforeEach(async () => {
     { url: receiver.url(), format: 'json', auth: { scheme: 'none' }, description: 'CRM' },
     'operator',
   );
-  const worker = startWorker({
-    config: {
-      HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
-      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-      HOOKLINE_WORKER_MAX_HOOKS: 16,
-    },
-    redis: ctx.redis,
-    keys,
-    store,
-    metrics: createMetrics(),
-    logger: createLogger('silent', 'test-worker'),
+  p.run({
+    deliveryTimeoutMs: 15000,
+    monitor: { config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 200 } },
   });
-  ctx.onCleanup(() => worker.close());
-  const monitor = startMonitor({
-    redis: ctx.redis,
-    keys,
-    store,
-    history,
-    logger: createLogger('silent', 'test-monitor'),
-    config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 200 },
-    blockMs: 100,
-  });
-  ctx.onCleanup(() => monitor.close());
 });
 
 async function publish(...callIds: string[]): Promise<void> {

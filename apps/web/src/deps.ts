@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
-import {
-  type Clock,
-  type DeliverableEvent,
-  type EventCatalog,
-  type HookEnabler,
-  type TraceContext,
-} from '@hookline/core';
+import { type Clock, type EventCatalog, type HookEnabler, type HookSender } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
 import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
@@ -40,18 +34,7 @@ export interface WebDeps {
   };
   /** The delivery history: hooks' logs, one attempt, the search by call, health. */
   readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
-  readonly producer: {
-    publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
-    /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
-    resend(
-      accountId: string,
-      hookId: string,
-      event: DeliverableEvent,
-      attemptId: string,
-      trigger?: 'manual',
-      from?: TraceContext,
-    ): Promise<void>;
-  };
+  readonly producer: HookSender;
   readonly control: HookEnabler;
   /** The audit log: every change made on the website is recorded with who made it (product.md §16). */
   readonly audit: Pick<AuditTrail, 'record' | 'list'>;

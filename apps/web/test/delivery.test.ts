@@ -1,8 +1,5 @@
-import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver } from '@hookline/testing';
-// The real delivery worker (apps are not packages, so it is reached by path).
 import { USER_AGENT } from '@hookline/core';
-import { startWorker } from '@hookline/worker';
 import { screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
@@ -11,24 +8,6 @@ jest.setTimeout(60000);
 describe('sending a test event (browser, real worker)', () => {
   const w = useWebsite();
   const browser = useBrowser();
-
-  function runWorker() {
-    const worker = startWorker({
-      config: {
-        HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
-        // The receiver is on loopback, which the network policy blocks unless allowed.
-        HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-        HOOKLINE_WORKER_MAX_HOOKS: 16,
-      },
-      redis: w.ctx.redis,
-      keys: w.keys,
-      store: w.store,
-      metrics: createMetrics(),
-      logger: createLogger('silent', 'test-worker'),
-    });
-    w.ctx.onCleanup(() => worker.close());
-  }
 
   it('delivers it to a local receiver and the log shows it without a reload, as the preview said', async () => {
     const receiver = await startReceiver((_req, i) =>
@@ -42,7 +21,7 @@ describe('sending a test event (browser, real worker)', () => {
           },
     );
     w.ctx.closeLater(receiver);
-    runWorker();
+    w.runWorker();
     const account = await w.account('ops@acme.test');
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newId, SAMPLE_CALL_CREATED, type AttemptRecord } from '@hookline/core';
+import type { AttemptRecord } from '@hookline/core';
 import { machineText } from '@hookline/testing';
 import {
   DESKTOP,
@@ -12,7 +12,7 @@ import {
   signIn,
   useBrowser,
 } from './support/browser';
-import { PASSWORD, useWebsite } from './support/website';
+import { deliveredAttempt, PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(90000);
 
@@ -26,22 +26,11 @@ describe("a hook's health chart and suspension rule (browser)", () => {
   });
   const browser = useBrowser();
 
-  function attempt(accountId: string, hookId: string, at: number, ok: boolean): AttemptRecord {
-    return {
-      attempt_id: newId('att', at),
-      trigger: 'auto',
-      account_id: accountId,
-      hook_id: hookId,
-      event_id: newId('evt', at),
-      event_type: 'call_created',
-      call_id: 'c-1',
-      event_fields: SAMPLE_CALL_CREATED.fields,
-      outcome: ok ? 'delivered' : 'failed',
-      status_code: ok ? 200 : 500,
-      duration_ms: 30,
-      attempted_at: new Date(at).toISOString(),
-    };
-  }
+  const attempt = (accountId: string, hookId: string, at: number, ok: boolean): AttemptRecord => ({
+    ...deliveredAttempt(accountId, hookId, at, 'c-1'),
+    duration_ms: 30,
+    ...(ok ? {} : { outcome: 'failed' as const, status_code: 500 }),
+  });
 
   /** The health card alone at 375 and 1280 px (the whole page is too long to look at the chart in). */
   async function cardShots(page: Page, name: string) {

@@ -1,8 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, waitUntil } from '@hookline/testing';
-import { startWorker } from '@hookline/worker';
 import { expectEveryControlLabelled, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
@@ -14,23 +12,6 @@ jest.setTimeout(60000);
 describe('credentials on the hook form', () => {
   const w = useWebsite();
   const browser = useBrowser();
-
-  function runWorker() {
-    const worker = startWorker({
-      config: {
-        HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
-        HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-        HOOKLINE_WORKER_MAX_HOOKS: 16,
-      },
-      redis: w.ctx.redis,
-      keys: w.keys,
-      store: w.store,
-      metrics: createMetrics(),
-      logger: createLogger('silent', 'test-worker'),
-    });
-    w.ctx.onCleanup(() => worker.close());
-  }
 
   /** A token endpoint that knows one client (client_secret_post) and hands out one token. */
   async function tokenEndpoint() {
@@ -64,7 +45,7 @@ describe('credentials on the hook form', () => {
     const receiver = await startReceiver();
     w.ctx.closeLater(receiver);
     const token = await tokenEndpoint();
-    runWorker();
+    w.runWorker();
     const account = await w.account('ops@acme.test');
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);

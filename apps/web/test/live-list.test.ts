@@ -1,5 +1,5 @@
 import { waitUntil } from '@hookline/testing';
-import { screenshot, signIn, useBrowser } from './support/browser';
+import { askedAgainWithEtag, screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(90000);
@@ -49,17 +49,8 @@ describe('the hooks list left open (browser)', () => {
     // Nothing changes now: the page's own next poll carries the ETag and is answered 304, without a body.
     const before = polls.length;
     await waitUntil(async () => polls.slice(before).includes(304), 'a 304 poll', 20000);
-    const answers = await page.evaluate(async (url) => {
-      const first = await fetch(url, { cache: 'no-store' } as RequestInit);
-      const etag = first.headers.get('ETag') ?? '';
-      await first.text();
-      const again = await fetch(url, {
-        cache: 'no-store',
-        headers: { 'If-None-Match': etag },
-      } as RequestInit);
-      return [first.status, again.status, (await again.text()).length];
-    }, `${w.baseUrl}/hooks/live`);
-    expect(answers).toEqual([200, 304, 0]);
+    const answers = await askedAgainWithEtag(page, `${w.baseUrl}/hooks/live`);
+    expect(answers).toEqual([200, 304, 0, true]);
 
     // A hook added elsewhere changes the list's rows: the page loads again and shows it.
     await w.hook(account.id, { url: 'https://pbx.example.com/in', description: 'PBX' });

@@ -1,7 +1,6 @@
-import { newId, SAMPLE_CALL_CREATED, type AttemptRecord } from '@hookline/core';
 import { waitUntil } from '@hookline/testing';
-import { screenshot, signIn, useBrowser } from './support/browser';
-import { PASSWORD, useWebsite } from './support/website';
+import { askedAgainWithEtag, screenshot, signIn, useBrowser } from './support/browser';
+import { deliveredAttempt, PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(90000);
 
@@ -10,23 +9,8 @@ describe('a hook page left open (browser)', () => {
   const w = useWebsite();
   const browser = useBrowser();
 
-  function delivered(accountId: string, hookId: string, i: number): AttemptRecord {
-    const at = Date.now() - 60_000 + i * 10;
-    return {
-      attempt_id: newId('att', at),
-      trigger: 'auto',
-      account_id: accountId,
-      hook_id: hookId,
-      event_id: newId('evt', at),
-      event_type: 'call_created',
-      call_id: `call-${i}`,
-      event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `call-${i}` },
-      outcome: 'delivered',
-      status_code: 200,
-      duration_ms: 40,
-      attempted_at: new Date(at).toISOString(),
-    };
-  }
+  const delivered = (accountId: string, hookId: string, i: number) =>
+    deliveredAttempt(accountId, hookId, Date.now() - 60_000 + i * 10, `call-${i}`);
 
   it('shows the Failing badge, the filled log with Older, and health as they change; an unchanged hook costs a 304', async () => {
     const account = await w.account('ops@acme.test');
@@ -53,16 +37,7 @@ describe('a hook page left open (browser)', () => {
     await screenshot(page, 'live-filled');
 
     // Nothing changed since: the same question answers 304, without a body.
-    const answers = await page.evaluate(async (url) => {
-      const first = await fetch(url, { cache: 'no-store' } as RequestInit);
-      const etag = first.headers.get('ETag') ?? '';
-      await first.text();
-      const again = await fetch(url, {
-        cache: 'no-store',
-        headers: { 'If-None-Match': etag },
-      } as RequestInit);
-      return [first.status, again.status, (await again.text()).length, etag.length > 2];
-    }, `${w.baseUrl}/hooks/${hook.id}/live`);
+    const answers = await askedAgainWithEtag(page, `${w.baseUrl}/hooks/${hook.id}/live`);
     expect(answers).toEqual([200, 304, 0, true]);
 
     // Older leads to the next page, which still knows where it is.

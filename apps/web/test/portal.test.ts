@@ -16,6 +16,10 @@ describe('sign-in links on the website', () => {
     return fetch(`${w.baseUrl}/portal/${token}`, { redirect: 'manual' });
   }
 
+  /** A link to `accountId`'s website for five minutes that leads back to RETURN. */
+  const linkTo = (accountId: string, readOnly: boolean) =>
+    w.portalLinks.create(accountId, { readOnly, ttlSeconds: 300, returnUrl: RETURN });
+
   /** Opens the link as a browser would, and reads the form token of the session it made. */
   async function sessionFrom(token: string): Promise<HttpSession> {
     const res = await open(token);
@@ -29,11 +33,7 @@ describe('sign-in links on the website', () => {
 
   it('works once: the second use shows a page that says so and leads back', async () => {
     const account = await w.account('ops@acme.test');
-    const link = await w.portalLinks.create(account.id, {
-      readOnly: false,
-      ttlSeconds: 300,
-      returnUrl: RETURN,
-    });
+    const link = await linkTo(account.id, false);
     const session = await sessionFrom(link.token);
     const home = await (await fetch(`${w.baseUrl}/`, { headers: { cookie: session.cookie } })).text();
     expect(home).toContain('Acme Telecom');
@@ -82,11 +82,7 @@ describe('sign-in links on the website', () => {
 
   it('signing out of a link’s session goes back to return_url; changes are marked as the link’s', async () => {
     const account = await w.account('ops@acme.test');
-    const link = await w.portalLinks.create(account.id, {
-      readOnly: false,
-      ttlSeconds: 300,
-      returnUrl: RETURN,
-    });
+    const link = await linkTo(account.id, false);
     const session = await sessionFrom(link.token);
     const created = await post(session, '/hooks', {
       url: 'http://127.0.0.1:9/calls',
@@ -116,11 +112,7 @@ describe('sign-in links on the website', () => {
     });
     await w.suspend(hook.id, 3);
     const [attempt] = (await w.reader.listForHook(hook.id, {}, { limit: 1 })).data;
-    const link = await w.portalLinks.create(account.id, {
-      readOnly: true,
-      ttlSeconds: 300,
-      returnUrl: RETURN,
-    });
+    const link = await linkTo(account.id, true);
     const session = await sessionFrom(link.token);
 
     // Pages show everything, with no change control: the body is marked and the notice says so.
@@ -184,11 +176,7 @@ describe('sign-in links on the website', () => {
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     const account = await w.account('ops@acme.test');
-    const link = await w.portalLinks.create(account.id, {
-      readOnly: true,
-      ttlSeconds: 300,
-      returnUrl: RETURN,
-    });
+    const link = await linkTo(account.id, true);
     const opened = await open(link.token);
     expect(opened.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Lax$/);
     // The page a link's session sees lets its sign-out form lead back to the operator's site.

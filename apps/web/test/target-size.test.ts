@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newId, SAMPLE_CALL_CREATED, type AttemptRecord } from '@hookline/core';
+import type { AttemptRecord } from '@hookline/core';
 import { startReceiver } from '@hookline/testing';
 import { DESKTOP, PHONE, screenshot, SCREENSHOTS, signIn, useBrowser } from './support/browser';
 import { measureTargets } from './support/target-size';
-import { PASSWORD, useWebsite } from './support/website';
+import { deliveredAttempt, PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(180000);
 
@@ -30,18 +30,8 @@ describe('target sizes on every page state (browser)', () => {
   function delivered(accountId: string, hookId: string, i: number): AttemptRecord {
     const at = Date.now() - 3_600_000 + i * 1000;
     return {
-      attempt_id: newId('att', at),
-      trigger: 'auto',
-      account_id: accountId,
-      hook_id: hookId,
-      event_id: newId('evt', at),
-      event_type: 'call_created',
-      call_id: `call-${i}`,
-      event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `call-${i}` },
-      outcome: i % 7 === 0 ? 'failed' : 'delivered',
-      status_code: i % 7 === 0 ? 500 : 200,
-      duration_ms: 40,
-      attempted_at: new Date(at).toISOString(),
+      ...deliveredAttempt(accountId, hookId, at, `call-${i}`),
+      ...(i % 7 === 0 ? { outcome: 'failed' as const, status_code: 500 } : {}),
       response_headers: { 'content-type': 'text/plain' },
     };
   }

@@ -1,7 +1,6 @@
-import { newId, SAMPLE_CALL_CREATED, type AttemptRecord } from '@hookline/core';
 import { waitUntil } from '@hookline/testing';
 import { screenshot, signIn, typedTime, useBrowser } from './support/browser';
-import { PASSWORD, useWebsite } from './support/website';
+import { deliveredAttempt, PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(90000);
 
@@ -17,23 +16,9 @@ describe.each(['Europe/Paris', 'America/New_York'])('a browser in %s (one time z
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
     const now = Date.now();
-    const records = [3, 2, 1].map((hoursAgo, i): AttemptRecord => {
-      const at = now - hoursAgo * 3600_000 + 123;
-      return {
-        attempt_id: newId('att', at),
-        trigger: 'auto',
-        account_id: account.id,
-        hook_id: hook.id,
-        event_id: newId('evt', at),
-        event_type: 'call_created',
-        call_id: `call-${i}`,
-        event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: `call-${i}` },
-        outcome: 'delivered',
-        status_code: 200,
-        duration_ms: 40,
-        attempted_at: new Date(at).toISOString(),
-      };
-    });
+    const records = [3, 2, 1].map((hoursAgo, i) =>
+      deliveredAttempt(account.id, hook.id, now - hoursAgo * 3600_000 + 123, `call-${i}`),
+    );
     await w.store.historyOutbox.append(hook.id, records);
     const page = await browser.page(undefined, { timezoneId: zone });
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AttemptRecord } from './attempt-record';
+import type { DeliveryRecord } from './outcomes';
 import { EVENT_TYPE_FIELD, type DeliverableEvent, type EventCatalog } from './event-kinds';
 import { freeTextProblem } from './text';
 
@@ -122,10 +123,10 @@ export function eventErasureTags(
 }
 
 /**
- * What the history keeps of an erased record: ids, times, the outcome, its status and duration; the event's
- * fields, the request sent (headers, body), the response and the error text go.
+ * What is kept of a delivery whose event was erased: ids, times, the outcome, its status and duration; the
+ * event's fields, the request sent (headers, body), the response and the error text go.
  */
-export function erasedRecord(record: AttemptRecord, erasedAt: Date): AttemptRecord {
+function keptOfErased(record: DeliveryRecord) {
   return {
     attempt_id: record.attempt_id,
     event_id: record.event_id,
@@ -135,10 +136,22 @@ export function erasedRecord(record: AttemptRecord, erasedAt: Date): AttemptReco
     ...(record.status_code !== undefined ? { status_code: record.status_code } : {}),
     duration_ms: record.duration_ms,
     attempted_at: record.attempted_at,
+  };
+}
+
+/** What the history keeps of an erased record: what `keptOfErased` keeps, with its account and hook. */
+export function erasedRecord(record: AttemptRecord, erasedAt: Date): AttemptRecord {
+  return {
+    ...keptOfErased(record),
     account_id: record.account_id,
     hook_id: record.hook_id,
     erased_at: erasedAt.toISOString(),
   };
+}
+
+/** What a quoted delivery (a suspension's failures) keeps once its event is erased. */
+export function erasedDelivery(record: DeliveryRecord, erasedAt: Date): DeliveryRecord {
+  return { ...keptOfErased(record), erased_at: erasedAt.toISOString() };
 }
 
 /** The counts an erasure reports, per place it reached. */

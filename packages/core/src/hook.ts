@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { MaskedAuth } from './auth';
 import type { HookFormat } from './encoders';
-import { BUILT_IN_CATALOG, type EventCatalog } from './event-kinds';
+import { BUILT_IN_CATALOG, type DeliverableEvent, type EventCatalog } from './event-kinds';
 import { hookFilterInput, type HookFilter } from './hook-filter';
 import { hookHeadersInput, type HookHeaders } from './hook-headers';
 import { hookTlsInput, type ClientCertificateView } from './hook-tls';
 import { freeTextProblem } from './text';
+import type { TraceContext } from './trace-context';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
 // header) and no lone surrogates (Basic's UTF-8 bytes would silently differ from what was typed).
@@ -224,6 +225,23 @@ export interface HookEnabler {
     actor: string,
     options?: { readonly probe?: boolean },
   ): Promise<HookView | undefined>;
+}
+
+/**
+ * What the front doors ask of the producer for one hook (@hookline/queue's Producer): a test event, and
+ * send-again of an event already accepted.
+ */
+export interface HookSender {
+  publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
+  /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
+  resend(
+    accountId: string,
+    hookId: string,
+    event: DeliverableEvent,
+    attemptId: string,
+    trigger?: 'manual',
+    from?: TraceContext,
+  ): Promise<void>;
 }
 
 /** A hook as the API and the website show it: credentials masked, state read from the queue's paused flag. */

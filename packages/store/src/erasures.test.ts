@@ -1,6 +1,6 @@
 import { erasureTag, eventErasureTags, layoutOf, parseEventCatalog, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import { useRedis } from '@hookline/testing';
+import { CALLBACK_CATALOG, useRedis } from '@hookline/testing';
 import type { AttemptFence } from './contracts';
 import type { Store } from './create-store';
 import { holdJob } from './test-support/hold-job';
@@ -62,19 +62,7 @@ describe('erasure fence and record', () => {
   });
 
   it('refuses an event of a catalogue kind whose personal field is the number, and not one where another field is', async () => {
-    const parsed = parseEventCatalog(
-      JSON.stringify({
-        kinds: [
-          {
-            name: 'callback_requested',
-            fields: [
-              { name: 'callback', type: 'string', personal: true },
-              { name: 'note', type: 'string' },
-            ],
-          },
-        ],
-      }),
-    );
+    const parsed = parseEventCatalog(CALLBACK_CATALOG);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
     const kind = parsed.catalog.get('callback_requested')!;
     ({ store, keys } = storeForTest(ctx, { catalog: parsed.catalog }));

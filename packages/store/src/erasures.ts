@@ -1,5 +1,6 @@
 import {
   BUILT_IN_CATALOG,
+  erasedDelivery,
   erasureTags,
   newId,
   personalFields,
@@ -179,17 +180,7 @@ export class RedisErasures {
     const cleaned = failures.map((record): DeliveryRecord => {
       if (!eventIds.has(record.event_id)) return record;
       changed = true;
-      return {
-        attempt_id: record.attempt_id,
-        event_id: record.event_id,
-        event_type: record.event_type,
-        trigger: record.trigger,
-        outcome: record.outcome,
-        ...(record.status_code !== undefined ? { status_code: record.status_code } : {}),
-        duration_ms: record.duration_ms,
-        attempted_at: record.attempted_at,
-        erased_at: this.deps.clock().toISOString(),
-      };
+      return erasedDelivery(record, this.deps.clock());
     });
     // Only while the record exists: a hook deleted meanwhile is not brought back as a half record.
     if (changed && (await this.deps.redis.exists(key)))

@@ -23,3 +23,4 @@ export { machineText } from './plain-words';
 export { axeViolations } from './axe';
 export { startTinyproxy, type Tinyproxy, type TinyproxyOptions } from './tinyproxy';
 export { makeTestPki, type TestCertificate, type TestPki } from './test-pki';
+export { CALLBACK_CATALOG } from './catalogs';

@@ -1,29 +1,10 @@
 import { z } from 'zod';
 import { decodeAuditCursor } from '@hookline/history';
 import type { ApiDeps } from '../deps';
+import { pageQuery } from '../history-schemas';
 import { defineRoute, type Route } from '../route';
 
-const LIMIT = 'must be a whole number from 1 to 200';
-
-export const auditQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: LIMIT })
-    .int(LIMIT)
-    .min(1, LIMIT)
-    .max(200, LIMIT)
-    .default(50)
-    .describe('How many entries, newest first (at most 200)'),
-  cursor: z
-    .string()
-    .transform((v, ctx) => {
-      const cursor = decodeAuditCursor(v);
-      if (!cursor)
-        ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
-      return cursor ?? z.NEVER;
-    })
-    .optional()
-    .describe('next_cursor of the previous page'),
-});
+export const auditQuery = z.strictObject(pageQuery('entries', decodeAuditCursor));
 
 const actor = z
   .object({

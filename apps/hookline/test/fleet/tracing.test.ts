@@ -62,11 +62,17 @@ describe('tracing across processes', () => {
       timeoutMs,
     );
 
-  it('puts the publish, the fan-out, the attempt and a send-again in the producer’s trace; the endpoint gets it', async () => {
+  /** An OTLP collector, an endpoint (answering 200 unless told otherwise), and an account with a hook to it. */
+  async function tracedHook(respond?: Parameters<typeof startReceiver>[0]) {
     const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
+    const endpoint = h.ctx.closeLater(await startReceiver(respond));
     const account = await h.account();
     const hook = await h.hook(account.id, { url: endpoint.url() });
+    return { collector, endpoint, account, hook };
+  }
+
+  it('puts the publish, the fan-out, the attempt and a send-again in the producer’s trace; the endpoint gets it', async () => {
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_TRACE_PROPAGATE: 'true' });
     await worker.waitForOutput('worker started');
@@ -138,10 +144,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('records a probe (Test & re-enable) as a delivery span of its own, sent by the HTTP tier', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     await h.hookQueues.pause(hook.id);
 
@@ -166,10 +169,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
     const worker = h.spawnWorker(undefined, collector.env);
     await worker.waitForOutput('worker started');
@@ -209,10 +209,7 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('records the take-over of an attempt cut short by kill -9 as an unknown span in the trace', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const endpoint = h.ctx.closeLater(await startReceiver(() => ({ kind: 'hang' })));
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const { collector, endpoint, account, hook } = await tracedHook(() => ({ kind: 'hang' }));
     // A short deadline makes the job's lock (deadline + 10 s) expire sooner after the kill.
     const env = { ...collector.env, HOOKLINE_DELIVERY_TIMEOUT_MS: '2000' };
     const doomed = h.spawnWorker(undefined, env);
@@ -248,54 +245,4 @@ describe('tracing across processes', () => {
     });
     expect(endpoint.requests).toHaveLength(1);
   }, 60000);
-});
-
-describe('without OTEL_* variables', () => {
-  const h = useHookline();
-  const CENSUS = 'apps/hookline/test/fleet/fixtures/module-census-worker.ts';
-
-  async function loadedBy(env: Record<string, string>): Promise<string[]> {
-    const worker = h.spawnWorker(CENSUS, env);
-    await worker.waitForOutput('worker started');
-    worker.kill('SIGTERM');
-    expect((await worker.exited).code).toBe(0);
-    return JSON.parse(/otel modules: (.*)/.exec(worker.output())![1]!) as string[];
-  }
-
-  it('a worker loads nothing of the OpenTelemetry SDK (only the no-op API prom-client brings)', async () => {
-    const loaded = await loadedBy({});
-    expect(loaded.filter((name) => name !== 'api')).toEqual([]);
-  }, 30000);
-
-  it('and with an exporter endpoint set, it does (the census can see the SDK)', async () => {
-    const collector = await startOtlpCollector(h.ctx.closeLater);
-    const loaded = await loadedBy(collector.env);
-    expect(loaded).toEqual(
-      expect.arrayContaining(['sdk-trace', 'exporter-trace-otlp-http', 'resources', 'hookline:otel-tracing']),
-    );
-  }, 30000);
-
-  it("still joins and passes on the producer's trace: the history keeps it, propagation sends it as given", async () => {
-    const endpoint = h.ctx.closeLater(await startReceiver());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: endpoint.url() });
-    const worker = h.spawnWorker(undefined, { HOOKLINE_TRACE_PROPAGATE: 'true' });
-    await worker.waitForOutput('worker started');
-    const parent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    await h.producer.publish(
-      account.id,
-      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
-      { trace: { traceparent: parent, tracestate: 'pbx=7' } },
-    );
-    await endpoint.waitFor(1);
-    expect(endpoint.requests[0]!.headers).toMatchObject({ traceparent: parent, tracestate: 'pbx=7' });
-    const [line] = await waitUntil(async () => {
-      const log = await h.deliveries(hook.id);
-      return log.length === 1 ? log : undefined;
-    }, 'the record');
-    expect(await h.reader.attempt(account.id, hook.id, line!.attempt_id)).toMatchObject({
-      trace_id: '0af7651916cd43dd8448eb211c80319c',
-      span_id: 'b7ad6b7169203331',
-    });
-  }, 30000);
 });

@@ -33,6 +33,31 @@ export function useBrowser() {
   };
 }
 
+/**
+ * A live page's poll asked twice from the page, the second time with the first answer's ETag: the statuses,
+ * the second body's length, and whether the ETag was more than empty quotes.
+ */
+export async function askedAgainWithEtag(
+  page: Page,
+  url: string,
+): Promise<[number, number, number, boolean]> {
+  return page.evaluate(async (url) => {
+    const first = await fetch(url, { cache: 'no-store' } as RequestInit);
+    const etag = first.headers.get('ETag') ?? '';
+    await first.text();
+    const again = await fetch(url, {
+      cache: 'no-store',
+      headers: { 'If-None-Match': etag },
+    } as RequestInit);
+    return [first.status, again.status, (await again.text()).length, etag.length > 2] as [
+      number,
+      number,
+      number,
+      boolean,
+    ];
+  }, url);
+}
+
 /** Full-page screenshots at 1280 px and 375 px wide. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

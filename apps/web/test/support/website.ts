@@ -22,9 +22,10 @@ import { HookQueues } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { ReadySet } from '@hookline/scheduler';
 import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store';
-import { createLogger } from '@hookline/telemetry';
+import { createLogger, createMetrics } from '@hookline/telemetry';
 import { usePostgres, useRedis } from '@hookline/testing';
 import { createDeliverer, sentOrError } from '@hookline/delivery';
+import { startWorker } from '@hookline/worker';
 import { buildWebApp, type WebDeps } from '../../src';
 
 export const PASSWORD = 'correct horse battery';
@@ -99,6 +100,24 @@ export function useWebsite(
       const suspended = await w.control.suspend(hookId, reason, 'monitor', records);
       if (!suspended) throw new Error(`hook ${hookId} was not suspended`);
     },
+    /** The real delivery worker on the website's store, closed with the test. */
+    runWorker() {
+      const worker = startWorker({
+        config: {
+          HOOKLINE_DELIVERY_TIMEOUT_MS: 15000,
+          // The tests' receivers are on loopback, which the network policy blocks unless allowed.
+          HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+          HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+          HOOKLINE_WORKER_MAX_HOOKS: 16,
+        },
+        redis: ctx.redis,
+        keys: w.keys,
+        store: w.store,
+        metrics: createMetrics(),
+        logger: createLogger('silent', 'test-worker'),
+      });
+      ctx.onCleanup(() => worker.close());
+    },
   };
   beforeEach(async () => {
     w.keys = redisKeys(ctx.prefix);
@@ -172,4 +191,27 @@ export function useWebsite(
     w.baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
   return w;
+}
+
+/** A delivered attempt (200 in 40 ms) of a call_created event for `callId`, made at `at` (ms since the epoch). */
+export function deliveredAttempt(
+  accountId: string,
+  hookId: string,
+  at: number,
+  callId: string,
+): AttemptRecord {
+  return {
+    attempt_id: newId('att', at),
+    trigger: 'auto',
+    account_id: accountId,
+    hook_id: hookId,
+    event_id: newId('evt', at),
+    event_type: 'call_created',
+    call_id: callId,
+    event_fields: { ...SAMPLE_CALL_CREATED.fields, call_id: callId },
+    outcome: 'delivered',
+    status_code: 200,
+    duration_ms: 40,
+    attempted_at: new Date(at).toISOString(),
+  };
 }
