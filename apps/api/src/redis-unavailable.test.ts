@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import IORedis, { Cluster, ReplyError } from 'ioredis';
 import { loadConfig } from '@hookline/config';
 import { openHistory } from '@hookline/history';
-import { createFailFastRedis, HookQueues, redisKeys } from '@hookline/redis';
+import { createFailFastRedis, HookQueues, redisKeys, StaleFanOutError } from '@hookline/redis';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
   startRedisCluster,
@@ -91,6 +91,10 @@ describe('Redis errors that mean "not serving now"', () => {
     const error = new Error('1 replica acknowledgement required, 0 received within 1000 ms');
     error.name = REPLICA_ACKS_MISSING;
     expect(isRedisUnavailable(error, READY)).toBe(true);
+  });
+
+  it('a fan-out refused because its process stalled (the entry waits for the retry)', () => {
+    expect(isRedisUnavailable(new StaleFanOutError('hk_1', 30_000), READY)).toBe(true);
   });
 
   it('but not a bug: a wrong type, a script error, a syntax error', async () => {

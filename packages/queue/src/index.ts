@@ -1,6 +1,8 @@
 export {
+  DEDUPE_AFTER_DONE_MS,
   DEDUPE_TTL_MS,
   DELIVER_JOB,
+  FANOUT_STALE_MS,
   KEEP_COMPLETED,
   KEEP_FAILED,
   parseDeliverJob,
