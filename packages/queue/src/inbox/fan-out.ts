@@ -90,17 +90,29 @@ export class FanOut {
     if (hookIds.length > 0) await confirmWrites(this.deps.redis, this.deps.keys.readyHooks());
     await this.deps.inbox.done(accountId, entry.id);
     await Promise.all([
-      this.shortenDeduplication(hookIds, entry),
+      this.shortenDeduplication(accountId, hookIds, entry),
       held.length > 0 ? this.deps.onHeld?.(held) : undefined,
     ]);
   }
 
   /**
-   * Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. Not
-   * acknowledged by the replicas (HOOKLINE_REDIS_REPLICA_ACKS) and its failure ignored: the event is queued
-   * and the answer stands; a lost shortening only keeps a key (ids only) its hour.
+   * Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. And
+   * only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
+   * lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the keys
+   * keep their hour. The shortening itself is not acknowledged and its failure is ignored: the event is queued
+   * and the answer stands, and a lost shortening only keeps a key (ids only) its hour.
    */
-  private async shortenDeduplication(hookIds: readonly string[], entry: InboxEntry): Promise<void> {
+  private async shortenDeduplication(
+    accountId: string,
+    hookIds: readonly string[],
+    entry: InboxEntry,
+  ): Promise<void> {
+    if (hookIds.length === 0) return;
+    try {
+      await confirmWrites(this.deps.redis, this.deps.keys.accountInbox(accountId));
+    } catch {
+      return;
+    }
     const jobId = jobIdOf(entry);
     await Promise.all(
       hookIds.map((hookId) =>
