@@ -85,10 +85,16 @@ export const DEDUPE_TTL_MS = 3600 * 1000;
 export const FANOUT_STALE_MS = 30_000;
 
 /**
- * What is left of each hook's deduplication key once its entry is done. Every fan-out that could still add
- * read the entry before it was done, so it is refused from FANOUT_STALE_MS after that read, before the key
- * expires; 25 s more cover the skew between the clock of the account's Redis shard (where the read time is
- * taken) and the hook's (where the add is fenced and the key expires). Redis then keeps nothing per delivered
- * event after a minute.
+ * From this long after a moment on, no fan-out of an entry read before that moment adds anything: it is
+ * refused from FANOUT_STALE_MS after its read, and 25 s more cover the skew between the clocks compared (the
+ * account's Redis shard, where the read time is taken; the hook's, where the add is fenced and keys expire;
+ * the hosts' timers that measure an erasure's wait).
  */
-export const DEDUPE_AFTER_DONE_MS = FANOUT_STALE_MS + 25_000;
+export const FANOUT_FENCED_AFTER_MS = FANOUT_STALE_MS + 25_000;
+
+/**
+ * What is left of each hook's deduplication key once its entry is done. Every fan-out that could still add
+ * read the entry before it was done, so it is refused before the key expires. Redis then keeps nothing per
+ * delivered event after a minute.
+ */
+export const DEDUPE_AFTER_DONE_MS = FANOUT_FENCED_AFTER_MS;
