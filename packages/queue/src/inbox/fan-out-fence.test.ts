@@ -25,7 +25,10 @@ describe('the fan-out fence', () => {
     ctx.redis.pttl(hookQueueLayout(keys, hookId).deduplication(jobId));
   const inboxLength = () => ctx.redis.xlen(keys.accountInbox(accountId));
   /** The same entry as handed to a fan-out that read it `ms` earlier (and stalled since). */
-  const readEarlier = (entry: InboxEntry, ms: number): InboxEntry => ({ ...entry, readAt: entry.readAt - ms });
+  const readEarlier = (entry: InboxEntry, ms: number): InboxEntry => ({
+    ...entry,
+    readAt: entry.readAt - ms,
+  });
 
   async function accept(eventId: string): Promise<InboxEntry> {
     const event: DeliverableEvent = { id: eventId, type: 'call_created', fields: { call_id: eventId } };
@@ -45,9 +48,9 @@ describe('the fan-out fence', () => {
   it('refuses a fan-out that read its entry too long ago: nothing queued, the entry stays for a fresh one', async () => {
     const entry = await accept('evt_1');
     const { fanOut, inbox } = wiring();
-    await expect(fanOut.deliver(accountId, readEarlier(entry, FANOUT_STALE_MS + 1000))).rejects.toBeInstanceOf(
-      StaleFanOutError,
-    );
+    await expect(
+      fanOut.deliver(accountId, readEarlier(entry, FANOUT_STALE_MS + 1000)),
+    ).rejects.toBeInstanceOf(StaleFanOutError);
     for (const hookId of hooks) {
       expect(await waiting(hookId)).toEqual([]);
       expect(await dedupeTtl(hookId, 'evt_1')).toBe(-2);

@@ -49,7 +49,10 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
 
     const before = await ctx.redis.keys(`${ctx.prefix}*`);
     await expect(
-      adder.add('hk_fence', 'deliver.v1', data, options('evt_old'), { readAt: now - 31_000, staleMs: 30_000 }),
+      adder.add('hk_fence', 'deliver.v1', data, options('evt_old'), {
+        readAt: now - 31_000,
+        staleMs: 30_000,
+      }),
     ).rejects.toBeInstanceOf(StaleFanOutError);
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual([]);
     // The meta write of a queue's first add aside, nothing: no job, no deduplication key, no event.
@@ -66,7 +69,7 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     expect(await ctx.redis.pttl(layout.deduplication('evt_new'))).toBeGreaterThan(3_500_000);
   });
 
-  it("shortens a deduplication key that has longer to live, and never lengthens or creates one", async () => {
+  it('shortens a deduplication key that has longer to live, and never lengthens or creates one', async () => {
     const adder = new HookJobAdder(ctx.redis, keys);
     const layout = hookQueueLayout(keys, 'hk_fence');
     await adder.add('hk_fence', 'deliver.v1', {}, options('evt_1'));

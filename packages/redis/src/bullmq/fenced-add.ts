@@ -28,7 +28,10 @@ const MARKER = /^--!bullmq addStandardJob$/m;
 export function loadFencedAdd(dir: string, bullmq: BullmqScript = ADD_STANDARD_JOB): LuaScript {
   const prologue = readFileSync(join(dir, 'fenced-add.lua'), 'utf8');
   if (!MARKER.test(prologue)) throw new Error('fenced-add.lua lost its --!bullmq marker');
-  return new LuaScript('fenced-add', prologue.replace(MARKER, () => bullmq.content));
+  return new LuaScript(
+    'fenced-add',
+    prologue.replace(MARKER, () => bullmq.content),
+  );
 }
 
 /** A fan-out's add was refused: it read its inbox entry too long ago (see fenced-add.lua). */

@@ -89,7 +89,9 @@ export class HookJobAdder {
     const runCommand = async (command: string, args: (string | Buffer)[]): Promise<unknown> => {
       const [script] = command.split(':');
       if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
-        throw new Error(`BullMQ ran ${command} with ${args.length} arguments; hookline fences addStandardJob only`);
+        throw new Error(
+          `BullMQ ran ${command} with ${args.length} arguments; hookline fences addStandardJob only`,
+        );
       const keys = args.slice(0, ADD_STANDARD_JOB.keys) as string[];
       const argv = [...args.slice(ADD_STANDARD_JOB.keys), fence.readAt, fence.staleMs] as (string | number)[];
       const reply = await BULLMQ_SCRIPTS.fencedAdd.run(this.redis, keys, argv);

@@ -31,7 +31,11 @@ describe("BullMQ's internal layout", () => {
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual([job.id]);
     expect(await ctx.redis.hget(`${layout.jobPrefix}${job.id}`, 'data')).toBe('{"n":1}');
     expect(await ctx.redis.get(layout.jobCounter)).toBe('1');
-    const deduplicated = await queue.add('deliver.v1', { n: 2 }, { deduplication: { id: 'd1', ttl: 60_000 } });
+    const deduplicated = await queue.add(
+      'deliver.v1',
+      { n: 2 },
+      { deduplication: { id: 'd1', ttl: 60_000 } },
+    );
     expect(await ctx.redis.get(layout.deduplication('d1'))).toBe(deduplicated.id);
     expect(await ctx.redis.xlen(layout.events)).toBeGreaterThan(0);
     await queue.pause();
