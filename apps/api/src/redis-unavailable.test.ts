@@ -1,4 +1,5 @@
 import IORedis, { ReplyError } from 'ioredis';
+import { StaleFanOutError } from '@hookline/redis';
 import { startRedisSentinel, waitUntil, type RedisSentinelFixture } from '@hookline/testing';
 import { errorOf } from './test-support/failover-api';
 import { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING } from './redis-unavailable';
@@ -65,6 +66,10 @@ describe('Redis errors that mean "not serving now"', () => {
     const error = new Error('1 replica acknowledgement required, 0 received within 1000 ms');
     error.name = REPLICA_ACKS_MISSING;
     expect(isRedisUnavailable(error, READY)).toBe(true);
+  });
+
+  it('a fan-out refused because its process stalled (the entry waits for the retry)', () => {
+    expect(isRedisUnavailable(new StaleFanOutError('hk_1', 30_000), READY)).toBe(true);
   });
 
   it('but not a bug: a wrong type, a script error, a syntax error', async () => {

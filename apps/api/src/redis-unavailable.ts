@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 // disconnected (no offline queue), giving up after its retry, or a socket error; servers that are up but not
 // serving (loading the AOF, a replica without its master, a demoted primary, a cluster without quorum or in
 // the middle of a promotion); Sentinel unable to name a primary; and a write the replicas did not acknowledge
-// in time (HOOKLINE_REDIS_REPLICA_ACKS), which a failover could still lose.
+// in time (HOOKLINE_REDIS_REPLICA_ACKS), which a failover could still lose; and a fan-out refused because its
+// process stalled longer than FANOUT_STALE_MS (the event is accepted, its entry waits for the retry).
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -30,6 +31,8 @@ const CLUSTER_GAVE_UP = /^Too many Cluster redirections/;
 
 /** Name of the error a write that the replicas did not acknowledge in time throws (@hookline/redis). */
 export const REPLICA_ACKS_MISSING = 'ReplicaAcksMissingError';
+/** Name of the error a fan-out refused as stale throws (@hookline/redis). */
+export const STALE_FANOUT = 'StaleFanOutError';
 
 export function isRedisUnavailable(error: unknown, redis: Pick<Redis, 'status'>): boolean {
   // Not always an Error: ioredis' AbortError (a command cut off by a closed connection, mid-failover) is built
@@ -49,6 +52,7 @@ export function isNotServing(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError' || error.name === REPLICA_ACKS_MISSING) return true;
+  if (error.name === STALE_FANOUT) return true;
   const { message } = error;
   if (CLIENT_MESSAGES.test(message) || SENTINEL_MESSAGES.test(message)) return true;
   if (CLUSTER_GAVE_UP.test(message)) return true;

@@ -68,11 +68,33 @@ export const KEEP_COMPLETED = { count: 20 } as const;
 export const KEEP_FAILED = { count: 100 } as const;
 
 /**
- * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key, ids only), after
- * the job itself is gone: repeating an interrupted fan-out within this time never delivers an event twice.
- * Recovery re-fans an interrupted entry after INBOX_GRACE_MS (10 s) — but only once a monitor runs again, and
- * monitors can all be down for minutes in a deploy or an outage. An hour keeps the promise through such a
- * gap; a minute would not. It is what Redis keeps per delivered event (a key per event and hook, ids only,
- * about 200 bytes), so a memory target that needs it gone sooner is missed on purpose: never twice comes first.
+ * How long a hook's queue remembers that it was given an event (BullMQ's deduplication key, ids only) while
+ * the event's inbox entry is not done: repeating an interrupted fan-out within this time never delivers the
+ * event twice. Recovery re-fans an interrupted entry after INBOX_GRACE_MS (10 s) — but only once a monitor
+ * runs again, and monitors can all be down for minutes in a deploy or an outage. An hour keeps the promise
+ * through such a gap; a minute would not. Once the entry is done, the key is cut to DEDUPE_AFTER_DONE_MS.
  */
 export const DEDUPE_TTL_MS = 3600 * 1000;
+
+/**
+ * How old the read that handed a fan-out its inbox entry may be when the fan-out adds the event to a hook's
+ * queue (by the Redis server's clocks): older, the add is refused and adds nothing, and the entry is fanned
+ * out again later (fenced-add.lua). Far longer than a fan-out takes; a process that stalls longer (frozen,
+ * a long GC pause, a slow network) answers 503 and the producer's retry queues the event.
+ */
+export const FANOUT_STALE_MS = 30_000;
+
+/**
+ * From this long after a moment on, no fan-out of an entry read before that moment adds anything: it is
+ * refused from FANOUT_STALE_MS after its read, and 25 s more cover the skew between the clocks compared (the
+ * account's Redis shard, where the read time is taken; the hook's, where the add is fenced and keys expire;
+ * the hosts' timers that measure an erasure's wait).
+ */
+export const FANOUT_FENCED_AFTER_MS = FANOUT_STALE_MS + 25_000;
+
+/**
+ * What is left of each hook's deduplication key once its entry is done. Every fan-out that could still add
+ * read the entry before it was done, so it is refused before the key expires. Redis then keeps nothing per
+ * delivered event after a minute.
+ */
+export const DEDUPE_AFTER_DONE_MS = FANOUT_FENCED_AFTER_MS;

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { SAMPLE_CALL_DATA } from '@hookline/core';
 import type { HistoryStore } from '@hookline/history';
 import { startMonitor } from '@hookline/monitor';
-import { createRedis } from '@hookline/redis';
+import { createRedis, hookQueueLayout } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
@@ -92,13 +92,15 @@ export async function measureDeliveries(m: DeliveryMeasure) {
   };
   const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
   const outboxesEmpty = async () => (await redis.zcard(keys.historyDirty())) === 0;
-  // BullMQ's deduplication keys (one per event and hook, kept DEDUPE_TTL_MS so a repeated fan-out after a
-  // crash adds nothing twice) expire by themselves: what stays once they have is measured apart.
+  // BullMQ's deduplication keys (one per event and hook, kept DEDUPE_AFTER_DONE_MS once the event is in every
+  // hook's queue, so a repeated fan-out adds nothing twice) expire by themselves: what stays once they have is
+  // measured apart.
+  const dedupePattern = hookQueueLayout(keys, '*').deduplication('*');
   const dropDedupeKeys = async () => {
     let removed = 0;
     let cursor = '0';
     do {
-      const [nextCursor, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*:de:*`, 'COUNT', 1000);
+      const [nextCursor, found] = await redis.scan(cursor, 'MATCH', dedupePattern, 'COUNT', 1000);
       cursor = nextCursor;
       if (found.length > 0) removed += await redis.unlink(...found);
     } while (cursor !== '0');

@@ -24,7 +24,8 @@ describe('an erasure survives kill -9 of its monitor', () => {
       DATABASE_URL: TEST_DATABASE_URL,
       HOOKLINE_DATABASE_SCHEMA: h.pg.schema,
       HOOKLINE_METRICS_PORT: '0',
-      // The second pass waits for this deadline and 10 s more: long enough to be killed in.
+      // The second pass waits at least FANOUT_FENCED_AFTER_MS (55 s; this deadline and 10 s more when longer):
+      // long enough to be killed in.
       HOOKLINE_DELIVERY_TIMEOUT_MS: '1000',
     });
     h.ctx.onCleanup(async () => {

@@ -29,6 +29,11 @@ export interface InboxEntry {
   readonly attemptId?: string;
   /** The trace the event's attempts join: the publish's span (or the producer's, without tracing). */
   readonly trace?: TraceContext;
+  /**
+   * When the entry was read (ms, the Redis server's clock, taken in the script that handed it out): the
+   * fan-out of this copy is refused once that is FANOUT_STALE_MS old. Not stored: a property of the read.
+   */
+  readonly readAt: number;
 }
 
 export interface AcceptedAnswer {
@@ -114,13 +119,14 @@ export class AccountInbox {
         input.trace?.traceparent ?? '',
         input.trace?.tracestate ?? '',
       ],
-    )) as [string, string, RawEntry[], RawEntry[]];
-    const [kind, answerJson, pendingRaw, abandoned] = reply;
+    )) as [string, string, RawEntry[], RawEntry[], number];
+    const [kind, answerJson, pendingRaw, abandonedRaw, readAt] = reply;
+    const abandoned = abandonedRaw.map((raw) => toEntry(raw, readAt));
     // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
     // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
     // the same id would become a second event.
     await confirmWrites(this.redis, keys.accountInbox(input.accountId));
-    if (kind === 'conflict') return { kind, abandoned: abandoned.map(toEntry) };
+    if (kind === 'conflict') return { kind, abandoned };
     const stored = parseAnswer(answerJson);
     const answer = stored && { id: stored.id, hooks: stored.hooks };
     if (kind === 'accepted' && stored && answer) {
@@ -134,16 +140,17 @@ export class AccountInbox {
             ...(input.trigger ? { trigger: input.trigger } : {}),
             ...(input.attemptId ? { attemptId: input.attemptId } : {}),
             ...(input.trace ? { trace: input.trace } : {}),
+            readAt,
           }
         : undefined;
-      return { kind, answer, ...(entry ? { entry } : {}), abandoned: abandoned.map(toEntry) };
+      return { kind, answer, ...(entry ? { entry } : {}), abandoned };
     }
-    const pending = pendingRaw[0] && toEntry(pendingRaw[0]);
+    const pending = pendingRaw[0] && toEntry(pendingRaw[0], readAt);
     return {
       kind: 'duplicate',
       ...(answer ? { answer } : {}),
       ...(pending ? { pending } : {}),
-      abandoned: abandoned.map(toEntry),
+      abandoned,
     };
   }
 
@@ -163,12 +170,12 @@ export class AccountInbox {
 
   /** The account's entries older than the grace period, oldest first. */
   async olderThan(accountId: string, graceMs: number, limit: number): Promise<InboxEntry[]> {
-    const raw = (await INBOX_SCRIPTS.inboxOlderThan.run(
+    const [readAt, raw] = (await INBOX_SCRIPTS.inboxOlderThan.run(
       this.redis,
       [this.keys.accountInbox(accountId)],
       [graceMs, limit],
-    )) as RawEntry[];
-    return raw.map(toEntry);
+    )) as [number, RawEntry[]];
+    return raw.map((entry) => toEntry(entry, readAt));
   }
 
   async isEmpty(accountId: string): Promise<boolean> {
@@ -192,7 +199,7 @@ function parseAnswer(json: string): (AcceptedAnswer & { readonly entry?: string 
   }
 }
 
-function toEntry([id, fields]: RawEntry): InboxEntry {
+function toEntry([id, fields]: RawEntry, readAt: number): InboxEntry {
   const map = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!, fields[i + 1]!);
   return {
@@ -210,5 +217,6 @@ function toEntry([id, fields]: RawEntry): InboxEntry {
           },
         }
       : {}),
+    readAt,
   };
 }

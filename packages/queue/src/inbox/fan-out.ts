@@ -1,7 +1,15 @@
 import type { Redis } from 'ioredis';
 import { inSpan, type Tracing } from '@hookline/core';
 import { confirmWrites, HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
-import { DELIVER_JOB, DEDUPE_TTL_MS, KEEP_COMPLETED, KEEP_FAILED, type DeliverJobData } from '../jobs';
+import {
+  DEDUPE_AFTER_DONE_MS,
+  DEDUPE_TTL_MS,
+  DELIVER_JOB,
+  FANOUT_STALE_MS,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  type DeliverJobData,
+} from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
 import { AccountInbox, type InboxEntry } from './account-inbox';
 
@@ -24,8 +32,14 @@ export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: Acc
 /**
  * Puts one accepted event into the queue of every hook of its entry, then deletes the entry. Each add is one
  * script in that hook's own slot, and is idempotent: the job id and BullMQ's deduplication id are the
- * event id, and the deduplication key outlives the job (it expires after DEDUPE_TTL_MS), so repeating a
- * fan-out that was interrupted never gives a hook the event twice, even after the hook has delivered it.
+ * event id, and the deduplication key outlives the job, so repeating a fan-out that was interrupted never
+ * gives a hook the event twice, even after the hook has delivered it.
+ *
+ * The key lives DEDUPE_TTL_MS (an hour) while the entry is open, then DEDUPE_AFTER_DONE_MS (under a minute)
+ * once it is done, so Redis keeps nothing of a delivered event for long. That is safe because each add is
+ * fenced (fenced-add.lua): it is refused once the read that handed this fan-out its entry is FANOUT_STALE_MS
+ * old. A fan-out that can still add read the entry before it was done, and is refused before the shortened
+ * key expires: a stalled fan-out never adds after the key is gone.
  */
 export class FanOut {
   private readonly hookQueues: HookQueues;
@@ -75,7 +89,36 @@ export class FanOut {
     // the retry with the same id (or recovery) signals again; the jobs are not added twice.
     if (hookIds.length > 0) await confirmWrites(this.deps.redis, this.deps.keys.readyHooks());
     await this.deps.inbox.done(accountId, entry.id);
-    if (held.length > 0) await this.deps.onHeld?.(held);
+    await Promise.all([
+      this.shortenDeduplication(accountId, hookIds, entry),
+      held.length > 0 ? this.deps.onHeld?.(held) : undefined,
+    ]);
+  }
+
+  /**
+   * Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. And
+   * only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
+   * lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the keys
+   * keep their hour. The shortening itself is not acknowledged and its failure is ignored: the event is queued
+   * and the answer stands, and a lost shortening only keeps a key (ids only) its hour.
+   */
+  private async shortenDeduplication(
+    accountId: string,
+    hookIds: readonly string[],
+    entry: InboxEntry,
+  ): Promise<void> {
+    if (hookIds.length === 0) return;
+    try {
+      await confirmWrites(this.deps.redis, this.deps.keys.accountInbox(accountId));
+    } catch {
+      return;
+    }
+    const jobId = jobIdOf(entry);
+    await Promise.all(
+      hookIds.map((hookId) =>
+        this.jobs.shortenDeduplication(hookId, jobId, DEDUPE_AFTER_DONE_MS).catch(() => undefined),
+      ),
+    );
   }
 
   /** Nothing to close: the fan-out holds no handle of its own, only the caller's connection. */
@@ -93,15 +136,21 @@ export class FanOut {
       ...(trace ? { traceparent: trace.traceparent } : {}),
       ...(trace?.tracestate ? { tracestate: trace.tracestate } : {}),
     };
-    // A send-again is the same event once more: a job of its own, named by the event and the new attempt.
-    const jobId = attemptId ? `${event.id}.${attemptId}` : event.id;
-    await this.jobs.add(hookId, DELIVER_JOB, data, {
-      jobId,
-      deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
-      attempts: 1,
-      removeOnComplete: KEEP_COMPLETED,
-      removeOnFail: KEEP_FAILED,
-    });
+    const jobId = jobIdOf(entry);
+    // Refused (StaleFanOutError) when this fan-out read its entry too long ago: the entry stays, not done.
+    await this.jobs.add(
+      hookId,
+      DELIVER_JOB,
+      data,
+      {
+        jobId,
+        deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
+        attempts: 1,
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      },
+      { readAt: entry.readAt, staleMs: FANOUT_STALE_MS },
+    );
     // Each hook's job on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS); not acknowledged, the
     // publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
     await confirmWrites(this.deps.redis, this.deps.keys.hookRecord(hookId));
@@ -118,4 +167,9 @@ export class FanOut {
     const flags = await this.hookQueues.pausedMany(hookIds);
     return hookIds.filter((_, i) => flags[i]);
   }
+}
+
+/** A send-again is the same event once more: a job of its own, named by the event and the new attempt. */
+function jobIdOf({ event, attemptId }: InboxEntry): string {
+  return attemptId ? `${event.id}.${attemptId}` : event.id;
 }

@@ -21,7 +21,7 @@ describe('adding jobs without a Queue handle', () => {
   beforeEach(async () => {
     keys = redisKeys(ctx.prefix);
     hookQueues = new HookQueues(ctx.redis, keys);
-    for (const hookId of ['hk_queue', 'hk_adder']) await hookQueues.setUp(hookId);
+    for (const hookId of ['hk_queue', 'hk_adder', 'hk_fenced']) await hookQueues.setUp(hookId);
   });
 
   /** Everything Redis holds for the hook's queue, with the parts that differ by nature (time, queue) masked. */
@@ -32,8 +32,8 @@ describe('adding jobs without a Queue handle', () => {
     return {
       job: { ...job, timestamp: job.timestamp ? 'set' : 'missing' },
       wait: await ctx.redis.lrange(layout.wait, 0, -1),
-      dedupe: await ctx.redis.get(`${layout.jobPrefix}de:evt_1`),
-      dedupeTtl: (await ctx.redis.pttl(`${layout.jobPrefix}de:evt_1`)) > 50_000,
+      dedupe: await ctx.redis.get(layout.deduplication('evt_1')),
+      dedupeTtl: (await ctx.redis.pttl(layout.deduplication('evt_1'))) > 50_000,
       maxLenEvents: await ctx.redis.hget(layout.meta, 'opts.maxLenEvents'),
       events: events.map(([, fields]) => fields),
     };
@@ -43,12 +43,20 @@ describe('adding jobs without a Queue handle', () => {
     const queue = hookQueues.open('hk_queue');
     ctx.onCleanup(() => queue.close());
     await queue.add('deliver.v1', data, options('evt_1'));
-    await new HookJobAdder(ctx.redis, keys).add('hk_adder', 'deliver.v1', data, options('evt_1'));
+    const adder = new HookJobAdder(ctx.redis, keys);
+    await adder.add('hk_adder', 'deliver.v1', data, options('evt_1'));
+    // The fan-out's fenced add (fenced-add.lua) too, with a fresh read time: BullMQ's script behind it.
+    const [seconds] = await ctx.redis.time();
+    await adder.add('hk_fenced', 'deliver.v1', data, options('evt_1'), {
+      readAt: Number(seconds) * 1000,
+      staleMs: 30_000,
+    });
 
     const viaQueue = await stored('hk_queue');
     expect(viaQueue.job).toMatchObject({ name: 'deliver.v1', data: JSON.stringify(data), timestamp: 'set' });
     expect(viaQueue.wait).toEqual(['evt_1']);
     expect(await stored('hk_adder')).toEqual(viaQueue);
+    expect(await stored('hk_fenced')).toEqual(viaQueue);
   });
 
   it('adds an event once: the same job id again is deduplicated, as with Queue.add', async () => {

@@ -1,8 +1,10 @@
-import type { JobJson, JobsOptions } from 'bullmq';
+import type { JobJson, JobsOptions, RedisQueueBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hookQueueLayout } from './layout';
 import { HookBackends } from './backends';
 import { EVENTS_MAX_LEN } from './hook-queues';
+import { ADD_STANDARD_JOB, STALE_FANOUT_REPLY, StaleFanOutError } from './fenced-add';
+import { BULLMQ_SCRIPTS } from './scripts';
 import type { RedisKeys } from '../keys';
 
 /** The options hookline gives its jobs: a job id, BullMQ's deduplication, no retries, bounded finished sets. */
@@ -10,6 +12,12 @@ export type NewJobOptions = Pick<JobsOptions, 'attempts' | 'removeOnComplete' | 
   readonly jobId: string;
   readonly deduplication: { readonly id: string; readonly ttl: number };
 };
+
+/** A fan-out's fence: when it read its inbox entry (ms, Redis server time) and how old that may be at the add. */
+export interface AddFence {
+  readonly readAt: number;
+  readonly staleMs: number;
+}
 
 // Queues this process has written the events-stream length into lately (forgotten wholesale past the bound);
 // the others get it with their add.
@@ -32,15 +40,29 @@ export class HookJobAdder {
     this.backends = new HookBackends(redis, keys);
   }
 
-  async add(hookId: string, name: string, data: unknown, opts: NewJobOptions): Promise<string> {
+  /**
+   * With a fence, the add is refused (StaleFanOutError, nothing added) once the read it rests on is older than
+   * `fence.staleMs` by the hook's Redis server clock (see scripts/fenced-add.lua).
+   */
+  async add(
+    hookId: string,
+    name: string,
+    data: unknown,
+    opts: NewJobOptions,
+    fence?: AddFence,
+  ): Promise<string> {
     // A Queue handle wrote the events-stream length into the meta on opening (see EVENTS_MAX_LEN), which
     // also shortens a queue made before the limit. Sent before the add on the same connection and slot, so
     // the add's own trim already uses it.
     const meta = this.metaWritten.has(hookId)
       ? undefined
       : this.redis.hset(hookQueueLayout(this.keys, hookId).meta, 'opts.maxLenEvents', EVENTS_MAX_LEN);
+    const backend = this.backends.of(hookId);
+    const job = jobJson(name, data, opts);
     const [id] = await Promise.all([
-      this.backends.of(hookId).addJob(jobJson(name, data, opts), opts.jobId),
+      fence
+        ? backend.addJobToTransaction(this.fenced(hookId, fence), job, opts.jobId)
+        : backend.addJob(job, opts.jobId),
       meta,
     ]);
     if (meta) {
@@ -48,6 +70,35 @@ export class HookJobAdder {
       this.metaWritten.add(hookId);
     }
     return id;
+  }
+
+  /**
+   * Gives the deduplication key of `id` in the hook's queue `ms` more to live, when it has longer (never
+   * lengthens it, never creates it).
+   */
+  async shortenDeduplication(hookId: string, id: string, ms: number): Promise<void> {
+    await this.redis.pexpire(hookQueueLayout(this.keys, hookId).deduplication(id), ms, 'LT');
+  }
+
+  /**
+   * The client BullMQ's backend runs its add through: BullMQ builds the keys and arguments of addStandardJob
+   * as usual (and checks its reply), and the fenced script runs in its place with the fence's two arguments
+   * after BullMQ's. Any other script is refused: hookline adds standard jobs only.
+   */
+  private fenced(hookId: string, fence: AddFence): Parameters<RedisQueueBackend['addJobToTransaction']>[0] {
+    const runCommand = async (command: string, args: (string | Buffer)[]): Promise<unknown> => {
+      const [script] = command.split(':');
+      if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
+        throw new Error(
+          `BullMQ ran ${command} with ${args.length} arguments; hookline fences addStandardJob only`,
+        );
+      const keys = args.slice(0, ADD_STANDARD_JOB.keys) as string[];
+      const argv = [...args.slice(ADD_STANDARD_JOB.keys), fence.readAt, fence.staleMs] as (string | number)[];
+      const reply = await BULLMQ_SCRIPTS.fencedAdd.run(this.redis, keys, argv);
+      if (reply === STALE_FANOUT_REPLY) throw new StaleFanOutError(hookId, fence.staleMs);
+      return reply;
+    };
+    return { runCommand } as unknown as Parameters<RedisQueueBackend['addJobToTransaction']>[0];
   }
 }
 

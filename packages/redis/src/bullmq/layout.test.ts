@@ -9,10 +9,10 @@ import { redisKeys } from '../keys';
 
 const ROOT = join(__dirname, '../../../..');
 const FOLDER = 'packages/redis/src/bullmq/';
-// BullMQ's key suffixes as they end a key built in a string (`…}:wait`, `':meta'`), and the names of the
-// paused field and the marker and wait keys as string literals.
+// BullMQ's key suffixes as they end a key built in a string (`…}:wait`, `':meta'`), its deduplication keys
+// (`…}:de:…`), and the names of the paused field and the marker and wait keys as string literals.
 const INTERNALS =
-  /[}'"`]:(meta|marker|wait|active|paused|events|id|prioritized|delayed|lock)['"`]|['"](paused|marker|wait)['"]/;
+  /[}'"`]:(meta|marker|wait|active|paused|events|id|prioritized|delayed|lock)['"`]|[}'"`:]de:|['"](paused|marker|wait)['"]/;
 
 describe("BullMQ's internal layout", () => {
   const ctx = useRedis('bullmq-layout');
@@ -31,6 +31,12 @@ describe("BullMQ's internal layout", () => {
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual([job.id]);
     expect(await ctx.redis.hget(`${layout.jobPrefix}${job.id}`, 'data')).toBe('{"n":1}');
     expect(await ctx.redis.get(layout.jobCounter)).toBe('1');
+    const deduplicated = await queue.add(
+      'deliver.v1',
+      { n: 2 },
+      { deduplication: { id: 'd1', ttl: 60_000 } },
+    );
+    expect(await ctx.redis.get(layout.deduplication('d1'))).toBe(deduplicated.id);
     expect(await ctx.redis.xlen(layout.events)).toBeGreaterThan(0);
     await queue.pause();
     expect(await ctx.redis.hget(layout.meta, PAUSED_FIELD)).not.toBeNull();

@@ -25,6 +25,11 @@ export interface HookQueueLayout {
   readonly jobPrefix: string;
   /** The lock of an active job: a string holding its holder's token, with an expiry (BullMQ's lease). */
   jobLock(jobId: string): string;
+  /**
+   * BullMQ's deduplication key of a deduplication id: the job id it was given, with the TTL of the add. It
+   * outlives the job, and while it exists an add with that id adds nothing.
+   */
+  deduplication(id: string): string;
 }
 
 /** The name of the field of `meta` that says the queue is paused. */
@@ -43,5 +48,6 @@ export function hookQueueLayout(keys: RedisKeys, hookId: string): HookQueueLayou
     jobCounter: `${base}id`,
     jobPrefix: base,
     jobLock: (jobId) => `${base}${jobId}:lock`,
+    deduplication: (id) => `${base}de:${id}`,
   };
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { loadScript } from '../lua-script';
+import { loadFencedAdd } from './fenced-add';
 
 const DIR = join(__dirname, 'scripts');
 
@@ -25,4 +26,6 @@ export const BULLMQ_SCRIPTS = {
   eraseRetained: loadScript('erase-retained', DIR),
   /** Erasure: remove the active job it reaches when its holder is gone. */
   eraseActive: loadScript('erase-active', DIR),
+  /** A fan-out's add: BullMQ's own addStandardJob, refused to a fan-out that read its entry too long ago. */
+  fencedAdd: loadFencedAdd(DIR),
 } as const;

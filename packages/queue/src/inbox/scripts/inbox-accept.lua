@@ -7,8 +7,9 @@
 -- probe), the attempt id it was made for ('' = none: one is made at the attempt), the W3C traceparent and
 -- tracestate it carries ('' = none).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
--- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries};
--- the answer JSON names the new entry ("entry", '' when the account has no hooks).
+-- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries, the
+-- server's time (ms) of this read: no later than every entry it hands out was read, so the fan-outs of these
+-- entries are fenced from it}; the answer JSON names the new entry ("entry", '' when the account has no hooks).
 --!include now-ms.lua
 --!include filter-match.lua
 local inbox, hooksKey, eventsKey, filtersKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -18,11 +19,11 @@ if idemKey then
   local earlier = redis.call('GET', idemKey)
   if earlier then
     local fp = string.match(earlier, '"fp":"([0-9a-f]+)"')
-    if fp and ARGV[8] ~= '' and fp ~= ARGV[8] then return {'conflict', earlier, {}, abandoned} end
+    if fp and ARGV[8] ~= '' and fp ~= ARGV[8] then return {'conflict', earlier, {}, abandoned, now} end
     local entry = string.match(earlier, '"entry":"([0-9-]+)"')
     local pending = {}
     if entry then pending = redis.call('XRANGE', inbox, entry, entry) end
-    return {'duplicate', earlier, pending, abandoned}
+    return {'duplicate', earlier, pending, abandoned, now}
   end
 end
 local hooks
@@ -67,4 +68,4 @@ end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
 -- The caller has the event, the hooks (in the answer) and the time: the new entry is not read back.
-return {'accepted', answer, {}, abandoned}
+return {'accepted', answer, {}, abandoned, now}

@@ -3,8 +3,9 @@
 -- the personal fields (JSON kind -> names, or '').
 -- Workers take from the right and producers add at the left, so a cursor from the left never skips an entry
 -- (an add shifts the window right: some entries are looked at twice, which finds nothing the second time).
--- Active jobs are not here: the attempt script's fence refuses them. The deduplication key stays (ids only),
--- so a repeated fan-out cannot bring an erased event back.
+-- Active jobs are not here: the attempt script's fence refuses them. The deduplication key stays (ids only;
+-- cut to 55 s once the event's inbox entry is done, which outlasts any fan-out still allowed to add: see
+-- fenced-add.lua), so a repeated fan-out cannot bring an erased event back.
 -- Returns {next index or -1 when the list is done, jobId, job data, ...} of the removed jobs.
 --!include erasure-match.lua
 local start, count = tonumber(ARGV[4]), tonumber(ARGV[5])

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { LuaScript } from '../lua-script';
+
+/** BullMQ's add script as it ships, includes resolved: `keys` is how many KEYS it takes. */
+export interface BullmqScript {
+  readonly name: string;
+  readonly content: string;
+  readonly keys: number;
+}
+
+// The file is named by the script and its number of keys: an upgrade that changes the keys renames it, and
+// loading fails here at start-up rather than sending the wrong keys.
+export const ADD_STANDARD_JOB = createRequire(__filename)('bullmq/dist/cjs/scripts/addStandardJob-9.js')
+  .addStandardJob as BullmqScript;
+
+/** What the fenced script returns for a stale fan-out: BullMQ's add returns a job id, or a small negative code. */
+export const STALE_FANOUT_REPLY = -1000;
+
+const MARKER = /^--!bullmq addStandardJob$/m;
+
+/**
+ * The fenced add (scripts/fenced-add.lua): hookline's prologue, then BullMQ's addStandardJob exactly as
+ * BullMQ ships it. The prologue only reads TIME and may return before BullMQ's script runs; it declares no
+ * local of its own outside its `do` block, and adds two ARGV after BullMQ's three.
+ */
+export function loadFencedAdd(dir: string, bullmq: BullmqScript = ADD_STANDARD_JOB): LuaScript {
+  const prologue = readFileSync(join(dir, 'fenced-add.lua'), 'utf8');
+  if (!MARKER.test(prologue)) throw new Error('fenced-add.lua lost its --!bullmq marker');
+  return new LuaScript(
+    'fenced-add',
+    prologue.replace(MARKER, () => bullmq.content),
+  );
+}
+
+/** A fan-out's add was refused: it read its inbox entry too long ago (see fenced-add.lua). */
+export class StaleFanOutError extends Error {
+  constructor(
+    readonly hookId: string,
+    readonly staleMs: number,
+  ) {
+    super(
+      `fan-out to hook ${hookId} refused: its inbox entry was read more than ${staleMs} ms ago ` +
+        '(the process stalled); the entry stays and is fanned out again',
+    );
+    this.name = 'StaleFanOutError';
+  }
+}
