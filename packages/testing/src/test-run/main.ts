@@ -22,16 +22,27 @@ const pnpm = (script: string): Step =>
       ? { name: script, program: process.execPath, args: [execPath, 'run', script] }
       : { name: script, program: execPath, args: ['run', script] };
 
-const steps: Step[] = [
-  pnpm('typecheck'),
-  pnpm('lint'),
-  pnpm('layers'),
-  {
-    name: 'jest',
-    program: process.execPath,
-    args: [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), ...jestArgs],
-  },
-];
+const jest = (name: string, args: readonly string[]): Step => ({
+  name,
+  program: process.execPath,
+  args: [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), ...args],
+});
+
+// The whole suite runs in two steps. First every suite but the fleet's, two at a time: they wait on Redis,
+// PostgreSQL, HTTP and Chromium far more than they compute. Then the fleet's suites one at a time: each runs
+// whole fleets of processes (Redis Clusters, Sentinels, workers killed and frozen) and measures how soon they
+// recover, which a second suite beside them on a 2-core machine would only slow. Arguments run jest once,
+// as given.
+const FLEET_SUITES = '/apps/hookline/test/fleet/';
+const jestSteps: Step[] =
+  jestArgs.length > 0
+    ? [jest('jest', jestArgs)]
+    : [
+        jest('jest', ['--maxWorkers=2', '--testPathIgnorePatterns', '/node_modules/', FLEET_SUITES]),
+        jest('jest (fleet)', ['--maxWorkers=1', FLEET_SUITES]),
+      ];
+
+const steps: Step[] = [pnpm('typecheck'), pnpm('lint'), pnpm('layers'), ...jestSteps];
 
 void testRun({
   steps,
