@@ -52,6 +52,15 @@ export async function runFailovers(
     }
     const report = await fleet.finish();
     log.push(`every hook carried on within ${carryOn.join(', ')} ms of the promotions`);
+    // A lost event's publish, next to the lag windows: when it was tried and what each try was answered.
+    const since = (at: number) => at - startedAt;
+    log.push(
+      `lag windows (ms into the run): ${windows.map((w) => `${since(w.from)}–${since(w.to)}`).join(', ')}`,
+    );
+    for (const id of report.lost) {
+      const answers = report.publishes.get(id)?.answers ?? [];
+      log.push(`lost ${id}: ${answers.map((a) => `${a.status} at ${since(a.at)}`).join(', ')}`);
+    }
     // The whole run's rate counts the failovers, in which nothing is accepted until Redis takes writes again
     // (with acknowledgements: until the new primary has a replica); the steady rate is the load without them.
     log.push(

@@ -23,6 +23,8 @@ export interface Publish {
   acceptedAt?: number;
   /** Answers other than 202/200 before it was accepted (or given up). */
   refusals: number;
+  /** Every answer, with when it came: what a lost event's producer saw, for the run's log. */
+  readonly answers: { at: number; status: number | string }[];
 }
 
 export interface LoadRate {
@@ -50,7 +52,7 @@ export function startLoad(accounts: readonly { account: string }[], call: Call, 
       if (due > Date.now()) await sleep(due - Date.now());
       if (!publishing) break;
       const callId = `h${i}-${seq}`;
-      const publish: Publish = { firstTriedAt: Date.now(), refusals: 0 };
+      const publish: Publish = { firstTriedAt: Date.now(), refusals: 0, answers: [] };
       publishes.set(callId, publish);
       for (;;) {
         requests += 1;
@@ -60,6 +62,7 @@ export function startLoad(accounts: readonly { account: string }[], call: Call, 
           data: { ...SAMPLE_CALL_DATA, call_id: callId },
         }).catch((error: Error) => ({ status: `error ${error.message}`, json: () => ({}) }));
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        publish.answers.push({ at: Date.now(), status: res.status });
         if (res.status === 202 || res.status === 200) {
           publish.acceptedAt = Date.now();
           break;
