@@ -1,7 +1,7 @@
-import type { AuditEntry, Clock } from '@hookline/core';
+import type { Clock } from '@hookline/core';
 import type { AuditOutbox } from '@hookline/redis';
 import { parseAuditEntry, type AuditWriter } from './audit-log';
-import { DrainLoop } from './drain-loop';
+import { DrainLoop, writableEntries } from './drain-loop';
 import { Partitions } from './partitions';
 
 export interface AuditDrainOptions {
@@ -57,17 +57,7 @@ export class AuditDrain {
     const texts = await this.o.outbox.read();
     if (texts.length === 0) return 0;
     const horizon = Partitions.horizon(this.o.clock().getTime(), this.o.retentionDays);
-    const entries: AuditEntry[] = [];
-    let unparsable = 0;
-    let expired = 0;
-    for (const text of texts) {
-      const entry = parseAuditEntry(text);
-      if (!entry) unparsable++;
-      else if (Date.parse(entry.at) < horizon) expired++;
-      else entries.push(entry);
-    }
-    if (unparsable > 0) this.o.onDropped?.('unparsable', unparsable);
-    if (expired > 0) this.o.onDropped?.('older than retention', expired);
+    const entries = writableEntries(texts, parseAuditEntry, (e) => e.at, horizon, this.o.onDropped);
     await this.o.writer.write(entries);
     await this.o.outbox.ack(texts.length, texts.at(-1)!);
     if (entries.length > 0) this.o.onWritten?.(entries.length);

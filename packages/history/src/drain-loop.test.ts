@@ -1,4 +1,4 @@
-import { DrainLoop } from './drain-loop';
+import { DrainLoop, writableEntries } from './drain-loop';
 
 // What an idle writer costs Redis: one look per idleMaxMs once it has been idle a while, not ten a second;
 // and a busy one goes round after round without waiting. Fake timers, so the counts are exact.
@@ -67,5 +67,51 @@ describe('DrainLoop', () => {
     await jest.advanceTimersByTimeAsync(10);
     await expect(loop.stop()).resolves.toBeUndefined();
     expect(loop.stopped).toBe(true);
+  });
+});
+
+// Both writers (history and audit) drop what they can never write, and say how much of each kind.
+describe('writableEntries', () => {
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text) as { at: string };
+    } catch {
+      return undefined;
+    }
+  };
+  const horizon = Date.parse('2026-11-01T00:00:00Z');
+
+  it('keeps parsed entries inside retention, in order, and counts the dropped ones by reason', () => {
+    const dropped: [string, number][] = [];
+    const kept = writableEntries(
+      [
+        '{"at":"2026-11-02T00:00:00Z"}',
+        'not json',
+        '{"at":"2026-10-01T00:00:00Z"}',
+        '{"at":"2026-10-31T23:59:59Z"}',
+        '{"at":"2026-11-03T00:00:00Z"}',
+      ],
+      parse,
+      (e) => e.at,
+      horizon,
+      (why, count) => dropped.push([why, count]),
+    );
+    expect(kept).toEqual([{ at: '2026-11-02T00:00:00Z' }, { at: '2026-11-03T00:00:00Z' }]);
+    expect(dropped).toEqual([
+      ['unparsable', 1],
+      ['older than retention', 2],
+    ]);
+  });
+
+  it('says nothing when nothing is dropped', () => {
+    const dropped: unknown[] = [];
+    writableEntries(
+      ['{"at":"2026-11-02T00:00:00Z"}'],
+      parse,
+      (e) => e.at,
+      horizon,
+      (...a) => dropped.push(a),
+    );
+    expect(dropped).toEqual([]);
   });
 });

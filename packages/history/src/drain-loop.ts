@@ -73,3 +73,29 @@ export class DrainLoop {
     });
   }
 }
+
+/**
+ * The entries of a slice that can be written: parsed, and not older than the retention `horizon` (ms). The
+ * others are dropped, each kind counted once to `onDropped`: an unparsable entry would block its outbox for
+ * good, and one past retention has no partition to go to.
+ */
+export function writableEntries<T>(
+  texts: readonly string[],
+  parse: (text: string) => T | undefined,
+  timeOf: (entry: T) => string,
+  horizon: number,
+  onDropped?: (why: string, count: number) => void,
+): T[] {
+  const kept: T[] = [];
+  let unparsable = 0;
+  let expired = 0;
+  for (const text of texts) {
+    const entry = parse(text);
+    if (!entry) unparsable++;
+    else if (Date.parse(timeOf(entry)) < horizon) expired++;
+    else kept.push(entry);
+  }
+  if (unparsable > 0) onDropped?.('unparsable', unparsable);
+  if (expired > 0) onDropped?.('older than retention', expired);
+  return kept;
+}

@@ -1,7 +1,7 @@
 import type { AttemptRecord, Clock } from '@hookline/core';
 import type { HistoryOutbox, OutboxSlice } from '@hookline/redis';
 import type { HistoryWriter } from './history-writer';
-import { DrainLoop } from './drain-loop';
+import { DrainLoop, writableEntries } from './drain-loop';
 import { Partitions } from './partitions';
 
 export interface HistoryDrainOptions {
@@ -98,19 +98,13 @@ export class HistoryDrain {
 
   private records(slices: readonly OutboxSlice[], now: number): AttemptRecord[] {
     const horizon = Partitions.horizon(now, this.o.retentionDays);
-    const records: AttemptRecord[] = [];
-    let unparsable = 0;
-    let expired = 0;
-    for (const slice of slices)
-      for (const entry of slice.entries) {
-        const record = parseRecord(entry);
-        if (!record) unparsable++;
-        else if (Date.parse(record.attempted_at) < horizon) expired++;
-        else records.push(record);
-      }
-    if (unparsable > 0) this.o.onDropped?.('unparsable', unparsable);
-    if (expired > 0) this.o.onDropped?.('older than retention', expired);
-    return records;
+    return writableEntries(
+      slices.flatMap((slice) => slice.entries),
+      parseRecord,
+      (record) => record.attempted_at,
+      horizon,
+      this.o.onDropped,
+    );
   }
 
   private async maintain(): Promise<void> {
