@@ -32,6 +32,9 @@ export {
   ReplicaAcksMissingError,
   replicaAcksOf,
   requireReplicaAcks,
+  runAcknowledged,
+  runConfirmed,
+  type Acknowledged,
 } from './replica-acks';
 export {
   FAILOVER_BUDGET_MS,

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { LuaScript } from './lua-script';
 
 // "Write, then WAIT": the writes hookline's promises rest on are acknowledged by replicas before hookline
 // acts on them (HOOKLINE_REDIS_REPLICA_ACKS). Replication is asynchronous, so a promoted replica can lack the
@@ -6,9 +7,15 @@ import type { Redis } from 'ioredis';
 // 202 for an event that is gone), an outcome and its history record.
 //
 // Scripts cannot call WAIT, so it is sent right after the write, on the same connection (WAIT waits for the
-// caller's own last write): in a pipeline with a read of a key in the written slot, which routes it to that
-// slot's node in a Redis Cluster. The requirement belongs to the connection (set once where the connection
-// is made, from the settings), so every writer that must wait asks `confirmWrites` and needs no wiring.
+// caller's own last write). It must travel with the write, in one pipeline (`runAcknowledged`): ioredis sends
+// a command again after its connection closed unanswered (a Cluster client on the slot's new master, a
+// Sentinel client on the new primary), and a WAIT sent alone again that way lands on a connection that never
+// wrote, where it counts every replica at once: the write it was meant to confirm, made on the killed
+// master, is gone, and the caller is told it is safe (a Cluster failover test lost accepted events that way,
+// answered 202 the moment the new master got a replica). A pipeline of the script and its WAIT is either
+// answered whole, sent again whole (the script runs again there: every script that is confirmed is safe to
+// repeat), or fails. The requirement belongs to the connection (set once where the connection is made, from
+// the settings), so every writer that must wait asks here and needs no wiring.
 
 /** How long one WAIT may take before the write counts as not acknowledged. */
 export const REPLICA_ACK_TIMEOUT_MS = 1000;
@@ -38,6 +45,73 @@ export function requireReplicaAcks<T extends Redis>(redis: T, acks: number): T {
 /** How many replica acknowledgements writes on this client need (0: none). */
 export function replicaAcksOf(redis: object): number {
   return required.get(redis) ?? 0;
+}
+
+/** A script's reply, and why the replicas did not acknowledge its write, when they did not. */
+export interface Acknowledged {
+  readonly reply: unknown;
+  /** ReplicaAcksMissingError, or the WAIT's own error; undefined when acknowledged (or none required). */
+  readonly unacknowledged?: Error;
+}
+
+// A redirection means the script did not run: the Cluster client is made to learn the slot's node (a plain
+// command follows the redirection) and the pair is sent again. ioredis does that itself for a pipeline only
+// when every command failed the same way, and the WAIT beside the script usually did not.
+const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
+const REDIRECTIONS = 8;
+
+/**
+ * Runs `script` and, when `redis` requires replica acknowledgements, WAIT in the same pipeline (see above):
+ * the reply is the script's; `unacknowledged` says why its write is not known to be on the replicas. A script
+ * error is thrown.
+ */
+export async function runAcknowledged(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<Acknowledged> {
+  const acks = replicaAcksOf(redis);
+  if (acks === 0) return { reply: await script.run(redis, keys, args) };
+  let source = false;
+  for (let tries = 0; ; tries++) {
+    const pipeline = redis.pipeline();
+    if (source) pipeline.eval(script.source, keys.length, ...keys, ...args);
+    else pipeline.evalsha(script.sha, keys.length, ...keys, ...args);
+    const replies = await pipeline.wait(acks, REPLICA_ACK_TIMEOUT_MS).exec();
+    const [[scriptError, reply] = [], [waitError, count] = []] = replies ?? [];
+    if (scriptError) {
+      // The server has not seen the script (new, restarted, promoted): sent whole, with its WAIT again.
+      if (!source && scriptError.message.startsWith('NOSCRIPT')) {
+        source = true;
+        continue;
+      }
+      if (REDIRECTED.test(scriptError.message) && tries < REDIRECTIONS) {
+        await redis.exists(keys[0]!).catch(() => undefined);
+        continue;
+      }
+      throw scriptError;
+    }
+    if (replies === null || (waitError === undefined && count === undefined))
+      return { reply, unacknowledged: new Error('WAIT got no reply') };
+    if (waitError) return { reply, unacknowledged: waitError };
+    const acknowledged = Number(count);
+    return acknowledged >= acks
+      ? { reply }
+      : { reply, unacknowledged: new ReplicaAcksMissingError(acks, acknowledged) };
+  }
+}
+
+/** runAcknowledged, throwing when the write is not acknowledged. */
+export async function runConfirmed(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  const { reply, unacknowledged } = await runAcknowledged(redis, script, keys, args);
+  if (unacknowledged) throw unacknowledged;
+  return reply;
 }
 
 /**

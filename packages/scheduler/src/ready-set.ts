@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
+import { runConfirmed, type LuaScript, type RedisKeys } from '@hookline/redis';
 import { ENGINE_SCRIPTS } from './scripts';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
@@ -8,6 +8,9 @@ import { ENGINE_SCRIPTS } from './scripts';
 // claims a batch, takes a lease on each (with its holder id), delivers the hook's queue until it is empty,
 // and gives the lease back. Leases expire when a process dies or freezes, and any process puts expired hooks
 // back into the ready set, so a crash never strands a queue.
+
+const runScript = (redis: Redis, script: LuaScript, keys: string[], args: (string | number)[]) =>
+  script.run(redis, keys, args);
 
 export type HookStatus = 'signalled' | 'leased' | 'none';
 const STATUS: readonly HookStatus[] = ['none', 'signalled', 'leased'];
@@ -24,12 +27,14 @@ export class ReadySet {
    * marked: its holder is on it and takes the events itself, and if it has already seen its queue empty,
    * giving the lease back puts the hook into the ready set (so the caller must have added its jobs first).
    * Every hook signalled joins the index of hooks with work in the same script (see WorkIndex). Idempotent,
-   * one round trip.
+   * one round trip. `confirmed`: on a client that requires replica acknowledgements, throws unless the
+   * replicas have it (a publish's signal, see FanOut).
    */
-  async signal(hookIds: readonly string[]): Promise<void> {
+  async signal(hookIds: readonly string[], { confirmed = false } = {}): Promise<void> {
     if (hookIds.length === 0) return;
-    await ENGINE_SCRIPTS.readySignal.run(
+    await (confirmed ? runConfirmed : runScript)(
       this.redis,
+      ENGINE_SCRIPTS.readySignal,
       [
         this.keys.readyHooks(),
         this.keys.hookLeases(),

@@ -2,9 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Lru, type AttemptRecord } from '@hookline/core';
 import {
-  confirmWrites,
   hookQueueLayout,
-  replicaAcksOf,
+  runAcknowledged,
   OUTBOX_IDLE_TTL_MS,
   STREAK_IDLE_TTL_MS,
   type RedisKeys,
@@ -74,7 +73,8 @@ export class RedisAttemptLedger implements AttemptLedger {
    * Marks the attempt. With HOOKLINE_REDIS_REPLICA_ACKS the mark must be on the replicas before the request
    * leaves, or a promoted replica without it would let another worker send the event again. While it is not
    * (a replica lagging or reattaching after a failover, the connection lost mid-WAIT), the mark is made again
-   * under the same token (the script's "same holder asking again") and waited for, for up to ACK_WAIT_MS; then
+   * under the same token (the script's "same holder asking again"), each time with its own WAIT in the same
+   * pipeline (see replica-acks.ts), for up to ACK_WAIT_MS; then
    * it is taken back (nothing was sent) and the event waits for the job's next taking.
    */
   async begin(
@@ -86,14 +86,13 @@ export class RedisAttemptLedger implements AttemptLedger {
     const started = performance.now();
     for (;;) {
       const askedAt = performance.now();
-      const start = await this.mark(hookId, eventId, fence, erasureTags);
-      if (start.kind !== 'send' || replicaAcksOf(this.redis) === 0) return start;
-      const acknowledged = await confirmWrites(this.redis, this.keys.hookAttempt(hookId)).then(
-        () => true,
-        () => false,
-      );
-      // The caller counts the lock left from when it asked: the time spent here before this mark is added back.
-      if (acknowledged) return { ...start, lockMsLeft: start.lockMsLeft + (askedAt - started) };
+      const { start, unacknowledged } = await this.mark(hookId, eventId, fence, erasureTags);
+      if (start.kind !== 'send' || !unacknowledged) {
+        // The caller counts the lock left from when it asked: the time spent here before this mark is added back.
+        return start.kind === 'send'
+          ? { ...start, lockMsLeft: start.lockMsLeft + (askedAt - started) }
+          : start;
+      }
       if (performance.now() - started > ACK_WAIT_MS) {
         await this.withdraw(hookId, eventId, fence);
         return { kind: 'unacknowledged' };
@@ -111,16 +110,18 @@ export class RedisAttemptLedger implements AttemptLedger {
     return Number(withdrawn) === 1;
   }
 
+  /** The mark, with its WAIT in the same pipeline on a client that requires replica acknowledgements. */
   private async mark(
     hookId: string,
     eventId: string,
     fence: AttemptFence,
     erasureTags: readonly string[] | (() => readonly string[]),
-  ): Promise<AttemptStart> {
+  ): Promise<{ start: AttemptStart; unacknowledged?: Error }> {
     const cached = this.targets.get(hookId);
-    const begin = (tags: readonly string[] | undefined) =>
-      STORE_SCRIPTS.attemptBegin.run(
+    const begin = async (tags: readonly string[] | undefined) => {
+      const { reply, unacknowledged } = await runAcknowledged(
         this.redis,
+        STORE_SCRIPTS.attemptBegin,
         [
           this.keys.hookAttempt(hookId),
           this.keys.hookRecord(hookId),
@@ -128,25 +129,32 @@ export class RedisAttemptLedger implements AttemptLedger {
           this.keys.hookErasing(hookId),
         ],
         [eventId, cached ? String(cached.version) : '', fence.token, ...(tags ? ['tags', ...tags] : ['ask'])],
-      ) as Promise<[string, number, string[] | undefined]>;
+      );
+      const [state, lockMsLeft, fields] = reply as [string, number, string[] | undefined];
+      return { state, lockMsLeft, fields, unacknowledged };
+    };
     const lazy = typeof erasureTags === 'function';
-    let [state, lockMsLeft, fields] = await begin(lazy ? undefined : erasureTags);
+    let marked = await begin(lazy ? undefined : erasureTags);
     // An erasure runs on the hook: the script wants the event's tags (nothing was written yet).
-    if (lazy && state === 'tags_wanted') [state, lockMsLeft, fields] = await begin(erasureTags());
+    if (lazy && marked.state === 'tags_wanted') marked = await begin(erasureTags());
+    const { state, lockMsLeft, fields, unacknowledged } = marked;
     if (state !== 'send')
-      return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> };
+      return {
+        start: { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> },
+      };
     let target: HookTarget | undefined;
     try {
       target = fields ? this.remember(hookId, fields) : cached;
     } catch (error) {
       // A key change would otherwise fail every attempt with an exception, and the worker would take the hook
       // again at once, forever: the attempt fails as an outcome instead, which the suspension rule counts.
-      if (error instanceof SecretBoxError) return { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS };
+      if (error instanceof SecretBoxError)
+        return { start: { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS } };
       throw error;
     }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
-    if (!target) return { kind: 'hook_deleted' };
-    return { kind: 'send', target, lockMsLeft };
+    if (!target) return { start: { kind: 'hook_deleted' } };
+    return { start: { kind: 'send', target, lockMsLeft }, ...(unacknowledged ? { unacknowledged } : {}) };
   }
 
   async release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'> {
@@ -167,8 +175,9 @@ export class RedisAttemptLedger implements AttemptLedger {
     emptiedJobData?: string,
   ): Promise<AttemptFinish> {
     const { keys } = this;
-    const result = await STORE_SCRIPTS.attemptFinish.run(
+    const { reply, unacknowledged } = await runAcknowledged(
       this.redis,
+      STORE_SCRIPTS.attemptFinish,
       [
         keys.hookHistoryOutbox(hookId),
         keys.hookAttempt(hookId),
@@ -189,10 +198,10 @@ export class RedisAttemptLedger implements AttemptLedger {
         ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
       ],
     );
-    const finished = FINISHED[String(result)] ?? 'recorded';
+    const finished = FINISHED[String(reply)] ?? 'recorded';
     // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
     // answers "recorded" to a repeat, and the WAIT covers the first write).
-    if (finished === 'recorded') await confirmWrites(this.redis, keys.hookAttempt(hookId));
+    if (finished === 'recorded' && unacknowledged) throw unacknowledged;
     return finished;
   }
 

@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import {
   startRedisCluster,
   usePostgres,
@@ -66,6 +68,25 @@ async function failOverShard(cluster: RedisClusterFixture, shard: number, log: s
   return { promotedAt, window };
 }
 
+/**
+ * FLEET_MONITOR only: every command each node runs (MONITOR, scripts' own commands included), to
+ * /tmp/mon/<port>.log, across the node's restarts: where a lost event's job was written, and by whom.
+ */
+function monitorNodes(cluster: RedisClusterFixture): ChildProcess[] {
+  mkdirSync('/tmp/mon', { recursive: true });
+  const auth = cluster.password ? `-a '${cluster.password}' --no-auth-warning` : '';
+  return cluster.servers.map((s) =>
+    spawn(
+      'sh',
+      [
+        '-c',
+        `while true; do redis-cli -p ${s.port} ${auth} monitor >> /tmp/mon/${s.port}.log; sleep 0.02; done`,
+      ],
+      { stdio: 'ignore', detached: true },
+    ),
+  );
+}
+
 async function runFleet(replicaAcks: number, pgSchema: string): Promise<FailoverRun> {
   const cluster = await startRedisCluster({
     masters: 3,
@@ -74,6 +95,7 @@ async function runFleet(replicaAcks: number, pgSchema: string): Promise<Failover
     appendOnly: true,
     password: 'fleet-s3cret',
   });
+  const monitors = process.env.FLEET_MONITOR ? monitorNodes(cluster) : [];
   try {
     const options = {
       redisEnv: { REDIS_URL: cluster.redisUrl, REDIS_CLUSTER_NODES: cluster.seeds },
@@ -89,6 +111,7 @@ async function runFleet(replicaAcks: number, pgSchema: string): Promise<Failover
     );
     return await runFailovers(options, rounds);
   } finally {
+    for (const m of monitors) if (m.pid) process.kill(-m.pid, 'SIGKILL');
     await cluster.stop();
   }
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { confirmWrites, type RedisKeys } from '@hookline/redis';
+import { runConfirmed, type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
 import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
 
@@ -95,8 +95,12 @@ export class AccountInbox {
     const idemKey = input.idempotencyKey
       ? [keys.accountIdempotency(input.accountId, input.idempotencyKey)]
       : [];
-    const reply = (await INBOX_SCRIPTS.inboxAccept.run(
+    // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
+    // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
+    // the same id would become a second event.
+    const reply = (await runConfirmed(
       this.redis,
+      INBOX_SCRIPTS.inboxAccept,
       [
         keys.accountInbox(input.accountId),
         keys.accountHooks(input.accountId),
@@ -122,10 +126,6 @@ export class AccountInbox {
     )) as [string, string, RawEntry[], RawEntry[], number];
     const [kind, answerJson, pendingRaw, abandonedRaw, readAt] = reply;
     const abandoned = abandonedRaw.map((raw) => toEntry(raw, readAt));
-    // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
-    // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
-    // the same id would become a second event.
-    await confirmWrites(this.redis, keys.accountInbox(input.accountId));
     if (kind === 'conflict') return { kind, abandoned };
     const stored = parseAnswer(answerJson);
     const answer = stored && { id: stored.id, hooks: stored.hooks };

@@ -82,12 +82,11 @@ export class FanOut {
     // Signal only once the jobs are in: a process letting go of a hook re-checks its queue after releasing
     // the lease, and a signal dropped because the lease was still held must find the job there. A crash
     // before `done` leaves the inbox entry open, and recovery fans it out (and signals) again.
-    await this.ready.signal(hookIds);
     // The signal on the replicas before the entry is done (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the
     // hook into the index of hooks with work, the only place the watchdog looks, so a promoted replica without
     // it would hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays:
     // the retry with the same id (or recovery) signals again; the jobs are not added twice.
-    if (hookIds.length > 0) await confirmWrites(this.deps.redis, this.deps.keys.readyHooks());
+    await this.ready.signal(hookIds, { confirmed: true });
     await this.deps.inbox.done(accountId, entry.id);
     await Promise.all([
       this.shortenDeduplication(accountId, hookIds, entry),
@@ -137,7 +136,9 @@ export class FanOut {
       ...(trace?.tracestate ? { tracestate: trace.tracestate } : {}),
     };
     const jobId = jobIdOf(entry);
-    // Refused (StaleFanOutError) when this fan-out read its entry too long ago: the entry stays, not done.
+    // Refused (StaleFanOutError) when this fan-out read its entry too long ago: the entry stays, not done. With
+    // HOOKLINE_REDIS_REPLICA_ACKS the job is on the replicas before the 202; not acknowledged, the add throws,
+    // the publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
     await this.jobs.add(
       hookId,
       DELIVER_JOB,
@@ -151,9 +152,6 @@ export class FanOut {
       },
       { readAt: entry.readAt, staleMs: FANOUT_STALE_MS },
     );
-    // Each hook's job on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS); not acknowledged, the
-    // publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
-    await confirmWrites(this.deps.redis, this.deps.keys.hookRecord(hookId));
   }
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).

@@ -6,6 +6,7 @@ import { EVENTS_MAX_LEN } from './hook-queues';
 import { ADD_STANDARD_JOB, STALE_FANOUT_REPLY, StaleFanOutError } from './fenced-add';
 import { BULLMQ_SCRIPTS } from './scripts';
 import type { RedisKeys } from '../keys';
+import { runConfirmed } from '../replica-acks';
 
 /** The options hookline gives its jobs: a job id, BullMQ's deduplication, no retries, bounded finished sets. */
 export type NewJobOptions = Pick<JobsOptions, 'attempts' | 'removeOnComplete' | 'removeOnFail'> & {
@@ -42,7 +43,8 @@ export class HookJobAdder {
 
   /**
    * With a fence, the add is refused (StaleFanOutError, nothing added) once the read it rests on is older than
-   * `fence.staleMs` by the hook's Redis server clock (see scripts/fenced-add.lua).
+   * `fence.staleMs` by the hook's Redis server clock (see scripts/fenced-add.lua), and, on a client that
+   * requires replica acknowledgements, throws unless the replicas have it.
    */
   async add(
     hookId: string,
@@ -94,7 +96,9 @@ export class HookJobAdder {
         );
       const keys = args.slice(0, ADD_STANDARD_JOB.keys) as string[];
       const argv = [...args.slice(ADD_STANDARD_JOB.keys), fence.readAt, fence.staleMs] as (string | number)[];
-      const reply = await BULLMQ_SCRIPTS.fencedAdd.run(this.redis, keys, argv);
+      // On the replicas before the add counts as done (HOOKLINE_REDIS_REPLICA_ACKS; see replica-acks.ts): not
+      // acknowledged, the fan-out fails, and its entry stays for the retry or recovery to add again.
+      const reply = await runConfirmed(this.redis, BULLMQ_SCRIPTS.fencedAdd, keys, argv);
       if (reply === STALE_FANOUT_REPLY) throw new StaleFanOutError(hookId, fence.staleMs);
       return reply;
     };
