@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { runConfirmed, type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
-import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
+import { type AttemptTrigger, type DeliverableEvent, TurnBatch, type TraceContext } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -78,7 +78,19 @@ export interface AcceptInput {
 
 type RawEntry = [string, string[]];
 
+/** A done entry to delete: its inbox (the key) and its id. */
+interface DoneEntry {
+  readonly inbox: string;
+  readonly id: string;
+}
+
 export class AccountInbox {
+  // The entries done in one turn leave in one XDEL per inbox (a busy account finishes several fan-outs a turn).
+  // Each caller gets its own inbox's outcome: the error of the XDEL that carried its entry, or nothing.
+  private readonly deletes = new TurnBatch<DoneEntry, Error | undefined>((entries) =>
+    this.deleteDone(entries),
+  );
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -156,7 +168,34 @@ export class AccountInbox {
 
   /** The entry's fan-out is complete. */
   async done(accountId: string, entryId: string): Promise<void> {
-    await this.redis.xdel(this.keys.accountInbox(accountId), entryId);
+    const failed = await this.deletes.add({ inbox: this.keys.accountInbox(accountId), id: entryId });
+    if (failed) throw failed;
+  }
+
+  /**
+   * One XDEL per inbox, sent together (each inbox is its own slot in a Redis Cluster). An XDEL deletes all its
+   * ids or none (it fails whole), so an entry is reported done exactly when its own deletion went through, as
+   * when each was deleted alone: the ids are the stream's own, so no caller's id can fail another's command.
+   * An id already gone counts as done, as before.
+   */
+  private async deleteDone(entries: readonly DoneEntry[]): Promise<(Error | undefined)[]> {
+    const ids = new Map<string, string[]>();
+    for (const { inbox, id } of entries) {
+      const list = ids.get(inbox);
+      if (list) list.push(id);
+      else ids.set(inbox, [id]);
+    }
+    const outcomes = new Map<string, Error | undefined>();
+    await Promise.all(
+      [...ids].map(async ([inbox, inboxIds]) => {
+        try {
+          await this.redis.xdel(inbox, ...inboxIds);
+        } catch (error) {
+          outcomes.set(inbox, error instanceof Error ? error : new Error(String(error)));
+        }
+      }),
+    );
+    return entries.map(({ inbox }) => outcomes.get(inbox));
   }
 
   /** Accounts that accepted nothing within the grace period (and may have abandoned entries). */

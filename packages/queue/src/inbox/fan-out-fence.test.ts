@@ -1,6 +1,6 @@
 import type { DeliverableEvent } from '@hookline/core';
 import { hookQueueLayout, HookQueues, redisKeys, StaleFanOutError, type RedisKeys } from '@hookline/redis';
-import { useRedis } from '@hookline/testing';
+import { useRedis, waitUntil } from '@hookline/testing';
 import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS, FANOUT_STALE_MS } from '../jobs';
 import type { InboxEntry } from './account-inbox';
 import { createInboxFanOut } from './fan-out';
@@ -19,7 +19,11 @@ describe('the fan-out fence', () => {
     for (const hookId of hooks) await queues.setUp(hookId);
   });
 
-  const wiring = () => createInboxFanOut({ redis: ctx.redis, keys });
+  const wiring = () => {
+    const wired = createInboxFanOut({ redis: ctx.redis, keys });
+    ctx.closeLater(wired.fanOut); // the cuts under way finish before the keys are removed
+    return wired;
+  };
   const waiting = (hookId: string) => ctx.redis.lrange(hookQueueLayout(keys, hookId).wait, 0, -1);
   const dedupeTtl = (hookId: string, jobId: string) =>
     ctx.redis.pttl(hookQueueLayout(keys, hookId).deduplication(jobId));
@@ -66,9 +70,25 @@ describe('the fan-out fence', () => {
     expect(await inboxLength()).toBe(0);
   });
 
-  it('cuts each deduplication key to under a minute once the entry is done', async () => {
+  it('cuts each deduplication key to under a minute once the entry is done, after the answer', async () => {
     const entry = await accept('evt_1');
     await wiring().fanOut.deliver(accountId, entry);
+    expect(await inboxLength()).toBe(0);
+    for (const hookId of hooks) {
+      // Not awaited by the publish: the cut lands shortly after it answers.
+      const ttl = await waitUntil(async () => {
+        const left = await dedupeTtl(hookId, 'evt_1');
+        return left <= DEDUPE_AFTER_DONE_MS && left;
+      }, `the deduplication key of ${hookId} cut`);
+      expect(ttl).toBeGreaterThan(DEDUPE_AFTER_DONE_MS - 5000);
+    }
+  });
+
+  it('has every cut under way done when the fan-out is closed', async () => {
+    const entry = await accept('evt_1');
+    const { fanOut } = wiring();
+    await fanOut.deliver(accountId, entry);
+    await fanOut.close();
     for (const hookId of hooks) {
       const ttl = await dedupeTtl(hookId, 'evt_1');
       expect(ttl).toBeGreaterThan(DEDUPE_AFTER_DONE_MS - 5000);

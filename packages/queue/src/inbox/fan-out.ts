@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { inSpan, type Tracing } from '@hookline/core';
 import { confirmWrites, HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import {
-  DEDUPE_AFTER_DONE_MS,
   DEDUPE_TTL_MS,
   DELIVER_JOB,
   FANOUT_STALE_MS,
@@ -12,6 +11,7 @@ import {
 } from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
 import { AccountInbox, type InboxEntry } from './account-inbox';
+import { DedupeCuts } from './dedupe-cuts';
 
 export interface FanOutDeps {
   readonly redis: Redis;
@@ -39,18 +39,21 @@ export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: Acc
  * once it is done, so Redis keeps nothing of a delivered event for long. That is safe because each add is
  * fenced (fenced-add.lua): it is refused once the read that handed this fan-out its entry is FANOUT_STALE_MS
  * old. A fan-out that can still add read the entry before it was done, and is refused before the shortened
- * key expires: a stalled fan-out never adds after the key is gone.
+ * key expires: a stalled fan-out never adds after the key is gone. The cut follows the answer (DedupeCuts):
+ * the publish does not wait for it, and closing the fan-out does.
  */
 export class FanOut {
   private readonly hookQueues: HookQueues;
   // BullMQ's add script without a Queue handle per hook: one script per event, for a quiet hook as for a busy one.
   private readonly jobs: HookJobAdder;
   private readonly ready: ReadySet;
+  private readonly cuts: DedupeCuts;
 
   constructor(private readonly deps: FanOutDeps) {
     this.hookQueues = new HookQueues(deps.redis, deps.keys);
     this.jobs = new HookJobAdder(deps.redis, deps.keys);
     this.ready = new ReadySet(deps.redis, deps.keys);
+    this.cuts = new DedupeCuts(deps.redis, deps.keys, this.jobs);
   }
 
   /**
@@ -88,40 +91,16 @@ export class FanOut {
     // the retry with the same id (or recovery) signals again; the jobs are not added twice.
     await this.ready.signal(hookIds, { confirmed: true });
     await this.deps.inbox.done(accountId, entry.id);
-    await Promise.all([
-      this.shortenDeduplication(accountId, hookIds, entry),
-      held.length > 0 ? this.deps.onHeld?.(held) : undefined,
-    ]);
+    // Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery.
+    // Not awaited: the cut waits for `done` on the replicas and cannot fail the publish, so it follows the answer.
+    this.cuts.start(accountId, hookIds, jobIdOf(entry));
+    if (held.length > 0) await this.deps.onHeld?.(held);
   }
 
-  /**
-   * Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. And
-   * only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
-   * lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the keys
-   * keep their hour. The shortening itself is not acknowledged and its failure is ignored: the event is queued
-   * and the answer stands, and a lost shortening only keeps a key (ids only) its hour.
-   */
-  private async shortenDeduplication(
-    accountId: string,
-    hookIds: readonly string[],
-    entry: InboxEntry,
-  ): Promise<void> {
-    if (hookIds.length === 0) return;
-    try {
-      await confirmWrites(this.deps.redis, this.deps.keys.accountInbox(accountId));
-    } catch {
-      return;
-    }
-    const jobId = jobIdOf(entry);
-    await Promise.all(
-      hookIds.map((hookId) =>
-        this.jobs.shortenDeduplication(hookId, jobId, DEDUPE_AFTER_DONE_MS).catch(() => undefined),
-      ),
-    );
+  /** Waits (bounded) for the deduplication cuts under way: the caller may let the connection go afterwards. */
+  async close(): Promise<void> {
+    await this.cuts.close();
   }
-
-  /** Nothing to close: the fan-out holds no handle of its own, only the caller's connection. */
-  async close(): Promise<void> {}
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
     const { event, acceptedAt, trigger, attemptId, trace } = entry;
