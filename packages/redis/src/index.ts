@@ -27,11 +27,11 @@ export { scriptFolderProblems } from './script-catalogue';
 export { personalArg, type ErasureScope } from './erasure-scope';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
 export {
-  confirmWrites,
   REPLICA_ACK_TIMEOUT_MS,
   ReplicaAcksMissingError,
   replicaAcksOf,
   requireReplicaAcks,
+  callAcknowledged,
   runAcknowledged,
   runConfirmed,
   type Acknowledged,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { LuaScript } from './lua-script';
 
 // "Write, then WAIT": the writes hookline's promises rest on are acknowledged by replicas before hookline
@@ -36,7 +36,7 @@ export class ReplicaAcksMissingError extends Error {
 
 const required = new WeakMap<object, number>();
 
-/** From now on, `confirmWrites` on this client waits for `acks` replicas (a duplicate() does not). */
+/** From now on, writes acknowledged on this client (runAcknowledged) wait for `acks` replicas (a duplicate() does not). */
 export function requireReplicaAcks<T extends Redis>(redis: T, acks: number): T {
   if (acks > 0) required.set(redis, acks);
   return redis;
@@ -71,35 +71,32 @@ export async function runAcknowledged(
   keys: readonly string[],
   args: readonly (string | number)[],
 ): Promise<Acknowledged> {
-  const acks = replicaAcksOf(redis);
-  if (acks === 0) return { reply: await script.run(redis, keys, args) };
+  if (replicaAcksOf(redis) === 0) return { reply: await script.run(redis, keys, args) };
   let source = false;
-  for (let tries = 0; ; tries++) {
-    const pipeline = redis.pipeline();
+  return withWait(redis, keys[0]!, (pipeline, error) => {
+    // The server has not seen the script (new, restarted, promoted): sent whole, with its WAIT, again.
+    if (error?.message.startsWith('NOSCRIPT')) {
+      if (source) return false;
+      source = true;
+    }
     if (source) pipeline.eval(script.source, keys.length, ...keys, ...args);
     else pipeline.evalsha(script.sha, keys.length, ...keys, ...args);
-    const replies = await pipeline.wait(acks, REPLICA_ACK_TIMEOUT_MS).exec();
-    const [[scriptError, reply] = [], [waitError, count] = []] = replies ?? [];
-    if (scriptError) {
-      // The server has not seen the script (new, restarted, promoted): sent whole, with its WAIT again.
-      if (!source && scriptError.message.startsWith('NOSCRIPT')) {
-        source = true;
-        continue;
-      }
-      if (REDIRECTED.test(scriptError.message) && tries < REDIRECTIONS) {
-        await redis.exists(keys[0]!).catch(() => undefined);
-        continue;
-      }
-      throw scriptError;
-    }
-    if (replies === null || (waitError === undefined && count === undefined))
-      return { reply, unacknowledged: new Error('WAIT got no reply') };
-    if (waitError) return { reply, unacknowledged: waitError };
-    const acknowledged = Number(count);
-    return acknowledged >= acks
-      ? { reply }
-      : { reply, unacknowledged: new ReplicaAcksMissingError(acks, acknowledged) };
-  }
+    return true;
+  });
+}
+
+/** One command (`XDEL …`) and, when required, its WAIT in the same pipeline, as runAcknowledged. */
+export async function callAcknowledged(
+  redis: Redis,
+  command: string,
+  key: string,
+  args: readonly (string | number)[],
+): Promise<Acknowledged> {
+  if (replicaAcksOf(redis) === 0) return { reply: await redis.call(command, key, ...args) };
+  return withWait(redis, key, (pipeline) => {
+    pipeline.call(command, key, ...args);
+    return true;
+  });
 }
 
 /** runAcknowledged, throwing when the write is not acknowledged. */
@@ -115,15 +112,35 @@ export async function runConfirmed(
 }
 
 /**
- * After a write on `redis` to `slotKey`'s slot: resolves once the required replicas have it (at once when
- * none are required); throws ReplicaAcksMissingError otherwise.
+ * Sends the write `add` puts into a pipeline, then WAIT, as one pipeline; again (the write with its WAIT)
+ * after a redirection, or when `add` asks to after the write's error (a NOSCRIPT). The write's error is thrown.
  */
-export async function confirmWrites(redis: Redis, slotKey: string): Promise<void> {
+async function withWait(
+  redis: Redis,
+  key: string,
+  add: (pipeline: ChainableCommander, lastError?: Error) => boolean,
+): Promise<Acknowledged> {
   const acks = replicaAcksOf(redis);
-  if (acks === 0) return;
-  const replies = await redis.pipeline().exists(slotKey).wait(acks, REPLICA_ACK_TIMEOUT_MS).exec();
-  const [, waited] = replies ?? [];
-  if (!waited || waited[0]) throw waited?.[0] ?? new Error('WAIT got no reply');
-  const acknowledged = Number(waited[1]);
-  if (acknowledged < acks) throw new ReplicaAcksMissingError(acks, acknowledged);
+  let lastError: Error | undefined;
+  for (let tries = 0; ; tries++) {
+    const pipeline = redis.pipeline();
+    if (!add(pipeline, lastError)) throw lastError;
+    const replies = await pipeline.wait(acks, REPLICA_ACK_TIMEOUT_MS).exec();
+    const [[writeError, reply] = [], [waitError, count] = []] = replies ?? [];
+    if (writeError) {
+      lastError = writeError;
+      if (writeError.message.startsWith('NOSCRIPT')) continue;
+      if (REDIRECTED.test(writeError.message) && tries < REDIRECTIONS) {
+        await redis.exists(key).catch(() => undefined);
+        continue;
+      }
+      throw writeError;
+    }
+    if (waitError) return { reply, unacknowledged: waitError };
+    if (count === undefined) return { reply, unacknowledged: new Error('WAIT got no reply') };
+    const acknowledged = Number(count);
+    return acknowledged >= acks
+      ? { reply }
+      : { reply, unacknowledged: new ReplicaAcksMissingError(acks, acknowledged) };
+  }
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { runConfirmed, type RedisKeys } from '@hookline/redis';
+import { callAcknowledged, runConfirmed, type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
 import { type AttemptTrigger, type DeliverableEvent, TurnBatch, type TraceContext } from '@hookline/core';
 
@@ -78,6 +78,12 @@ export interface AcceptInput {
 
 type RawEntry = [string, string[]];
 
+/** How an entry's deletion ended: failed, or done and (when required) acknowledged by the replicas. */
+interface Deleted {
+  readonly error?: Error;
+  readonly acknowledged: boolean;
+}
+
 /** A done entry to delete: its inbox (the key) and its id. */
 interface DoneEntry {
   readonly inbox: string;
@@ -86,10 +92,9 @@ interface DoneEntry {
 
 export class AccountInbox {
   // The entries done in one turn leave in one XDEL per inbox (a busy account finishes several fan-outs a turn).
-  // Each caller gets its own inbox's outcome: the error of the XDEL that carried its entry, or nothing.
-  private readonly deletes = new TurnBatch<DoneEntry, Error | undefined>((entries) =>
-    this.deleteDone(entries),
-  );
+  // Each caller gets its own inbox's outcome: the error of the XDEL that carried its entry, or whether it is
+  // on the replicas.
+  private readonly deletes = new TurnBatch<DoneEntry, Deleted>((entries) => this.deleteDone(entries));
 
   constructor(
     private readonly redis: Redis,
@@ -166,36 +171,42 @@ export class AccountInbox {
     };
   }
 
-  /** The entry's fan-out is complete. */
-  async done(accountId: string, entryId: string): Promise<void> {
-    const failed = await this.deletes.add({ inbox: this.keys.accountInbox(accountId), id: entryId });
-    if (failed) throw failed;
+  /**
+   * The entry's fan-out is complete. True when the deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS;
+   * always, when none are required); false when it is not known to be, and a failover may bring the entry back.
+   */
+  async done(accountId: string, entryId: string): Promise<boolean> {
+    const deleted = await this.deletes.add({ inbox: this.keys.accountInbox(accountId), id: entryId });
+    if (deleted.error) throw deleted.error;
+    return deleted.acknowledged;
   }
 
   /**
-   * One XDEL per inbox, sent together (each inbox is its own slot in a Redis Cluster). An XDEL deletes all its
-   * ids or none (it fails whole), so an entry is reported done exactly when its own deletion went through, as
-   * when each was deleted alone: the ids are the stream's own, so no caller's id can fail another's command.
-   * An id already gone counts as done, as before.
+   * One XDEL per inbox, sent together (each inbox is its own slot in a Redis Cluster), with its WAIT in the
+   * same pipeline when acknowledgements are required. An XDEL deletes all its ids or none (it fails whole), so
+   * an entry is reported done exactly when its own deletion went through, as when each was deleted alone: the
+   * ids are the stream's own, so no caller's id can fail another's command. An id already gone counts as done.
    */
-  private async deleteDone(entries: readonly DoneEntry[]): Promise<(Error | undefined)[]> {
+  private async deleteDone(entries: readonly DoneEntry[]): Promise<Deleted[]> {
     const ids = new Map<string, string[]>();
     for (const { inbox, id } of entries) {
       const list = ids.get(inbox);
       if (list) list.push(id);
       else ids.set(inbox, [id]);
     }
-    const outcomes = new Map<string, Error | undefined>();
+    const outcomes = new Map<string, Deleted>();
     await Promise.all(
       [...ids].map(async ([inbox, inboxIds]) => {
         try {
-          await this.redis.xdel(inbox, ...inboxIds);
+          const { unacknowledged } = await callAcknowledged(this.redis, 'XDEL', inbox, inboxIds);
+          outcomes.set(inbox, { acknowledged: !unacknowledged });
         } catch (error) {
-          outcomes.set(inbox, error instanceof Error ? error : new Error(String(error)));
+          const failed = error instanceof Error ? error : new Error(String(error));
+          outcomes.set(inbox, { error: failed, acknowledged: false });
         }
       }),
     );
-    return entries.map(({ inbox }) => outcomes.get(inbox));
+    return entries.map(({ inbox }) => outcomes.get(inbox)!);
   }
 
   /** Accounts that accepted nothing within the grace period (and may have abandoned entries). */

@@ -26,7 +26,7 @@ describe('deduplication cuts after the answer', () => {
 
   const dedupeKey = (hookId: string) => hookQueueLayout(keys, hookId).deduplication('evt_1');
   const ttls = () => Promise.all(hooks.map((hookId) => ctx.redis.pttl(dedupeKey(hookId))));
-  const cutsOnHeld = () => new DedupeCuts(held, keys, new HookJobAdder(held, keys));
+  const cutsOnHeld = () => new DedupeCuts(new HookJobAdder(held, keys));
   const settledWithin = async (promise: Promise<unknown>, ms: number) =>
     Promise.race([
       promise.then(() => true),
@@ -35,7 +35,7 @@ describe('deduplication cuts after the answer', () => {
 
   it('closing waits for the cuts under way, and they are all done when it resolves', async () => {
     const cuts = cutsOnHeld();
-    cuts.start('acct_1', hooks, 'evt_1');
+    cuts.start(hooks, 'evt_1');
     const closing = cuts.close(10_000);
     expect(await settledWithin(closing, 300)).toBe(false);
     for (const ttl of await ttls()) expect(ttl).toBeGreaterThan(DEDUPE_TTL_MS - 60_000);
@@ -54,7 +54,7 @@ describe('deduplication cuts after the answer', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       const cuts = cutsOnHeld();
-      cuts.start('acct_1', hooks, 'evt_1');
+      cuts.start(hooks, 'evt_1');
       const startedAt = Date.now();
       await cuts.close(200);
       expect(Date.now() - startedAt).toBeLessThan(2000);
@@ -69,8 +69,8 @@ describe('deduplication cuts after the answer', () => {
   });
 
   it('closes at once with nothing under way', async () => {
-    const cuts = new DedupeCuts(ctx.redis, keys, new HookJobAdder(ctx.redis, keys));
-    cuts.start('acct_1', [], 'evt_1');
+    const cuts = new DedupeCuts(new HookJobAdder(ctx.redis, keys));
+    cuts.start([], 'evt_1');
     expect(await settledWithin(cuts.close(10_000), 100)).toBe(true);
   });
 });

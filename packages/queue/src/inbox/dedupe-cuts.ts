@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import { confirmWrites, REPLICA_ACK_TIMEOUT_MS, type HookJobAdder, type RedisKeys } from '@hookline/redis';
+import type { HookJobAdder } from '@hookline/redis';
 import { DEDUPE_AFTER_DONE_MS } from '../jobs';
 
 /**
- * How long closing waits for the cuts under way: one WAIT (at most REPLICA_ACK_TIMEOUT_MS) and one PEXPIRE
- * per hook, with room to spare. Past it (Redis unreachable), a cut not sent only keeps its keys their hour.
+ * How long closing waits for the cuts under way: one PEXPIRE per hook, with room to spare. Past it (Redis
+ * unreachable), a cut not sent only keeps its keys their hour.
  */
-export const DEDUPE_CUTS_CLOSE_MS = REPLICA_ACK_TIMEOUT_MS + 1000;
+export const DEDUPE_CUTS_CLOSE_MS = 2000;
 
 /**
  * Cuts each hook's deduplication key of an event to DEDUPE_AFTER_DONE_MS once its inbox entry is done, after
@@ -18,16 +17,15 @@ export const DEDUPE_CUTS_CLOSE_MS = REPLICA_ACK_TIMEOUT_MS + 1000;
 export class DedupeCuts {
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(
-    private readonly redis: Redis,
-    private readonly keys: RedisKeys,
-    private readonly jobs: HookJobAdder,
-  ) {}
+  constructor(private readonly jobs: HookJobAdder) {}
 
-  /** Starts the cut of `jobId`'s keys in `hookIds`' queues; call only once the account's entry is done. */
-  start(accountId: string, hookIds: readonly string[], jobId: string): void {
+  /**
+   * Starts the cut of `jobId`'s keys in `hookIds`' queues; call only once the account's entry is done, and
+   * (with HOOKLINE_REDIS_REPLICA_ACKS) its deletion acknowledged by the replicas: see FanOut.
+   */
+  start(hookIds: readonly string[], jobId: string): void {
     if (hookIds.length === 0) return;
-    const cut = this.cut(accountId, hookIds, jobId)
+    const cut = this.cut(hookIds, jobId)
       .catch(() => undefined)
       .finally(() => this.pending.delete(cut));
     this.pending.add(cut);
@@ -42,14 +40,8 @@ export class DedupeCuts {
     }
   }
 
-  /**
-   * Only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
-   * lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the
-   * keys keep their hour. The WAIT is on the connection `done` was sent on, so it covers it. The cut itself is
-   * not acknowledged and its failure is ignored: the event is queued and the answer stands.
-   */
-  private async cut(accountId: string, hookIds: readonly string[], jobId: string): Promise<void> {
-    await confirmWrites(this.redis, this.keys.accountInbox(accountId));
+  /** The cut itself is not acknowledged and its failure is ignored: the event is queued and the answer stands. */
+  private async cut(hookIds: readonly string[], jobId: string): Promise<void> {
     await Promise.all(
       hookIds.map((hookId) =>
         this.jobs.shortenDeduplication(hookId, jobId, DEDUPE_AFTER_DONE_MS).catch(() => undefined),

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { inSpan, type Tracing } from '@hookline/core';
-import { confirmWrites, HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
+import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import {
   DEDUPE_TTL_MS,
   DELIVER_JOB,
@@ -53,7 +53,7 @@ export class FanOut {
     this.hookQueues = new HookQueues(deps.redis, deps.keys);
     this.jobs = new HookJobAdder(deps.redis, deps.keys);
     this.ready = new ReadySet(deps.redis, deps.keys);
-    this.cuts = new DedupeCuts(deps.redis, deps.keys, this.jobs);
+    this.cuts = new DedupeCuts(this.jobs);
   }
 
   /**
@@ -90,10 +90,12 @@ export class FanOut {
     // it would hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays:
     // the retry with the same id (or recovery) signals again; the jobs are not added twice.
     await this.ready.signal(hookIds, { confirmed: true });
-    await this.deps.inbox.done(accountId, entry.id);
-    // Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery.
-    // Not awaited: the cut waits for `done` on the replicas and cannot fail the publish, so it follows the answer.
-    this.cuts.start(accountId, hookIds, jobIdOf(entry));
+    const doneOnReplicas = await this.deps.inbox.done(accountId, entry.id);
+    // Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. And
+    // only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
+    // lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the
+    // keys keep their hour. Not awaited: the cut cannot fail the publish, so it follows the answer.
+    if (doneOnReplicas) this.cuts.start(hookIds, jobIdOf(entry));
     if (held.length > 0) await this.deps.onHeld?.(held);
   }
 

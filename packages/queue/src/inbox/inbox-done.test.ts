@@ -64,12 +64,16 @@ describe('inbox entries done in one turn', () => {
     const a = await Promise.all(['evt_a1', 'evt_a2', 'evt_a3'].map((id) => accept('acct_a', id)));
     const [b] = await Promise.all([accept('acct_b', 'evt_b1')]);
     const { inbox } = wiring();
-    const xdel = jest.spyOn(ctx.redis, 'xdel');
+    const sent = jest.spyOn(ctx.redis, 'call');
     try {
-      await Promise.all([...a.map((entry) => inbox.done('acct_a', entry.id)), inbox.done('acct_b', b!.id)]);
-      expect(xdel).toHaveBeenCalledTimes(2);
+      const answers = await Promise.all([
+        ...a.map((entry) => inbox.done('acct_a', entry.id)),
+        inbox.done('acct_b', b!.id),
+      ]);
+      expect(answers).toEqual([true, true, true, true]);
+      expect(sent.mock.calls.filter(([command]) => command === 'XDEL')).toHaveLength(2);
     } finally {
-      xdel.mockRestore();
+      sent.mockRestore();
     }
     expect(await inboxLength('acct_a')).toBe(0);
     expect(await inboxLength('acct_b')).toBe(0);

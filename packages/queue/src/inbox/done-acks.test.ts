@@ -1,0 +1,53 @@
+import IORedis from 'ioredis';
+import { redisKeys, requireReplicaAcks } from '@hookline/redis';
+import { startRedisSentinel, type RedisSentinelFixture } from '@hookline/testing';
+import { AccountInbox } from './account-inbox';
+
+// `done` says whether the entry's deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): the fan-out cuts
+// the deduplication keys only then, since a failover that lost the deletion brings the entry back. A primary
+// and one replica on ports of their own; the replica frozen so that it acknowledges nothing.
+describe('an inbox entry done with replica acknowledgements required', () => {
+  let pair: RedisSentinelFixture;
+  let redis: IORedis;
+  const keys = redisKeys(`done-acks-${process.pid}`);
+  beforeAll(async () => {
+    pair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
+    const primary = pair.servers[0]!;
+    redis = requireReplicaAcks(new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null }), 1);
+  }, 30000);
+  afterAll(async () => {
+    redis?.disconnect();
+    await pair?.stop();
+  });
+
+  async function accepted(inbox: AccountInbox, eventId: string): Promise<string> {
+    const acceptance = await inbox.accept({
+      accountId: 'acct_1',
+      event: { id: eventId, type: 'call_created', fields: { call_id: eventId } },
+      acceptedAt: Date.now(),
+      hooks: ['hk_1'],
+      idempotencyTtlSeconds: 60,
+      graceMs: 60_000,
+      maxAbandoned: 10,
+    });
+    if (acceptance.kind !== 'accepted' || !acceptance.entry) throw new Error('not accepted');
+    return acceptance.entry.id;
+  }
+
+  it('is acknowledged when the replica has the deletion, and said not to be when it does not', async () => {
+    const inbox = new AccountInbox(redis, keys);
+    const first = await accepted(inbox, 'evt_1');
+    const second = await accepted(inbox, 'evt_2');
+    expect(await inbox.done('acct_1', first)).toBe(true);
+
+    const replica = pair.servers[1]!;
+    replica.freeze();
+    try {
+      expect(await inbox.done('acct_1', second)).toBe(false);
+    } finally {
+      replica.thaw();
+    }
+    // Deleted on the primary all the same: only its acknowledgement is missing.
+    expect(await redis.xlen(keys.accountInbox('acct_1'))).toBe(0);
+  }, 30000);
+});
