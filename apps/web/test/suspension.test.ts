@@ -230,6 +230,12 @@ describe('a suspended hook (browser)', () => {
     await expect(page.locator('[data-hook-state]').textContent()).resolves.toContain(
       'Paused by an administrator',
     );
+    // The event published during the pause is listed as held by the pause, not by a suspension.
+    const held = page.locator('[data-held-events]');
+    await expect(held.textContent()).resolves.toMatch(
+      /1 event accepted while the hook is\s+paused by an administrator/,
+    );
+    await expect(held.textContent()).resolves.not.toContain('suspended');
     await screenshot(page, 'admin-paused');
     // The list tells an admin's pause from a suspension too.
     await page.goto(`${w.baseUrl}/`);

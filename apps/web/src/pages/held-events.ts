@@ -34,8 +34,11 @@ export interface HeldList {
   readonly total: number;
 }
 
-/** The held events, in the order they would be delivered, a page at a time (a link per page). */
-export function heldEventsCard(hookId: string, list: HeldList): SafeHtml {
+/**
+ * The held events, in the order they would be delivered, a page at a time (a link per page). `byAdmin`: the
+ * hook is paused by an administrator, not suspended for its failures, and the card says which.
+ */
+export function heldEventsCard(hookId: string, list: HeldList, byAdmin = false): SafeHtml {
   if (list.total === 0) return html``;
   const { from, total, events } = list;
   const link = (at: number, label: string) =>
@@ -45,8 +48,8 @@ export function heldEventsCard(hookId: string, list: HeldList): SafeHtml {
       <div>
         <h2 id="held-title">Held events</h2>
         <p>
-          ${plural(total, 'event')} accepted while the hook is suspended, in the order they would be
-          delivered.
+          ${plural(total, 'event')} accepted while the hook is
+          ${byAdmin ? 'paused by an administrator' : 'suspended'}, in the order they would be delivered.
         </p>
       </div>
     </div>

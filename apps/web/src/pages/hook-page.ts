@@ -168,7 +168,7 @@ export function liveParts(
         : ''
     }
     ${egressWaitBanner(hook)} ${certificateExpiryBanner(hook)}`,
-    held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList) : html``,
+    held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList, suspension.byAdmin) : html``,
     log: html`<div id="delivery-log" data-state="${hook.state}">
         ${deliveryLog(
           deliveries,
