@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { acksPhase, formatAcks } from './acks/acks-phase';
 import { formatIdleFleet, idleFleet } from './idle/idle-fleet';
 import { parseOptions } from './options';
-import { formatRateRows, hooklineMicros } from './rate-rows';
+import { bullmqRatiosToMaximum, formatRateRows, hooklineMicros } from './rate-rows';
 import { formatReport } from './report';
 import { REPO_ROOT } from './repo-root';
 import { runBench } from './run-bench';
@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   await writeFile(outFile, `${json}\n`);
   const busyMax = results.hookline.configured.throughput;
   const rates = results.fixedRates
-    ? `${formatRateRows(results.fixedRates, hooklineMicros(busyMax))}\n\n`
+    ? `${formatRateRows(results.fixedRates, hooklineMicros(busyMax), bullmqRatiosToMaximum(results.bullmq.manyQueues))}\n\n`
     : '';
   process.stdout.write(`${formatReport(results)}\n\n${rates}${json}\n`);
   process.stderr.write(`results written to ${outFile}\n`);

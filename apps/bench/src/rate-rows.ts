@@ -1,6 +1,6 @@
 import { OpenLoop, viaProducer, type BenchHook } from './load/hookline-load';
 import { hooklinePhase, type PhaseContext } from './phases';
-import { cpuPerDelivery, type PhaseResult, type RateRow } from './results';
+import { cpuPerDelivery, type BullmqAlone, type PhaseResult, type RateRow } from './results';
 
 export type { RateRow };
 
@@ -19,6 +19,22 @@ export function hooklineMicros(p: PhaseResult): number | undefined {
   const all = cpuPerDelivery(p);
   const bench = p.usage?.cpuMicrosPerDelivery.bench;
   return all === undefined || bench === undefined ? undefined : all - bench;
+}
+
+/**
+ * BullMQ alone at each fixed rate: Redis + the Workers' process per job ÷ the same at its maximum (the adds
+ * come from the bench process, as hookline's publishes do, so neither side counts the bench).
+ */
+export function bullmqRatiosToMaximum(
+  manyQueues: BullmqAlone['manyQueues'],
+): { rate: number; micros: number; ratio: number }[] {
+  const max = hooklineMicros(manyQueues);
+  return (manyQueues.atRates ?? []).flatMap((p) => {
+    const micros = hooklineMicros(p);
+    return micros === undefined || !max
+      ? []
+      : [{ rate: p.rate, micros: Math.round(micros), ratio: Math.round((micros / max) * 100) / 100 }];
+  });
 }
 
 export function costLine(micros: number): CostLine {
@@ -70,13 +86,21 @@ export async function rateRows(
 }
 
 /** The rows and the cost line as text (figures from a loaded machine are not claims). */
-export function formatRateRows(rows: readonly RateRow[], atMaximum?: number): string {
+export function formatRateRows(
+  rows: readonly RateRow[],
+  atMaximum?: number,
+  floor: readonly { rate: number; micros: number; ratio: number }[] = [],
+): string {
   const lines = [
     'CPU per delivery at fixed rates (hookline processes + Redis, µs; target ≤ 1.5 × the maximum):',
   ];
   for (const r of rows)
     lines.push(
       `  ${r.shape} at ${r.rate}/s: ${r.hooklineMicrosPerDelivery ?? '?'} µs, ${r.ratioToMaximum ?? '?'} × the maximum`,
+    );
+  for (const b of floor)
+    lines.push(
+      `  BullMQ alone at ${b.rate}/s: ${b.micros} µs per job, ${b.ratio} × its maximum (the reference)`,
     );
   if (atMaximum !== undefined) {
     const cost = costLine(atMaximum);

@@ -120,6 +120,9 @@ export function bullmqRows(r: BenchResults): string[][] {
       b.manyQueues,
       r.ceiling.manyStreams,
     ),
+    ...(b.manyQueues.atRates ?? []).map((p) =>
+      row(`(a') BullMQ alone: ${b.manyQueues.queues} queues, add + process at ${p.rate}/s`, p),
+    ),
   ];
 }
 
@@ -128,6 +131,10 @@ export function redisRows(r: BenchResults): string[][] {
     ['BullMQ alone: adds, 1 queue', r.bullmq.addBulk],
     ['BullMQ alone: 1 queue, process only', r.bullmq.oneQueue],
     [`BullMQ alone: ${r.bullmq.manyQueues.queues} queues, add + process`, r.bullmq.manyQueues],
+    ...(r.bullmq.manyQueues.atRates ?? []).map((p): [string, PhaseResult] => [
+      `BullMQ alone: ${r.bullmq.manyQueues.queues} queues, at ${p.rate}/s`,
+      p,
+    ]),
     ['1 hook, max', r.hookline.oneHook],
     [`${r.hookline.active.activeHooks} active, max`, r.hookline.active.throughput],
     [

@@ -73,8 +73,16 @@ export interface BullmqAlone {
   /** One Worker draining pre-added jobs, one at a time; `ranDry` if the queue emptied within the window. */
   readonly oneQueue: PhaseResult & { readonly jobs: number; readonly ranDry: boolean };
   /** `Queue.add` in a closed loop over `queues` queues, one Worker each. */
-  readonly manyQueues: PhaseResult & { readonly queues: number; readonly window: number };
+  readonly manyQueues: PhaseResult & {
+    readonly queues: number;
+    readonly window: number;
+    /** The same queues fed at each fixed rate: the reference for hookline's fixed-rate rows. */
+    readonly atRates?: readonly BullmqAtRate[];
+  };
 }
+
+/** BullMQ alone at one fixed rate (jobs added round robin over the many-queues measurement's queues). */
+export type BullmqAtRate = PhaseResult & { readonly rate: number };
 
 export interface TargetCheck {
   readonly target: string;

@@ -27,3 +27,16 @@ export function atMost(
   if (value === undefined) return [];
   return [{ target, figure, value, limit, ...toTarget(value, limit), met: value <= limit }];
 }
+
+/**
+ * Not a target check: the same kind of figure for a reference hookline builds on (BullMQ alone), showing
+ * whether the target is within reach at all ("reachable" or "OUT OF REACH" in the report).
+ */
+export function boundAtMost(
+  target: string,
+  figure: string,
+  value: number | undefined,
+  limit: number,
+): TargetCheck[] {
+  return atMost(target, figure, value, limit).map((check) => ({ ...check, bound: true }));
+}

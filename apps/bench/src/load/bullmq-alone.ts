@@ -10,12 +10,14 @@ import {
 } from '@hookline/queue';
 import type { Redis } from 'ioredis';
 import { nowMicros, sleep } from '../clock';
-import type { BullmqAlone, PhaseResult } from '../results';
+import { FIXED_RATES } from '../rate-rows';
+import type { BullmqAlone, BullmqAtRate, PhaseResult } from '../results';
 import { BullmqHost } from '../system/bullmq-host-process';
 import { usageProbe } from '../system/usage-probe';
 import { benchEventData } from './bench-event';
 import type { LoadTally } from './hookline-load';
 import type { WindowTiming } from './measure';
+import { runOpenLoop } from './open-loop';
 
 // BullMQ alone: hookline's queues and jobs moved the way hookline moves them — BullMQ's add script, then
 // moveToActive and moveToFinished fetching the next job, all through BullMQ's queue backend — with nothing
@@ -173,8 +175,9 @@ async function manyQueues(ctx: BullmqAloneContext, connection: Redis): Promise<B
   );
   const queues = await openQueues(new HookQueues(connection, ctx.keys), ctx.queues);
   const host = await startHost(ctx, queues);
+  const adder = new HookJobAdder(connection, ctx.keys);
   try {
-    const loop = new AddLoop(new HookJobAdder(connection, ctx.keys), queues, host, ctx.window);
+    const loop = new AddLoop(adder, queues, host, ctx.window);
     const window = await measureJobs(ctx, host);
     const tally = await loop.finish(ctx.drainTimeoutMs);
     ctx.progress(
@@ -183,9 +186,47 @@ async function manyQueues(ctx: BullmqAloneContext, connection: Redis): Promise<B
         (tally.publishErrors > 0 ? `, ${tally.publishErrors} add errors (${tally.firstError})` : '') +
         (host.failure ? `; a Worker reported: ${host.failure}` : ''),
     );
-    return { ...window, tally, queues: ctx.queues, window: ctx.window };
+    const atRates: BullmqAtRate[] = [];
+    for (const rate of FIXED_RATES) {
+      ctx.progress(
+        `BullMQ alone: ${ctx.queues} queues, open loop at ${rate}/s (CPU per job against the maximum)`,
+      );
+      const phase = await atRate(ctx, adder, queues, host, rate);
+      atRates.push({ rate, ...phase });
+      ctx.progress(`  ${phase.perSecond} jobs/s`);
+    }
+    return { ...window, tally, queues: ctx.queues, window: ctx.window, atRates };
   } finally {
     await host.stop();
+  }
+}
+
+/**
+ * The same queues fed at a fixed rate, round robin, each job signalled once added: the reference for hookline's
+ * "CPU per delivery at a fixed rate" rows, measured on the same machine in the same run.
+ */
+async function atRate(
+  ctx: BullmqAloneContext,
+  adder: HookJobAdder,
+  queues: readonly BenchQueue[],
+  host: BullmqHost,
+  rate: number,
+): Promise<PhaseResult> {
+  let errors = 0;
+  const loop = runOpenLoop(rate, (seq) => {
+    const q = queues[seq % queues.length]!;
+    addJob(adder, q).then(
+      () => host.signal(q.index),
+      () => (errors += 1),
+    );
+  });
+  try {
+    const window = await measureJobs(ctx, host);
+    if (errors > 0) ctx.progress(`  ${errors} add errors`);
+    return window;
+  } finally {
+    loop.stop();
+    await loop.done;
   }
 }
 
