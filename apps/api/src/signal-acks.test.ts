@@ -4,6 +4,7 @@ import {
   startRedisCluster,
   usePostgres,
   useRedis,
+  waitUntil,
   type RedisClusterFixture,
   type RedisServerProcess,
 } from '@hookline/testing';
@@ -73,7 +74,8 @@ describe('a publish whose signal the replicas did not acknowledge', () => {
 
     const accepted = await call('POST', `/v1/accounts/${acct}/events`, event);
     expect(accepted.statusCode).toBe(200);
-    expect(await redis.xlen(keys.accountInbox(acct))).toBe(0);
+    // Deleted just after the answer, with the other entries done in the same moment.
+    await waitUntil(async () => (await redis.xlen(keys.accountInbox(acct))) === 0, 'the entry deleted');
     const queue = new HookQueues(redis, keys).open(hook);
     ctx.onCleanup(() => queue.close());
     const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'], 0, -1, true);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { callAcknowledged, runConfirmed, type RedisKeys } from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
-import { type AttemptTrigger, type DeliverableEvent, TurnBatch, type TraceContext } from '@hookline/core';
+import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
 // hooks and the inbox entry are written together, so an event is either accepted (and then reaches every hook
@@ -78,24 +78,7 @@ export interface AcceptInput {
 
 type RawEntry = [string, string[]];
 
-/** How an entry's deletion ended: failed, or done and (when required) acknowledged by the replicas. */
-interface Deleted {
-  readonly error?: Error;
-  readonly acknowledged: boolean;
-}
-
-/** A done entry to delete: its inbox (the key) and its id. */
-interface DoneEntry {
-  readonly inbox: string;
-  readonly id: string;
-}
-
 export class AccountInbox {
-  // The entries done in one turn leave in one XDEL per inbox (a busy account finishes several fan-outs a turn).
-  // Each caller gets its own inbox's outcome: the error of the XDEL that carried its entry, or whether it is
-  // on the replicas.
-  private readonly deletes = new TurnBatch<DoneEntry, Deleted>((entries) => this.deleteDone(entries));
-
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -172,41 +155,32 @@ export class AccountInbox {
   }
 
   /**
-   * The entry's fan-out is complete. True when the deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS;
-   * always, when none are required); false when it is not known to be, and a failover may bring the entry back.
+   * Deletes done entries: one XDEL per inbox, sent together (each inbox is its own slot in a Redis Cluster),
+   * with its WAIT in the same pipeline when acknowledgements are required. For each entry, true when its
+   * deletion went through and is on the replicas (always, when none are required); false when it failed or is
+   * not known to be on them (a failover may bring the entry back). An XDEL deletes all its ids or none, and an
+   * id already gone counts as deleted.
    */
-  async done(accountId: string, entryId: string): Promise<boolean> {
-    const deleted = await this.deletes.add({ inbox: this.keys.accountInbox(accountId), id: entryId });
-    if (deleted.error) throw deleted.error;
-    return deleted.acknowledged;
-  }
-
-  /**
-   * One XDEL per inbox, sent together (each inbox is its own slot in a Redis Cluster), with its WAIT in the
-   * same pipeline when acknowledgements are required. An XDEL deletes all its ids or none (it fails whole), so
-   * an entry is reported done exactly when its own deletion went through, as when each was deleted alone: the
-   * ids are the stream's own, so no caller's id can fail another's command. An id already gone counts as done.
-   */
-  private async deleteDone(entries: readonly DoneEntry[]): Promise<Deleted[]> {
+  async deleteDone(entries: readonly { accountId: string; entryId: string }[]): Promise<boolean[]> {
     const ids = new Map<string, string[]>();
-    for (const { inbox, id } of entries) {
+    for (const { accountId, entryId } of entries) {
+      const inbox = this.keys.accountInbox(accountId);
       const list = ids.get(inbox);
-      if (list) list.push(id);
-      else ids.set(inbox, [id]);
+      if (list) list.push(entryId);
+      else ids.set(inbox, [entryId]);
     }
-    const outcomes = new Map<string, Deleted>();
+    const deleted = new Map<string, boolean>();
     await Promise.all(
       [...ids].map(async ([inbox, inboxIds]) => {
         try {
           const { unacknowledged } = await callAcknowledged(this.redis, 'XDEL', inbox, inboxIds);
-          outcomes.set(inbox, { acknowledged: !unacknowledged });
-        } catch (error) {
-          const failed = error instanceof Error ? error : new Error(String(error));
-          outcomes.set(inbox, { error: failed, acknowledged: false });
+          deleted.set(inbox, !unacknowledged);
+        } catch {
+          deleted.set(inbox, false);
         }
       }),
     );
-    return entries.map(({ inbox }) => outcomes.get(inbox)!);
+    return entries.map(({ accountId }) => deleted.get(this.keys.accountInbox(accountId))!);
   }
 
   /** Accounts that accepted nothing within the grace period (and may have abandoned entries). */

@@ -3,7 +3,7 @@ import { redisKeys, requireReplicaAcks } from '@hookline/redis';
 import { startRedisSentinel, type RedisSentinelFixture } from '@hookline/testing';
 import { AccountInbox } from './account-inbox';
 
-// `done` says whether the entry's deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): the fan-out cuts
+// `deleteDone` says whether each entry's deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): the fan-out cuts
 // the deduplication keys only then, since a failover that lost the deletion brings the entry back. A primary
 // and one replica on ports of their own; the replica frozen so that it acknowledges nothing.
 describe('an inbox entry done with replica acknowledgements required', () => {
@@ -38,12 +38,12 @@ describe('an inbox entry done with replica acknowledgements required', () => {
     const inbox = new AccountInbox(redis, keys);
     const first = await accepted(inbox, 'evt_1');
     const second = await accepted(inbox, 'evt_2');
-    expect(await inbox.done('acct_1', first)).toBe(true);
+    expect(await inbox.deleteDone([{ accountId: 'acct_1', entryId: first }])).toEqual([true]);
 
     const replica = pair.servers[1]!;
     replica.freeze();
     try {
-      expect(await inbox.done('acct_1', second)).toBe(false);
+      expect(await inbox.deleteDone([{ accountId: 'acct_1', entryId: second }])).toEqual([false]);
     } finally {
       replica.thaw();
     }

@@ -11,7 +11,7 @@ import {
 } from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
 import { AccountInbox, type InboxEntry } from './account-inbox';
-import { DedupeCuts } from './dedupe-cuts';
+import { InboxTidy } from './inbox-tidy';
 
 export interface FanOutDeps {
   readonly redis: Redis;
@@ -39,7 +39,7 @@ export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: Acc
  * once it is done, so Redis keeps nothing of a delivered event for long. That is safe because each add is
  * fenced (fenced-add.lua): it is refused once the read that handed this fan-out its entry is FANOUT_STALE_MS
  * old. A fan-out that can still add read the entry before it was done, and is refused before the shortened
- * key expires: a stalled fan-out never adds after the key is gone. The cut follows the answer (DedupeCuts):
+ * key expires: a stalled fan-out never adds after the key is gone. The deletion and the cut follow the answer (InboxTidy):
  * the publish does not wait for it, and closing the fan-out does.
  */
 export class FanOut {
@@ -47,13 +47,13 @@ export class FanOut {
   // BullMQ's add script without a Queue handle per hook: one script per event, for a quiet hook as for a busy one.
   private readonly jobs: HookJobAdder;
   private readonly ready: ReadySet;
-  private readonly cuts: DedupeCuts;
+  private readonly tidy: InboxTidy;
 
   constructor(private readonly deps: FanOutDeps) {
     this.hookQueues = new HookQueues(deps.redis, deps.keys);
     this.jobs = new HookJobAdder(deps.redis, deps.keys);
     this.ready = new ReadySet(deps.redis, deps.keys);
-    this.cuts = new DedupeCuts(this.jobs);
+    this.tidy = new InboxTidy(deps.inbox, this.jobs);
   }
 
   /**
@@ -90,18 +90,18 @@ export class FanOut {
     // it would hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays:
     // the retry with the same id (or recovery) signals again; the jobs are not added twice.
     await this.ready.signal(hookIds, { confirmed: true });
-    const doneOnReplicas = await this.deps.inbox.done(accountId, entry.id);
-    // Only after `done`: a crash before it leaves the entry open and the keys at an hour for its recovery. And
-    // only once `done` is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): a failover of the account's shard that
-    // lost it would bring the entry back, fanned out afresh once the keys may be gone; not acknowledged, the
-    // keys keep their hour. Not awaited: the cut cannot fail the publish, so it follows the answer.
-    if (doneOnReplicas) this.cuts.start(hookIds, jobIdOf(entry));
+    // The event is queued and its hooks told: the entry's deletion and the keys' cut follow the answer, many
+    // at a time (InboxTidy). A crash before them leaves the entry to recovery, which finds every job queued.
+    this.tidy.done({ accountId, entryId: entry.id, hookIds, jobId: jobIdOf(entry) });
     if (held.length > 0) await this.deps.onHeld?.(held);
   }
 
-  /** Waits (bounded) for the deduplication cuts under way: the caller may let the connection go afterwards. */
+  /**
+   * Sends the entries' deletions and keys' cuts that are due, and waits (bounded) for them: the caller may let
+   * the connection go afterwards, or look at the inbox. The fan-out can go on being used.
+   */
   async close(): Promise<void> {
-    await this.cuts.close();
+    await this.tidy.close();
   }
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {

@@ -46,6 +46,8 @@ export class InboxRecovery {
     for (const accountId of await this.inbox.quietAccounts(graceMs, ACCOUNTS_PER_RUN)) {
       try {
         recovered += await this.recoverAccount(accountId);
+        // The fan-outs' deletions follow their answers; sent now, so that the inbox is seen as it is.
+        await this.fanOut.close();
         if (await this.inbox.isEmpty(accountId)) await this.inbox.forget(accountId, graceMs);
       } catch (error) {
         // One account's trouble (a corrupt queue key) must not hold up the others; it is tried again next run.
