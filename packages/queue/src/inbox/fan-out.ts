@@ -39,8 +39,8 @@ export function createInboxFanOut(deps: Omit<FanOutDeps, 'inbox'>): { inbox: Acc
  * once it is done, so Redis keeps nothing of a delivered event for long. That is safe because each add is
  * fenced (fenced-add.lua): it is refused once the read that handed this fan-out its entry is FANOUT_STALE_MS
  * old. A fan-out that can still add read the entry before it was done, and is refused before the shortened
- * key expires: a stalled fan-out never adds after the key is gone. The deletion and the cut follow the answer (InboxTidy):
- * the publish does not wait for it, and closing the fan-out does.
+ * key expires: a stalled fan-out never adds after the key is gone. The entry's deletion and the cut follow the
+ * answer (InboxTidy): the publish waits for neither, and closing the fan-out waits for both.
  */
 export class FanOut {
   private readonly hookQueues: HookQueues;
