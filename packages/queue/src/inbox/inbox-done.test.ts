@@ -43,7 +43,7 @@ describe('inbox entries done after the answer', () => {
       hooks,
       idempotencyTtlSeconds: 60,
       graceMs: 60_000,
-      maxAbandoned: 10, // none is old enough; 0 would make XRANGE answer nil once the inbox has an entry
+      maxAbandoned: 10, // none is old enough
     });
     if (acceptance.kind !== 'accepted' || !acceptance.entry) throw new Error('not accepted');
     return acceptance.entry;

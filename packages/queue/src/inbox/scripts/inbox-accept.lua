@@ -13,8 +13,12 @@
 --!include now-ms.lua
 --!include filter-match.lua
 local inbox, hooksKey, eventsKey, filtersKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
-  'COUNT', tonumber(ARGV[6]))
+-- XRANGE … COUNT 0 answers nil, not an empty list: a caller that wants no abandoned entries asks for none.
+local abandoned = {}
+if tonumber(ARGV[6]) > 0 then
+  abandoned = redis.call('XRANGE', inbox, '-', string.format('%d', now - tonumber(ARGV[5])),
+    'COUNT', tonumber(ARGV[6]))
+end
 if idemKey then
   local earlier = redis.call('GET', idemKey)
   if earlier then
