@@ -20,6 +20,7 @@ export * from './log-sink';
 export * from './samples';
 export * from './lru';
 export { TurnBatch } from './turn-batch';
+export { WindowBatch } from './window-batch';
 export * from './clock';
 export * from './text';
 export * from './error-words';

@@ -1,3 +1,4 @@
+import { WindowBatch } from '@hookline/core';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './keys';
 import { SCRIPTS } from './scripts';
@@ -153,30 +154,18 @@ export class HistoryOutbox {
  * markers, which the watchdog puts back; the records themselves are already in the outboxes.
  */
 export class OutboxMarks {
-  private readonly due = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly batch: WindowBatch<string>;
 
-  constructor(
-    private readonly outbox: HistoryOutbox,
-    private readonly onError: (error: unknown) => void,
-    private readonly windowMs = 20,
-  ) {}
+  constructor(outbox: HistoryOutbox, onError: (error: unknown) => void, windowMs = 20) {
+    this.batch = new WindowBatch((hookIds) => outbox.mark([...new Set(hookIds)]).catch(onError), windowMs);
+  }
 
   add(hookId: string): void {
-    this.due.add(hookId);
-    this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+    this.batch.add(hookId);
   }
 
   /** Sends what is due now (and waits for any send in progress): on shutdown. */
-  async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const ids = [...this.due];
-    this.due.clear();
-    this.flushing = this.flushing.then(() =>
-      ids.length === 0 ? undefined : this.outbox.mark(ids).catch(this.onError),
-    );
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.batch.flush();
   }
 }

@@ -97,11 +97,16 @@ export class FanOut {
   }
 
   /**
-   * Sends the entries' deletions and keys' cuts that are due, and waits (bounded) for them: the caller may let
-   * the connection go afterwards, or look at the inbox. The fan-out can go on being used.
+   * Sends the entries' deletions and keys' cuts that are due, and waits (bounded) for them: the caller may look
+   * at the inbox afterwards. The fan-out goes on being used.
    */
+  flush(): Promise<void> {
+    return this.tidy.flush();
+  }
+
+  /** What `flush` does: the caller may let the connection go afterwards. */
   async close(): Promise<void> {
-    await this.tidy.close();
+    await this.flush();
   }
 
   private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {

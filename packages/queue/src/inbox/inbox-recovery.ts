@@ -47,7 +47,7 @@ export class InboxRecovery {
       try {
         recovered += await this.recoverAccount(accountId);
         // The fan-outs' deletions follow their answers; sent now, so that the inbox is seen as it is.
-        await this.fanOut.close();
+        await this.fanOut.flush();
         if (await this.inbox.isEmpty(accountId)) await this.inbox.forget(accountId, graceMs);
       } catch (error) {
         // One account's trouble (a corrupt queue key) must not hold up the others; it is tried again next run.

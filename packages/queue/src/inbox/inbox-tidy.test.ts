@@ -6,13 +6,13 @@ import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS } from '../jobs';
 import { InboxTidy } from './inbox-tidy';
 
 // What follows a fan-out's answer: its entry deleted, then its keys cut, many at a time. On a real Redis.
-// Closing must send what is due and wait for it: the caller lets the connection go next. Held back by a
+// Flushing must send what is due and wait for it: the caller lets the connection go next. Held back by a
 // BLPOP sent first on their connection (Redis answers one connection in order), the deletions are under way
 // for as long as the test decides.
 describe('inbox entries and deduplication keys tidied after the answer', () => {
   const ctx = useRedis('inbox-tidy');
   const hooks = ['hk_a', 'hk_b'];
-  const LONG_WINDOW_MS = 60_000; // nothing leaves before close() but what the test sends itself
+  const LONG_WINDOW_MS = 60_000; // nothing leaves before flush() but what the test sends itself
   let keys: RedisKeys;
   let held: Redis;
   let gate: string;
@@ -60,7 +60,7 @@ describe('inbox entries and deduplication keys tidied after the answer', () => {
       tidy.done(done('acct_a', a2, 'evt_a2'));
       // Within the window nothing has left yet.
       expect(await inboxLength('acct_a')).toBe(2);
-      await tidy.close();
+      await tidy.flush();
       expect(sent.mock.calls.filter(([command]) => command === 'XDEL')).toHaveLength(2);
     } finally {
       sent.mockRestore();
@@ -70,7 +70,7 @@ describe('inbox entries and deduplication keys tidied after the answer', () => {
     for (const eventId of ['evt_a1', 'evt_a2', 'evt_b1']) expect((await ttls(eventId)).every(cut)).toBe(true);
   });
 
-  it('sends a window once it has passed, without waiting to be closed', async () => {
+  it('sends a window once it has passed, without waiting to be flushed', async () => {
     const a1 = await openEntry('acct_a', 'evt_a1');
     const tidy = tidyOn(ctx.redis, 20);
     tidy.done(done('acct_a', a1, 'evt_a1'));
@@ -78,28 +78,28 @@ describe('inbox entries and deduplication keys tidied after the answer', () => {
     while ((await inboxLength('acct_a')) > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await inboxLength('acct_a')).toBe(0);
-    await tidy.close();
+    await tidy.flush();
     expect((await ttls('evt_a1')).every(cut)).toBe(true);
   });
 
-  it('closing waits for the tidying under way, and it is all done when it resolves', async () => {
+  it('flushing waits for the tidying under way, and it is all done when it resolves', async () => {
     const a1 = await openEntry('acct_a', 'evt_a1');
     // Every command sent on `held` from now on waits until the gate opens.
     held.blpop(gate, 0).catch(() => undefined);
     const tidy = tidyOn(held);
     tidy.done(done('acct_a', a1, 'evt_a1'));
-    const closing = tidy.close(10_000);
-    expect(await settledWithin(closing, 300)).toBe(false);
+    const flushing = tidy.flush(10_000);
+    expect(await settledWithin(flushing, 300)).toBe(false);
     expect(await inboxLength('acct_a')).toBe(1);
     for (const ttl of await ttls('evt_a1')) expect(ttl).toBeGreaterThan(DEDUPE_TTL_MS - 60_000);
 
     await ctx.redis.lpush(gate, 'open');
-    await closing;
+    await flushing;
     expect(await inboxLength('acct_a')).toBe(0);
     expect((await ttls('evt_a1')).every(cut)).toBe(true);
   });
 
-  it('closing gives up after its bound; what then fails rejects nowhere, and the keys keep their hour', async () => {
+  it('flushing gives up after its bound; what then fails rejects nowhere, and the keys keep their hour', async () => {
     const a1 = await openEntry('acct_a', 'evt_a1');
     held.blpop(gate, 0).catch(() => undefined);
     const unhandled: unknown[] = [];
@@ -109,7 +109,7 @@ describe('inbox entries and deduplication keys tidied after the answer', () => {
       const tidy = tidyOn(held);
       tidy.done(done('acct_a', a1, 'evt_a1'));
       const startedAt = Date.now();
-      await tidy.close(200);
+      await tidy.flush(200);
       expect(Date.now() - startedAt).toBeLessThan(2000);
       // The connection goes while the deletion waits: it fails, the entry stays for recovery, no key is cut.
       held.disconnect();
@@ -122,7 +122,7 @@ describe('inbox entries and deduplication keys tidied after the answer', () => {
     }
   });
 
-  it('closes at once with nothing due', async () => {
-    expect(await settledWithin(tidyOn(ctx.redis).close(10_000), 100)).toBe(true);
+  it('flushes at once with nothing due', async () => {
+    expect(await settledWithin(tidyOn(ctx.redis).flush(10_000), 100)).toBe(true);
   });
 });

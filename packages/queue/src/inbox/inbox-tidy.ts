@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { WindowBatch } from '@hookline/core';
 import type { HookJobAdder } from '@hookline/redis';
 import { DEDUPE_AFTER_DONE_MS } from '../jobs';
 import type { AccountInbox } from './account-inbox';
@@ -24,48 +24,30 @@ interface DoneFanOut {
 /**
  * What follows a fan-out's answer: its inbox entry deleted, then (once the deletion is on the replicas) each
  * hook's deduplication key of the event cut to DEDUPE_AFTER_DONE_MS. Neither can change the answer: the jobs
- * are queued and signalled. Both are gathered over TIDY_WINDOW_MS; closing sends what is due and waits
- * (bounded) for it, and nothing here rejects.
+ * are queued and signalled. Both are gathered over TIDY_WINDOW_MS (WindowBatch); flushing sends what is due
+ * and waits (bounded) for it, and nothing here rejects.
  */
 export class InboxTidy {
-  private due: DoneFanOut[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly batch: WindowBatch<DoneFanOut>;
 
   constructor(
     private readonly inbox: AccountInbox,
     private readonly jobs: HookJobAdder,
-    private readonly windowMs = TIDY_WINDOW_MS,
-  ) {}
+    windowMs = TIDY_WINDOW_MS,
+  ) {
+    this.batch = new WindowBatch((fanOuts) => this.tidy(fanOuts), windowMs);
+  }
 
   done(fanOut: DoneFanOut): void {
-    this.due.push(fanOut);
-    this.timer ??= setTimeout(() => this.flush(), this.windowMs);
+    this.batch.add(fanOut);
   }
 
   /**
    * Sends what is due now and resolves once nothing is under way, or after `boundMs`: before the caller lets
    * its connection go, and where the deletions must be seen at once (recovery, before it looks at the inbox).
    */
-  async close(boundMs = TIDY_CLOSE_MS): Promise<void> {
-    this.flush();
-    const bound = sleep(boundMs, 'bound' as const, { ref: false });
-    while (this.pending.size > 0) {
-      const settled = Promise.all(this.pending).then(() => 'settled' as const);
-      if ((await Promise.race([settled, bound])) === 'bound') return;
-    }
-  }
-
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.due;
-    if (batch.length === 0) return;
-    this.due = [];
-    const run = this.tidy(batch)
-      .catch(() => undefined)
-      .finally(() => this.pending.delete(run));
-    this.pending.add(run);
+  flush(boundMs = TIDY_CLOSE_MS): Promise<void> {
+    return this.batch.flush(boundMs);
   }
 
   // Cut only what is deleted on the replicas: a failover that lost the deletion would bring the entry back,
