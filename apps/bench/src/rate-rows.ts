@@ -21,13 +21,18 @@ export function hooklineMicros(p: PhaseResult): number | undefined {
   return all === undefined || bench === undefined ? undefined : all - bench;
 }
 
+/** BullMQ alone at one fixed rate: Redis + Workers µs per job, and that ÷ the same at its maximum. */
+export interface BullmqRatio {
+  readonly rate: number;
+  readonly micros: number;
+  readonly ratio: number;
+}
+
 /**
  * BullMQ alone at each fixed rate: Redis + the Workers' process per job ÷ the same at its maximum (the adds
  * come from the bench process, as hookline's publishes do, so neither side counts the bench).
  */
-export function bullmqRatiosToMaximum(
-  manyQueues: BullmqAlone['manyQueues'],
-): { rate: number; micros: number; ratio: number }[] {
+export function bullmqRatiosToMaximum(manyQueues: BullmqAlone['manyQueues']): BullmqRatio[] {
   const max = hooklineMicros(manyQueues);
   return (manyQueues.atRates ?? []).flatMap((p) => {
     const micros = hooklineMicros(p);
@@ -89,7 +94,7 @@ export async function rateRows(
 export function formatRateRows(
   rows: readonly RateRow[],
   atMaximum?: number,
-  floor: readonly { rate: number; micros: number; ratio: number }[] = [],
+  floor: readonly BullmqRatio[] = [],
 ): string {
   const lines = [
     'CPU per delivery at fixed rates (hookline processes + Redis, µs; target ≤ 1.5 × the maximum):',
