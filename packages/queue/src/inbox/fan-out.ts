@@ -76,20 +76,24 @@ export class FanOut {
 
   private async fanOutEntry(accountId: string, entry: InboxEntry, late: boolean): Promise<void> {
     const hookIds = late ? await this.existing(entry.hooks) : entry.hooks;
+    // Signal only once the jobs are in: a process letting go of a hook re-checks its queue after releasing
+    // the lease, and a signal dropped because the lease was still held must find the job there. On one Redis
+    // each add signals its hook in the same script; on a Redis Cluster the scheduler's keys live on another
+    // shard than the hooks', and the signal follows the adds. A crash before the 202 leaves the inbox entry
+    // open, and recovery fans it out (and signals) again.
+    const together = !this.deps.redis.isCluster;
     // The paused flags are read with the adds, sent in the same turn (neither needs the other): a hook paused
     // while its event is added is one the hold cap sees on its next event either way.
     const [held] = await Promise.all([
       this.paused(hookIds),
-      ...hookIds.map((hookId) => this.add(accountId, hookId, entry)),
+      ...hookIds.map((hookId) => this.add(accountId, hookId, entry, together)),
     ]);
-    // Signal only once the jobs are in: a process letting go of a hook re-checks its queue after releasing
-    // the lease, and a signal dropped because the lease was still held must find the job there. A crash
-    // before `done` leaves the inbox entry open, and recovery fans it out (and signals) again.
-    // The signal on the replicas before the entry is done (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the
-    // hook into the index of hooks with work, the only place the watchdog looks, so a promoted replica without
-    // it would hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays:
-    // the retry with the same id (or recovery) signals again; the jobs are not added twice.
-    await this.ready.signal(hookIds, { confirmed: true });
+    // The signal on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the hook into
+    // the index of hooks with work, the only place the watchdog looks, so a promoted replica without it would
+    // hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays: the
+    // retry with the same id (or recovery) signals again; the jobs are not added twice. (Signalled with its
+    // add, it is acknowledged with it.)
+    if (!together) await this.ready.signal(hookIds, { confirmed: true });
     // The event is queued and its hooks told: the entry's deletion and the keys' cut follow the answer, many
     // at a time (InboxTidy). A crash before them leaves the entry to recovery, which finds every job queued.
     this.tidy.done({ accountId, entryId: entry.id, hookIds, jobId: jobIdOf(entry) });
@@ -109,7 +113,7 @@ export class FanOut {
     await this.flush();
   }
 
-  private async add(accountId: string, hookId: string, entry: InboxEntry): Promise<void> {
+  private async add(accountId: string, hookId: string, entry: InboxEntry, signal: boolean): Promise<void> {
     const { event, acceptedAt, trigger, attemptId, trace } = entry;
     const data: DeliverJobData = {
       accountId,
@@ -136,7 +140,7 @@ export class FanOut {
         removeOnComplete: KEEP_COMPLETED,
         removeOnFail: KEEP_FAILED,
       },
-      { readAt: entry.readAt, staleMs: FANOUT_STALE_MS },
+      { readAt: entry.readAt, staleMs: FANOUT_STALE_MS, signal },
     );
   }
 

@@ -35,9 +35,14 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     // Only ARGV[1..3] are BullMQ's: an upgrade reading more (or counting them) would collide with the fence.
     expect([...content.matchAll(/ARGV\[(\d+)\]/g)].map((m) => Number(m[1])).every((n) => n <= 3)).toBe(true);
     expect(content).not.toMatch(/#ARGV/);
+    // Only KEYS[1..9] are BullMQ's: the scheduler's come after.
+    expect([...content.matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1])).every((n) => n <= 9)).toBe(true);
+    expect(content).not.toMatch(/#KEYS/);
     const fenced = loadFencedAdd(join(__dirname, 'scripts'));
-    expect(fenced.source.endsWith(content + '\n')).toBe(true);
-    expect(fenced.source.slice(0, -content.length - 1)).toMatch(/^-- KEYS[\s\S]*\ndo\n[\s\S]*\nend\n$/);
+    const [before, after] = fenced.source.split(content);
+    expect(after).toBeDefined();
+    expect(before).toMatch(/^-- KEYS[\s\S]*\ndo\n[\s\S]*\nend\n[\s\S]*\nlocal function bullmqAdd\(\)\n$/);
+    expect(after).toMatch(/^\nend\nlocal added = bullmqAdd\(\)\n/);
   });
 
   it('adds as BullMQ does with a fresh read time, and refuses a stale one without writing anything', async () => {
@@ -67,6 +72,40 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_new']);
     expect(await ctx.redis.get(layout.deduplication('evt_new'))).toBe('evt_new');
     expect(await ctx.redis.pttl(layout.deduplication('evt_new'))).toBeGreaterThan(3_500_000);
+  });
+
+  it('signals the hook in the same script when asked, as the ready set does, and never for a stale add', async () => {
+    const adder = new HookJobAdder(ctx.redis, keys);
+    const layout = hookQueueLayout(keys, 'hk_fence');
+    const [seconds, micros] = await ctx.redis.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const fence = (readAt: number) => ({ readAt, staleMs: 30_000, signal: true });
+
+    await expect(
+      adder.add('hk_fence', 'deliver.v1', {}, options('evt_old'), fence(now - 31_000)),
+    ).rejects.toBeInstanceOf(StaleFanOutError);
+    expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).toBeNull();
+    expect(await ctx.redis.zscore(keys.hooksWithWork(), 'hk_fence')).toBeNull();
+
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_1'), fence(now))).toBe('evt_1');
+    expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_1']);
+    expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).not.toBeNull();
+    const version = Number(await ctx.redis.zscore(keys.hooksWithWork(), 'hk_fence'));
+
+    // Leased: remembered against the lease instead; and the index's version moves on, as every signal's does.
+    await ctx.redis.zrem(keys.readyHooks(), 'hk_fence');
+    await ctx.redis.zadd(keys.hookLeases(), Date.now() + 60_000, 'hk_fence');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toBe('evt_2');
+    expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_2', 'evt_1']);
+    expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).toBeNull();
+    expect(await ctx.redis.sismember(keys.signalledWhileLeased(), 'hk_fence')).toBe(1);
+    expect(Number(await ctx.redis.zscore(keys.hooksWithWork(), 'hk_fence'))).toBeGreaterThan(version);
+
+    // A repeat of an add (recovery's) finds the job and signals again: the hook may have been given back since.
+    await ctx.redis.del(keys.hookLeases(), keys.signalledWhileLeased());
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toBe('evt_2');
+    expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_2', 'evt_1']);
+    expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).not.toBeNull();
   });
 
   it('shortens a deduplication key that has longer to live, and never lengthens or creates one', async () => {

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { LuaScript } from '../lua-script';
+import { loadScript, LuaScript } from '../lua-script';
 
 /** BullMQ's add script as it ships, includes resolved: `keys` is how many KEYS it takes. */
 export interface BullmqScript {
@@ -21,16 +19,17 @@ export const STALE_FANOUT_REPLY = -1000;
 const MARKER = /^--!bullmq addStandardJob$/m;
 
 /**
- * The fenced add (scripts/fenced-add.lua): hookline's prologue, then BullMQ's addStandardJob exactly as
- * BullMQ ships it. The prologue only reads TIME and may return before BullMQ's script runs; it declares no
- * local of its own outside its `do` block, and adds two ARGV after BullMQ's three.
+ * The fenced add (scripts/fenced-add.lua): hookline's fence, then BullMQ's addStandardJob exactly as BullMQ
+ * ships it, as the body of a function, then, when given the scheduler's keys (one Redis), the hook's signal.
+ * The fence only reads TIME and may return before BullMQ's script runs; BullMQ's locals stay inside the
+ * function, and hookline's ARGV come after BullMQ's three, its KEYS after BullMQ's nine.
  */
 export function loadFencedAdd(dir: string, bullmq: BullmqScript = ADD_STANDARD_JOB): LuaScript {
-  const prologue = readFileSync(join(dir, 'fenced-add.lua'), 'utf8');
-  if (!MARKER.test(prologue)) throw new Error('fenced-add.lua lost its --!bullmq marker');
+  const wrapper = loadScript('fenced-add', dir).source;
+  if (!MARKER.test(wrapper)) throw new Error('fenced-add.lua lost its --!bullmq marker');
   return new LuaScript(
     'fenced-add',
-    prologue.replace(MARKER, () => bullmq.content),
+    wrapper.replace(MARKER, () => bullmq.content),
   );
 }
 

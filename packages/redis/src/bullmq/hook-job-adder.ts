@@ -18,6 +18,11 @@ export type NewJobOptions = Pick<JobsOptions, 'attempts' | 'removeOnComplete' | 
 export interface AddFence {
   readonly readAt: number;
   readonly staleMs: number;
+  /**
+   * Signal the hook in the add's own script (see scripts/fenced-add.lua): one Redis only, where the scheduler's
+   * keys and the hook's can be written by one script (on a Redis Cluster they live on different shards).
+   */
+  readonly signal?: boolean;
 }
 
 // Queues this process has written the events-stream length into lately (forgotten wholesale past the bound);
@@ -43,8 +48,9 @@ export class HookJobAdder {
 
   /**
    * With a fence, the add is refused (StaleFanOutError, nothing added) once the read it rests on is older than
-   * `fence.staleMs` by the hook's Redis server clock (see scripts/fenced-add.lua), and, on a client that
-   * requires replica acknowledgements, throws unless the replicas have it.
+   * `fence.staleMs` by the hook's Redis server clock (see scripts/fenced-add.lua), signals the hook when
+   * `fence.signal`, and, on a client that requires replica acknowledgements, throws unless the replicas have
+   * it (the signal with it).
    */
   async add(
     hookId: string,
@@ -96,6 +102,12 @@ export class HookJobAdder {
         );
       const keys = args.slice(0, ADD_STANDARD_JOB.keys) as string[];
       const argv = [...args.slice(ADD_STANDARD_JOB.keys), fence.readAt, fence.staleMs] as (string | number)[];
+      if (fence.signal) {
+        if (this.redis.isCluster) throw new Error("a Redis Cluster cannot signal a hook in its add's script");
+        const k = this.keys;
+        keys.push(k.readyHooks(), k.hookLeases(), k.signalledWhileLeased(), k.hooksWithWork());
+        argv.push(Date.now(), hookId);
+      }
       // On the replicas before the add counts as done (HOOKLINE_REDIS_REPLICA_ACKS; see replica-acks.ts): not
       // acknowledged, the fan-out fails, and its entry stays for the retry or recovery to add again.
       const reply = await runConfirmed(this.redis, BULLMQ_SCRIPTS.fencedAdd, keys, argv);

@@ -1,7 +1,9 @@
 -- KEYS: BullMQ's addStandardJob's nine keys of a hook queue (wait, paused, meta, id, completed, delayed, active,
--- events stream, marker). ARGV: its three (packed arguments, job data, packed options), then the fan-out's
--- read time (ms, the Redis server's clock: TIME taken no later than the read that handed the fan-out its
--- inbox entry) and how old that read may be (FANOUT_STALE_MS).
+-- events stream, marker), then, on one Redis, the scheduler's four (ready set, leases, signalled while leased,
+-- hooks with work). ARGV: addStandardJob's three (packed arguments, job data, packed options), then the
+-- fan-out's read time (ms, the Redis server's clock: TIME taken no later than the read that handed the fan-out
+-- its inbox entry) and how old that read may be (FANOUT_STALE_MS), then, with the scheduler's keys, now (ms)
+-- and the hook's id.
 -- BullMQ's own add, unchanged, behind a fence: a fan-out that read its entry longer ago than that is refused
 -- (returns -1000, which BullMQ never returns) and adds nothing. A fan-out that stalled (a frozen process, a
 -- long pause) may have read the entry before it was done, and the hook's deduplication key is shortened once
@@ -14,4 +16,16 @@ do
     return -1000
   end
 end
+--!include signal-hook.lua
+-- BullMQ's script whole, as the body of a function: its returns end the function, not this script.
+local function bullmqAdd()
 --!bullmq addStandardJob
+end
+local added = bullmqAdd()
+-- Given the scheduler's keys (one Redis: on a Cluster they live on another shard, and the fan-out signals
+-- after its adds), the add signals its hook in the same script: a worker told of the hook finds the job there,
+-- and the publish saves the signal's round trip. A job id is a string; BullMQ's error codes are numbers.
+if KEYS[10] and type(added) == 'string' then
+  signalHook(KEYS[10], KEYS[11], KEYS[12], KEYS[13], tonumber(ARGV[6]), ARGV[7])
+end
+return added
