@@ -1,5 +1,6 @@
 import type { DeliverableEvent } from '@hookline/core';
 import { hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { ENGINE_SCRIPTS } from '@hookline/scheduler';
 import { useRedis, waitUntil } from '@hookline/testing';
 import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS } from '../jobs';
 import type { InboxEntry } from './account-inbox';
@@ -61,6 +62,35 @@ describe('inbox entries done after the answer', () => {
       5000,
     );
     for (const hookId of hooks) expect(await dedupeTtl(hookId, 'evt_a1')).toBeGreaterThan(0);
+  });
+
+  // On one Redis each add signals its hook in the same script: the publish has no signal of its own to wait
+  // for, and no worker can be told of a hook before its job is there. Counted as Redis sees the commands.
+  it('answers with every hook signalled by its own add, on one Redis: no separate signal', async () => {
+    const entry = await accept('acct_a', 'evt_s1');
+    const { fanOut } = wiring();
+    const watcher = ctx.redis.duplicate();
+    const scripts: string[] = [];
+    const monitor = await watcher.monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'evalsha' && args.slice(3).some((a) => a.startsWith(ctx.prefix)))
+        scripts.push(args[1]!);
+    });
+    try {
+      await fanOut.deliver('acct_a', entry);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the monitor's lines arrive after the replies
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+    }
+    for (const hookId of hooks) {
+      expect(await waiting(hookId)).toEqual(['evt_s1']);
+      expect(await ctx.redis.zscore(keys.readyHooks(), hookId)).not.toBeNull();
+      expect(await ctx.redis.zscore(keys.hooksWithWork(), hookId)).not.toBeNull();
+    }
+    expect(scripts).not.toContain(ENGINE_SCRIPTS.readySignal.sha);
+    // The two adds (the inbox entry's deletion follows in a window of its own, and is an XDEL).
+    expect(scripts).toHaveLength(2);
   });
 
   it('fan-outs finishing together each get their own entry deleted, in every account', async () => {
