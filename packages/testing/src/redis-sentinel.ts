@@ -28,7 +28,7 @@ export interface RedisSentinelFixture {
   /** `REDIS_URL` for hookline with Sentinel: it carries the password (the host is not used). */
   readonly redisUrl: string;
   readonly password?: string;
-  /** The data node the sentinels currently name as primary (asked of the first sentinel that answers). */
+  /** The data node the sentinels name as primary, by the newest configuration epoch among them. */
   primary(): Promise<RedisServerProcess>;
   /** A client through the sentinels, for the test itself. */
   connect(): IORedis;
@@ -117,14 +117,22 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
     throw error;
   }
   const sentinelList = sentinels.map((s) => `${s.host}:${s.port}`).join(',');
+  // The sentinel with the newest configuration epoch: right after a failover the others may still name
+  // the old primary for a moment (they learn the new configuration from the leader's hello messages),
+  // while a client that asked the leader already writes to the promoted one.
   const primary = async () => {
+    let newest: { epoch: number; server: RedisServerProcess } | undefined;
     for (const sentinel of sentinels.filter((s) => s.running)) {
-      const address = await sentinel
-        .call(async (r) => (await r.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName)) as string[])
+      const master = await sentinel
+        .call(async (r) => (await r.call('SENTINEL', 'MASTER', masterName)) as string[])
         .catch(() => undefined);
-      const server = address && servers.find((s) => s.port === Number(address[1]));
-      if (server) return server;
+      if (!master) continue;
+      const field = (name: string) => master[master.indexOf(name) + 1];
+      const server = servers.find((s) => s.port === Number(field('port')));
+      const epoch = Number(field('config-epoch'));
+      if (server && (!newest || epoch > newest.epoch)) newest = { epoch, server };
     }
+    if (newest) return newest.server;
     throw new Error('Redis Sentinel fixture: no sentinel names a primary');
   };
   return {
