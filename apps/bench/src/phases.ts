@@ -138,7 +138,7 @@ export async function quietCase(
   };
 }
 
-const HTTP_WARMUP_MS = 5000;
+export const HTTP_WARMUP_MS = 5000;
 
 /**
  * The busy hooks again at the open-loop rate, but published through the HTTP API (`tier`, a process of its

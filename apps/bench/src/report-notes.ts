@@ -1,5 +1,6 @@
 import { cpuPerDelivery, type BenchResults, type LoadCase, type PhaseResult } from './results';
 import { ratio } from './stats';
+import type { HttpFloor } from './system/http-floor';
 import { num } from './table';
 
 // The sentences under the bench's main table: the HTTP tier, BullMQ's share, quiet against busy, lost events.
@@ -12,6 +13,22 @@ export function httpLines(r: BenchResults): string[] {
       `the window, ${num(t.acceptedPerSecond)}/s, cpu ${num(h.usage?.cpuPercent.http)}%); due -> 202 p50 ` +
       `${num(t.answer?.p50Ms, 2)} ms, p99 ${num(t.answer?.p99Ms, 2)} ms; ${num(t.redisConnections)} Redis ` +
       `connections, ${num(t.rssMb)} MB. LOG_LEVEL=info, as the workers (no line per request: the access lines are debug).`,
+    ...floorLines(h.floor, t.cpuMicrosPerAccepted),
+  ];
+}
+
+/** The tier's reference: Node, Fastify, pino and one Redis command per event, and what hookline adds to it. */
+export function floorLines(floor: HttpFloor | undefined, tier: number | undefined): string[] {
+  if (!floor) return [];
+  const own =
+    tier !== undefined && floor.cpuMicrosPerAccepted !== undefined
+      ? tier - floor.cpuMicrosPerAccepted
+      : undefined;
+  return [
+    `HTTP floor at ${floor.rate}/s (the same requests answered 202 by Fastify after one Redis command, no hookline ` +
+      `code): ${num(floor.cpuMicrosPerAccepted)} µs CPU per 202 (${num(floor.accepted)} in the window, ` +
+      `${num(floor.errors)} errors; p99 ${num(floor.answer?.p99Ms, 2)} ms); the tier ` +
+      `${num(ratio(tier, floor.cpuMicrosPerAccepted), 2)}x the floor, hookline's own work ${num(own)} µs per event.`,
   ];
 }
 

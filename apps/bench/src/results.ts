@@ -1,3 +1,4 @@
+import type { HttpFloor } from './system/http-floor';
 import type { LoadTally } from './load/hookline-load';
 import type { MeasuredWindow } from './load/measure';
 import type { LatencySummary } from './stats';
@@ -64,6 +65,8 @@ export interface HttpPhase extends PhaseResult {
     readonly redisConnections: number;
     readonly rssMb: number;
   };
+  /** The tier's reference at the same rate: Fastify and one Redis command per event (system/http-floor.ts). */
+  readonly floor?: HttpFloor;
 }
 
 /** BullMQ alone (load/bullmq-alone.ts): hookline's queues, jobs and Worker options, a no-op processor. */

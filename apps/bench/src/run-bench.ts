@@ -10,6 +10,7 @@ import { maxHooksPerWorker, type BenchOptions } from './options';
 import {
   coldStart,
   hooklinePhase,
+  HTTP_WARMUP_MS,
   httpPhase,
   loadCase,
   measureIdle,
@@ -25,6 +26,7 @@ import type { BenchResults } from './results';
 import { createActiveHooks, createIdleHooks, createWorld } from './setup';
 import { inSeries, ratio } from './stats';
 import { stopBullmqHosts } from './system/bullmq-host-process';
+import { measureHttpFloor } from './system/http-floor';
 import { HttpTier, stopHttpTiers } from './system/http-tier';
 import { readProfiles, summarizeProfiles } from './system/profile-summary';
 import { usageProbe } from './system/usage-probe';
@@ -203,6 +205,22 @@ export async function runBench(
       const measured = await httpPhase(ctx, tier, active, options.configuredHooks, HTTP_TIER_RATE);
       return { httpResult: measured, wholeStack: await wholeStackPhase(ctx, tier, active) };
     })().finally(() => tier.stop());
+    step(
+      `the HTTP floor at ${HTTP_TIER_RATE}/s: the same requests answered by Fastify after one Redis command`,
+    );
+    const floor = await measureHttpFloor({
+      entry,
+      env: shared,
+      redisPort,
+      artifacts,
+      hooks: active,
+      rate: HTTP_TIER_RATE,
+      warmupMs: Math.max(options.warmupMs, HTTP_WARMUP_MS),
+      measureMs: options.measureMs,
+    });
+    step(
+      `  ${floor.cpuMicrosPerAccepted ?? '-'} µs CPU per 202 (${floor.accepted} in the window, ${floor.errors} errors)`,
+    );
 
     // Last of the traffic: on a worker that cannot keep up with the quiet shape, what it leaves behind after
     // the drain would otherwise land in the phases that follow.
@@ -250,7 +268,7 @@ export async function runBench(
       },
       hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
       quiet: quietResult,
-      http: httpResult,
+      http: { ...httpResult, floor },
       idle: { beforeTraffic, afterTraffic },
       fixedRates,
       wholeStack,

@@ -14,6 +14,9 @@ import { formatSummary, summarizeProfile, type TimeWindow } from './windowed-pro
 //
 //   pnpm exec tsx apps/bench/src/http-load/publish-load.ts --entry base=/tmp/base/http-main.js --entry new=...
 //
+// `--entry floor=apps/bench/dist/http-load/floor-server.js` adds the tier's reference (Fastify and one Redis
+// command per event, no hookline code; see floor-server.ts).
+//
 // Options: --rates 500,1000 (events/s), --seconds 10 (per rate), --rounds 3, --accounts 20, --connections 8,
 // --no-id (publish without an idempotency id), --cpu-prof DIR (profile each child, summarise it),
 // --node-args='...' (more flags for the children), --log-level info (the tiers' LOG_LEVEL; the product's

@@ -60,11 +60,12 @@ export class HttpTier {
     redisPort: number,
     logFile: string,
     startWithinMs = 60_000,
+    script = entry.httpScript,
   ): Promise<HttpTier> {
     const port = await freePort();
     const apiKey = randomBytes(24).toString('hex');
     const out = openSync(logFile, 'w');
-    const child = spawn(process.execPath, [...entry.nodeArgs, entry.httpScript], {
+    const child = spawn(process.execPath, [...entry.nodeArgs, script], {
       cwd: REPO_ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -13,6 +13,8 @@ export interface WorkerEntry {
   readonly monitorScript: string;
   /** The HTTP tier (API, website, admin), run the same way, for the phase that publishes through the API. */
   readonly httpScript: string;
+  /** The HTTP floor (http-load/floor-server): Fastify and one Redis command per event, the tier's reference. */
+  readonly floorScript: string;
   readonly why: string;
 }
 
@@ -22,6 +24,7 @@ const SOURCE: WorkerEntry = {
   script: 'apps/hookline/src/worker-main.ts',
   monitorScript: 'apps/hookline/src/monitor-main.ts',
   httpScript: 'apps/hookline/src/http-main.ts',
+  floorScript: 'apps/bench/src/http-load/floor-server.ts',
   why: 'worker sources through tsx',
 };
 
@@ -31,6 +34,7 @@ const DIST: WorkerEntry = {
   script: 'apps/hookline/dist/worker-main.js',
   monitorScript: 'apps/hookline/dist/monitor-main.js',
   httpScript: 'apps/hookline/dist/http-main.js',
+  floorScript: 'apps/bench/dist/http-load/floor-server.js',
   why: 'built worker',
 };
 
@@ -41,7 +45,7 @@ const DIST: WorkerEntry = {
  * start; after that the code runs at the same speed.
  */
 export function chooseWorkerEntry(mode: WorkerMode): WorkerEntry {
-  const missing = [DIST.script, DIST.monitorScript, DIST.httpScript].find(
+  const missing = [DIST.script, DIST.monitorScript, DIST.httpScript, DIST.floorScript].find(
     (script) => !existsSync(join(REPO_ROOT, script)),
   );
   const built = missing === undefined;
