@@ -174,7 +174,7 @@ export class Producer {
     trace: TraceContext | undefined,
   ): Promise<void> {
     const now = this.clock();
-    await this.marks.ensure(accountId);
+    const mark = await this.marks.ensure(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
@@ -186,7 +186,9 @@ export class Producer {
       ...(trace ? { trace } : {}),
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
+      ...(mark ? { markAccount: true } : {}),
     });
+    mark?.done();
     await this.completeAbandoned(accountId, acceptance.abandoned);
     if (acceptance.kind === 'accepted' && acceptance.entry)
       await this.fanOut.deliver(accountId, acceptance.entry);
@@ -242,8 +244,9 @@ export class Producer {
     acceptedAt: number,
     { idempotencyKey, hooks, trigger, trace }: AcceptOptions,
   ): Promise<PublishResult> {
-    // Indexed before the entry exists, so an entry left by a crash is always somewhere recovery looks.
-    await this.marks.ensure(accountId);
+    // Indexed before the entry exists (or, on one Redis, by the same script), so an entry left by a crash is
+    // always somewhere recovery looks.
+    const mark = await this.marks.ensure(accountId);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
@@ -255,7 +258,9 @@ export class Producer {
       ...(trace ? { trace } : {}),
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
+      ...(mark ? { markAccount: true } : {}),
     });
+    mark?.done();
     // Earlier events first: a hook then still gets its events in acceptance order after a crash.
     const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
     if (acceptance.kind === 'conflict')

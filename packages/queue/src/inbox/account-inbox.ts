@@ -74,6 +74,11 @@ export interface AcceptInput {
   readonly trigger?: AttemptTrigger;
   readonly attemptId?: string;
   readonly trace?: TraceContext;
+  /**
+   * Mark the account in the index recovery walks in the accept's own script (one Redis only: see
+   * AccountMarks), instead of a mark of its own before it.
+   */
+  readonly markAccount?: boolean;
 }
 
 type RawEntry = [string, string[]];
@@ -83,6 +88,14 @@ export class AccountInbox {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {}
+
+  /**
+   * Whether `accept` can mark its account itself (`markAccount`): on one Redis; on a Redis Cluster the index
+   * lives on another shard than the account's inbox, and the mark is a script of its own (`markActive`).
+   */
+  get marksWithAccept(): boolean {
+    return !this.redis.isCluster;
+  }
 
   /** Indexes the accounts for recovery; must happen before their entries are written. */
   async markActive(accountIds: readonly string[]): Promise<void> {
@@ -107,6 +120,7 @@ export class AccountInbox {
         keys.accountHookEvents(input.accountId),
         keys.accountHookFilters(input.accountId),
         ...idemKey,
+        ...(input.markAccount ? [keys.inboxAccounts()] : []),
       ],
       [
         input.event.id,
@@ -122,6 +136,7 @@ export class AccountInbox {
         input.attemptId ?? '',
         input.trace?.traceparent ?? '',
         input.trace?.tracestate ?? '',
+        input.markAccount ? input.accountId : '',
       ],
     )) as [string, string, RawEntry[], RawEntry[], number];
     const [kind, answerJson, pendingRaw, abandonedRaw, readAt] = reply;

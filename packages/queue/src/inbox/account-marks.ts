@@ -22,23 +22,42 @@ export class AccountMarks {
   private readonly sent = new Lru<string, number>(REMEMBERED_MARKS);
   /** The marks asked for in one turn go out in one script (a quiet account needs one on every publish). */
   private readonly marking: TurnBatch<string, void>;
+  private readonly withAccept: boolean;
 
+  /**
+   * `withAccept` (one Redis by default, see AccountInbox.marksWithAccept): a mark that is due rides in the
+   * accept's own script instead of a script of its own before it.
+   */
   constructor(
     inbox: AccountInbox,
     private readonly graceMs: number,
+    options: { readonly withAccept?: boolean } = {},
   ) {
+    this.withAccept = options.withAccept ?? inbox.marksWithAccept;
     this.marking = new TurnBatch(async (accountIds) => {
       await inbox.markActive([...new Set(accountIds)]);
       return [];
     });
   }
 
-  /** Resolves once the account is marked (or was, recently enough): an entry written after it is found. */
-  async ensure(accountId: string): Promise<void> {
+  /**
+   * Called before an entry is written for the account: an entry written after it is found. Resolves once the
+   * account is marked (or was, recently enough), or, with marks riding in the accept, with the mark the accept
+   * must carry (`markAccount`); its `done()` once the accept went through counts it as sent.
+   */
+  async ensure(accountId: string): Promise<PendingMark | undefined> {
     const sentAt = performance.now();
     const lastSent = this.sent.get(accountId);
-    if (lastSent !== undefined && sentAt - lastSent < this.graceMs / 4) return;
+    if (lastSent !== undefined && sentAt - lastSent < this.graceMs / 4) return undefined;
+    // Counted once the accept that carries it has run: an accept that failed may not have marked anything.
+    if (this.withAccept) return { done: () => this.sent.set(accountId, sentAt) };
     await this.marking.add(accountId);
     this.sent.set(accountId, sentAt);
+    return undefined;
   }
+}
+
+/** A mark the accept's script writes (see AccountMarks.ensure). */
+export interface PendingMark {
+  done(): void;
 }

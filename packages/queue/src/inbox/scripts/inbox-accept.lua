@@ -1,18 +1,24 @@
 -- KEYS: inbox, account hooks set, account hook-events hash, account hook-filters hash, idempotency key (only for
--- an event with an id).
+-- an event with an id), the index of accounts with inbox entries (only when ARGV[14] names the account).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 -- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind and whose filter the
 -- event's fields match; a list given is used as it is: a send-again goes to its hook), fingerprint of the
 -- request ('' = none), the event's kind, what queued it ('' = the event's own publish, else test / manual /
 -- probe), the attempt id it was made for ('' = none: one is made at the attempt), the W3C traceparent and
--- tracestate it carries ('' = none).
+-- tracestate it carries ('' = none), the account to mark in the index recovery walks ('' = none: the caller
+-- marked it already, or recently; on a Redis Cluster the index lives on another shard).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries, the
 -- server's time (ms) of this read: no later than every entry it hands out was read, so the fan-outs of these
 -- entries are fenced from it}; the answer JSON names the new entry ("entry", '' when the account has no hooks).
 --!include now-ms.lua
 --!include filter-match.lua
-local inbox, hooksKey, eventsKey, filtersKey, idemKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local marked = ARGV[14] and ARGV[14] ~= ''
+local inbox, hooksKey, eventsKey, filtersKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local idemKey = (#KEYS - (marked and 1 or 0) >= 5) and KEYS[5] or nil
+-- inbox-mark.lua's write, in this script on one Redis: the account is in the index no later than its entry is
+-- written, without a round trip of its own before the accept.
+if marked then redis.call('ZADD', KEYS[#KEYS], 'GT', now, ARGV[14]) end
 -- XRANGE … COUNT 0 answers nil, not an empty list: a caller that wants no abandoned entries asks for none.
 local abandoned = {}
 if tonumber(ARGV[6]) > 0 then
