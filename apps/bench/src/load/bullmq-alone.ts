@@ -93,9 +93,9 @@ async function openQueues(hookQueues: HookQueues, count: number): Promise<BenchQ
   return queues;
 }
 
-function addJob(adder: HookJobAdder, q: BenchQueue): Promise<string> {
+async function addJob(adder: HookJobAdder, q: BenchQueue): Promise<string> {
   const { name, data, opts } = deliverJob(q);
-  return adder.add(q.hookId, name, data, opts);
+  return (await adder.add(q.hookId, name, data, opts)).id;
 }
 
 function startHost(ctx: BullmqAloneContext, queues: readonly BenchQueue[]): Promise<BullmqHost> {

@@ -82,12 +82,9 @@ export class FanOut {
     // shard than the hooks', and the signal follows the adds. A crash before the 202 leaves the inbox entry
     // open, and recovery fans it out (and signals) again.
     const together = !this.deps.redis.isCluster;
-    // The paused flags are read with the adds, sent in the same turn (neither needs the other): a hook paused
-    // while its event is added is one the hold cap sees on its next event either way.
-    const [held] = await Promise.all([
-      this.paused(hookIds),
-      ...hookIds.map((hookId) => this.add(accountId, hookId, entry, together)),
-    ]);
+    // Each add answers whether its queue is paused (read in the add's script): those hooks hold the event.
+    const paused = await Promise.all(hookIds.map((hookId) => this.add(accountId, hookId, entry, together)));
+    const held = hookIds.filter((_, i) => paused[i]);
     // The signal on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the hook into
     // the index of hooks with work, the only place the watchdog looks, so a promoted replica without it would
     // hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays: the
@@ -113,7 +110,8 @@ export class FanOut {
     await this.flush();
   }
 
-  private async add(accountId: string, hookId: string, entry: InboxEntry, signal: boolean): Promise<void> {
+  /** Adds the entry's event to the hook's queue; true when the queue is paused (the hook holds it). */
+  private async add(accountId: string, hookId: string, entry: InboxEntry, signal: boolean): Promise<boolean> {
     const { event, acceptedAt, trigger, attemptId, trace } = entry;
     const data: DeliverJobData = {
       accountId,
@@ -129,7 +127,7 @@ export class FanOut {
     // Refused (StaleFanOutError) when this fan-out read its entry too long ago: the entry stays, not done. With
     // HOOKLINE_REDIS_REPLICA_ACKS the job is on the replicas before the 202; not acknowledged, the add throws,
     // the publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
-    await this.jobs.add(
+    const { paused } = await this.jobs.add(
       hookId,
       DELIVER_JOB,
       data,
@@ -142,18 +140,12 @@ export class FanOut {
       },
       { readAt: entry.readAt, staleMs: FANOUT_STALE_MS, signal },
     );
+    return paused === true;
   }
 
   // One command per hook, sent together: each goes to its hook's shard (a pipeline may not span shards).
   private async existing(hookIds: readonly string[]): Promise<string[]> {
     return this.hookQueues.existing(hookIds);
-  }
-
-  /** The hooks that are paused, when someone is listening for them. */
-  private async paused(hookIds: readonly string[]): Promise<readonly string[]> {
-    if (!this.deps.onHeld) return [];
-    const flags = await this.hookQueues.pausedMany(hookIds);
-    return hookIds.filter((_, i) => flags[i]);
   }
 }
 

@@ -64,11 +64,11 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     expect((await ctx.redis.keys(`${ctx.prefix}*`)).sort()).toEqual(before.sort());
     expect(await ctx.redis.exists(layout.deduplication('evt_old'))).toBe(0);
 
-    const id = await adder.add('hk_fence', 'deliver.v1', data, options('evt_new'), {
+    const added = await adder.add('hk_fence', 'deliver.v1', data, options('evt_new'), {
       readAt: now - 29_000,
       staleMs: 30_000,
     });
-    expect(id).toBe('evt_new');
+    expect(added).toEqual({ id: 'evt_new', paused: false });
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_new']);
     expect(await ctx.redis.get(layout.deduplication('evt_new'))).toBe('evt_new');
     expect(await ctx.redis.pttl(layout.deduplication('evt_new'))).toBeGreaterThan(3_500_000);
@@ -87,7 +87,10 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).toBeNull();
     expect(await ctx.redis.zscore(keys.hooksWithWork(), 'hk_fence')).toBeNull();
 
-    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_1'), fence(now))).toBe('evt_1');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_1'), fence(now))).toEqual({
+      id: 'evt_1',
+      paused: false,
+    });
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_1']);
     expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).not.toBeNull();
     const version = Number(await ctx.redis.zscore(keys.hooksWithWork(), 'hk_fence'));
@@ -95,7 +98,10 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
     // Leased: remembered against the lease instead; and the index's version moves on, as every signal's does.
     await ctx.redis.zrem(keys.readyHooks(), 'hk_fence');
     await ctx.redis.zadd(keys.hookLeases(), Date.now() + 60_000, 'hk_fence');
-    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toBe('evt_2');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toEqual({
+      id: 'evt_2',
+      paused: false,
+    });
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_2', 'evt_1']);
     expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).toBeNull();
     expect(await ctx.redis.sismember(keys.signalledWhileLeased(), 'hk_fence')).toBe(1);
@@ -103,9 +109,32 @@ describe("the fenced add over BullMQ's addStandardJob", () => {
 
     // A repeat of an add (recovery's) finds the job and signals again: the hook may have been given back since.
     await ctx.redis.del(keys.hookLeases(), keys.signalledWhileLeased());
-    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toBe('evt_2');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence(now))).toEqual({
+      id: 'evt_2',
+      paused: false,
+    });
     expect(await ctx.redis.lrange(layout.wait, 0, -1)).toEqual(['evt_2', 'evt_1']);
     expect(await ctx.redis.zscore(keys.readyHooks(), 'hk_fence')).not.toBeNull();
+  });
+
+  it("answers whether the hook's queue is paused, read where the job went in", async () => {
+    const adder = new HookJobAdder(ctx.redis, keys);
+    const queues = new HookQueues(ctx.redis, keys);
+    const [seconds] = await ctx.redis.time();
+    const fence = { readAt: Number(seconds) * 1000, staleMs: 30_000 };
+    await queues.pause('hk_fence');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_1'), fence)).toEqual({
+      id: 'evt_1',
+      paused: true,
+    });
+    expect(await queues.waitingCount('hk_fence')).toBe(1);
+    await queues.resume('hk_fence');
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_2'), fence)).toEqual({
+      id: 'evt_2',
+      paused: false,
+    });
+    // Without a fence (BullMQ's own script, unchanged) nothing is read beside the id.
+    expect(await adder.add('hk_fence', 'deliver.v1', {}, options('evt_3'))).toEqual({ id: 'evt_3' });
   });
 
   it('shortens a deduplication key that has longer to live, and never lengthens or creates one', async () => {

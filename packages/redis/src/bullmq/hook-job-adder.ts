@@ -14,6 +14,12 @@ export type NewJobOptions = Pick<JobsOptions, 'attempts' | 'removeOnComplete' | 
   readonly deduplication: { readonly id: string; readonly ttl: number };
 };
 
+/** A job added: its id, and, for a fenced add, whether its queue is paused (the hook holds its events). */
+export interface AddedJob {
+  readonly id: string;
+  readonly paused?: boolean;
+}
+
 /** A fan-out's fence: when it read its inbox entry (ms, Redis server time) and how old that may be at the add. */
 export interface AddFence {
   readonly readAt: number;
@@ -58,7 +64,7 @@ export class HookJobAdder {
     data: unknown,
     opts: NewJobOptions,
     fence?: AddFence,
-  ): Promise<string> {
+  ): Promise<AddedJob> {
     // A Queue handle wrote the events-stream length into the meta on opening (see EVENTS_MAX_LEN), which
     // also shortens a queue made before the limit. Sent before the add on the same connection and slot, so
     // the add's own trim already uses it.
@@ -67,9 +73,10 @@ export class HookJobAdder {
       : this.redis.hset(hookQueueLayout(this.keys, hookId).meta, 'opts.maxLenEvents', EVENTS_MAX_LEN);
     const backend = this.backends.of(hookId);
     const job = jobJson(name, data, opts);
+    const answer: { paused?: boolean } = {};
     const [id] = await Promise.all([
       fence
-        ? backend.addJobToTransaction(this.fenced(hookId, fence), job, opts.jobId)
+        ? backend.addJobToTransaction(this.fenced(hookId, fence, answer), job, opts.jobId)
         : backend.addJob(job, opts.jobId),
       meta,
     ]);
@@ -77,7 +84,7 @@ export class HookJobAdder {
       if (this.metaWritten.size >= META_REMEMBERED) this.metaWritten.clear();
       this.metaWritten.add(hookId);
     }
-    return id;
+    return { id, ...answer };
   }
 
   /**
@@ -91,9 +98,14 @@ export class HookJobAdder {
   /**
    * The client BullMQ's backend runs its add through: BullMQ builds the keys and arguments of addStandardJob
    * as usual (and checks its reply), and the fenced script runs in its place with the fence's two arguments
-   * after BullMQ's. Any other script is refused: hookline adds standard jobs only.
+   * after BullMQ's. Any other script is refused: hookline adds standard jobs only. BullMQ gets the job id (or
+   * its error code) as its own script answers; the paused flag beside it goes to `answer`.
    */
-  private fenced(hookId: string, fence: AddFence): Parameters<RedisQueueBackend['addJobToTransaction']>[0] {
+  private fenced(
+    hookId: string,
+    fence: AddFence,
+    answer: { paused?: boolean },
+  ): Parameters<RedisQueueBackend['addJobToTransaction']>[0] {
     const runCommand = async (command: string, args: (string | Buffer)[]): Promise<unknown> => {
       const [script] = command.split(':');
       if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
@@ -112,7 +124,10 @@ export class HookJobAdder {
       // acknowledged, the fan-out fails, and its entry stays for the retry or recovery to add again.
       const reply = await runConfirmed(this.redis, BULLMQ_SCRIPTS.fencedAdd, keys, argv);
       if (reply === STALE_FANOUT_REPLY) throw new StaleFanOutError(hookId, fence.staleMs);
-      return reply;
+      if (!Array.isArray(reply)) return reply;
+      const [id, paused] = reply as [string, number];
+      answer.paused = paused === 1;
+      return id;
     };
     return { runCommand } as unknown as Parameters<RedisQueueBackend['addJobToTransaction']>[0];
   }

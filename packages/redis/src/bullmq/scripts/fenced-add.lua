@@ -10,6 +10,8 @@
 -- the entry is done: so a stale fan-out must not add at all. The entry stays, and the producer's retry or
 -- recovery fans it out again with a fresh read time. The clock is this server's, the read time may come from
 -- another shard's: the deduplication key's shortened life leaves a margin for the skew between them.
+-- Replies {job id, 1 when the queue is paused (its events held), else 0} for an add BullMQ made, or a number:
+-- -1000 for a stale fan-out, BullMQ's own error codes.
 do
   local t = redis.call('TIME')
   if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(ARGV[4]) > tonumber(ARGV[5]) then
@@ -28,4 +30,7 @@ local added = bullmqAdd()
 if KEYS[10] and type(added) == 'string' then
   signalHook(KEYS[10], KEYS[11], KEYS[12], KEYS[13], tonumber(ARGV[6]), ARGV[7])
 end
+-- The queue's paused flag (the field BullMQ's add reads above, in the queue's meta, KEYS[3]), read where the
+-- job went in: the fan-out learns which hooks hold their events (the hold cap) without a command per hook.
+if type(added) == 'string' then return {added, redis.call('HEXISTS', KEYS[3], 'paused')} end
 return added
