@@ -90,10 +90,11 @@ export class AccountInbox {
   ) {}
 
   /**
-   * Whether `accept` can mark its account itself (`markAccount`): on one Redis; on a Redis Cluster the index
-   * lives on another shard than the account's inbox, and the mark is a script of its own (`markActive`).
+   * Whether the accounts' keys and the global index of accounts with entries live on one node (one Redis, not a
+   * Redis Cluster): a script may then write both, so `accept` marks its account itself (`markAccount`) and
+   * `visit` forgets an empty account's mark, each without a script of its own.
    */
-  get marksWithAccept(): boolean {
+  get oneNode(): boolean {
     return !this.redis.isCluster;
   }
 
@@ -215,6 +216,27 @@ export class AccountInbox {
       [graceMs, limit],
     )) as [number, RawEntry[]];
     return raw.map((entry) => toEntry(entry, readAt));
+  }
+
+  /**
+   * Recovery's first look at a quiet account: its entries older than the grace period, as `olderThan`; on one
+   * node, when the inbox is empty, the account is also dropped from the index in the same script (inbox-forget
+   * .lua's rule: only if its mark is older than the grace period), and `looked` says the visit needs nothing
+   * more. On a Redis Cluster the index lives on another shard: the caller forgets the account itself.
+   */
+  async visit(
+    accountId: string,
+    graceMs: number,
+    limit: number,
+  ): Promise<{ entries: InboxEntry[]; looked: boolean }> {
+    if (!this.oneNode) return { entries: await this.olderThan(accountId, graceMs, limit), looked: false };
+    const [readAt, raw] = (await INBOX_SCRIPTS.inboxOlderThan.run(
+      this.redis,
+      [this.keys.accountInbox(accountId), this.keys.inboxAccounts()],
+      [graceMs, limit, accountId],
+    )) as [number, RawEntry[]];
+    const entries = raw.map((entry) => toEntry(entry, readAt));
+    return { entries, looked: entries.length === 0 };
   }
 
   async isEmpty(accountId: string): Promise<boolean> {

@@ -25,7 +25,7 @@ export class AccountMarks {
   private readonly withAccept: boolean;
 
   /**
-   * `withAccept` (one Redis by default, see AccountInbox.marksWithAccept): a mark that is due rides in the
+   * `withAccept` (one Redis by default, see AccountInbox.oneNode): a mark that is due rides in the
    * accept's own script instead of a script of its own before it.
    */
   constructor(
@@ -33,7 +33,7 @@ export class AccountMarks {
     private readonly graceMs: number,
     options: { readonly withAccept?: boolean } = {},
   ) {
-    this.withAccept = options.withAccept ?? inbox.marksWithAccept;
+    this.withAccept = options.withAccept ?? inbox.oneNode;
     this.marking = new TurnBatch(async (accountIds) => {
       await inbox.markActive([...new Set(accountIds)]);
       return [];

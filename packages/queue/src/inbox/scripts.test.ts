@@ -102,3 +102,44 @@ describe("the account's mark in the index recovery walks", () => {
     expect(await marks.ensure('acct_z')).toBeUndefined();
   });
 });
+
+describe("recovery's visit of a quiet account, on one Redis", () => {
+  const ctx = useRedis('visit');
+  const event = (id: string) => ({ id, type: 'call_created', fields: { call_id: id } });
+
+  it('forgets an empty inbox whose mark is older than the grace period, in the same script', async () => {
+    const keys = redisKeys(ctx.prefix);
+    const inbox = new AccountInbox(ctx.redis, keys);
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, 'acct_old', Date.now() + 60_000, 'acct_fresh');
+    expect(await inbox.visit('acct_old', 10_000, 100)).toEqual({ entries: [], looked: true });
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), 'acct_old')).toBeNull();
+    // A publish marked it since (a fresh score): it stays, as with inbox-forget.lua.
+    expect(await inbox.visit('acct_fresh', 10_000, 100)).toEqual({ entries: [], looked: true });
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), 'acct_fresh')).not.toBeNull();
+  });
+
+  it('keeps the mark of an inbox that still holds entries, and hands over those past the grace period', async () => {
+    const keys = redisKeys(ctx.prefix);
+    const inbox = new AccountInbox(ctx.redis, keys);
+    const accept = (id: string, graceMs: number) =>
+      inbox.accept({
+        accountId: 'acct_v',
+        event: event(id),
+        acceptedAt: Date.now(),
+        hooks: ['hk_1'],
+        idempotencyTtlSeconds: 60,
+        graceMs,
+        maxAbandoned: 0,
+      });
+    await accept('evt_young', 10_000);
+    await ctx.redis.zadd(keys.inboxAccounts(), 1, 'acct_v');
+    // Younger than the grace period: nothing to hand over, and the inbox is not empty, so the mark stays.
+    expect(await inbox.visit('acct_v', 10_000, 100)).toEqual({ entries: [], looked: true });
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), 'acct_v')).toBe('1');
+    // Past it (grace 0): the entry is handed over for its fan-out, the mark kept until that is done.
+    const left = await inbox.visit('acct_v', 0, 100);
+    expect(left.looked).toBe(false);
+    expect(left.entries.map((entry) => entry.event.id)).toEqual(['evt_young']);
+    expect(await ctx.redis.zscore(keys.inboxAccounts(), 'acct_v')).toBe('1');
+  });
+});
