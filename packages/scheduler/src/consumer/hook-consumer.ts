@@ -82,7 +82,13 @@ export class HookConsumer {
     for (const t of this.timers) clearInterval(t);
     this.slotFreed?.();
     this.deps.blocking.disconnect();
-    const settled = Promise.all([this.loop, ...this.drains]).catch(() => undefined);
+    // The claim loop serves what a claim in flight returns even after `running` turned false: the loop first,
+    // then every drain, those it started last included. A drain left behind would be cut off by the process's
+    // exit between its attempt mark and its request, and the event recorded `unknown`, never sent.
+    const settled = (async () => {
+      await this.loop?.catch(() => undefined);
+      await Promise.all(this.drains).catch(() => undefined);
+    })();
     await Promise.race([settled, sleep(boundMs, undefined, { ref: false })]);
     // Off the roster, so that stopping a worker on purpose raises no "worker missing" alert. Bounded: with
     // Redis down the command would wait for it, and the entry is forgotten in time anyway.
