@@ -28,7 +28,7 @@ export interface RedisSentinelFixture {
   /** `REDIS_URL` for hookline with Sentinel: it carries the password (the host is not used). */
   readonly redisUrl: string;
   readonly password?: string;
-  /** The data node the sentinels name as primary, by the newest configuration epoch among them. */
+  /** The data node the running sentinels name as primary, once they agree (see the function). */
   primary(): Promise<RedisServerProcess>;
   /** A client through the sentinels, for the test itself. */
   connect(): IORedis;
@@ -117,23 +117,28 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
     throw error;
   }
   const sentinelList = sentinels.map((s) => `${s.host}:${s.port}`).join(',');
-  // The sentinel with the newest configuration epoch: right after a failover the others may still name
-  // the old primary for a moment (they learn the new configuration from the leader's hello messages),
-  // while a client that asked the leader already writes to the promoted one.
+  // The primary the running sentinels name. Right after a failover the others may name the old primary for a
+  // moment (they learn the new configuration from the leader's hello messages) while a client that asked the
+  // leader already writes to the promoted one: this waits (up to 10 s) until they all agree, and if they never
+  // do, answers with the newest configuration epoch's.
   const primary = async () => {
-    let newest: { epoch: number; server: RedisServerProcess } | undefined;
-    for (const sentinel of sentinels.filter((s) => s.running)) {
-      const master = await sentinel
-        .call(async (r) => (await r.call('SENTINEL', 'MASTER', masterName)) as string[])
-        .catch(() => undefined);
-      if (!master) continue;
-      const field = (name: string) => master[master.indexOf(name) + 1];
-      const server = servers.find((s) => s.port === Number(field('port')));
-      const epoch = Number(field('config-epoch'));
-      if (server && (!newest || epoch > newest.epoch)) newest = { epoch, server };
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const views: { epoch: number; server: RedisServerProcess }[] = [];
+      for (const sentinel of sentinels.filter((s) => s.running)) {
+        const master = await sentinel
+          .call(async (r) => (await r.call('SENTINEL', 'MASTER', masterName)) as string[])
+          .catch(() => undefined);
+        if (!master) continue;
+        const field = (name: string) => master[master.indexOf(name) + 1];
+        const server = servers.find((s) => s.port === Number(field('port')));
+        if (server) views.push({ epoch: Number(field('config-epoch')), server });
+      }
+      if (views.length === 0) throw new Error('Redis Sentinel fixture: no sentinel names a primary');
+      const newest = views.reduce((a, b) => (b.epoch > a.epoch ? b : a));
+      if (views.every((v) => v.server === newest.server) || Date.now() > deadline) return newest.server;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    if (newest) return newest.server;
-    throw new Error('Redis Sentinel fixture: no sentinel names a primary');
   };
   return {
     servers,
