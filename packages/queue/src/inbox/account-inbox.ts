@@ -210,12 +210,7 @@ export class AccountInbox {
 
   /** The account's entries older than the grace period, oldest first. */
   async olderThan(accountId: string, graceMs: number, limit: number): Promise<InboxEntry[]> {
-    const [readAt, raw] = (await INBOX_SCRIPTS.inboxOlderThan.run(
-      this.redis,
-      [this.keys.accountInbox(accountId)],
-      [graceMs, limit],
-    )) as [number, RawEntry[]];
-    return raw.map((entry) => toEntry(entry, readAt));
+    return this.readOlderThan(accountId, graceMs, limit, false);
   }
 
   /**
@@ -229,14 +224,23 @@ export class AccountInbox {
     graceMs: number,
     limit: number,
   ): Promise<{ entries: InboxEntry[]; looked: boolean }> {
-    if (!this.oneNode) return { entries: await this.olderThan(accountId, graceMs, limit), looked: false };
+    const entries = await this.readOlderThan(accountId, graceMs, limit, this.oneNode);
+    return { entries, looked: this.oneNode && entries.length === 0 };
+  }
+
+  /** inbox-older-than.lua; with `forget`, given the index too, it forgets an empty inbox's account. */
+  private async readOlderThan(
+    accountId: string,
+    graceMs: number,
+    limit: number,
+    forget: boolean,
+  ): Promise<InboxEntry[]> {
     const [readAt, raw] = (await INBOX_SCRIPTS.inboxOlderThan.run(
       this.redis,
-      [this.keys.accountInbox(accountId), this.keys.inboxAccounts()],
-      [graceMs, limit, accountId],
+      [this.keys.accountInbox(accountId), ...(forget ? [this.keys.inboxAccounts()] : [])],
+      [graceMs, limit, ...(forget ? [accountId] : [])],
     )) as [number, RawEntry[]];
-    const entries = raw.map((entry) => toEntry(entry, readAt));
-    return { entries, looked: entries.length === 0 };
+    return raw.map((entry) => toEntry(entry, readAt));
   }
 
   async isEmpty(accountId: string): Promise<boolean> {
