@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeSecretKey } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { DeliveryLog, HistoryReader } from '@hookline/history';
-import { createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
+import { batchWritesPerTurn, createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
@@ -14,7 +14,8 @@ import { noticesFor } from './notices-for';
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
 runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const { config, logger, metrics, watch, tracing } = base;
-  const redis = watch(createRedis(config));
+  // Its once-a-second loops run on one beat (core/beat.ts); the commands of a turn go out in one write.
+  const redis = watch(batchWritesPerTurn(createRedis(config)));
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a
   // throwaway key that can decrypt nothing.

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
 import { figuresFromHash, type ReadySet, type WorkerRoster } from '@hookline/scheduler';
 import type { RedisKeys } from '@hookline/redis';
-import type { FleetMetrics } from '@hookline/telemetry';
+import type { FleetMetrics, refreshedOnScrape } from '@hookline/telemetry';
 
 /** A worker whose last heartbeat is younger than this counts as alive (it beats every ~3.3 s). */
 export const ALIVE_WITHIN_MS = 15_000;
@@ -47,4 +47,19 @@ export async function refreshFleetGauges(deps: FleetGaugeDeps): Promise<void> {
   metrics.workerHeartbeatAge.reset();
   for (const worker of workers) metrics.workerHeartbeatAge.set({ worker: worker.name }, seconds(worker.at));
   metrics.workersAlive.set(workers.filter((w) => now - w.at < ALIVE_WITHIN_MS).length);
+}
+
+/** The gauges refreshFleetGauges sets: what a scrape of them waits to see refreshed. */
+export function gaugesOfFleetRefresh(metrics: FleetMetrics): Parameters<typeof refreshedOnScrape>[0] {
+  return [
+    metrics.eventsWaiting,
+    metrics.oldestEventAge,
+    metrics.hookOldestEventAge,
+    metrics.sweepAge,
+    metrics.hooksReady,
+    metrics.hooksLeased,
+    metrics.hooksStuck,
+    metrics.workerHeartbeatAge,
+    metrics.workersAlive,
+  ];
 }

@@ -1,10 +1,11 @@
 import type { Clock } from '@hookline/core';
 import { historyAnswers, HistoryDrain, type HistoryStore } from '@hookline/history';
 import { HistoryOutbox, type RedisKeys } from '@hookline/redis';
-import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
+import { fleetMetrics, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Redis } from 'ioredis';
 
-const LAG_EVERY_MS = 1000;
+/** How long the database may take to answer before it counts as down (hookline_history_database_up 0). */
+const ANSWER_WITHIN_MS = 1000;
 
 export interface HistoryWriterDeps {
   readonly redis: Redis;
@@ -49,18 +50,23 @@ export function startHistoryWriter(deps: HistoryWriterDeps): { close(): Promise<
     },
   });
   drain.start();
-  const lagTimer = setInterval(() => {
-    void (async () => {
-      const now = clock().getTime();
-      const oldest = await outbox.oldestMark(now);
-      metrics?.historyLag.set(oldest === undefined ? 0 : Math.max(0, now - oldest) / 1000);
-      metrics?.historyUp.set((await historyAnswers(deps.history.client, LAG_EVERY_MS)).ok ? 1 : 0);
-    })().catch((error: unknown) => log.warn({ err: error }, 'history lag: not measured'));
-  }, LAG_EVERY_MS);
-  lagTimer.unref();
+  // The lag and the database's health are read when scraped: nothing between scrapes.
+  if (metrics)
+    refreshedOnScrape(
+      [metrics.historyLag, metrics.historyUp],
+      async () => {
+        const now = clock().getTime();
+        const [oldest, answered] = await Promise.all([
+          outbox.oldestMark(now),
+          historyAnswers(deps.history.client, ANSWER_WITHIN_MS),
+        ]);
+        metrics.historyLag.set(oldest === undefined ? 0 : Math.max(0, now - oldest) / 1000);
+        metrics.historyUp.set(answered.ok ? 1 : 0);
+      },
+      (error) => log.warn({ err: error }, 'history lag: not measured'),
+    );
   return {
     async close() {
-      clearInterval(lagTimer);
       await drain.stop();
     },
   };

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { Clock } from '@hookline/core';
+import { runOnBeat, type Clock } from '@hookline/core';
 import { ReadySet, Watchdog, WorkerRoster } from '@hookline/scheduler';
 import { answersWithin, HistoryOutbox, type HookQueues, type RedisKeys } from '@hookline/redis';
 import { announce, type SuspensionStore } from '@hookline/suspension';
-import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
-import { refreshFleetGauges } from './fleet-gauges';
+import { fleetMetrics, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
+import { gaugesOfFleetRefresh, refreshFleetGauges } from './fleet-gauges';
 import { stuckReporting } from './stuck-reports';
 
 export interface OperationsDeps {
@@ -25,8 +25,9 @@ export interface OperationsDeps {
 const PING_WITHIN_MS = 2_000;
 
 /**
- * The monitor's operations duties, each second: is Redis there (its own timer, so that a tick stuck behind a
- * Redis outage cannot leave `hookline_redis_up` at 1), then the watchdog's next batch and the fleet gauges.
+ * The monitor's operations duties: the watchdog's next batch each second; the fleet gauges and whether Redis
+ * is there, read when they are scraped (`hookline_redis_up` on its own, so that a read stuck behind a Redis
+ * outage cannot leave it at 1).
  */
 export function startOperations(deps: OperationsDeps): { close(): Promise<void> } {
   const { redis, keys, log, clock } = deps;
@@ -56,27 +57,34 @@ export function startOperations(deps: OperationsDeps): { close(): Promise<void> 
     // Nothing is queued behind a reconnect: the next tick after it runs instead.
     if (redis.status !== 'ready') return;
     await watchdog.tick();
-    if (fleet) await refreshFleetGauges({ redis, keys, ready, roster, metrics: fleet, clock });
   };
-  const ping = async () => fleet?.redisUp.set((await answersWithin(redis, PING_WITHIN_MS)).ok ? 1 : 0);
+  if (fleet) {
+    const unread = (what: string) => (error: unknown) => log.warn({ err: error }, `${what}: not read`);
+    refreshedOnScrape(
+      gaugesOfFleetRefresh(fleet),
+      // A scrape during a reconnect keeps the last values, as the tick does: nothing is queued behind it.
+      async () => {
+        if (redis.status === 'ready')
+          await refreshFleetGauges({ redis, keys, ready, roster, metrics: fleet, clock });
+      },
+      unread('fleet gauges'),
+    );
+    refreshedOnScrape(
+      [fleet.redisUp],
+      async () => fleet.redisUp.set((await answersWithin(redis, PING_WITHIN_MS)).ok ? 1 : 0),
+      unread('hookline_redis_up'),
+    );
+  }
 
-  const running = new Map<string, Promise<void>>();
-  // A slow run is not stacked up behind: the next one starts when it is over.
-  const every = (name: string, task: () => Promise<unknown>) =>
-    setInterval(() => {
-      if (running.has(name)) return;
-      const run = task()
-        .then(() => undefined)
-        .catch((error: unknown) => log.error({ err: error }, `monitor ${name} failed`))
-        .finally(() => running.delete(name));
-      running.set(name, run);
-    }, deps.tickMs);
-  const timers = [every('watchdog', tick), every('health check', ping)];
+  // On the process's beat, with the monitor's other once-a-second loops (core/beat.ts).
+  const watchdogTicks = runOnBeat(deps.tickMs, tick, (error) =>
+    log.error({ err: error }, 'monitor watchdog failed'),
+  );
 
   return {
     async close() {
-      for (const timer of timers) clearInterval(timer);
-      await Promise.all(running.values());
+      watchdogTicks.leave();
+      await watchdogTicks.inFlight();
       // Another monitor takes the watchdog over at once; bounded, since Redis may be the reason for stopping.
       await Promise.race([watchdog.release().catch(() => undefined), sleep(1000, undefined, { ref: false })]);
     },

@@ -1,4 +1,4 @@
-import { type Clock, systemClock, type Tracing } from '@hookline/core';
+import { type Clock, runOnBeat, systemClock, type Tracing } from '@hookline/core';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -6,7 +6,7 @@ import type { RedisKeys } from '@hookline/redis';
 import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
-import type { Logger, Metrics } from '@hookline/telemetry';
+import { refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
@@ -91,7 +91,15 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   const hookQueues = new HookQueues(redis, keys);
   const index = new SuspendedIndex(redis, keys, hookQueues);
-  const refreshGauge = async () => deps.metrics?.suspendedHooks.set(await index.size());
+  // Read when scraped: nothing between scrapes.
+  if (deps.metrics) {
+    const gauge = deps.metrics.suspendedHooks;
+    refreshedOnScrape(
+      [gauge],
+      async () => gauge.set(await index.size()),
+      (error) => log.warn({ err: error }, 'hookline_hooks_suspended: not read'),
+    );
+  }
   const suspender = new Suspender({
     redis,
     keys,
@@ -100,7 +108,6 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     log,
     clock,
     leaseMs: claimIdleMs,
-    onSuspended: () => void refreshGauge().catch(() => undefined),
   });
   const consumer = new StreamGroupReader({
     redis,
@@ -109,7 +116,9 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     group: MONITOR_GROUP,
     consumer: consumerName,
     batchSize: deps.batchSize ?? 200,
-    blockMs: deps.blockMs ?? 1000,
+    // New outcomes end the wait at once; at rest it is a look for a dead monitor's pending entries (taken over
+    // after claimIdleMs), which a few seconds more do not change, every 5 s instead of every second.
+    blockMs: deps.blockMs ?? 5000,
     claimIdleMs,
     handle: (entries) => suspender.handle(entries),
     onError: (error) => log.error({ err: error }, 'outcome stream: retrying'),
@@ -130,7 +139,6 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   // Often enough that a due streak is acted on within a small part of the window.
   const tickMs = deps.tickMs ?? Math.min(1000, Math.max(50, Math.floor(windowMs / 4)));
   let lastReconcile = 0;
-  let ticking: Promise<void> | undefined;
   const tick = async () => {
     await recovery.run();
     await suspender.checkDue();
@@ -138,14 +146,9 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       lastReconcile = Date.now();
       await index.reconcile();
     }
-    await refreshGauge();
   };
-  const timer = setInterval(() => {
-    // A slow tick (Redis busy) is not stacked up behind: the next one starts when it is over.
-    ticking ??= tick()
-      .catch((error: unknown) => log.error({ err: error }, 'monitor tick failed'))
-      .finally(() => (ticking = undefined));
-  }, tickMs);
+  // On the process's beat, with the monitor's other once-a-second loops (core/beat.ts).
+  const ticks = runOnBeat(tickMs, tick, (error) => log.error({ err: error }, 'monitor tick failed'));
   const stuckAfterMs = deps.config.HOOKLINE_STUCK_AFTER_MS ?? DEFAULT_STUCK_AFTER_MS;
   const operations = startOperations({
     redis,
@@ -210,7 +213,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   return {
     consumerName,
     async close() {
-      clearInterval(timer);
+      ticks.leave();
       await erasures?.close();
       await operations.close();
       await historyWriter.close();
@@ -218,7 +221,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
       closed = true;
       await (await notifier)?.close();
       await consumer.stop();
-      await ticking;
+      await ticks.inFlight();
       await recovery.close();
     },
   };

@@ -22,6 +22,8 @@ export * from './lru';
 export { TurnBatch } from './turn-batch';
 export { WindowBatch } from './window-batch';
 export * from './clock';
+export * from './beat';
+export * from './single-flight';
 export * from './text';
 export * from './error-words';
 export * from './attempt-record';

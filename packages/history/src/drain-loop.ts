@@ -1,3 +1,5 @@
+import { nextBeat } from '@hookline/core';
+
 export interface DrainLoopOptions {
   /** One round of work: how much it took (0 when there was nothing to do). */
   readonly round: () => Promise<number>;
@@ -56,10 +58,18 @@ export class DrainLoop {
       }
       if (took > 0) wait = idleMs;
       else {
-        await this.sleep(wait);
+        // At rest (the longest wait), on the process's beat with its other once-a-second loops (core/beat.ts).
+        await (wait === idleMaxMs ? this.beat(wait) : this.sleep(wait));
         wait = Math.min(idleMaxMs, wait * 2);
       }
     }
+  }
+
+  private beat(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    const next = nextBeat(ms);
+    this.wake = () => next.cancel();
+    return next.done;
   }
 
   private sleep(ms: number): Promise<void> {

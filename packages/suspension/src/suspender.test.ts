@@ -35,7 +35,6 @@ function suspender(now: number): Suspender {
     log: { info: () => undefined, warn: () => undefined },
     clock: () => new Date(now),
     leaseMs: 30_000,
-    onSuspended: () => undefined,
   });
 }
 

@@ -16,7 +16,6 @@ export interface SuspenderDeps {
   readonly clock: Clock;
   /** How long a suspension this monitor is recording is left to it before another monitor may take over. */
   readonly leaseMs: number;
-  readonly onSuspended: () => void;
 }
 
 type Suspend = Extract<StreakVerdict, { kind: 'suspend' }>;
@@ -130,6 +129,5 @@ export class Suspender {
     });
     await streaks.markRecorded(hookId);
     await redis.zrem(keys.suspensionDue(), hookId);
-    this.deps.onSuspended();
   }
 }

@@ -72,7 +72,7 @@ export function fleetMetrics(registry: Registry): FleetMetrics {
     }),
     redisUp: new Gauge({
       name: 'hookline_redis_up',
-      help: '1 when Redis answered the monitor within 2 s at its last look, 0 when not',
+      help: '1 when Redis answered the monitor within 2 s, asked at the scrape; 0 when not',
       registers,
     }),
     historyLag: new Gauge({
@@ -109,7 +109,7 @@ export function fleetMetrics(registry: Registry): FleetMetrics {
     }),
     historyUp: new Gauge({
       name: 'hookline_history_database_up',
-      help: '1 when the history database answered the monitor at its last look, 0 when not',
+      help: '1 when the history database answered the monitor within 1 s, asked at the scrape; 0 when not',
       registers,
     }),
   };

@@ -1,17 +1,21 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-const EVENT_LOOP_SAMPLE_MS = 100;
+/**
+ * How often the event-loop lag histogram samples (a timer of its own). prom-client's default, every 10 ms,
+ * wakes an idle process 100 times a second. A process that answers requests (`requests`) samples every 100 ms,
+ * which catches any stall that matters to a request; the others every second, which catches every stall of
+ * a second or more, the kind that delays a lock renewal or a deadline, and wakes an idle worker or monitor
+ * once a second instead of ten times.
+ */
+const EVENT_LOOP_SAMPLE_MS = { requests: 100, background: 1000 } as const;
 
 // One registry per process (the all-in-one start shares it between its parts).
-export function createMetrics() {
+export function createMetrics(kind: keyof typeof EVENT_LOOP_SAMPLE_MS = 'requests') {
   const registry = new Registry();
-  // The event-loop lag histogram samples with a timer; prom-client's default (every 10 ms) wakes an idle
-  // process 100 times a second, which cost the HTTP tier more CPU than some of its per-event work. Every
-  // 100 ms still catches any stall that matters to a request.
   collectDefaultMetrics({
     register: registry,
     prefix: 'hookline_process_',
-    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS[kind],
   });
   return {
     registry,

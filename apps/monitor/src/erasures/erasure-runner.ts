@@ -1,4 +1,4 @@
-import { NO_COUNTS, type ErasureCounts } from '@hookline/core';
+import { NO_COUNTS, runOnBeat, type ErasureCounts } from '@hookline/core';
 import type { RedisErasures } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 import {
@@ -81,7 +81,6 @@ export interface RunningErasures {
 export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
   const leaseMs = deps.leaseMs ?? 15_000;
   let closed = false;
-  let running: Promise<void> | undefined;
 
   const runOne = async (accountId: string, erasureId: string): Promise<void> => {
     const work = await deps.erasures.work(accountId, erasureId);
@@ -123,17 +122,16 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
       await runOne(accountId, id);
     }
   };
-  const timer = setInterval(() => {
-    running ??= pass()
-      .catch((error: unknown) => deps.log.error({ err: error }, 'erasure pass failed; retrying'))
-      .finally(() => (running = undefined));
-  }, deps.pollMs ?? 1000);
+  // On the process's beat, with the monitor's other once-a-second loops (core/beat.ts).
+  const passes = runOnBeat(deps.pollMs ?? 1000, pass, (error) =>
+    deps.log.error({ err: error }, 'erasure pass failed; retrying'),
+  );
 
   return {
     async close() {
       closed = true;
-      clearInterval(timer);
-      await running;
+      passes.leave();
+      await passes.inFlight();
     },
   };
 }
