@@ -1,9 +1,9 @@
 import { parseOptions, USAGE } from './options';
 
 describe('the idle-fleet options', () => {
-  it('runs the idle phase alone with the hooks asked for, 30 s (10 s quick)', () => {
+  it('runs the idle phase alone with the hooks asked for, 60 s (10 s quick)', () => {
     const options = parseOptions(['--only=idle', '--idle-hooks=1000000'], {});
-    expect(options).toMatchObject({ only: 'idle', idleFleetHooks: 1_000_000, idleFleetMs: 30_000 });
+    expect(options).toMatchObject({ only: 'idle', idleFleetHooks: 1_000_000, idleFleetMs: 60_000 });
     expect(parseOptions(['--only=idle', '--quick'], {})).toMatchObject({
       idleFleetHooks: 100_000,
       idleFleetMs: 10_000,

@@ -80,7 +80,7 @@ export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dis
   --profile   run the workers under --cpu-prof and print where their CPU went
   --worker    the built worker (dist), its sources through tsx (source), or as the bench runs (auto)
   --only=idle the idle-fleet phase alone: N hooks on a Redis of its own, nothing to deliver, Redis
-              commands/s and each process's share of a core (30 s; 10 s with --quick)
+              commands/s and each process's share of a core (60 s; 10 s with --quick)
   --idle-hooks=N  hooks configured in the idle-fleet phase (default 100000)
   --only=acks what HOOKLINE_REDIS_REPLICA_ACKS=1 costs against 0 per publish and per delivery, on a
               primary and a replica of its own (1000 events each; 300 with --quick)
@@ -128,7 +128,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     drainTimeoutMs: 20_000,
     ...(only ? { only: only as 'idle' | 'acks' } : {}),
     idleFleetHooks,
-    idleFleetMs: quick ? 10_000 : 30_000,
+    idleFleetMs: quick ? 10_000 : 60_000,
   };
 }
 
