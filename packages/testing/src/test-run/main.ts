@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { CHROMIUM } from '../chromium-path';
 import { testRun } from './run';
 import { DEFAULT_TEST_DATABASE_URL, DEFAULT_TEST_REDIS_URL } from './services';
-import type { Step } from './steps';
+import type { Command, Step } from './steps';
 
 // `pnpm test` (package.json): node --require tsx/cjs packages/testing/src/test-run/main.ts [jest arguments]
 const REPO_ROOT = resolve(__dirname, '../../../..');
@@ -15,31 +15,46 @@ const jestArgs = argv[0] === '--' ? argv.slice(1) : argv;
 // JavaScript file that node runs; the pnpm 12 that `npm install -g pnpm` gives is a native executable, run as
 // it is.
 const execPath = process.env.npm_execpath;
-const pnpm = (script: string): Step =>
+const pnpm = (script: string): Command =>
   !execPath
     ? { name: script, program: 'pnpm', args: ['run', script] }
     : /\.[cm]?js$/.test(execPath)
       ? { name: script, program: process.execPath, args: [execPath, 'run', script] }
       : { name: script, program: execPath, args: ['run', script] };
 
-const jest = (name: string, args: readonly string[]): Step => ({
+const jest = (name: string, args: readonly string[]): Command => ({
   name,
   program: process.execPath,
   args: [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), ...args],
 });
 
 // The whole suite runs in two steps. First every suite but the fleet's, two at a time: they wait on Redis,
-// PostgreSQL, HTTP and Chromium far more than they compute. Then the fleet's suites one at a time: each runs
-// whole fleets of processes (Redis Clusters, Sentinels, workers killed and frozen) and measures how soon they
-// recover, which a second suite beside them on a 2-core machine would only slow. Arguments run jest once,
-// as given.
+// PostgreSQL, HTTP and Chromium far more than they compute. Then the fleet's suites, which run whole fleets of
+// processes (Redis Clusters, Sentinels, workers killed and frozen) and measure how soon they recover: one at
+// a time, except that the two failover suites (≈ 5 of the step's ≈ 11 minutes, mostly waiting out locks and
+// promotions, ≈ 20 % of a core) run beside the others, each on Redis servers of its own. Arguments run jest
+// once, as given.
 const FLEET_SUITES = '/apps/hookline/test/fleet/';
+const FAILOVER_SUITES = '/apps/hookline/test/fleet/(cluster|sentinel)-failover\\.test\\.ts$';
 const jestSteps: Step[] =
   jestArgs.length > 0
     ? [jest('jest', jestArgs)]
     : [
         jest('jest', ['--maxWorkers=2', '--testPathIgnorePatterns', '/node_modules/', FLEET_SUITES]),
-        jest('jest (fleet)', ['--maxWorkers=1', FLEET_SUITES]),
+        {
+          name: 'jest (fleet)',
+          together: [
+            jest('jest (fleet: failovers)', ['--maxWorkers=1', FAILOVER_SUITES]),
+            jest('jest (fleet: the others)', [
+              '--maxWorkers=1',
+              '--testPathIgnorePatterns',
+              '/node_modules/',
+              FAILOVER_SUITES,
+              '--',
+              FLEET_SUITES,
+            ]),
+          ],
+        },
       ];
 
 const steps: Step[] = [pnpm('typecheck'), pnpm('lint'), pnpm('layers'), ...jestSteps];

@@ -40,16 +40,16 @@ const PARENT_CHECK_MS = 500;
 export async function testRun(options: TestRunOptions): Promise<number> {
   const { print } = options;
   let signal: NodeJS.Signals | undefined;
-  let current: ChildProcess | undefined;
+  let current: readonly ChildProcess[] = [];
   const stopRun = (received: NodeJS.Signals, why: string) => {
     if (!signal) print(`test run: ${why}, stopping the suite and any server the run started`);
     signal ??= received;
     // The steps lead process groups of their own (steps.ts): a terminal's Ctrl-C reaches them only this way.
-    const step = current;
-    if (!step) return;
-    signalStep(step, received);
+    const running = current;
+    for (const child of running) signalStep(child, received);
     setTimeout(() => {
-      if (step.exitCode === null && step.signalCode === null) signalStep(step, 'SIGKILL');
+      for (const child of running)
+        if (child.exitCode === null && child.signalCode === null) signalStep(child, 'SIGKILL');
     }, STEP_GRACE_MS).unref();
   };
   const onSignal = (received: NodeJS.Signals) => stopRun(received, received);
@@ -86,7 +86,7 @@ export async function testRun(options: TestRunOptions): Promise<number> {
     const outcome = await runSteps(
       options.steps,
       { ...options.env, ...services.env },
-      { interruptedBy: () => signal, current: (child) => (current = child) },
+      { interruptedBy: () => signal, current: (children) => (current = children) },
     );
     if (outcome.kind === 'failed') print(`test run: ${outcome.step} failed (exit code ${outcome.code})`);
     if (outcome.kind === 'failed') return outcome.code;
