@@ -23,22 +23,25 @@ const fixedLookup =
 
 let receiver: Receiver;
 let proxy: Tinyproxy;
-let deliverer: Deliverer | undefined;
-const viaProxy = (url: string, allowNetworks: string[] = [`127.0.0.1/32`], lookup?: LookupFunction) =>
-  (deliverer = createDeliverer({
+let deliverers: Deliverer[] = [];
+const viaProxy = (url: string, allowNetworks: string[] = [`127.0.0.1/32`], lookup?: LookupFunction) => {
+  const deliverer = createDeliverer({
     timeoutMs: 5000,
     allowNetworks,
     proxy: parseEgressProxy(url),
     ...(lookup ? { lookup } : {}),
-  }));
+  });
+  deliverers.push(deliverer);
+  return deliverer;
+};
 
 beforeEach(async () => {
   receiver = await startReceiver();
   proxy = await startTinyproxy({ connectPorts: [receiver.port, 443] });
 });
 afterEach(async () => {
-  await deliverer?.close();
-  deliverer = undefined;
+  await Promise.all(deliverers.map((d) => d.close()));
+  deliverers = [];
   await receiver.close();
   await proxy.close();
 });
@@ -126,7 +129,6 @@ describe('deliveries through the egress proxy', () => {
     expect((await allowed.attempt(requestTo(receiver.url('/ok')))).outcome).toBe('delivered');
     await waitUntil(() => proxy.connects().length > 0, 'the allowed tunnel in the log');
     expect(proxy.connects()).toEqual([`127.0.0.1:${receiver.port}`]);
-    await allowed.close();
   });
 
   it('sends nothing when the proxy is down or refuses, and says why without its credentials', async () => {

@@ -18,7 +18,7 @@ export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
 export { startRedisSentinel, type RedisSentinelFixture } from './redis-sentinel';
-export { RedisServerProcess } from './redis-servers';
+export { RedisServerProcess, withServerLogs } from './redis-servers';
 export { machineText } from './plain-words';
 export { axeViolations } from './axe';
 export { startTinyproxy, type Tinyproxy, type TinyproxyOptions } from './tinyproxy';

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -35,7 +35,6 @@ export async function startReceiver(
   respond: (req: ReceivedRequest, index: number) => Behaviour = () => ({ kind: 'status', status: 200 }),
 ) {
   const requests: ReceivedRequest[] = [];
-  const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
   // Per path too: tests that give each hook its own path on one receiver check one-at-a-time per hook.
@@ -93,10 +92,6 @@ export async function startReceiver(
       else answer();
     });
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -132,8 +127,10 @@ export async function startReceiver(
       });
     },
     async close(): Promise<void> {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every connection ends with it, a request held open ('hang') included: close() alone would wait for them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cluster } from 'ioredis';
+import { freePorts } from './ports';
 import {
-  freePort,
   HOST,
   onNode,
   RedisServerProcess,
   run,
+  serverFilesDir,
+  withServerLogs,
   ServerExited,
   until,
   type RedisServerAddress,
@@ -65,7 +66,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
 
 async function startOnce(options: RedisClusterOptions): Promise<RedisClusterFixture> {
   const { masters = 3, replicas = 0, password, nodeTimeoutMs = 5000, appendOnly = false } = options;
-  const dir = mkdtempSync(join(tmpdir(), 'hookline-cluster-'));
+  const dir = serverFilesDir('hookline-cluster-');
   const servers: RedisServerProcess[] = [];
   const stop = async () => {
     await Promise.all(servers.map((s) => s.kill()));
@@ -74,36 +75,39 @@ async function startOnce(options: RedisClusterOptions): Promise<RedisClusterFixt
   const total = masters * (1 + replicas);
   const healthy = async (timeoutMs?: number) => {
     for (const server of servers.filter((s) => s.running))
-      await until(
-        `cluster_state:ok on port ${server.port}`,
-        () =>
-          onNode(server, password, async (r) => {
-            const info = String(await r.call('CLUSTER', 'INFO'));
-            const known = /cluster_known_nodes:(\d+)/.exec(info)?.[1];
-            // Every replica attached and in sync, and no node seen failing: a failover can happen at once.
-            const lines = String(await r.call('CLUSTER', 'NODES'))
-              .trim()
-              .split('\n');
-            const flags = lines.map((line) => line.split(' ')[2] ?? '');
-            const synced =
-              !/role:slave/.test(await r.info('replication')) ||
-              /master_link_status:up/.test(await r.info('replication'));
-            return info.includes('cluster_state:ok') &&
-              info.includes('cluster_slots_ok:16384') &&
-              Number(known) === total &&
-              flags.filter((f) => f.includes('slave')).length === masters * replicas &&
-              !flags.some((f) => f.includes('fail')) &&
-              synced
-              ? true
-              : undefined;
-          }),
-        timeoutMs,
+      await withServerLogs([server], () =>
+        until(
+          `cluster_state:ok on port ${server.port}`,
+          () =>
+            onNode(server, password, async (r) => {
+              const info = String(await r.call('CLUSTER', 'INFO'));
+              const known = /cluster_known_nodes:(\d+)/.exec(info)?.[1];
+              // Every replica attached and in sync, and no node seen failing: a failover can happen at once.
+              const lines = String(await r.call('CLUSTER', 'NODES'))
+                .trim()
+                .split('\n');
+              const flags = lines.map((line) => line.split(' ')[2] ?? '');
+              const synced =
+                !/role:slave/.test(await r.info('replication')) ||
+                /master_link_status:up/.test(await r.info('replication'));
+              return info.includes('cluster_state:ok') &&
+                info.includes('cluster_slots_ok:16384') &&
+                Number(known) === total &&
+                flags.filter((f) => f.includes('slave')).length === masters * replicas &&
+                !flags.some((f) => f.includes('fail')) &&
+                synced
+                ? true
+                : undefined;
+            }),
+          timeoutMs,
+        ),
       );
   };
   try {
+    // The bus ports are chosen too: the default (port + 10000) may be taken or out of range.
+    const ports = await freePorts(2 * total);
     for (let i = 0; i < total; i++) {
-      // The bus port is chosen too: the default (port + 10000) may be taken or out of range.
-      const [port, busPort] = [await freePort(), await freePort()];
+      const [port, busPort] = [ports[2 * i]!, ports[2 * i + 1]!];
       const args = [
         ...['--port', String(port), '--cluster-port', String(busPort), '--bind', HOST],
         ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
@@ -121,7 +125,7 @@ async function startOnce(options: RedisClusterOptions): Promise<RedisClusterFixt
         ...['--save', '', '--daemonize', 'no'],
         ...(password ? ['--requirepass', password, '--masterauth', password] : []),
       ];
-      servers.push(new RedisServerProcess(port, args, password));
+      servers.push(new RedisServerProcess(port, args, password, join(dir, `redis-${port}.log`)));
     }
     for (const server of servers) await server.start();
     await run('redis-cli', [

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
-import { freePort, HOST, RedisServerProcess, ServerExited, until } from './redis-servers';
+import { freePorts } from './ports';
+import { HOST, RedisServerProcess, serverFilesDir, ServerExited, until } from './redis-servers';
 
 export interface RedisSentinelOptions {
   /** Replicas of the primary (1 by default). */
@@ -52,7 +52,7 @@ export async function startRedisSentinel(options: RedisSentinelOptions = {}): Pr
 async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFixture> {
   const { replicas = 1, sentinels: sentinelCount = 3, masterName = 'mymaster', password } = options;
   const { downAfterMs = 1000, appendOnly = false } = options;
-  const dir = mkdtempSync(join(tmpdir(), 'hookline-sentinel-'));
+  const dir = serverFilesDir('hookline-sentinel-');
   const servers: RedisServerProcess[] = [];
   const sentinels: RedisServerProcess[] = [];
   const stop = async () => {
@@ -60,9 +60,10 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const primaryPort = await freePort();
+    const ports = await freePorts(replicas + 1);
+    const primaryPort = ports[0]!;
     for (let i = 0; i <= replicas; i++) {
-      const port = i === 0 ? primaryPort : await freePort();
+      const port = ports[i]!;
       const args = [
         ...['--port', String(port), '--bind', HOST, '--dir', dir, '--dbfilename', `dump-${port}.rdb`],
         ...(appendOnly
@@ -72,7 +73,7 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
         ...(password ? ['--requirepass', password, '--masterauth', password] : []),
         ...(i > 0 ? ['--replicaof', HOST, String(primaryPort)] : []),
       ];
-      servers.push(new RedisServerProcess(port, args, password));
+      servers.push(new RedisServerProcess(port, args, password, join(dir, `redis-${port}.log`)));
     }
     for (const server of servers) await server.start();
     for (const replica of servers.slice(1))
@@ -81,8 +82,9 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
           /master_link_status:up/.test(await r.info('replication')) ? true : undefined,
         ),
       );
+    const sentinelPorts = await freePorts(sentinelCount);
     for (let i = 0; i < sentinelCount; i++) {
-      const port = await freePort();
+      const port = sentinelPorts[i]!;
       const file = join(dir, `sentinel-${port}.conf`);
       // Sentinel rewrites its own file (what it learns about replicas and the other sentinels).
       writeFileSync(
@@ -99,7 +101,14 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
           '',
         ].join('\n'),
       );
-      sentinels.push(new RedisServerProcess(port, [file, '--sentinel', '--daemonize', 'no']));
+      sentinels.push(
+        new RedisServerProcess(
+          port,
+          [file, '--sentinel', '--daemonize', 'no'],
+          undefined,
+          join(dir, `sentinel-${port}.log`),
+        ),
+      );
     }
     for (const sentinel of sentinels) await sentinel.start();
     for (const sentinel of sentinels)

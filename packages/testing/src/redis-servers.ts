@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import IORedis from 'ioredis';
 
 // What the Redis fixtures (cluster, replication with Sentinel) share: free ports, one redis-server process
@@ -14,19 +16,30 @@ export interface RedisServerAddress {
   readonly port: number;
 }
 
+const SHARED_MEMORY = '/dev/shm';
+/** A container's /dev/shm may be 64 MB; a failover suite's servers write tens of MB of AOF each. */
+const SHARED_MEMORY_NEEDED_BYTES = 2 ** 30;
+
+/**
+ * A new directory for a fixture's servers' files (RDB, AOF, logs, configs), in memory (/dev/shm) where the
+ * machine has it with 1 GiB free. The failover suites time promotions and resyncs under load; on a shared CI
+ * disk the fsyncs of a full resync and an AOF rewrite wait behind every other process's writes, which is the
+ * disk's time, not Redis's or hookline's. Elsewhere the system's temporary directory.
+ */
+export function serverFilesDir(prefix: string): string {
+  let root = tmpdir();
+  try {
+    const space = statfsSync(SHARED_MEMORY);
+    accessSync(SHARED_MEMORY, constants.W_OK);
+    if (space.bavail * space.bsize >= SHARED_MEMORY_NEEDED_BYTES) root = SHARED_MEMORY;
+  } catch {
+    // no /dev/shm, or not writable: the temporary directory
+  }
+  return mkdtempSync(join(root, prefix));
+}
+
 /** A redis-server stopped while starting (most likely its port was taken meanwhile). */
 export class ServerExited extends Error {}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function until<T>(
   what: string,
@@ -94,10 +107,15 @@ export class RedisServerProcess implements RedisServerAddress {
   private child?: ChildProcess;
   private spawnError?: Error;
 
+  /**
+   * `logFile`, when given, is where the process writes its log (`--logfile`): what a test prints when a
+   * server does not do what it waited for (see `logTail`).
+   */
   constructor(
     readonly port: number,
     private readonly args: readonly string[],
     private readonly password?: string,
+    readonly logFile?: string,
   ) {}
 
   get running(): boolean {
@@ -108,17 +126,23 @@ export class RedisServerProcess implements RedisServerAddress {
     return this.child?.pid;
   }
 
-  /** Starts the process (with `extraArgs` after its own) and resolves once it answers PING. */
+  /**
+   * Starts the process (with `extraArgs` after its own) and resolves once it answers, itself: a server that
+   * already holds the port would answer a PING while this one exits with "Address already in use".
+   */
   async start(extraArgs: readonly string[] = []): Promise<void> {
     if (this.running) return;
     this.spawnError = undefined;
-    const child = spawn('redis-server', [...this.args, ...extraArgs], { stdio: 'ignore' });
+    const logArgs = this.logFile ? ['--logfile', this.logFile] : [];
+    const child = spawn('redis-server', [...this.args, ...logArgs, ...extraArgs], { stdio: 'ignore' });
     child.once('error', (error) => (this.spawnError ??= error));
     this.child = child;
     await until(`redis-server on port ${this.port}`, async () => {
       if (this.spawnError) throw new Error(`cannot run redis-server: ${this.spawnError.message}`);
       if (child.exitCode !== null) throw new ServerExited(`redis-server on ${this.port} exited`);
-      return onNode(this, this.password, async (r) => ((await r.ping()) === 'PONG' ? true : undefined));
+      return onNode(this, this.password, async (r) =>
+        /^process_id:(\d+)/m.exec(await r.info('server'))?.[1] === String(child.pid) ? true : undefined,
+      );
     });
   }
 
@@ -146,8 +170,31 @@ export class RedisServerProcess implements RedisServerAddress {
     return onNode(this, this.password, run);
   }
 
+  /** The last `lines` lines of the process's log ('' without a log file or before it is written). */
+  logTail(lines = 40): string {
+    if (!this.logFile || !existsSync(this.logFile)) return '';
+    return readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  }
+
   /** `master` or `slave` from INFO replication. */
   async role(): Promise<string> {
     return this.call(async (r) => /role:(\w+)/.exec(await r.info('replication'))?.[1] ?? 'unknown');
+  }
+}
+
+/**
+ * Runs `wait`; when it fails, fails with its message, `detail()` (say, INFO replication) and the last lines of
+ * each server's log: what a CI run leaves to say why a server did not do what the test waited for.
+ */
+export async function withServerLogs<T>(
+  servers: readonly RedisServerProcess[],
+  wait: () => Promise<T>,
+  detail: () => string = () => '',
+): Promise<T> {
+  try {
+    return await wait();
+  } catch (error) {
+    const logs = servers.map((s) => `--- ${s.port}\n${s.logTail(30)}`);
+    throw new Error([(error as Error).message, detail(), ...logs].filter(Boolean).join('\n'));
   }
 }

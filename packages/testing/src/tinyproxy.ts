@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePorts } from './ports';
 
 export interface TinyproxyOptions {
   /** The only ports CONNECT may reach (tinyproxy's ConnectPort). */
@@ -19,21 +20,13 @@ export interface Tinyproxy {
   readonly url: string;
   /** The `host:port` of every CONNECT the proxy was asked for, in order (from its log). */
   connects(): string[];
+  /** The running proxy's process id (undefined while stopped), for a test that signals it from outside. */
+  pid(): number | undefined;
   /** Stops the proxy (its port then refuses connections); `start` brings it back on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * Who answers on the port: tinyproxy (its Server header on the 400 it gives an OPTIONS), another server, or
@@ -62,7 +55,7 @@ const whoAnswers = (port: number) =>
 
 /**
  * A real tinyproxy (Debian's package) on 127.0.0.1, its own port, config and log in a temporary directory,
- * admitting clients from 127.0.0.1 only. Started by the test and stopped (SIGKILL-free: SIGTERM) after it.
+ * admitting clients from 127.0.0.1 only. Started by the test and stopped after it: SIGTERM, SIGKILL after 2 s.
  */
 export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinyproxy> {
   for (let tries = 1; ; tries++) {
@@ -76,9 +69,11 @@ export async function startTinyproxy(options: TinyproxyOptions): Promise<Tinypro
 
 class PortTaken extends Error {}
 
+const STOP_GRACE_MS = 2000;
+
 async function startOnce(options: TinyproxyOptions): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'hookline-tinyproxy-'));
-  const port = await freePort();
+  const port = (await freePorts(1))[0]!;
   const log = join(dir, 'tinyproxy.log');
   const auth = options.basicAuth;
   const lines = [
@@ -115,10 +110,16 @@ async function startOnce(options: TinyproxyOptions): Promise<Tinyproxy> {
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((r) => running.once('exit', r));
     running.kill('SIGTERM');
+    // tinyproxy's main thread polls its listening socket with no timeout and masks no signal in its tunnel
+    // threads, and after the loop it frees its config while tunnels may still run: a SIGTERM can leave it
+    // alive (one CI run's teardown waited 30 s). What a test reads (the log) is written line by line, so
+    // SIGKILL after a grace loses nothing.
+    const grace = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
+    clearTimeout(grace);
   };
   try {
     await start();
@@ -139,6 +140,7 @@ async function startOnce(options: TinyproxyOptions): Promise<Tinyproxy> {
       }
       return [...text.matchAll(/Request \(file descriptor \d+\): CONNECT (\S+) HTTP/g)].map((m) => m[1]!);
     },
+    pid: () => child?.pid,
     stop,
     start,
     async close() {

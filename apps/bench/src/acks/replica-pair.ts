@@ -24,7 +24,10 @@ export class ReplicaPair {
 
   static async start(): Promise<ReplicaPair> {
     const dir = mkdtempSync(join(tmpdir(), 'hookline-bench-acks-'));
-    const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+    // A port released can be handed out again at once: the replica's must differ from the primary's.
+    const primaryPort = await freePort();
+    let replicaPort = await freePort();
+    while (replicaPort === primaryPort) replicaPort = await freePort();
     const server = (port: number, extra: string[]) =>
       spawn(
         'redis-server',

@@ -2,6 +2,7 @@ import {
   startRedisSentinel,
   usePostgres,
   waitUntil,
+  withServerLogs,
   type RedisSentinelFixture,
   type RedisServerProcess,
 } from '@hookline/testing';
@@ -53,16 +54,27 @@ async function failOver(
  * The killed primary started again as a replica of the new one, as an orchestrator that asks Sentinel does
  * (left alone, Sentinel converts it too, but only at its next look, ≈10 s later).
  */
-async function rejoin(server: RedisServerProcess, primary: RedisServerProcess): Promise<void> {
+async function rejoin(
+  redis: RedisSentinelFixture,
+  server: RedisServerProcess,
+  primary: RedisServerProcess,
+): Promise<void> {
   await server.start(['--replicaof', primary.host, String(primary.port)]);
-  await waitUntil(
+  let info = '';
+  // On a timeout, what the servers and sentinels did, so that a failure on a CI machine says why.
+  await withServerLogs(
+    [server, primary, ...redis.sentinels],
     () =>
-      server.call(async (r) => {
-        const info = await r.info('replication');
-        return /role:slave/.test(info) && /master_link_status:up/.test(info);
-      }),
-    'the old primary back as a replica, in sync',
-    30_000,
+      waitUntil(
+        () =>
+          server.call(async (r) => {
+            info = await r.info('replication');
+            return /role:slave/.test(info) && /master_link_status:up/.test(info);
+          }),
+        'the old primary back as a replica, in sync',
+        30_000,
+      ),
+    () => info,
   );
 }
 
@@ -72,7 +84,7 @@ function failOverAndRejoin(redis: RedisSentinelFixture) {
     const { promotedAt, killed, promoted, window } = await failOver(redis, log);
     // With replica acknowledgements required, nothing moves until the new primary has a replica again: the
     // old primary is started again at once, as an orchestrator would (Sentinel makes it a replica).
-    await rejoin(killed, promoted);
+    await rejoin(redis, killed, promoted);
     log.push(
       `old primary ${killed.port} back as a replica ${Date.now() - promotedAt} ms after the promotion`,
     );
