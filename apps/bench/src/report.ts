@@ -96,6 +96,11 @@ export function formatReport(r: BenchResults): string {
         ...idleRows('after traffic', r.idle.afterTraffic),
       ],
     ),
+    'Worker RSS after the traffic: right after it / once V8 has collected and given pages back (settled):',
+    ...r.idle.settled.map(
+      (w, i) =>
+        `  worker ${i + 1}: ${num(w.rssMbAfterTraffic, 1)} MB / ${num(w.rssMb, 1)} MB ${w.settled ? `settled after ${Math.round(w.waitedMs / 1000)} s` : `NOT settled within ${Math.round(w.waitedMs / 1000)} s`}`,
+    ),
     '',
     'Under load (end of each phase): per worker attached hooks / Redis connections / RSS MB / deliveries/s',
     formatTable(

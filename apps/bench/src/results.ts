@@ -4,6 +4,7 @@ import type { MeasuredWindow } from './load/measure';
 import type { LatencySummary } from './stats';
 import type { PhaseUsage } from './system/usage-probe';
 import type { StrandedHooks } from './stranded';
+import type { SettledWorker } from './system/memory-settle';
 import type { ProfileSummary } from './system/profile-summary';
 
 export interface PhaseResult extends MeasuredWindow {
@@ -147,7 +148,12 @@ export interface BenchResults {
   readonly hanging: LoadCase & { readonly hangingHooks: number };
   readonly quiet: QuietCase;
   readonly http: HttpPhase;
-  readonly idle: { readonly beforeTraffic: IdleResult; readonly afterTraffic: IdleResult };
+  readonly idle: {
+    readonly beforeTraffic: IdleResult;
+    readonly afterTraffic: IdleResult;
+    /** Each worker's RSS right after the traffic and once V8 has given back what the load left behind. */
+    readonly settled: readonly SettledWorker[];
+  };
   /** Busy and quiet at fixed rates (100/s, 500/s) against their maximum. */
   readonly fixedRates?: readonly RateRow[];
   /** Issue 28: every process of the deployment at 1,000 events/s through the HTTP API, PostgreSQL included. */

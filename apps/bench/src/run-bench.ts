@@ -28,6 +28,7 @@ import { inSeries, ratio } from './stats';
 import { stopBullmqHosts } from './system/bullmq-host-process';
 import { measureHttpFloor } from './system/http-floor';
 import { HttpTier, stopHttpTiers } from './system/http-tier';
+import { settleMemory } from './system/memory-settle';
 import { readProfiles, summarizeProfiles } from './system/profile-summary';
 import { usageProbe } from './system/usage-probe';
 import { chooseWorkerEntry } from './system/worker-entry';
@@ -232,6 +233,15 @@ export async function runBench(
     step('waiting for the workers to let go of every hook');
     if (!(await waitForDetach(fleet, 30_000))) step('  some hooks are still attached after 30 s');
     const afterTraffic = await measureIdle(ctx, options.configuredHooks);
+    step(
+      "waiting for the workers' memory to settle (a full collection by V8, then 3 s without one; 90 s at most)",
+    );
+    const running = fleet;
+    const settled = await settleMemory(() => running.sample(false));
+    for (const w of settled)
+      step(
+        `  worker ${w.pid}: ${w.rssMbAfterTraffic} MB after traffic, ${w.rssMb} MB ${w.settled ? 'settled' : 'NOT settled'} after ${Math.round(w.waitedMs / 1000)} s`,
+      );
 
     await fleet.stop();
     const profile = profileDir ? summarizeProfiles(await readProfiles(profileDir)) : undefined;
@@ -269,7 +279,7 @@ export async function runBench(
       hanging: { ...hangingCase, hangingHooks: hangingHooks.length },
       quiet: quietResult,
       http: { ...httpResult, floor },
-      idle: { beforeTraffic, afterTraffic },
+      idle: { beforeTraffic, afterTraffic, settled },
       fixedRates,
       wholeStack,
     };

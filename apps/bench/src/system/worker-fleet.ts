@@ -9,6 +9,8 @@ export interface WorkerSample {
   /** From the worker's /metrics; absent when it did not answer in time (its event loop was saturated). */
   readonly attachedHooks?: number;
   readonly delivered?: number;
+  /** Full (mark-compact) collections the worker ran so far, from its /metrics. */
+  readonly majorGcs?: number;
   /** Absent when the sample was taken without reading the sockets. */
   readonly redisConnections?: number;
   readonly rssMb: number;
@@ -117,6 +119,10 @@ export class WorkerFleet {
                 delivered: metric(
                   text,
                   /^hookline_deliveries_total\{[^}]*outcome="delivered"[^}]*\} (\d+)/gm,
+                ),
+                majorGcs: metric(
+                  text,
+                  /^hookline_process_nodejs_gc_duration_seconds_count\{[^}]*kind="major"[^}]*\} (\d+)/gm,
                 ),
               }
             : {}),
