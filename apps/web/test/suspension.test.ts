@@ -117,8 +117,9 @@ describe('a suspended hook (browser)', () => {
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     const picker = page.getByLabel('Deliver only events accepted since (UTC)');
     // By default: the moment of the suspension, so everything held since then would go (this browser is in UTC).
-    const suspendedAt = (await w.store.hooks.get(account.id, hook.id))!.suspended_at!;
-    await expect(picker.inputValue()).resolves.toBe(suspendedAt.slice(0, 19));
+    // (Chromium leaves out ":00" seconds: a suspension in the first second of a minute shows as "…T01:05".)
+    const suspendedAt = (await w.store.hooks.get(account.id, hook.id))!.suspended_at!.slice(0, 19);
+    expect([suspendedAt, suspendedAt.replace(/:00$/, '')]).toContain(await picker.inputValue());
     await screenshot(page, 'suspension-since');
     await picker.fill(boundary.toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Re-enable, discarding older events' }).click();
