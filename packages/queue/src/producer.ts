@@ -11,16 +11,17 @@ import {
   type Clock,
   systemClock,
   inSpan,
+  Lru,
   traceContextFrom,
   type TraceContext,
   type Tracing,
   validationError,
   zodProblems,
 } from '@hookline/core';
-import { type RedisKeys } from '@hookline/redis';
-import type { AccountInbox, InboxEntry } from './inbox/account-inbox';
+import { type PreparedAdd, type RedisKeys } from '@hookline/redis';
+import type { Acceptance, AccountInbox, InboxEntry } from './inbox/account-inbox';
 import { AccountMarks } from './inbox/account-marks';
-import { createInboxFanOut, type FanOut } from './inbox/fan-out';
+import { createInboxFanOut, type EventToQueue, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
 import { fingerprint, testCallEvent, toDeliverable } from './event-shape';
 import type { AttemptTrigger, LogSink } from '@hookline/core';
@@ -68,6 +69,12 @@ const DAY_SECONDS = 24 * 3600;
 // A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
 // the rest.
 const MAX_ABANDONED_PER_PUBLISH = 10;
+/**
+ * Accounts and kinds whose hooks this process remembers from their last publish (≈ 100 bytes each): the adds it
+ * prepares for the accept's own script (one Redis). A publish of a kind not remembered, or whose hooks changed,
+ * fans out after its accept, and the next one is prepared.
+ */
+const HOOKS_REMEMBERED = 10_000;
 
 /**
  * Accepts events and fans each one out to every hook of its account, all or none, on one Redis or a Redis
@@ -77,6 +84,12 @@ const MAX_ABANDONED_PER_PUBLISH = 10;
  * the event. If the fan-out is interrupted (the process dies, Redis fails half-way), the entry stays and is
  * completed later, by the next publish for the account or by the monitor: an accepted event always reaches
  * every hook of its snapshot, exactly once each.
+ *
+ * On one Redis, a publish whose hooks this process expects (those of the account's last publish of the kind,
+ * or the hook named by a send-again or test) has its adds prepared and made by the accept's own script, with
+ * each hook's signal, instead of an inbox entry: one write in all, nothing to fan out, delete or recover. The
+ * script falls back to the entry when the hooks it finds are others, or an abandoned entry of the account
+ * must go first, or a queue refuses its add (see inbox-accept.lua).
  */
 export class Producer {
   private readonly inbox: AccountInbox;
@@ -88,6 +101,7 @@ export class Producer {
   private readonly catalog: EventCatalog;
   private readonly accept_: (body: unknown) => PublishEventInput | undefined;
   private readonly schema: ReturnType<typeof publishEventSchema>;
+  private readonly lastHooks = new Lru<string, readonly string[]>(HOOKS_REMEMBERED);
 
   constructor(private readonly deps: ProducerDeps) {
     ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
@@ -173,12 +187,14 @@ export class Producer {
     trigger: AttemptTrigger,
     trace: TraceContext | undefined,
   ): Promise<void> {
-    const now = this.clock();
+    const acceptedAt = this.clock().getTime();
     const mark = await this.marks.ensure(accountId);
+    const queued: EventToQueue = { event, acceptedAt, trigger, attemptId, ...(trace ? { trace } : {}) };
+    const adds = this.prepared(accountId, [hookId], queued);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
-      acceptedAt: now.getTime(),
+      acceptedAt,
       idempotencyTtlSeconds: this.ttl,
       hooks: [hookId],
       trigger,
@@ -187,11 +203,38 @@ export class Producer {
       graceMs: this.graceMs,
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
       ...(mark ? { markAccount: true } : {}),
+      ...(adds ? { adds } : {}),
     });
     mark?.done();
     await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'accepted' && acceptance.entry)
-      await this.fanOut.deliver(accountId, acceptance.entry);
+    if (acceptance.kind === 'accepted') await this.queued(accountId, acceptance);
+  }
+
+  /**
+   * On one Redis, the event's adds to the hooks it is expected to go to, for the accept's own script: a
+   * publish is then one script, with no inbox entry to fan out, delete or recover (see inbox-accept.lua).
+   */
+  private prepared(
+    accountId: string,
+    hookIds: readonly string[] | undefined,
+    event: EventToQueue,
+  ): PreparedAdd[] | undefined {
+    if (!this.inbox.oneNode || !hookIds || hookIds.length === 0) return undefined;
+    return this.fanOut.prepare(accountId, hookIds, event);
+  }
+
+  /** An accepted event: its hooks hold it when paused, or it is fanned out now when its adds were not made. */
+  private async queued(
+    accountId: string,
+    acceptance: Extract<Acceptance, { kind: 'accepted' }>,
+  ): Promise<void> {
+    if (acceptance.addsStopped)
+      this.deps.log?.warn(
+        { accountId, eventId: acceptance.answer.id, reason: acceptance.addsStopped },
+        "the accept's adds stopped half-way; the event is fanned out instead",
+      );
+    if (acceptance.added) await this.fanOut.addedWithAccept(acceptance.added);
+    else if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
   }
 
   async close(): Promise<void> {
@@ -247,10 +290,15 @@ export class Producer {
     // Indexed before the entry exists (or, on one Redis, by the same script), so an entry left by a crash is
     // always somewhere recovery looks.
     const mark = await this.marks.ensure(accountId);
+    // The hooks asked for, or those the account's last publish of this kind went to.
+    const expected = hooks ?? this.lastHooks.get(hooksKey(accountId, event.type));
+    const queued: EventToQueue = { event, acceptedAt, trigger, ...(trace ? { trace } : {}) };
+    const adds = this.prepared(accountId, expected, queued);
     const acceptance = await this.inbox.accept({
       accountId,
       event,
       acceptedAt,
+      ...(adds ? { adds } : {}),
       ...(idempotencyKey !== undefined ? { idempotencyKey, fingerprint: fingerprint(input) } : {}),
       idempotencyTtlSeconds: this.ttl,
       ...(hooks ? { hooks } : {}),
@@ -277,7 +325,8 @@ export class Producer {
       if (pending && !completed.has(pending.id)) await this.fanOut.deliver(accountId, pending);
       return { ...acceptance.answer, duplicate: true };
     }
-    if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
+    if (!hooks) this.lastHooks.set(hooksKey(accountId, event.type), acceptance.answer.hooks);
+    await this.queued(accountId, acceptance);
     return { ...acceptance.answer, duplicate: false };
   }
 
@@ -298,4 +347,8 @@ export class Producer {
     }
     return completed;
   }
+}
+
+function hooksKey(accountId: string, kind: string): string {
+  return `${accountId}\n${kind}`;
 }

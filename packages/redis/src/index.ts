@@ -13,8 +13,14 @@ export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq/layout';
 export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './bullmq/hook-jobs';
-export { HookJobAdder, type AddedJob, type AddFence, type NewJobOptions } from './bullmq/hook-job-adder';
-export { StaleFanOutError } from './bullmq/fenced-add';
+export {
+  HookJobAdder,
+  type AddedJob,
+  type AddFence,
+  type NewJobOptions,
+  type PreparedAdd,
+} from './bullmq/hook-job-adder';
+export { loadWithBullmqAdd, StaleFanOutError } from './bullmq/fenced-add';
 export { deliverable, needsWorker, type HookBacklog } from './bullmq/hook-backlog';
 export {
   HistoryOutbox,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-type Arg = string | number;
+type Arg = string | number | Buffer;
 /** The two ioredis calls a script needs (a Redis or a Cluster client). */
 export interface ScriptClient {
   evalsha(sha: string, numKeys: number, ...args: Arg[]): Promise<unknown>;

@@ -69,7 +69,7 @@ export async function runAcknowledged(
   redis: Redis,
   script: LuaScript,
   keys: readonly string[],
-  args: readonly (string | number)[],
+  args: readonly (string | number | Buffer)[],
 ): Promise<Acknowledged> {
   if (replicaAcksOf(redis) === 0) return { reply: await script.run(redis, keys, args) };
   let source = false;
@@ -90,7 +90,7 @@ export async function callAcknowledged(
   redis: Redis,
   command: string,
   key: string,
-  args: readonly (string | number)[],
+  args: readonly (string | number | Buffer)[],
 ): Promise<Acknowledged> {
   if (replicaAcksOf(redis) === 0) return { reply: await redis.call(command, key, ...args) };
   return withWait(redis, key, (pipeline) => {
@@ -104,7 +104,7 @@ export async function runConfirmed(
   redis: Redis,
   script: LuaScript,
   keys: readonly string[],
-  args: readonly (string | number)[],
+  args: readonly (string | number | Buffer)[],
 ): Promise<unknown> {
   const { reply, unacknowledged } = await runAcknowledged(redis, script, keys, args);
   if (unacknowledged) throw unacknowledged;

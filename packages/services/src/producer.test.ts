@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PublishEventInput } from '@hookline/core';
 import {
+  DEDUPE_AFTER_DONE_MS,
   INBOX_SCRIPTS,
   InboxRecovery,
   Producer,
@@ -292,5 +293,142 @@ describe('a fan-out interrupted half-way', () => {
     expect(await recovery().run()).toBe(1);
     expect(await queued(first)).toEqual(['c1']);
     expect(await ctx.redis.exists(hookQueueLayout(keys, broken).meta)).toBe(0);
+  });
+});
+
+describe('on one Redis, a publish of a kind its producer has published before', () => {
+  /** How many entries the account's inbox was ever given (XINFO STREAM's entries-added). */
+  const entriesAdded = async () => {
+    const info = (await ctx.redis.xinfo('STREAM', keys.accountInbox(accountId))) as unknown[];
+    return Number(info[info.indexOf('entries-added') + 1]);
+  };
+  /** The stored job of a call in a hook's queue. */
+  const jobOf = async (hookId: string, callId: string) => {
+    const queue = hookQueues.open(hookId);
+    try {
+      const jobs = await queue.getJobs(['waiting'], 0, -1, true);
+      return jobs.find((j) => (j.data as DeliverJobData).event.fields.call_id === callId)!;
+    } finally {
+      await queue.close();
+    }
+  };
+  /** A producer that has published one event ('c0') to the account's hooks: it knows them. */
+  const warm = async (more: Partial<ProducerDeps> = {}, graceMs?: number) => {
+    const p = producer(graceMs, more);
+    await p.publish(accountId, event('c0'));
+    await inboxSettlesAt(0);
+    return p;
+  };
+
+  it("is queued to every hook by its accept's script: no inbox entry, each hook signalled, the jobs as a fan-out makes them", async () => {
+    const p = await warm();
+    const before = await entriesAdded();
+    await ctx.redis.del(keys.readyHooks(), keys.hooksWithWork());
+    const answer = await p.publish(accountId, event('c1'));
+    expect(answer).toEqual({ id: expect.stringMatching(/^evt_/), hooks: hookIds, duplicate: false });
+    expect(await entriesAdded()).toBe(before);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c0', 'c1']);
+    expect((await ctx.redis.zrange(keys.readyHooks(), 0, -1)).sort()).toEqual(hookIds);
+    expect((await ctx.redis.zrange(keys.hooksWithWork(), 0, -1)).sort()).toEqual(hookIds);
+    for (const hookId of hookIds) {
+      const [fannedOut, added] = [await jobOf(hookId, 'c0'), await jobOf(hookId, 'c1')];
+      expect(added.id).toBe(answer.id);
+      expect({ ...added.opts, jobId: 'x', deduplication: { ...added.opts.deduplication, id: 'x' } }).toEqual({
+        ...fannedOut.opts,
+        jobId: 'x',
+        deduplication: { ...fannedOut.opts.deduplication, id: 'x' },
+      });
+      expect(added.data).toMatchObject({
+        accountId,
+        hookId,
+        event: { id: answer.id },
+        acceptedAt: expect.any(Number),
+      });
+      // Done at once: its deduplication key lives what a done fan-out's is cut to, not the hour.
+      const ttl = await ctx.redis.pttl(hookQueueLayout(keys, hookId).deduplication(answer.id));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(DEDUPE_AFTER_DONE_MS);
+    }
+  });
+
+  it("falls back to an inbox entry and a fan-out when the account's hooks changed since, then learns them", async () => {
+    const p = await warm();
+    const added = await store.hooks.create(
+      accountId,
+      { url: 'https://hooks.example.com/d', format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
+    const all = [...hookIds, added.id].sort();
+    const before = await entriesAdded();
+    expect((await p.publish(accountId, event('c1'))).hooks).toEqual(all);
+    expect(await entriesAdded()).toBe(before + 1);
+    expect((await p.publish(accountId, event('c2'))).hooks).toEqual(all);
+    expect(await entriesAdded()).toBe(before + 1);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c0', 'c1', 'c2']);
+    expect(await queued(added.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('stops at a queue that refuses its add and writes the entry instead: recovery completes it, no hook twice', async () => {
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (_: object, msg: string) => void warnings.push(msg) };
+    const p = await warm({ log });
+    const [first, broken, last] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(p.publish(accountId, event('c1'))).rejects.toThrow();
+    expect(warnings).toEqual(["the accept's adds stopped half-way; the event is fanned out instead"]);
+    expect(await queued(first)).toEqual(['c0', 'c1']);
+    expect(await queued(broken)).toEqual(['c0']);
+    expect(await queued(last)).toEqual(['c0', 'c1']);
+    expect(await inboxLength()).toBe(1);
+    await repairQueue(broken);
+    expect(await recovery().run()).toBe(1);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c0', 'c1']);
+  });
+
+  it('comes after an abandoned entry of its account: that one is fanned out first', async () => {
+    const p = await warm({}, 0);
+    const [, broken] = hookIds as [string, string, string];
+    await breakQueue(broken);
+    await expect(p.publish(accountId, event('c1'))).rejects.toThrow();
+    await repairQueue(broken);
+    const before = await entriesAdded();
+    await p.publish(accountId, event('c2'));
+    expect(await entriesAdded()).toBe(before + 1);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c0', 'c1', 'c2']);
+    await inboxSettlesAt(0);
+  });
+
+  it('tells onHeld which hooks were paused', async () => {
+    const calls: (readonly string[])[] = [];
+    const p = await warm({ onHeld: async (held) => calls.push(held) });
+    const [first] = hookIds as [string];
+    await hookQueues.pauseOnce(first);
+    await p.publish(accountId, event('c1'));
+    expect(calls).toEqual([[first]]);
+  });
+
+  it('queues nothing more for a repeated idempotency key', async () => {
+    const p = await warm();
+    const answer = await p.publish(accountId, event('c1', 'pbx-1'));
+    expect(await p.publish(accountId, event('c1', 'pbx-1'))).toEqual({ ...answer, duplicate: true });
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c0', 'c1']);
+  });
+
+  it('includes a send-again, whose hook is named: one script, no inbox entry', async () => {
+    const p = producer();
+    const [hookId] = hookIds as [string];
+    await p.publish(accountId, event('c1'));
+    await inboxSettlesAt(0);
+    const before = await entriesAdded();
+    const { event: sent } = (await jobOf(hookId, 'c1')).data as DeliverJobData;
+    await p.resend(accountId, hookId, sent, 'att_again');
+    expect(await entriesAdded()).toBe(before);
+    const queue = hookQueues.open(hookId);
+    try {
+      const again = await queue.getJob(`${sent.id}.att_again`);
+      expect(again?.data).toMatchObject({ hookId, attemptId: 'att_again', trigger: 'manual', event: sent });
+    } finally {
+      await queue.close();
+    }
   });
 });

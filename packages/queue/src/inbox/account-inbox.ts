@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
-import { callAcknowledged, runConfirmed, type RedisKeys } from '@hookline/redis';
+import {
+  callAcknowledged,
+  PAUSED_FIELD,
+  runConfirmed,
+  type PreparedAdd,
+  type RedisKeys,
+} from '@hookline/redis';
 import { INBOX_SCRIPTS } from './scripts';
+import { DEDUPE_AFTER_DONE_MS } from '../jobs';
 import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@hookline/core';
 
 // Accepting an event is one script in the account's slot: the idempotency key, the snapshot of the account's
@@ -9,6 +16,9 @@ import { type AttemptTrigger, type DeliverableEvent, type TraceContext } from '@
 // Cluster, follows; the entry is deleted once every hook's queue has the event. An entry still there after a
 // grace period was left by a process that died mid-fan-out: the next publish for the account, or the
 // monitor's recovery pass, repeats its fan-out (adding to a queue is idempotent per event id).
+//
+// On one Redis the accept may make the adds itself (`adds`, prepared by the caller for the hooks it expects):
+// the event then goes into every hook's queue, signalled, in the accept's script, and has no entry at all.
 //
 // Ages are measured with the Redis server's clock (TIME), the one that stamps stream ids, so producers on
 // machines with skewed clocks agree on what is abandoned.
@@ -45,8 +55,12 @@ export type Acceptance =
   | {
       readonly kind: 'accepted';
       readonly answer: AcceptedAnswer;
-      /** Absent when the account has no hooks: there is nothing to fan out. */
+      /** Absent when the account has no hooks, or its adds were made with it: there is nothing to fan out. */
       readonly entry?: InboxEntry;
+      /** The prepared adds, made by the accept's script: each hook's queue has the event, signalled. */
+      readonly added?: readonly { readonly hookId: string; readonly paused: boolean }[];
+      /** Why the prepared adds stopped half-way (a queue refused one): the entry was written instead. */
+      readonly addsStopped?: string;
       readonly abandoned: InboxEntry[];
     }
   | { readonly kind: 'conflict'; readonly abandoned: InboxEntry[] }
@@ -79,9 +93,17 @@ export interface AcceptInput {
    * AccountMarks), instead of a mark of its own before it.
    */
   readonly markAccount?: boolean;
+  /**
+   * The event's adds to its hooks' queues, prepared (one Redis only): made by the accept's own script, with
+   * each hook's signal, instead of an inbox entry, when they are the hooks the accept finds and no entry of
+   * the account is abandoned (see inbox-accept.lua). Otherwise the entry is written, for the caller to fan out.
+   */
+  readonly adds?: readonly PreparedAdd[];
 }
 
 type RawEntry = [string, string[]];
+/** inbox-accept.lua's reply: kind, answer, pending, abandoned, read time, adds made, why they stopped. */
+type AcceptReply = [string, string, RawEntry[], RawEntry[], number, (string | number)[]?, string?];
 
 export class AccountInbox {
   constructor(
@@ -112,39 +134,59 @@ export class AccountInbox {
     // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
     // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
     // the same id would become a second event.
-    const reply = (await runConfirmed(
-      this.redis,
-      INBOX_SCRIPTS.inboxAccept,
-      [
-        keys.accountInbox(input.accountId),
-        keys.accountHooks(input.accountId),
-        keys.accountHookEvents(input.accountId),
-        keys.accountHookFilters(input.accountId),
-        ...idemKey,
-        ...(input.markAccount ? [keys.inboxAccounts()] : []),
-      ],
-      [
-        input.event.id,
-        JSON.stringify(input.event),
-        input.acceptedAt,
-        input.idempotencyTtlSeconds,
-        input.graceMs,
-        input.maxAbandoned,
-        input.hooks ? JSON.stringify(input.hooks) : '',
-        input.fingerprint ?? '',
-        input.event.type,
-        input.trigger && input.trigger !== 'auto' ? input.trigger : '',
-        input.attemptId ?? '',
-        input.trace?.traceparent ?? '',
-        input.trace?.tracestate ?? '',
-        input.markAccount ? input.accountId : '',
-      ],
-    )) as [string, string, RawEntry[], RawEntry[], number];
-    const [kind, answerJson, pendingRaw, abandonedRaw, readAt] = reply;
+    const adds = input.adds ?? [];
+    if (adds.length > 0 && this.redis.isCluster)
+      throw new Error("a Redis Cluster cannot add to hooks' queues in the accept's script");
+    const { addKeys, addArgs } = addsArguments(keys, adds);
+    // The queues' meta writes sent by prepare went out first on this connection: waited for with the script.
+    const [reply] = (await Promise.all([
+      runConfirmed(
+        this.redis,
+        INBOX_SCRIPTS.inboxAccept,
+        [
+          keys.accountInbox(input.accountId),
+          keys.accountHooks(input.accountId),
+          keys.accountHookEvents(input.accountId),
+          keys.accountHookFilters(input.accountId),
+          ...idemKey,
+          ...(input.markAccount ? [keys.inboxAccounts()] : []),
+          ...addKeys,
+        ],
+        [
+          input.event.id,
+          JSON.stringify(input.event),
+          input.acceptedAt,
+          input.idempotencyTtlSeconds,
+          input.graceMs,
+          input.maxAbandoned,
+          input.hooks ? JSON.stringify(input.hooks) : '',
+          input.fingerprint ?? '',
+          input.event.type,
+          input.trigger && input.trigger !== 'auto' ? input.trigger : '',
+          input.attemptId ?? '',
+          input.trace?.traceparent ?? '',
+          input.trace?.tracestate ?? '',
+          input.markAccount ? input.accountId : '',
+          ...addArgs,
+        ],
+      ),
+      ...adds.map((add) => add.metaWritten),
+    ])) as [AcceptReply, ...unknown[]];
+    const [kind, answerJson, pendingRaw, abandonedRaw, readAt, addedRaw, addsStopped] = reply;
     const abandoned = abandonedRaw.map((raw) => toEntry(raw, readAt));
     if (kind === 'conflict') return { kind, abandoned };
     const stored = parseAnswer(answerJson);
     const answer = stored && { id: stored.id, hooks: stored.hooks };
+    if (kind === 'accepted' && stored && answer && addedRaw && addedRaw.length > 0) {
+      // BullMQ checks each answer as from its own script.
+      const added = await Promise.all(
+        adds.map(async (add, i) => {
+          await add.answered(addedRaw[i * 2]!);
+          return { hookId: add.hookId, paused: addedRaw[i * 2 + 1] === 1 };
+        }),
+      );
+      return { kind, answer, added, abandoned };
+    }
     if (kind === 'accepted' && stored && answer) {
       // Built from what was sent rather than read back: the same event, hooks and time the entry holds.
       const entry: InboxEntry | undefined = stored.entry
@@ -159,7 +201,13 @@ export class AccountInbox {
             readAt,
           }
         : undefined;
-      return { kind, answer, ...(entry ? { entry } : {}), abandoned };
+      return {
+        kind,
+        answer,
+        ...(entry ? { entry } : {}),
+        ...(addsStopped ? { addsStopped } : {}),
+        abandoned,
+      };
     }
     const pending = pendingRaw[0] && toEntry(pendingRaw[0], readAt);
     return {
@@ -283,5 +331,26 @@ function toEntry([id, fields]: RawEntry, readAt: number): InboxEntry {
         }
       : {}),
     readAt,
+  };
+}
+
+/** inbox-accept.lua's KEYS and ARGV for prepared adds, after the accept's own (see its header). */
+function addsArguments(keys: RedisKeys, adds: readonly PreparedAdd[]) {
+  if (adds.length === 0) return { addKeys: [], addArgs: [] };
+  return {
+    addKeys: [
+      ...adds.flatMap((add) => add.keys),
+      keys.readyHooks(),
+      keys.hookLeases(),
+      keys.signalledWhileLeased(),
+      keys.hooksWithWork(),
+    ],
+    addArgs: [
+      adds.length,
+      Date.now(),
+      PAUSED_FIELD,
+      DEDUPE_AFTER_DONE_MS,
+      ...adds.flatMap((add) => [add.hookId, ...add.args, add.deduplicationKey, add.metaKey]),
+    ],
   };
 }

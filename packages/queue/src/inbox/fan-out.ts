@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { inSpan, type Tracing } from '@hookline/core';
-import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
+import { HookJobAdder, HookQueues, type PreparedAdd, type RedisKeys } from '@hookline/redis';
 import {
   DEDUPE_TTL_MS,
   DELIVER_JOB,
@@ -110,34 +110,38 @@ export class FanOut {
     await this.flush();
   }
 
+  /**
+   * The event's adds to these hooks' queues, prepared for the accept's own script (one Redis: see
+   * AccountInbox.accept), with the options of the fan-out's own adds: the script cuts their deduplication
+   * keys as InboxTidy does once they are all made, and leaves them their hour when it stops half-way.
+   */
+  prepare(accountId: string, hookIds: readonly string[], event: EventToQueue): PreparedAdd[] {
+    return hookIds.map((hookId) =>
+      this.jobs.prepare(
+        hookId,
+        DELIVER_JOB,
+        jobData(accountId, hookId, event),
+        jobOptions(event, DEDUPE_TTL_MS),
+      ),
+    );
+  }
+
+  /** After the accept's script made the adds: the hooks whose queues are paused hold the event (the hold cap). */
+  async addedWithAccept(added: readonly { hookId: string; paused: boolean }[]): Promise<void> {
+    const held = added.filter((a) => a.paused).map((a) => a.hookId);
+    if (held.length > 0) await this.deps.onHeld?.(held);
+  }
+
   /** Adds the entry's event to the hook's queue; true when the queue is paused (the hook holds it). */
   private async add(accountId: string, hookId: string, entry: InboxEntry, signal: boolean): Promise<boolean> {
-    const { event, acceptedAt, trigger, attemptId, trace } = entry;
-    const data: DeliverJobData = {
-      accountId,
-      hookId,
-      event,
-      acceptedAt,
-      ...(trigger ? { trigger } : {}),
-      ...(attemptId ? { attemptId } : {}),
-      ...(trace ? { traceparent: trace.traceparent } : {}),
-      ...(trace?.tracestate ? { tracestate: trace.tracestate } : {}),
-    };
-    const jobId = jobIdOf(entry);
     // Refused (StaleFanOutError) when this fan-out read its entry too long ago: the entry stays, not done. With
     // HOOKLINE_REDIS_REPLICA_ACKS the job is on the replicas before the 202; not acknowledged, the add throws,
     // the publish answers 503 and the inbox entry stays for the retry (or recovery) to fan out again.
     const { paused } = await this.jobs.add(
       hookId,
       DELIVER_JOB,
-      data,
-      {
-        jobId,
-        deduplication: { id: jobId, ttl: DEDUPE_TTL_MS },
-        attempts: 1,
-        removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
-      },
+      jobData(accountId, hookId, entry),
+      jobOptions(entry, DEDUPE_TTL_MS),
       { readAt: entry.readAt, staleMs: FANOUT_STALE_MS, signal },
     );
     return paused === true;
@@ -149,7 +153,35 @@ export class FanOut {
   }
 }
 
+/** What a hook's job is made of: an inbox entry's event and what queued it, with or without the entry. */
+export type EventToQueue = Pick<InboxEntry, 'event' | 'acceptedAt' | 'trigger' | 'attemptId' | 'trace'>;
+
+function jobData(accountId: string, hookId: string, entry: EventToQueue): DeliverJobData {
+  const { event, acceptedAt, trigger, attemptId, trace } = entry;
+  return {
+    accountId,
+    hookId,
+    event,
+    acceptedAt,
+    ...(trigger ? { trigger } : {}),
+    ...(attemptId ? { attemptId } : {}),
+    ...(trace ? { traceparent: trace.traceparent } : {}),
+    ...(trace?.tracestate ? { tracestate: trace.tracestate } : {}),
+  };
+}
+
+function jobOptions(entry: EventToQueue, dedupeTtlMs: number) {
+  const jobId = jobIdOf(entry);
+  return {
+    jobId,
+    deduplication: { id: jobId, ttl: dedupeTtlMs },
+    attempts: 1,
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  };
+}
+
 /** A send-again is the same event once more: a job of its own, named by the event and the new attempt. */
-function jobIdOf({ event, attemptId }: InboxEntry): string {
+function jobIdOf({ event, attemptId }: EventToQueue): string {
   return attemptId ? `${event.id}.${attemptId}` : event.id;
 }

@@ -19,18 +19,29 @@ export const STALE_FANOUT_REPLY = -1000;
 const MARKER = /^--!bullmq addStandardJob$/m;
 
 /**
- * The fenced add (scripts/fenced-add.lua): hookline's fence, then BullMQ's addStandardJob exactly as BullMQ
- * ships it, as the body of a function, then, when given the scheduler's keys (one Redis), the hook's signal.
- * The fence only reads TIME and may return before BullMQ's script runs; BullMQ's locals stay inside the
- * function, and hookline's ARGV come after BullMQ's three, its KEYS after BullMQ's nine.
+ * A hookline script that runs BullMQ's addStandardJob exactly as BullMQ ships it, as the body of a function:
+ * its line `--!bullmq addStandardJob` is replaced by BullMQ's script. BullMQ's locals stay inside the function.
  */
-export function loadFencedAdd(dir: string, bullmq: BullmqScript = ADD_STANDARD_JOB): LuaScript {
-  const wrapper = loadScript('fenced-add', dir).source;
-  if (!MARKER.test(wrapper)) throw new Error('fenced-add.lua lost its --!bullmq marker');
+export function loadWithBullmqAdd(
+  name: string,
+  dir: string,
+  bullmq: BullmqScript = ADD_STANDARD_JOB,
+): LuaScript {
+  const wrapper = loadScript(name, dir).source;
+  if (!MARKER.test(wrapper)) throw new Error(`${name}.lua lost its --!bullmq marker`);
   return new LuaScript(
-    'fenced-add',
+    name,
     wrapper.replace(MARKER, () => bullmq.content),
   );
+}
+
+/**
+ * The fenced add (scripts/fenced-add.lua): hookline's fence, then BullMQ's addStandardJob, then, when given
+ * the scheduler's keys (one Redis), the hook's signal. The fence only reads TIME and may return before BullMQ's
+ * script runs; hookline's ARGV come after BullMQ's three, its KEYS after BullMQ's nine.
+ */
+export function loadFencedAdd(dir: string, bullmq: BullmqScript = ADD_STANDARD_JOB): LuaScript {
+  return loadWithBullmqAdd('fenced-add', dir, bullmq);
 }
 
 /** A fan-out's add was refused: it read its inbox entry too long ago (see fenced-add.lua). */

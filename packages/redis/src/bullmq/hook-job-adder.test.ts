@@ -3,6 +3,8 @@ import { hookQueueLayout } from './layout';
 import { HookJobAdder, type NewJobOptions } from './hook-job-adder';
 import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
 import { redisKeys, type RedisKeys } from '../keys';
+import { LuaScript } from '../lua-script';
+import { ADD_STANDARD_JOB } from './fenced-add';
 
 const options = (jobId: string): NewJobOptions => ({
   jobId,
@@ -21,7 +23,7 @@ describe('adding jobs without a Queue handle', () => {
   beforeEach(async () => {
     keys = redisKeys(ctx.prefix);
     hookQueues = new HookQueues(ctx.redis, keys);
-    for (const hookId of ['hk_queue', 'hk_adder', 'hk_fenced']) await hookQueues.setUp(hookId);
+    for (const hookId of ['hk_queue', 'hk_adder', 'hk_fenced', 'hk_prepared']) await hookQueues.setUp(hookId);
   });
 
   /** Everything Redis holds for the hook's queue, with the parts that differ by nature (time, queue) masked. */
@@ -52,11 +54,24 @@ describe('adding jobs without a Queue handle', () => {
       staleMs: 30_000,
     });
 
+    // Prepared for a script of the caller's (the accept's): BullMQ's own script run with what prepare gives.
+    const prepared = await adder.prepare('hk_prepared', 'deliver.v1', data, options('evt_1'));
+    const reply = (await new LuaScript('add', ADD_STANDARD_JOB.content).run(ctx.redis, prepared.keys, [
+      ...prepared.args,
+    ])) as string;
+    await expect(prepared.answered(reply)).resolves.toBe('evt_1');
+    expect(prepared).toMatchObject({
+      hookId: 'hk_prepared',
+      deduplicationKey: hookQueueLayout(keys, 'hk_prepared').deduplication('evt_1'),
+      metaKey: hookQueueLayout(keys, 'hk_prepared').meta,
+    });
+
     const viaQueue = await stored('hk_queue');
     expect(viaQueue.job).toMatchObject({ name: 'deliver.v1', data: JSON.stringify(data), timestamp: 'set' });
     expect(viaQueue.wait).toEqual(['evt_1']);
     expect(await stored('hk_adder')).toEqual(viaQueue);
     expect(await stored('hk_fenced')).toEqual(viaQueue);
+    expect(await stored('hk_prepared')).toEqual(viaQueue);
   });
 
   it('adds an event once: the same job id again is deduplicated, as with Queue.add', async () => {

@@ -31,6 +31,29 @@ export interface AddFence {
   readonly signal?: boolean;
 }
 
+/**
+ * An add prepared for a script of the caller's (the accept's, on one Redis): BullMQ's addStandardJob keys and
+ * arguments for the hook's queue, built by BullMQ as for its own script.
+ */
+export interface PreparedAdd {
+  readonly hookId: string;
+  /** addStandardJob's nine keys. */
+  readonly keys: readonly string[];
+  /** addStandardJob's three arguments (packed arguments, job data, packed options). */
+  readonly args: readonly (string | Buffer)[];
+  /** The job's deduplication key: a script that knows the event can never be added again may shorten its life. */
+  readonly deduplicationKey: string;
+  /** The queue's meta hash, whose PAUSED_FIELD says the queue is paused (the hook holds its events). */
+  readonly metaKey: string;
+  /**
+   * The write of the queue's meta sent before the caller's script (when this process had not written it lately):
+   * on the same connection, it reaches Redis first; wait for it with the script.
+   */
+  readonly metaWritten?: Promise<unknown>;
+  /** Gives BullMQ what the script answered for this add (the job id, or its error code) and resolves with the id. */
+  answered(reply: string | number): Promise<string>;
+}
+
 // Queues this process has written the events-stream length into lately (forgotten wholesale past the bound);
 // the others get it with their add.
 const META_REMEMBERED = 10_000;
@@ -68,9 +91,7 @@ export class HookJobAdder {
     // A Queue handle wrote the events-stream length into the meta on opening (see EVENTS_MAX_LEN), which
     // also shortens a queue made before the limit. Sent before the add on the same connection and slot, so
     // the add's own trim already uses it.
-    const meta = this.metaWritten.has(hookId)
-      ? undefined
-      : this.redis.hset(hookQueueLayout(this.keys, hookId).meta, 'opts.maxLenEvents', EVENTS_MAX_LEN);
+    const meta = this.writeMeta(hookId);
     const backend = this.backends.of(hookId);
     const job = jobJson(name, data, opts);
     const answer: { paused?: boolean } = {};
@@ -80,11 +101,59 @@ export class HookJobAdder {
         : backend.addJob(job, opts.jobId),
       meta,
     ]);
-    if (meta) {
-      if (this.metaWritten.size >= META_REMEMBERED) this.metaWritten.clear();
-      this.metaWritten.add(hookId);
-    }
     return { id, ...answer };
+  }
+
+  /**
+   * The add of `add`, for the caller's own script to run: BullMQ builds its keys and arguments as for its
+   * script, and gets the script's answer through `answered`. The queue's meta is written first when this
+   * process has not written it lately (sent now, so on the same connection it precedes the caller's script).
+   */
+  prepare(hookId: string, name: string, data: unknown, opts: NewJobOptions): PreparedAdd {
+    const meta = this.writeMeta(hookId);
+    let captured: { keys: string[]; args: (string | Buffer)[]; answer(reply: unknown): void } | undefined;
+    const runCommand = (command: string, args: (string | Buffer)[]): Promise<unknown> => {
+      const [script] = command.split(':');
+      if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
+        throw new Error(
+          `BullMQ ran ${command} with ${args.length} arguments; hookline prepares addStandardJob only`,
+        );
+      return new Promise((answer) => {
+        captured = {
+          keys: args.slice(0, ADD_STANDARD_JOB.keys) as string[],
+          args: args.slice(ADD_STANDARD_JOB.keys),
+          answer,
+        };
+      });
+    };
+    const client = { runCommand } as unknown as Parameters<RedisQueueBackend['addJobToTransaction']>[0];
+    const id = this.backends.of(hookId).addJobToTransaction(client, jobJson(name, data, opts), opts.jobId);
+    // BullMQ builds and runs its command before its first wait: anything else is a BullMQ this code does not know.
+    if (!captured) throw new Error('BullMQ did not run addStandardJob at once; its add cannot be prepared');
+    const { keys, args, answer } = captured;
+    const layout = hookQueueLayout(this.keys, hookId);
+    return {
+      hookId,
+      keys,
+      args,
+      ...(meta ? { metaWritten: meta } : {}),
+      deduplicationKey: layout.deduplication(opts.deduplication.id),
+      metaKey: layout.meta,
+      answered: (reply) => {
+        answer(reply);
+        return id;
+      },
+    };
+  }
+
+  private writeMeta(hookId: string): Promise<unknown> | undefined {
+    if (this.metaWritten.has(hookId)) return undefined;
+    return this.redis
+      .hset(hookQueueLayout(this.keys, hookId).meta, 'opts.maxLenEvents', EVENTS_MAX_LEN)
+      .then(() => {
+        if (this.metaWritten.size >= META_REMEMBERED) this.metaWritten.clear();
+        this.metaWritten.add(hookId);
+      });
   }
 
   /**

@@ -8,17 +8,39 @@
 -- tracestate it carries ('' = none), the account to mark in the index recovery walks ('' = none: the caller
 -- marked it already, or recently; on a Redis Cluster the index lives on another shard).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
+--
+-- Adds prepared by the caller (one Redis only: the hooks' queues and the scheduler's keys are written by this
+-- script, which a Redis Cluster's slots forbid): ARGV[15] is how many, ARGV[16] now (ms, the caller's clock,
+-- as the scheduler's leases), ARGV[17] the field of a queue's meta that says it is paused (BullMQ's), ARGV[18]
+-- how long a done event's deduplication keys live (ms), then per add the hook id, BullMQ's addStandardJob's
+-- three arguments, its deduplication key (undeclared: a non-Cluster Redis only) and its queue's meta (one of
+-- its nine keys; named here so that only packages/redis/src/bullmq knows BullMQ's layout); KEYS
+-- end with each add's nine queue keys, then the scheduler's four (ready set, leases, signalled while leased,
+-- hooks with work). They are made here, instead of an inbox entry, when the hooks found are exactly the
+-- prepared ones, in order, and no entry is abandoned (whose events come first): the event is then in every
+-- hook's queue, its hooks signalled, in the write that accepts it, and there is nothing left to fan out or
+-- recover. Otherwise the entry is written as without them, and the caller fans out.
+--
 -- Replies {kind, answer JSON, pending entry (a duplicate whose fan-out is unfinished), abandoned entries, the
 -- server's time (ms) of this read: no later than every entry it hands out was read, so the fan-outs of these
--- entries are fenced from it}; the answer JSON names the new entry ("entry", '' when the account has no hooks).
+-- entries are fenced from it, the adds made ({job id, 1 when its queue is paused} each; empty when none), why
+-- the prepared adds were stopped ('' when they were not)};
+-- the answer JSON names the new entry ("entry", '' when there is none: no hooks, or the adds were made).
 --!include now-ms.lua
 --!include filter-match.lua
+--!include signal-hook.lua
+-- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
+local function bullmqAdd(KEYS, ARGV)
+--!bullmq addStandardJob
+end
+local prepared = tonumber(ARGV[15] or '0') or 0
+local acceptKeys = #KEYS - (prepared > 0 and prepared * 9 + 4 or 0)
 local marked = ARGV[14] and ARGV[14] ~= ''
 local inbox, hooksKey, eventsKey, filtersKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local idemKey = (#KEYS - (marked and 1 or 0) >= 5) and KEYS[5] or nil
+local idemKey = (acceptKeys - (marked and 1 or 0) >= 5) and KEYS[5] or nil
 -- inbox-mark.lua's write, in this script on one Redis: the account is in the index no later than its entry is
 -- written, without a round trip of its own before the accept.
-if marked then redis.call('ZADD', KEYS[#KEYS], 'GT', now, ARGV[14]) end
+if marked then redis.call('ZADD', KEYS[acceptKeys], 'GT', now, ARGV[14]) end
 -- XRANGE … COUNT 0 answers nil, not an empty list: a caller that wants no abandoned entries asks for none.
 local abandoned = {}
 if tonumber(ARGV[6]) > 0 then
@@ -62,10 +84,47 @@ else
     end
   end
 end
+-- The prepared adds apply when they are the hooks found, in order.
+local matches = prepared > 0 and prepared == #hooks and #abandoned == 0
+for i = 1, (matches and prepared or 0) do
+  if ARGV[18 + (i - 1) * 6 + 1] ~= hooks[i] then matches = false end
+end
+local added, failed = {}, ''
+if matches then
+  local s = acceptKeys + prepared * 9
+  for i = 1, prepared do
+    local a = 18 + (i - 1) * 6
+    local queueKeys = {}
+    for k = 1, 9 do queueKeys[k] = KEYS[acceptKeys + (i - 1) * 9 + k] end
+    local ok, id = pcall(bullmqAdd, queueKeys, {ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]})
+    -- A queue that refuses the add (a key of the wrong type: BullMQ's error, or its code) stops the adds here;
+    -- those made keep their deduplication keys' hour, and the event gets its inbox entry below, as without
+    -- prepared adds: the caller's fan-out adds the rest, and repeats none (the same ids, deduplicated).
+    if not ok or type(id) ~= 'string' then
+      failed = 'the add to hook ' .. hooks[i] .. ' failed: ' .. tostring(type(id) == 'table' and id.err or id)
+      matches = false
+      break
+    end
+    signalHook(KEYS[s + 1], KEYS[s + 2], KEYS[s + 3], KEYS[s + 4], tonumber(ARGV[16]), hooks[i])
+    added[#added + 1] = id
+    added[#added + 1] = redis.call('HEXISTS', ARGV[a + 6], ARGV[17])
+  end
+end
+if matches then
+  -- Done at once: no fan-out of this event can add again, so its deduplication keys get what a done fan-out's
+  -- are cut to (InboxTidy) in this script.
+  for i = 1, prepared do
+    redis.call('PEXPIRE', ARGV[18 + (i - 1) * 6 + 5], ARGV[18], 'LT')
+  end
+else
+  added = {}
+end
 local hooksJson = '[]'
 local entry = ''
 if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
+end
+if #hooks > 0 and not matches then
   local fields = {'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3]}
   local function add(name, value) fields[#fields + 1] = name; fields[#fields + 1] = value end
   -- A send-again always names what queued it, with its attempt.
@@ -78,4 +137,4 @@ end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
 -- The caller has the event, the hooks (in the answer) and the time: the new entry is not read back.
-return {'accepted', answer, {}, abandoned, now}
+return {'accepted', answer, {}, abandoned, now, added, failed}
