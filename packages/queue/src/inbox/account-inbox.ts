@@ -133,7 +133,7 @@ export class AccountInbox {
       : [];
     // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
     // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
-    // the same id would become a second event.
+    // the same id would become a second event. Prepared adds are made by the same script, and acknowledged with it.
     const adds = input.adds ?? [];
     if (adds.length > 0 && this.redis.isCluster)
       throw new Error("a Redis Cluster cannot add to hooks' queues in the accept's script");
