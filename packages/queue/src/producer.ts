@@ -233,7 +233,7 @@ export class Producer {
         { accountId, eventId: acceptance.answer.id, reason: acceptance.addsStopped },
         "the accept's adds stopped half-way; the event is fanned out instead",
       );
-    if (acceptance.added) await this.fanOut.addedWithAccept(acceptance.added);
+    if (acceptance.added) await this.fanOut.tellHeld(acceptance.added);
     else if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
   }
 

@@ -13,6 +13,7 @@ export const STREAK_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
 export function redisKeys(prefix: string) {
   const hook = (hookId: string) => `${prefix}:{${hookId}}`;
   const account = (accountId: string) => `${prefix}:{${accountId}}`;
+  const scheduler = (name: string) => `${prefix}:{scheduler}:${name}`;
   return {
     prefix,
     /** BullMQ queue name of a hook (BullMQ adds `${prefix}:` in front of its own keys). */
@@ -92,19 +93,19 @@ export function redisKeys(prefix: string) {
     inboxAccounts: () => `${prefix}:inbox-accounts`,
     // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).
     /** Hooks that have (or may have) waiting events and no process holding them: ZSET hookId -> signal time. */
-    readyHooks: () => `${prefix}:{scheduler}:ready`,
+    readyHooks: () => scheduler('ready'),
     /** Hooks a worker process is delivering to: ZSET hookId -> lease expiry (ms). */
-    hookLeases: () => `${prefix}:{scheduler}:leases`,
+    hookLeases: () => scheduler('leases'),
     /**
      * Which process holds each lease: HASH hookId -> holder id. Renewing and releasing check it, so a process
      * that was frozen past its lease cannot extend or drop the lease another process has taken since.
      */
-    hookLeaseHolders: () => `${prefix}:{scheduler}:lease-holders`,
+    hookLeaseHolders: () => scheduler('lease-holders'),
     /**
      * Leased hooks that were signalled while their lease was live: SET of hookIds. Giving such a lease back
      * puts the hook straight back into the ready set, so a holder whose queue ran empty need not re-check it.
      */
-    signalledWhileLeased: () => `${prefix}:{scheduler}:signalled-while-leased`,
+    signalledWhileLeased: () => scheduler('signalled-while-leased'),
     /** Erasures accepted and not done: ZSET `<accountId>/<erasureId>` -> when accepted (ms); the runner's queue. */
     erasuresRunning: () => `${prefix}:erasures:running`,
     /** Which process runs an erasure now (a lease with its name): a runner killed mid-way is taken over. */
@@ -113,14 +114,19 @@ export function redisKeys(prefix: string) {
      * Worker processes and when each last said it was alive: ZSET worker name -> heartbeat (ms). A worker
      * leaves it on SIGTERM; one that crashed or froze stays, with an old heartbeat, until the monitor prunes it.
      */
-    workers: () => `${prefix}:{scheduler}:workers`,
+    workers: () => scheduler('workers'),
     /**
      * Hooks that have (or lately had) jobs or unwritten history: ZSET hookId -> a version that every signal
      * raises. Written by the ready signal (after the jobs are added), dropped by the watchdog once it finds the
      * hook without jobs and with an empty outbox and the version unchanged: the only hooks the watchdog and the
      * history's safety net look at, so an idle fleet costs nothing per hook.
      */
-    hooksWithWork: () => `${prefix}:{scheduler}:with-work`,
+    hooksWithWork: () => scheduler('with-work'),
+    /**
+     * The keys a hook's signal writes (signal-hook.lua: ready set, leases, signalled while leased, hooks with
+     * work), in that order: for every script that signals, the scheduler's own and a producer's add or accept.
+     */
+    signalKeys: () => ['ready', 'leases', 'signalled-while-leased', 'with-work'].map(scheduler),
     /** Which monitor runs the watchdog now (a lease with the holder's name), so several never double the work. */
     watchdogLock: () => `${prefix}:watchdog:lock`,
     /** Hooks the watchdog reported stuck and has not seen recover: ZSET hookId -> when reported (ms). */

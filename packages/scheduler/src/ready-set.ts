@@ -35,12 +35,7 @@ export class ReadySet {
     await (confirmed ? runConfirmed : runScript)(
       this.redis,
       ENGINE_SCRIPTS.readySignal,
-      [
-        this.keys.readyHooks(),
-        this.keys.hookLeases(),
-        this.keys.signalledWhileLeased(),
-        this.keys.hooksWithWork(),
-      ],
+      this.keys.signalKeys(),
       [this.clock().getTime(), ...hookIds],
     );
   }

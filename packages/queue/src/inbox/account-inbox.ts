@@ -338,13 +338,7 @@ function toEntry([id, fields]: RawEntry, readAt: number): InboxEntry {
 function addsArguments(keys: RedisKeys, adds: readonly PreparedAdd[]) {
   if (adds.length === 0) return { addKeys: [], addArgs: [] };
   return {
-    addKeys: [
-      ...adds.flatMap((add) => add.keys),
-      keys.readyHooks(),
-      keys.hookLeases(),
-      keys.signalledWhileLeased(),
-      keys.hooksWithWork(),
-    ],
+    addKeys: [...adds.flatMap((add) => add.keys), ...keys.signalKeys()],
     addArgs: [
       adds.length,
       Date.now(),

@@ -84,7 +84,6 @@ export class FanOut {
     const together = !this.deps.redis.isCluster;
     // Each add answers whether its queue is paused (read in the add's script): those hooks hold the event.
     const paused = await Promise.all(hookIds.map((hookId) => this.add(accountId, hookId, entry, together)));
-    const held = hookIds.filter((_, i) => paused[i]);
     // The signal on the replicas before the 202 (HOOKLINE_REDIS_REPLICA_ACKS): it also writes the hook into
     // the index of hooks with work, the only place the watchdog looks, so a promoted replica without it would
     // hold a job no worker is told of. Not acknowledged, the publish answers 503 and the entry stays: the
@@ -94,7 +93,7 @@ export class FanOut {
     // The event is queued and its hooks told: the entry's deletion and the keys' cut follow the answer, many
     // at a time (InboxTidy). A crash before them leaves the entry to recovery, which finds every job queued.
     this.tidy.done({ accountId, entryId: entry.id, hookIds, jobId: jobIdOf(entry) });
-    if (held.length > 0) await this.deps.onHeld?.(held);
+    await this.tellHeld(hookIds.map((hookId, i) => ({ hookId, paused: paused[i]! })));
   }
 
   /**
@@ -126,8 +125,11 @@ export class FanOut {
     );
   }
 
-  /** After the accept's script made the adds: the hooks whose queues are paused hold the event (the hold cap). */
-  async addedWithAccept(added: readonly { hookId: string; paused: boolean }[]): Promise<void> {
+  /**
+   * Once the event is in its hooks' queues (by this fan-out, or by the accept's script): those whose queues are
+   * paused hold it, and the hold cap is told.
+   */
+  async tellHeld(added: readonly { hookId: string; paused: boolean }[]): Promise<void> {
     const held = added.filter((a) => a.paused).map((a) => a.hookId);
     if (held.length > 0) await this.deps.onHeld?.(held);
   }

@@ -113,18 +113,8 @@ export class HookJobAdder {
     const meta = this.writeMeta(hookId);
     let captured: { keys: string[]; args: (string | Buffer)[]; answer(reply: unknown): void } | undefined;
     const runCommand = (command: string, args: (string | Buffer)[]): Promise<unknown> => {
-      const [script] = command.split(':');
-      if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
-        throw new Error(
-          `BullMQ ran ${command} with ${args.length} arguments; hookline prepares addStandardJob only`,
-        );
-      return new Promise((answer) => {
-        captured = {
-          keys: args.slice(0, ADD_STANDARD_JOB.keys) as string[],
-          args: args.slice(ADD_STANDARD_JOB.keys),
-          answer,
-        };
-      });
+      const add = standardAdd(command, args, 'prepares');
+      return new Promise((answer) => (captured = { ...add, answer }));
     };
     const client = { runCommand } as unknown as Parameters<RedisQueueBackend['addJobToTransaction']>[0];
     const id = this.backends.of(hookId).addJobToTransaction(client, jobJson(name, data, opts), opts.jobId);
@@ -176,17 +166,12 @@ export class HookJobAdder {
     answer: { paused?: boolean },
   ): Parameters<RedisQueueBackend['addJobToTransaction']>[0] {
     const runCommand = async (command: string, args: (string | Buffer)[]): Promise<unknown> => {
-      const [script] = command.split(':');
-      if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
-        throw new Error(
-          `BullMQ ran ${command} with ${args.length} arguments; hookline fences addStandardJob only`,
-        );
-      const keys = args.slice(0, ADD_STANDARD_JOB.keys) as string[];
-      const argv = [...args.slice(ADD_STANDARD_JOB.keys), fence.readAt, fence.staleMs] as (string | number)[];
+      const add = standardAdd(command, args, 'fences');
+      const keys = add.keys;
+      const argv = [...add.args, fence.readAt, fence.staleMs] as (string | number)[];
       if (fence.signal) {
         if (this.redis.isCluster) throw new Error("a Redis Cluster cannot signal a hook in its add's script");
-        const k = this.keys;
-        keys.push(k.readyHooks(), k.hookLeases(), k.signalledWhileLeased(), k.hooksWithWork());
+        keys.push(...this.keys.signalKeys());
         argv.push(Date.now(), hookId);
       }
       // On the replicas before the add counts as done (HOOKLINE_REDIS_REPLICA_ACKS; see replica-acks.ts): not
@@ -200,6 +185,19 @@ export class HookJobAdder {
     };
     return { runCommand } as unknown as Parameters<RedisQueueBackend['addJobToTransaction']>[0];
   }
+}
+
+/**
+ * BullMQ's command, split into addStandardJob's keys and arguments; any other script is refused, since hookline
+ * adds standard jobs only (what it does with them, `doing`, goes into the error).
+ */
+function standardAdd(command: string, args: (string | Buffer)[], doing: string) {
+  const [script] = command.split(':');
+  if (script !== ADD_STANDARD_JOB.name || args.length !== ADD_STANDARD_JOB.keys + 3)
+    throw new Error(
+      `BullMQ ran ${command} with ${args.length} arguments; hookline ${doing} addStandardJob only`,
+    );
+  return { keys: args.slice(0, ADD_STANDARD_JOB.keys) as string[], args: args.slice(ADD_STANDARD_JOB.keys) };
 }
 
 /** What BullMQ's `Job.create` hands the backend for these options (its constructor's defaults, `asJSON`). */

@@ -84,19 +84,20 @@ else
     end
   end
 end
--- The prepared adds apply when they are the hooks found, in order.
+-- The prepared adds apply when they are the hooks found, in order. addArg(i, k): the kth argument of add i
+-- (1 hook id, 2–4 BullMQ's, 5 deduplication key, 6 meta).
+local function addArg(i, k) return ARGV[18 + (i - 1) * 6 + k] end
 local matches = prepared > 0 and prepared == #hooks and #abandoned == 0
 for i = 1, (matches and prepared or 0) do
-  if ARGV[18 + (i - 1) * 6 + 1] ~= hooks[i] then matches = false end
+  if addArg(i, 1) ~= hooks[i] then matches = false end
 end
 local added, failed = {}, ''
 if matches then
   local s = acceptKeys + prepared * 9
   for i = 1, prepared do
-    local a = 18 + (i - 1) * 6
     local queueKeys = {}
     for k = 1, 9 do queueKeys[k] = KEYS[acceptKeys + (i - 1) * 9 + k] end
-    local ok, id = pcall(bullmqAdd, queueKeys, {ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]})
+    local ok, id = pcall(bullmqAdd, queueKeys, {addArg(i, 2), addArg(i, 3), addArg(i, 4)})
     -- A queue that refuses the add (a key of the wrong type: BullMQ's error, or its code) stops the adds here;
     -- those made keep their deduplication keys' hour, and the event gets its inbox entry below, as without
     -- prepared adds: the caller's fan-out adds the rest, and repeats none (the same ids, deduplicated).
@@ -107,15 +108,13 @@ if matches then
     end
     signalHook(KEYS[s + 1], KEYS[s + 2], KEYS[s + 3], KEYS[s + 4], tonumber(ARGV[16]), hooks[i])
     added[#added + 1] = id
-    added[#added + 1] = redis.call('HEXISTS', ARGV[a + 6], ARGV[17])
+    added[#added + 1] = redis.call('HEXISTS', addArg(i, 6), ARGV[17])
   end
 end
 if matches then
   -- Done at once: no fan-out of this event can add again, so its deduplication keys get what a done fan-out's
   -- are cut to (InboxTidy) in this script.
-  for i = 1, prepared do
-    redis.call('PEXPIRE', ARGV[18 + (i - 1) * 6 + 5], ARGV[18], 'LT')
-  end
+  for i = 1, prepared do redis.call('PEXPIRE', addArg(i, 5), ARGV[18], 'LT') end
 else
   added = {}
 end
