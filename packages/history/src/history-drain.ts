@@ -76,11 +76,7 @@ export class HistoryDrain {
       const slices = await outbox.read(hooks);
       records = this.records(slices, now);
       await this.o.writer.write(records);
-      const left = await Promise.all(
-        slices.map((s) =>
-          s.entries.length === 0 ? 0 : outbox.ack(s.hookId, s.entries.length, s.entries.at(-1)!, s.erasures),
-        ),
-      );
+      const left = await outbox.ackAll(slices);
       // A hook with records left (a busy one, or one another writer trimmed first) is marked now, so the next
       // round takes it again at once; the others give their markers back unless marked again meanwhile.
       await outbox.mark(hooks.filter((_, i) => left[i] !== 0));

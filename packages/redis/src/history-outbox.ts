@@ -12,6 +12,12 @@ export const OUTBOX_IDLE_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Records read from one outbox at a time: a busy hook's backlog is written in slices of this. */
 export const OUTBOX_READ_MAX = 500;
 
+/**
+ * Records read by one call of the script that reads many hooks (one Redis only): a steady round reads every hook
+ * it took in one call, a backlog in slices that each hold Redis about as long as one busy hook's read.
+ */
+export const OUTBOX_READ_PER_CALL = 2 * OUTBOX_READ_MAX;
+
 /** One hook's unwritten records, oldest first, as read by a writer. */
 export interface OutboxSlice {
   readonly hookId: string;
@@ -80,21 +86,48 @@ export class HistoryOutbox {
     await SCRIPTS.historyRelease.run(this.redis, [this.keys.historyDirty()], [holdUntil, ...hookIds]);
   }
 
-  /** The oldest records of each hook, at most OUTBOX_READ_MAX each. */
-  read(hookIds: readonly string[], max = OUTBOX_READ_MAX): Promise<OutboxSlice[]> {
-    return Promise.all(
-      hookIds.map(async (hookId) => {
-        // One transaction (one slot): the counter goes with exactly these entries.
-        const replies = await this.redis
-          .multi()
-          .lrange(this.keys.hookHistoryOutbox(hookId), 0, max - 1)
-          .get(this.keys.hookHistoryOutboxErasures(hookId))
-          .exec();
-        for (const [error] of replies ?? []) if (error) throw error;
-        const [[, entries], [, erasures]] = replies as [[null, string[]], [null, string | null]];
-        return { hookId, entries, erasures: erasures ?? '' };
-      }),
-    );
+  /**
+   * The oldest records of each hook, at most `max` each. On one Redis the hooks are read by one script call
+   * (more when their records pass `perCall`, so that no call holds Redis long); on a Redis Cluster, where their
+   * keys live on several shards, by one transaction per hook. Either way a hook's records and its counter are
+   * read at the same moment.
+   */
+  async read(
+    hookIds: readonly string[],
+    max = OUTBOX_READ_MAX,
+    perCall = OUTBOX_READ_PER_CALL,
+  ): Promise<OutboxSlice[]> {
+    if (this.redis.isCluster) return Promise.all(hookIds.map((hookId) => this.readOne(hookId, max)));
+    const slices: OutboxSlice[] = [];
+    while (slices.length < hookIds.length) {
+      const rest = hookIds.slice(slices.length);
+      const read = (await SCRIPTS.historyOutboxRead.run(this.redis, this.outboxKeys(rest), [
+        max,
+        perCall,
+      ])) as [string[], string][];
+      read.forEach(([entries, erasures], i) => slices.push({ hookId: rest[i]!, entries, erasures }));
+    }
+    return slices;
+  }
+
+  private async readOne(hookId: string, max: number): Promise<OutboxSlice> {
+    // One transaction (one slot): the counter goes with exactly these entries.
+    const replies = await this.redis
+      .multi()
+      .lrange(this.keys.hookHistoryOutbox(hookId), 0, max - 1)
+      .get(this.keys.hookHistoryOutboxErasures(hookId))
+      .exec();
+    for (const [error] of replies ?? []) if (error) throw error;
+    const [[, entries], [, erasures]] = replies as [[null, string[]], [null, string | null]];
+    return { hookId, entries, erasures: erasures ?? '' };
+  }
+
+  /** Each hook's outbox key, then its erasure counter's, in order: the layout of the scripts that span hooks. */
+  private outboxKeys(hookIds: readonly string[]): string[] {
+    return hookIds.flatMap((id) => [
+      this.keys.hookHistoryOutbox(id),
+      this.keys.hookHistoryOutboxErasures(id),
+    ]);
   }
 
   /** Every record still waiting for this hook, oldest first: readers show them before the database has them. */
@@ -103,16 +136,33 @@ export class HistoryOutbox {
   }
 
   /**
-   * Trims the first `count` records of the hook's outbox, written to the database; `last` is the last of them
-   * and `erasures` the slice's counter, as read. Returns how many are left, or -1 when another writer had
-   * trimmed them already or an erasure emptied some since they were read (nothing is trimmed then).
+   * Trims each slice's records, written to the database, from its hook's outbox, exactly as read (`ack` for
+   * each). Returns per slice how many records are left, or -1 when another writer had trimmed them already or
+   * an erasure emptied some since they were read (nothing is trimmed then); 0 for a slice with none. On one
+   * Redis, one script call; on a Redis Cluster, one per hook.
    */
-  async ack(hookId: string, count: number, last: string, erasures: string): Promise<number> {
+  async ackAll(slices: readonly OutboxSlice[]): Promise<number[]> {
+    const read = slices.filter((s) => s.entries.length > 0);
+    let left: number[];
+    if (read.length === 0) left = [];
+    else if (this.redis.isCluster) left = await Promise.all(read.map((s) => this.ack(s)));
+    else {
+      const args = read.flatMap((s) => [s.entries.length, s.entries.at(-1)!, s.erasures]);
+      const keys = this.outboxKeys(read.map((s) => s.hookId));
+      left = ((await SCRIPTS.historyOutboxAckAll.run(this.redis, keys, args)) as number[]).map(Number);
+    }
+    const byHook = new Map(read.map((s, i) => [s, left[i]!]));
+    return slices.map((s) => byHook.get(s) ?? 0);
+  }
+
+  /** `ackAll` for one slice, by history-outbox-ack.lua (one hook's slot). */
+  private async ack(slice: OutboxSlice): Promise<number> {
+    const { hookId, entries, erasures } = slice;
     return Number(
       await SCRIPTS.historyOutboxAck.run(
         this.redis,
         [this.keys.hookHistoryOutbox(hookId), this.keys.hookHistoryOutboxErasures(hookId)],
-        [count, last, erasures],
+        [entries.length, entries.at(-1)!, erasures],
       ),
     );
   }

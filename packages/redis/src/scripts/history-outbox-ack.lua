@@ -7,8 +7,5 @@
 -- emptied records since the writer read them (the counter moved), wherever they are among those read: the
 -- writer then reads the emptied records and writes them over what it wrote. Returns the records left in the
 -- outbox, or -1 when nothing was trimmed.
-local n = tonumber(ARGV[1])
-if redis.call('LINDEX', KEYS[1], n - 1) ~= ARGV[2] then return -1 end
-if KEYS[2] and (redis.call('GET', KEYS[2]) or '') ~= ARGV[3] then return -1 end
-redis.call('LTRIM', KEYS[1], n, -1)
-return redis.call('LLEN', KEYS[1])
+--!include outbox-trim.lua
+return outboxTrim(KEYS[1], KEYS[2], tonumber(ARGV[1]), ARGV[2], ARGV[3])
