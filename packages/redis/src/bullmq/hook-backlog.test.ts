@@ -57,6 +57,35 @@ describe("a hook queue's backlog", () => {
     expect(await queues.withJobs([hookId])).toEqual([hookId]);
   });
 
+  it("reads many hooks' backlogs, each its own, in the order asked, across the calls a large look is cut into", async () => {
+    const ids = Array.from({ length: 205 }, (_, i) => `hk_many${i}`);
+    const keys = redisKeys(ctx.prefix);
+    for (const [id, jobs] of [
+      ['hk_many0', 1],
+      ['hk_many199', 2],
+      ['hk_many204', 3],
+    ] as const) {
+      const q = new Queue(keys.hookQueueName(id), {
+        connection: ctx.redis,
+        prefix: keys.prefix,
+        streams: { events: { maxLen: EVENTS_MAX_LEN } },
+      });
+      ctx.onCleanup(() => q.close());
+      for (let n = 0; n < jobs; n++) await q.add('deliver.v1', { n });
+    }
+    await queues.setUp('hk_many200');
+    await queues.pause('hk_many200');
+    const backlogs = await queues.backlogMany(ids);
+    expect(backlogs).toHaveLength(205);
+    expect(backlogs.map((b, i) => [i, b.waiting, b.paused]).filter(([, w, p]) => w !== 0 || p)).toEqual([
+      [0, 1, false],
+      [199, 2, false],
+      [200, 0, true],
+      [204, 3, false],
+    ]);
+    expect(backlogs[204]!.oldestWaitingAt).toBeGreaterThan(0);
+  });
+
   it('an empty or deleted hook has no backlog', async () => {
     await queues.remove(hookId);
     expect(await queues.backlogMany([hookId, 'hk_never'])).toEqual([

@@ -1,4 +1,4 @@
-/** A hook queue's backlog, as the watchdog and the fleet figures read it (one script per hook). */
+/** A hook queue's backlog, as the watchdog and the fleet figures read it (hook-backlog.lua). */
 export interface HookBacklog {
   /** Events waiting to be delivered, or held while the hook is suspended (paused). */
   readonly waiting: number;

@@ -17,6 +17,12 @@ import { BULLMQ_SCRIPTS } from './scripts';
 export const EVENTS_MAX_LEN = 100;
 
 /**
+ * Hooks whose backlogs one script call reads on one Redis (about five commands each): the watchdog's look at a
+ * large fleet with work is many short calls, none holding Redis long.
+ */
+const BACKLOG_HOOKS_PER_CALL = 200;
+
+/**
  * Administration of hook queues: one BullMQ queue per hook, processed with global concurrency 1 so that
  * exactly one event is in flight per hook across every worker process. The queue's paused flag is the
  * hook's suspension state, so Bull Board, the API and the website always agree.
@@ -135,18 +141,24 @@ export class HookQueues {
   }
 
   /**
-   * The backlog of each of these hooks (waiting, active, paused, the oldest waiting event's time): one script
-   * per hook, all sent at once like `pausedMany`. A deleted hook reads as no backlog at all.
+   * The backlog of each of these hooks (waiting, active, paused, the oldest waiting event's time). On one Redis,
+   * one script call per BACKLOG_HOOKS_PER_CALL hooks, all sent at once; on a Redis Cluster, one per hook (each
+   * on its shard). A deleted hook reads as no backlog at all.
    */
   async backlogMany(hookIds: readonly string[]): Promise<HookBacklog[]> {
-    return Promise.all(
-      hookIds.map(async (id) => {
+    const perCall = this.redis.isCluster ? 1 : BACKLOG_HOOKS_PER_CALL;
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < hookIds.length; i += perCall) {
+      const keys: string[] = [];
+      const args: string[] = [PAUSED_FIELD];
+      for (const id of hookIds.slice(i, i + perCall)) {
         const { meta, wait, active, jobPrefix } = this.layout(id);
-        return parseBacklog(
-          await BULLMQ_SCRIPTS.hookBacklog.run(this.redis, [meta, wait, active], [jobPrefix, PAUSED_FIELD]),
-        );
-      }),
-    );
+        keys.push(meta, wait, active);
+        args.push(jobPrefix);
+      }
+      calls.push(BULLMQ_SCRIPTS.hookBacklog.run(this.redis, keys, args));
+    }
+    return ((await Promise.all(calls)) as unknown[][]).flat().map(parseBacklog);
   }
 
   /** Which of these hooks still have a queue (a deleted hook's queue is obliterated), sent at once. */
