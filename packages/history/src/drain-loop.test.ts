@@ -1,4 +1,4 @@
-import { DrainLoop, writableEntries } from './drain-loop';
+import { DrainLoop, writableEntries, type RoundDone } from './drain-loop';
 
 // What an idle writer costs Redis: one look per idleMaxMs once it has been idle a while, not ten a second;
 // and a busy one goes round after round without waiting. Fake timers, so the counts are exact.
@@ -6,7 +6,7 @@ describe('DrainLoop', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  async function run(work: number[], ms: number) {
+  async function run(work: (number | RoundDone)[], ms: number) {
     const rounds: number[] = [];
     const loop = new DrainLoop({
       round: async () => {
@@ -37,6 +37,21 @@ describe('DrainLoop', () => {
     const rounds = await run([5, 5, 5], 1000);
     const gaps = rounds.slice(1, 5).map((t, i) => t - rounds[i]!);
     expect(gaps).toEqual([0, 0, 0, 100]);
+  });
+
+  it('gathers for 100 ms after a round that kept up, and goes again at once while work is left', async () => {
+    const rounds = await run(
+      [
+        { took: 3, more: false },
+        { took: 2, more: false },
+        { took: 200, more: true },
+        { took: 4, more: false },
+      ],
+      1000,
+    );
+    const gaps = rounds.slice(1, 5).map((t, i) => t - rounds[i]!);
+    // The fourth round kept up: the empty look after it comes 100 ms later, and backs off from there.
+    expect(gaps).toEqual([100, 100, 0, 100]);
   });
 
   it('waits a second after a failed round, and says why', async () => {

@@ -1,8 +1,20 @@
 import { nextBeat } from '@hookline/core';
 
+/** What a round did: how much it took, and whether it knows more is waiting (it took all it may take). */
+export interface RoundDone {
+  readonly took: number;
+  readonly more: boolean;
+}
+
 export interface DrainLoopOptions {
-  /** One round of work: how much it took (0 when there was nothing to do). */
-  readonly round: () => Promise<number>;
+  /**
+   * One round of work: how much it took (0 when there was nothing to do), or a RoundDone. A number: the loop
+   * goes round again at once while there is work. A RoundDone whose round took some work but knows of no more
+   * (the writer keeps up) waits `idleMs` before the next, so that at a steady rate each round gathers that
+   * long's work instead of a few entries at a time: what a round costs (its scripts, its database statement)
+   * is shared by more entries, and an entry reaches the database that much later, well within a second.
+   */
+  readonly round: () => Promise<number | RoundDone>;
   /**
    * How soon a loop that just found nothing looks again; each further empty look waits twice as long, up to
    * `idleMaxMs`. Together they bound how late an entry reaches the database, and what an idle fleet costs:
@@ -19,7 +31,8 @@ export const DRAIN_IDLE_MAX_MS = 1000;
 
 /**
  * The loop of a writer that moves entries from Redis to PostgreSQL (the history's outboxes, the audit log's):
- * rounds back to back while there is work, backing off while there is none, one second after a failure.
+ * rounds back to back while work is left, gathering for `idleMs` between rounds that keep up, backing off while
+ * there is none, one second after a failure.
  * `stop` ends the wait at once and resolves when the round in progress has ended.
  */
 export class DrainLoop {
@@ -48,16 +61,19 @@ export class DrainLoop {
     const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? DRAIN_IDLE_MAX_MS);
     let wait = idleMs;
     while (!this.stopping) {
-      let took = 0;
+      let done: RoundDone;
       try {
-        took = await this.o.round();
+        const result = await this.o.round();
+        done = typeof result === 'number' ? { took: result, more: result > 0 } : result;
       } catch (error) {
         this.o.onError(error);
         await this.sleep(RETRY_MS);
         continue;
       }
-      if (took > 0) wait = idleMs;
-      else {
+      if (done.took > 0) {
+        wait = idleMs;
+        if (!done.more) await this.sleep(idleMs);
+      } else {
         // At rest (the longest wait), on the process's beat with its other once-a-second loops (core/beat.ts).
         await (wait === idleMaxMs ? this.beat(wait) : this.sleep(wait));
         wait = Math.min(idleMaxMs, wait * 2);

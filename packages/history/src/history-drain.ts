@@ -44,7 +44,7 @@ export class HistoryDrain {
       round: async () => {
         const done = await this.round();
         if (done.records > 0) this.o.onWritten?.(done.records);
-        return done.hooks;
+        return { took: done.hooks, more: done.more };
       },
       ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
       ...(o.idleMaxMs !== undefined ? { idleMaxMs: o.idleMaxMs } : {}),
@@ -64,13 +64,18 @@ export class HistoryDrain {
     await this.loop.stop();
   }
 
-  /** One round: how many hooks it took (0 when there was nothing to do) and how many records it wrote. */
-  async round(): Promise<{ hooks: number; records: number }> {
+  /**
+   * One round: how many hooks it took (0 when there was nothing to do), how many records it wrote, and whether
+   * more is known to wait (it took as many hooks as a round may, or a hook still has records).
+   */
+  async round(): Promise<{ hooks: number; records: number; more: boolean }> {
     const { outbox } = this.o;
     const now = this.o.clock().getTime();
     const holdUntil = now + (this.o.holdMs ?? 30_000);
-    const hooks = await outbox.claim(this.o.hooksPerRound ?? 200, holdUntil, now);
-    if (hooks.length === 0) return { hooks: 0, records: 0 };
+    const perRound = this.o.hooksPerRound ?? 200;
+    const hooks = await outbox.claim(perRound, holdUntil, now);
+    if (hooks.length === 0) return { hooks: 0, records: 0, more: false };
+    let more = hooks.length === perRound;
     let records: AttemptRecord[];
     try {
       const slices = await outbox.read(hooks);
@@ -79,7 +84,9 @@ export class HistoryDrain {
       const left = await outbox.ackAll(slices);
       // A hook with records left (a busy one, or one another writer trimmed first) is marked now, so the next
       // round takes it again at once; the others give their markers back unless marked again meanwhile.
-      await outbox.mark(hooks.filter((_, i) => left[i] !== 0));
+      const again = hooks.filter((_, i) => left[i] !== 0);
+      more ||= again.length > 0;
+      await outbox.mark(again);
       await outbox.release(
         hooks.filter((_, i) => left[i] === 0),
         holdUntil,
@@ -89,7 +96,7 @@ export class HistoryDrain {
       await outbox.mark(hooks).catch(() => undefined);
       throw error;
     }
-    return { hooks: hooks.length, records: records.length };
+    return { hooks: hooks.length, records: records.length, more };
   }
 
   private records(slices: readonly OutboxSlice[], now: number): AttemptRecord[] {
