@@ -1,6 +1,6 @@
 import { nextBeat } from '@hookline/core';
 
-/** What a round did: how much it took, and whether it knows more is waiting (it took all it may take). */
+/** What a round did: how much it took, and whether it knows more is waiting (it took all it may, or left some). */
 export interface RoundDone {
   readonly took: number;
   readonly more: boolean;

@@ -136,8 +136,7 @@ export class HistoryOutbox {
   }
 
   /**
-   * Trims each slice's records, written to the database, from its hook's outbox, exactly as read (`ack` for
-   * each). Returns per slice how many records are left, or -1 when another writer had trimmed them already or
+   * Trims each slice's records, written to the database, from its hook's outbox, exactly as read. Returns per slice how many records are left, or -1 when another writer had trimmed them already or
    * an erasure emptied some since they were read (nothing is trimmed then); 0 for a slice with none. On one
    * Redis, one script call; on a Redis Cluster, one per hook.
    */
@@ -151,8 +150,8 @@ export class HistoryOutbox {
       const keys = this.outboxKeys(read.map((s) => s.hookId));
       left = ((await SCRIPTS.historyOutboxAckAll.run(this.redis, keys, args)) as number[]).map(Number);
     }
-    const byHook = new Map(read.map((s, i) => [s, left[i]!]));
-    return slices.map((s) => byHook.get(s) ?? 0);
+    let next = 0;
+    return slices.map((s) => (s.entries.length > 0 ? left[next++]! : 0));
   }
 
   /** `ackAll` for one slice, by history-outbox-ack.lua (one hook's slot). */
