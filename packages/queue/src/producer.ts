@@ -325,7 +325,9 @@ export class Producer {
       if (pending && !completed.has(pending.id)) await this.fanOut.deliver(accountId, pending);
       return { ...acceptance.answer, duplicate: true };
     }
-    if (!hooks) this.lastHooks.set(hooksKey(accountId, event.type), acceptance.answer.hooks);
+    // Remembered when they changed: reading them above already made them the most recently used.
+    if (!hooks && !sameHooks(expected, acceptance.answer.hooks))
+      this.lastHooks.set(hooksKey(accountId, event.type), acceptance.answer.hooks);
     await this.queued(accountId, acceptance);
     return { ...acceptance.answer, duplicate: false };
   }
@@ -351,4 +353,8 @@ export class Producer {
 
 function hooksKey(accountId: string, kind: string): string {
   return `${accountId}\n${kind}`;
+}
+
+function sameHooks(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((hookId, i) => hookId === b[i]);
 }
