@@ -11,11 +11,11 @@ import {
   type Tracing,
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
-import type { ActiveJob } from '@hookline/redis';
-import type { DeliveryEnd } from '@hookline/scheduler';
+import type { ActiveJob, JobEnd } from '@hookline/redis';
+import type { DeliveryEnd, JobCompleting } from '@hookline/scheduler';
 import type { OAuthTokens } from '@hookline/delivery';
 import type { AttemptLedger } from '@hookline/store';
-import type { OutcomeRecorder } from './outcome-recorder';
+import type { OutcomeRecorder, RecordedAttempt } from './outcome-recorder';
 import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
 
 export interface DeliverEventDeps {
@@ -38,10 +38,27 @@ export interface DeliverEventDeps {
 
 /**
  * One event to one hook: at most one HTTP attempt, ever. A non-delivered outcome fails the job without
- * retry so Bull Board shows it among the failed; the outcome itself is recorded before the job finishes.
+ * retry so Bull Board shows it among the failed; the outcome itself is recorded before the job finishes, by
+ * the same script when the consumer hands `completing` (one round trip for both).
  */
 export function createDeliverEvent(deps: DeliverEventDeps) {
-  return async function deliverEvent(job: ActiveJob): Promise<DeliveryEnd> {
+  /** Records the outcome, then the job ends as `end`: completed in the same script when `completing` is given. */
+  async function recordAndEnd(
+    data: DeliverJobData,
+    fence: { jobId: string; token: string },
+    attempt: RecordedAttempt,
+    end: JobEnd,
+    completing: JobCompleting | undefined,
+  ): Promise<DeliveryEnd> {
+    const done = await deps.recorder.record(data, fence, attempt, completing?.prepare(end));
+    if (done.finished === 'fenced') return lostEnd;
+    if (!completing) return end;
+    return done.again
+      ? { kind: 'finished', end, again: true }
+      : { kind: 'finished', end, jobReply: done.jobReply };
+  }
+
+  return async function deliverEvent(job: ActiveJob, completing?: JobCompleting): Promise<DeliveryEnd> {
     let data: DeliverJobData;
     try {
       data = parseDeliverJob(JSON.parse(job.data));
@@ -66,27 +83,34 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         return { kind: 'completed', value: start.kind };
       case 'erased': {
         // An erasure accepted before this attempt reaches the event: it is never sent, only recorded.
-        const recorded = await deps.recorder.record(data, fence, {
-          outcome: 'erased',
-          startedAt,
-          error: 'erased on request before it was sent',
-        });
-        return recorded === 'fenced' ? lostEnd : { kind: 'completed', value: 'erased' };
+        return recordAndEnd(
+          data,
+          fence,
+          { outcome: 'erased', startedAt, error: 'erased on request before it was sent' },
+          { kind: 'completed', value: 'erased' },
+          completing,
+        );
       }
       case 'maybe_sent': {
         // The take-over's own span: the attempt that died took its span with it, unexported.
         const trace = startDeliveryTrace(deps.tracing, data, startedAt);
         const error =
           'the worker stopped during this attempt; it may have reached the endpoint, so it is not sent again';
-        const recorded = await deps.recorder.record(data, fence, {
-          outcome: 'unknown',
-          startedAt,
-          error,
-          attemptId: trace.attemptId,
-          ...(trace.ids ? { trace: trace.ids } : {}),
-        });
+        const ended = await recordAndEnd(
+          data,
+          fence,
+          {
+            outcome: 'unknown',
+            startedAt,
+            error,
+            attemptId: trace.attemptId,
+            ...(trace.ids ? { trace: trace.ids } : {}),
+          },
+          failed('unknown: worker stopped mid-attempt'),
+          completing,
+        );
         endDeliveryTrace(trace, 'unknown', undefined, error);
-        return recorded === 'fenced' ? lostEnd : failed('unknown: worker stopped mid-attempt');
+        return ended;
       }
       case 'unacknowledged':
         // The mark is taken back and nothing was sent: the consumer lets go of the job, whose next taking
@@ -94,12 +118,13 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
       case 'unsendable': {
         // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
-        const recorded = await deps.recorder.record(data, fence, {
-          outcome: 'failed',
-          startedAt,
-          error: start.reason,
-        });
-        return recorded === 'fenced' ? lostEnd : failed(`failed: ${start.reason}`);
+        return recordAndEnd(
+          data,
+          fence,
+          { outcome: 'failed', startedAt, error: start.reason },
+          failed(`failed: ${start.reason}`),
+          completing,
+        );
       }
     }
     // An OAuth 2.0 hook's token first (cached, or asked for through the same policy and proxy): without one,
@@ -114,8 +139,13 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         return released === 'fenced' ? lostEnd : { kind: 'not_sent', result: got.result };
       }
       if (got.kind === 'failed') {
-        const recorded = await deps.recorder.record(data, fence, { ...got.result, startedAt });
-        return recorded === 'fenced' ? lostEnd : failed(`error: ${got.result.error}`);
+        return recordAndEnd(
+          data,
+          fence,
+          { ...got.result, startedAt },
+          failed(`error: ${got.result.error}`),
+          completing,
+        );
       }
       oauthToken = got.token;
       // Asking for the token took time: the lock is measured again (the same holder asking again is told to
@@ -159,26 +189,33 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       result.outcome === 'blocked'
         ? {}
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(start.target.auth))) };
-    const recorded = await deps.recorder.record(data, fence, {
-      ...result,
-      startedAt,
-      ...sent,
-      attemptId: trace.attemptId,
-      ...(trace.ids ? { trace: trace.ids } : {}),
-    });
+    const end: JobEnd =
+      result.outcome === 'delivered'
+        ? { kind: 'completed', value: 'delivered' }
+        : failed(
+            `${result.outcome}${result.statusCode ? ` ${result.statusCode}` : ''}${result.error ? `: ${result.error}` : ''}`,
+          );
+    const ended = await recordAndEnd(
+      data,
+      fence,
+      {
+        ...result,
+        startedAt,
+        ...sent,
+        attemptId: trace.attemptId,
+        ...(trace.ids ? { trace: trace.ids } : {}),
+      },
+      end,
+      completing,
+    );
     endDeliveryTrace(trace, result.outcome, result.statusCode, result.error);
-    if (recorded === 'fenced') return lostEnd;
-    if (result.outcome !== 'delivered')
-      return failed(
-        `${result.outcome}${result.statusCode ? ` ${result.statusCode}` : ''}${result.error ? `: ${result.error}` : ''}`,
-      );
-    return { kind: 'completed', value: 'delivered' };
+    return ended;
   };
 }
 
 const lostEnd: DeliveryEnd = { kind: 'lost', why: 'the job lock expired during the attempt' };
 
 /** The outcome is the failed job's reason, as Bull Board shows it: a sentence, never a stack. */
-function failed(reason: string): DeliveryEnd {
+function failed(reason: string): Extract<JobEnd, { kind: 'failed' }> {
   return { kind: 'failed', reason };
 }

@@ -7,9 +7,9 @@ import {
   type RecordedOutcome,
   type RecordedRequest,
 } from '@hookline/core';
-import type { OutboxMarks, RedisKeys } from '@hookline/redis';
+import type { OutboxMarks, PreparedFinish, RedisKeys } from '@hookline/redis';
 import { appendOutcome, type DeliverJobData } from '@hookline/queue';
-import type { AttemptFence, AttemptFinish, AttemptLedger } from '@hookline/store';
+import type { AttemptFence, AttemptLedger, FinishedJob } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { OUTCOME_RETRY_MS, retryWrite } from './write-retry';
@@ -36,7 +36,7 @@ export class OutcomeRecorder {
     private readonly deps: {
       redis: Redis;
       keys: RedisKeys;
-      attempts: Pick<AttemptLedger, 'finish'>;
+      attempts: Pick<AttemptLedger, 'finish' | 'finishAndComplete'>;
       /** Tells the history writer which hooks have new records. */
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
@@ -46,8 +46,16 @@ export class OutcomeRecorder {
     },
   ) {}
 
-  /** Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). */
-  async record(job: DeliverJobData, fence: AttemptFence, attempt: RecordedAttempt): Promise<AttemptFinish> {
+  /**
+   * Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). Given
+   * the job's prepared completion, the same script completes the job (see AttemptLedger.finishAndComplete).
+   */
+  async record(
+    job: DeliverJobData,
+    fence: AttemptFence,
+    attempt: RecordedAttempt,
+    completion?: PreparedFinish,
+  ): Promise<FinishedJob> {
     const { hookId, accountId, event } = job;
     const attemptId = job.attemptId ?? attempt.attemptId;
     const entry = buildAttemptRecord(
@@ -57,16 +65,29 @@ export class OutcomeRecorder {
     // An event an erasure reached is recorded without anything of its content.
     const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
     // Tried again while Redis fails over (see write-retry.ts).
-    const finished = await retryWrite(
-      () =>
-        this.deps.attempts.finish(
-          hookId,
-          recorded,
-          fence,
-          streakStep(attempt.outcome),
-          fence.jobId,
-          emptiedJobData(job),
-        ),
+    const step = streakStep(attempt.outcome);
+    const done = await retryWrite(
+      async (): Promise<FinishedJob> =>
+        completion
+          ? this.deps.attempts.finishAndComplete(
+              hookId,
+              recorded,
+              fence,
+              step,
+              fence.jobId,
+              emptiedJobData(job),
+              completion,
+            )
+          : {
+              finished: await this.deps.attempts.finish(
+                hookId,
+                recorded,
+                fence,
+                step,
+                fence.jobId,
+                emptiedJobData(job),
+              ),
+            },
       this.deps.retryMs ?? OUTCOME_RETRY_MS,
       (error, n) =>
         this.deps.logger.warn(
@@ -74,12 +95,13 @@ export class OutcomeRecorder {
           'recording an outcome failed; retrying',
         ),
     );
+    const { finished } = done;
     if (finished === 'fenced' || finished === 'not_this_attempt') {
       this.deps.logger.warn(
         { hookId, eventId: event.id, outcome: attempt.outcome, refused: finished },
         'outcome not recorded: this process no longer holds the job',
       );
-      return finished;
+      return done;
     }
     if (finished === 'recorded') this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
@@ -99,7 +121,7 @@ export class OutcomeRecorder {
     };
     if (attempt.outcome === 'delivered') this.deps.logger.debug(line, 'delivery');
     else this.deps.logger.info(line, 'delivery not accepted');
-    return finished;
+    return done;
   }
 
   // After the finish script, so only a recorded outcome is announced: the stream is a global key, in another

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * longer than a Redis promotion (3–8 s; the client's own retries cover most of it). Giving up sooner leaves
  * the job active with its attempt marked, and whoever takes it over 25 s later records `unknown` for a request
  * that was answered. The write is safe to repeat: the finish script records once and answers "recorded" to a
- * repeat by the same holder, and refuses (`fenced`) once the lock is someone else's.
+ * repeat by the same holder (`again` when its first run also completed the job: the lock went with it), and
+ * refuses (`fenced`) once the lock is someone else's.
  */
 export const OUTCOME_RETRY_MS = 10_000;
 

@@ -1,5 +1,5 @@
 import { waitUntil } from '@hookline/testing';
-import { useWorkerRig, withFinish } from './support/worker-rig';
+import { useWorkerRig, withOutcomeGate } from './support/worker-rig';
 
 // A Redis failover can fail the write of an outcome after the request left: the job stays active under its
 // lock, with the attempt marked. The worker gives the hook up, and claims it again moments later in the same
@@ -11,13 +11,12 @@ describe('an outcome that could not be written', () => {
   it('is never sent again by the same process when it takes the hook again', async () => {
     const store = rig.store();
     let failures = 0;
-    const attempts = withFinish(store.attempts, async (...args) => {
+    const attempts = withOutcomeGate(store.attempts, () => {
       // The first outcome's write fails, as it does while a primary is down and no replica promoted yet.
       if (failures === 0) {
         failures += 1;
         throw new Error("READONLY You can't write against a read only replica.");
       }
-      return store.attempts.finish(...args);
     });
     // The write is not tried again here: the job is left active, as when Redis stays away past the retries.
     rig.startWorker(attempts, { lockMs: 3500, outcomeRetryMs: 0 });

@@ -1,5 +1,5 @@
 import { waitUntil } from '@hookline/testing';
-import { useWorkerRig, withFinish } from './support/worker-rig';
+import { useWorkerRig, withOutcomeGate } from './support/worker-rig';
 
 // While a Redis primary is being replaced, writing an outcome fails for a few seconds after the request
 // left. The worker keeps trying (write-retry.ts) instead of leaving the job to a take-over that would record
@@ -11,14 +11,13 @@ describe('an outcome write that fails for a while', () => {
     const store = rig.store();
     let refused = 0;
     let writesRefusedUntil = 0;
-    const attempts = withFinish(store.attempts, async (...args) => {
+    const attempts = withOutcomeGate(store.attempts, () => {
       // The first outcome's writes fail for 1.5 s, as while a replica is being promoted.
       writesRefusedUntil ||= Date.now() + 1500;
       if (Date.now() < writesRefusedUntil) {
         refused += 1;
         throw new Error('CLUSTERDOWN The cluster is down');
       }
-      return store.attempts.finish(...args);
     });
     rig.startWorker(attempts);
 

@@ -24,6 +24,7 @@ describe('an attempt mark no replica acknowledged', () => {
         return { kind: 'unacknowledged' };
       },
       finish: (...args) => ledger.finish(...args),
+      finishAndComplete: (...args) => ledger.finishAndComplete(...args),
       release: (...args) => ledger.release(...args),
       withdraw: (...args) => ledger.withdraw(...args),
     };

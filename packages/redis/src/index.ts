@@ -12,7 +12,13 @@ export { EVENTS_MAX_LEN, HookQueues } from './bullmq/hook-queues';
 export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';
 export { hookQueueLayout, PAUSED_FIELD, type HookQueueLayout } from './bullmq/layout';
-export { HookJobs, type ActiveJob, type JobEnd, type JobOffer } from './bullmq/hook-jobs';
+export {
+  HookJobs,
+  type ActiveJob,
+  type JobEnd,
+  type JobOffer,
+  type PreparedFinish,
+} from './bullmq/hook-jobs';
 export {
   HookJobAdder,
   type AddedJob,
@@ -20,7 +26,7 @@ export {
   type NewJobOptions,
   type PreparedAdd,
 } from './bullmq/hook-job-adder';
-export { loadWithBullmqAdd, StaleFanOutError } from './bullmq/fenced-add';
+export { loadWithBullmq, loadWithBullmqAdd, MOVE_TO_FINISHED, StaleFanOutError } from './bullmq/fenced-add';
 export { deliverable, needsWorker, type HookBacklog } from './bullmq/hook-backlog';
 export {
   HistoryOutbox,

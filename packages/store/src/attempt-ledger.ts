@@ -6,6 +6,7 @@ import {
   runAcknowledged,
   OUTBOX_IDLE_TTL_MS,
   STREAK_IDLE_TTL_MS,
+  type PreparedFinish,
   type RedisKeys,
 } from '@hookline/redis';
 import { STORE_SCRIPTS } from './scripts';
@@ -15,6 +16,7 @@ import type {
   AttemptFinish,
   AttemptLedger,
   AttemptStart,
+  FinishedJob,
   HookTarget,
   StreakStep,
 } from './contracts';
@@ -31,8 +33,9 @@ import { SecretBoxError, type SecretBox } from './secret-box';
 //   - this event's id: it may have left -> record `unknown`, do not send;
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
 //
-// Each step is one script in the hook's slot (record, outbox, attempt and streak keys share the `{hk_…}` tag),
-// so a delivery costs two round trips of hookline's own besides BullMQ's: one before the request, one after.
+// Each step is one script in the hook's slot (record, outbox, attempt and streak keys share the `{hk_…}` tag,
+// and so do the job's BullMQ keys): one round trip before the request, and one after, which also completes
+// the job with BullMQ's moveToFinished (finishAndComplete) instead of a round trip of its own.
 //
 // The finish script also moves the hook's failure streak (the rules are in packages/suspension) for a delivered outcome, so a
 // healthy delivery writes nothing to the global outcome stream and costs the suspension monitor nothing:
@@ -174,8 +177,62 @@ export class RedisAttemptLedger implements AttemptLedger {
     marker: string = record.event_id,
     emptiedJobData?: string,
   ): Promise<AttemptFinish> {
+    const { reply, unacknowledged } = await this.runFinish(
+      hookId,
+      record,
+      fence,
+      streakStep,
+      marker,
+      emptiedJobData,
+    );
+    const finished = FINISHED[String(reply)] ?? 'recorded';
+    // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
+    // answers "recorded" to a repeat, and the WAIT covers the first write).
+    if (finished === 'recorded' && unacknowledged) throw unacknowledged;
+    return finished;
+  }
+
+  async finishAndComplete(
+    hookId: string,
+    record: AttemptRecord,
+    fence: AttemptFence,
+    streakStep: StreakStep | undefined,
+    marker: string,
+    emptiedJobData: string,
+    completion: PreparedFinish,
+  ): Promise<FinishedJob> {
+    const { reply, unacknowledged } = await this.runFinish(
+      hookId,
+      record,
+      fence,
+      streakStep,
+      marker,
+      emptiedJobData,
+      completion,
+    );
+    const [code, jobReply] = reply as [number, unknown?];
+    const again = code === 2;
+    const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
+    // Written and acknowledged together (one script, one WAIT): the outcome is on the replicas no later than
+    // the completion. Not acknowledged, the caller tries again, and the repeat answers `again` (the lock went
+    // with the completion) under a WAIT that covers the first write.
+    if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
+    if (finished === 'fenced') return { finished };
+    return again ? { finished, again } : { finished, jobReply };
+  }
+
+  private runFinish(
+    hookId: string,
+    record: AttemptRecord,
+    fence: AttemptFence,
+    streakStep: StreakStep | undefined,
+    marker: string,
+    emptiedJobData: string | undefined,
+    completion?: PreparedFinish,
+  ) {
     const { keys } = this;
-    const { reply, unacknowledged } = await runAcknowledged(
+    const jobKey = hookQueueLayout(keys, hookId).jobPrefix + fence.jobId;
+    return runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptFinish,
       [
@@ -185,7 +242,8 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreak(hookId),
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
-        ...(emptiedJobData !== undefined ? [hookQueueLayout(keys, hookId).jobPrefix + fence.jobId] : []),
+        ...(emptiedJobData !== undefined ? [jobKey] : []),
+        ...(completion ? completion.keys : []),
       ],
       [
         JSON.stringify(record),
@@ -196,13 +254,9 @@ export class RedisAttemptLedger implements AttemptLedger {
         STREAK_IDLE_TTL_MS,
         fence.token,
         ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
+        ...(completion ? completion.args : []),
       ],
     );
-    const finished = FINISHED[String(reply)] ?? 'recorded';
-    // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
-    // answers "recorded" to a repeat, and the WAIT covers the first write).
-    if (finished === 'recorded' && unacknowledged) throw unacknowledged;
-    return finished;
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {

@@ -11,6 +11,7 @@ import type {
   SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
+import type { PreparedFinish } from '@hookline/redis';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
 // the monitor depend on these shapes only.
@@ -186,6 +187,31 @@ export interface AttemptLedger {
     /** The job's data without the event's fields: put in place of the job's data with the outcome. */
     emptiedJobData?: string,
   ): Promise<AttemptFinish>;
+  /**
+   * `finish`, and the job's completion in the same script: BullMQ's moveToFinished as shipped, with the keys
+   * and arguments the job's source prepared (`HookJobs.prepareFinish`). One round trip for both; BullMQ's part
+   * runs unless the caller was fenced.
+   */
+  finishAndComplete(
+    hookId: string,
+    record: AttemptRecord,
+    fence: AttemptFence,
+    streakStep: StreakStep | undefined,
+    marker: string,
+    emptiedJobData: string,
+    completion: PreparedFinish,
+  ): Promise<FinishedJob>;
+}
+
+/**
+ * An outcome recorded with its job's completion: `jobReply` is BullMQ's moveToFinished reply (read back by
+ * `HookJobs.finished`), absent when fenced; `again` when this call had already run and its reply was lost
+ * (a resend after a reconnect): recorded and completed, and the next job, if one was taken, is unknown.
+ */
+export interface FinishedJob {
+  readonly finished: AttemptFinish;
+  readonly jobReply?: unknown;
+  readonly again?: true;
 }
 
 export type AttemptStart =

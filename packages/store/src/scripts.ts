@@ -1,13 +1,16 @@
 import { join } from 'node:path';
-import { loadScript } from '@hookline/redis';
+import { loadScript, loadWithBullmq, MOVE_TO_FINISHED } from '@hookline/redis';
 
 const DIR = join(__dirname, 'scripts');
 
 /** The store's scripts: the attempt ledger (before and after a request) and hook records. */
 export const STORE_SCRIPTS = {
-  /** Mark an attempt before the request (fenced by the job's lock), record its outcome after. */
+  /**
+   * Mark an attempt before the request (fenced by the job's lock), record its outcome after (and, given its
+   * keys, complete the job with BullMQ's moveToFinished in the same script).
+   */
   attemptBegin: loadScript('attempt-begin', DIR),
-  attemptFinish: loadScript('attempt-finish', DIR),
+  attemptFinish: loadWithBullmq('attempt-finish', DIR, MOVE_TO_FINISHED),
   /** Takes back a mark the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS): nothing was sent. */
   attemptWithdraw: loadScript('attempt-withdraw', DIR),
   /** Change a hook record (and its version) only while it exists. */

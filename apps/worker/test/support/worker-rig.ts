@@ -73,11 +73,21 @@ export function useWorkerRig(label: string) {
   return rig;
 }
 
-/** The store's attempt ledger, with its outcome writes going through `finish` first (to refuse some). */
-export function withFinish(ledger: AttemptLedger, finish: AttemptLedger['finish']): AttemptLedger {
+/**
+ * The store's attempt ledger, with every outcome write (alone, or with the job's completion) going through
+ * `gate` first: a gate that throws refuses that write, as Redis does during a failover.
+ */
+export function withOutcomeGate(ledger: AttemptLedger, gate: () => void): AttemptLedger {
   return {
     begin: (...args) => ledger.begin(...args),
     release: (...args) => ledger.release(...args),
-    finish,
+    finish: async (...args) => {
+      gate();
+      return ledger.finish(...args);
+    },
+    finishAndComplete: async (...args) => {
+      gate();
+      return ledger.finishAndComplete(...args);
+    },
   };
 }

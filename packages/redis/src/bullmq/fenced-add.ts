@@ -8,31 +8,40 @@ export interface BullmqScript {
   readonly keys: number;
 }
 
-// The file is named by the script and its number of keys: an upgrade that changes the keys renames it, and
+// Each file is named by the script and its number of keys: an upgrade that changes the keys renames it, and
 // loading fails here at start-up rather than sending the wrong keys.
-export const ADD_STANDARD_JOB = createRequire(__filename)('bullmq/dist/cjs/scripts/addStandardJob-9.js')
+const shipped = createRequire(__filename);
+export const ADD_STANDARD_JOB = shipped('bullmq/dist/cjs/scripts/addStandardJob-9.js')
   .addStandardJob as BullmqScript;
+/** BullMQ's moveToFinished (completes or fails a job, may take the next), which the outcome's script runs. */
+export const MOVE_TO_FINISHED = shipped('bullmq/dist/cjs/scripts/moveToFinished-14.js')
+  .moveToFinished as BullmqScript;
 
 /** What the fenced script returns for a stale fan-out: BullMQ's add returns a job id, or a small negative code. */
 export const STALE_FANOUT_REPLY = -1000;
 
-const MARKER = /^--!bullmq addStandardJob$/m;
-
 /**
- * A hookline script that runs BullMQ's addStandardJob exactly as BullMQ ships it, as the body of a function:
- * its line `--!bullmq addStandardJob` is replaced by BullMQ's script. BullMQ's locals stay inside the function.
+ * A hookline script that runs one of BullMQ's scripts exactly as BullMQ ships it, as the body of a function:
+ * its line `--!bullmq NAME` (addStandardJob, moveToFinished) is replaced by BullMQ's script. BullMQ's locals
+ * stay inside the function.
  */
+export function loadWithBullmq(name: string, dir: string, bullmq: BullmqScript): LuaScript {
+  const marker = new RegExp(`^--!bullmq ${bullmq.name}$`, 'm');
+  const wrapper = loadScript(name, dir).source;
+  if (!marker.test(wrapper)) throw new Error(`${name}.lua lost its --!bullmq ${bullmq.name} marker`);
+  return new LuaScript(
+    name,
+    wrapper.replace(marker, () => bullmq.content),
+  );
+}
+
+/** A hookline script around BullMQ's addStandardJob (`--!bullmq addStandardJob`). */
 export function loadWithBullmqAdd(
   name: string,
   dir: string,
   bullmq: BullmqScript = ADD_STANDARD_JOB,
 ): LuaScript {
-  const wrapper = loadScript(name, dir).source;
-  if (!MARKER.test(wrapper)) throw new Error(`${name}.lua lost its --!bullmq marker`);
-  return new LuaScript(
-    name,
-    wrapper.replace(MARKER, () => bullmq.content),
-  );
+  return loadWithBullmq(name, dir, bullmq);
 }
 
 /**

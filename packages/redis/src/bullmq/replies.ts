@@ -64,6 +64,17 @@ export function nextJobAfterFinish(reply: unknown): HandedJob | undefined {
   return handedJob('moveToFinished', result);
 }
 
+/**
+ * BullMQ's moveToFinished reply as its script gives it (run inside a caller's script): the next job, if any;
+ * a negative code is BullMQ's refusal, turned into BullMQ's own error by `refused`.
+ */
+export function finishedReply(reply: unknown, refused: (code: number) => Error): HandedJob | undefined {
+  if (typeof reply === 'number' && reply < 0) throw refused(reply);
+  if (reply === 0 || reply === null || reply === undefined) return undefined;
+  if (!Array.isArray(reply)) throw new BullmqReplyError('moveToFinished', reply);
+  return nextJobAfterFinish({ result: raw2NextJobData(reply) });
+}
+
 /** `extendLock`: whether the lock was the token's and is extended. */
 export function lockExtended(reply: unknown): boolean {
   if (reply !== 0 && reply !== 1) throw new BullmqReplyError('extendLock', reply);

@@ -8,7 +8,7 @@ import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
 import { dropStuckHoldings } from './stuck-holdings';
-import type { DeliveryEnd, EgressWaiting, JobSource } from './job-source';
+import type { DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
 import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps {
@@ -17,7 +17,11 @@ export interface ConsumerDeps {
   ready: ReadySet;
   jobs: JobSource;
   queues: Pick<HookQueues, 'needsWorker'>;
-  deliver: (job: ActiveJob) => Promise<DeliveryEnd>;
+  /**
+   * One job's delivery. It may complete the job itself with its outcome (`completing`, one round trip for
+   * both), answering `finished`; or answer how the job ends, and the consumer finishes it.
+   */
+  deliver: (job: ActiveJob, completing: JobCompleting) => Promise<DeliveryEnd>;
   /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
   egress: EgressWaiting;
   holderId: string;
@@ -175,15 +179,22 @@ export class HookConsumer {
       holding.current = job;
       this.countInFlight(+1);
       let end: DeliveryEnd;
+      // Whether a finish takes the next job is decided when the finish is made (or prepared for the outcome's
+      // script): this holding may go on then.
+      let fetchNext = false;
+      const completing: JobCompleting = {
+        prepare: (ending) => jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding))),
+      };
       try {
-        end = await deliver(job);
+        end = await deliver(job, completing);
         // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
         while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
           holding.stepped();
-          end = await deliver(job);
+          end = await deliver(job, completing);
         }
         holding.stepped();
-        if (end.kind === 'completed' || end.kind === 'failed') await this.deps.egress.sent(holding.hookId);
+        if (end.kind === 'completed' || end.kind === 'failed' || end.kind === 'finished')
+          await this.deps.egress.sent(holding.hookId);
       } finally {
         holding.current = undefined;
         this.countInFlight(-1);
@@ -211,9 +222,16 @@ export class HookConsumer {
         return false;
       }
       let next;
-      const fetchNext = this.mayContinue(holding);
       try {
-        next = await jobs.finish(job, end, fetchNext);
+        if (end.kind === 'finished') {
+          // Finished by the outcome's script. A resend that found it finished by this very call lost the
+          // reply that named the next job: take finds a job taken under this token.
+          if (end.again) throw new Error('the job was finished by an earlier send of the same call');
+          next = jobs.finished(job, end.jobReply);
+        } else {
+          fetchNext = this.mayContinue(holding);
+          next = await jobs.finish(job, end, fetchNext);
+        }
       } catch (error) {
         // Refused: the job is no longer active under this token. Usually our client resent the call after a
         // reconnect and the first one had finished the job (and taken the next under the same token: take

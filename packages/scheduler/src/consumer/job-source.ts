@@ -1,5 +1,5 @@
 import type { NotSent } from '@hookline/core';
-import type { ActiveJob, JobEnd, JobOffer } from '@hookline/redis';
+import type { ActiveJob, JobEnd, JobOffer, PreparedFinish } from '@hookline/redis';
 
 /**
  * What the consumer loop needs of a hook's queue: the seam between the engine and BullMQ (production:
@@ -16,6 +16,13 @@ export interface JobSource {
   take(hookId: string, token: string): Promise<JobOffer>;
   /** Finishes the job (never retried) and, when `fetchNext`, takes the next under the same token. Throws when refused. */
   finish(job: ActiveJob, end: JobEnd, fetchNext: boolean): Promise<ActiveJob | undefined>;
+  /**
+   * `finish`, prepared for the script that records the job's outcome to run (BullMQ's moveToFinished after the
+   * outcome, on the job's slot: one round trip for both); `finished` reads what it answered.
+   */
+  prepareFinish(job: ActiveJob, end: JobEnd, fetchNext: boolean): PreparedFinish;
+  /** The next job taken under the same token by a prepared finish, if any. Throws when it was refused. */
+  finished(job: ActiveJob, reply: unknown): ActiveJob | undefined;
   /** False when the lock is no longer the job's token's. */
   extendLock(job: ActiveJob): Promise<boolean>;
   /**
@@ -26,12 +33,26 @@ export interface JobSource {
 }
 
 /**
- * How one job's delivery ended: finished (completed or failed, never retried), `lost` to another holder,
+ * Given to a delivery by the consumer: the job's finish as `end`, prepared for the script that records the
+ * outcome (JobSource.prepareFinish); whether it takes the next job is decided when it is prepared.
+ */
+export interface JobCompleting {
+  prepare(end: JobEnd): PreparedFinish;
+}
+
+/**
+ * How one job's delivery ended: to be finished (completed or failed, never retried), `finished` already (the
+ * outcome's script completed the job, see JobCompleting), `lost` to another holder,
  * `withdrawn` (below), or `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
  * stays active under this holder's lock, at the head of the hook's queue, to be tried again later.
  */
 export type DeliveryEnd =
   | JobEnd
+  /**
+   * Completed or failed as `end` with its outcome: `jobReply` is BullMQ's answer (JobSource.finished reads the
+   * next job from it); `again` when a resend found the job finished by this very call, its reply lost.
+   */
+  | { readonly kind: 'finished'; readonly end: JobEnd; readonly jobReply?: unknown; readonly again?: true }
   | { readonly kind: 'lost'; readonly why: string }
   /**
    * Nothing was sent and the attempt's mark is taken back (no replica acknowledged it in time, or the holder

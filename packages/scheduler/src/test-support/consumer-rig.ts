@@ -132,6 +132,8 @@ export function interceptedSource(
       around.finish
         ? around.finish(() => inner.finish(job, end, fetchNext), job, end, fetchNext)
         : inner.finish(job, end, fetchNext),
+    prepareFinish: (job, end, fetchNext) => inner.prepareFinish(job, end, fetchNext),
+    finished: (job, reply) => inner.finished(job, reply),
     extendLock: (job) => inner.extendLock(job),
     unlock: (job) => inner.unlock(job),
   };

@@ -1,27 +1,55 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
--- hash. ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time
--- ms, ttl ms, the caller's lock token, and with the job's hash its data without the event's fields.
+-- hash; to complete the job in the same script, then BullMQ's moveToFinished's fourteen keys. ARGV: record JSON,
+-- outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's
+-- lock token, and with the job's hash its data without the event's fields; to complete the job, then
+-- moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
 -- 0 when the hook was deleted while its request was in flight (its keys are gone and stay gone); -1 when the
 -- caller no longer holds the job's lock; -2 when the attempt key is not this event's (a finish never touches
 -- another attempt's marker).
-if redis.call('GET', KEYS[6]) ~= ARGV[7] then return -1 end
-local current = redis.call('GET', KEYS[2])
-if current == ARGV[3] .. ':done' then return 1 end
-if current ~= ARGV[3] and (not current or string.sub(current, 1, #ARGV[3] + 1) ~= ARGV[3] .. ' ') then return -2 end
-if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], ARGV[3] .. ':done')
-if KEYS[7] and ARGV[8] and redis.call('HEXISTS', KEYS[7], 'data') == 1 then redis.call('HSET', KEYS[7], 'data', ARGV[8]) end
-local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
-if ARGV[4] == 'delivered' then
-  if redis.call('EXISTS', streak) == 1 then
---!include streak-apply-delivered.lua
-  end
-elseif ARGV[4] == 'failure' then
-  if redis.call('HSETNX', streak, 'count', 0) == 1 then redis.call('PEXPIRE', streak, ARGV[6]) end
+-- Completing the job too, it replies {that code, BullMQ's reply}: BullMQ's moveToFinished runs, as shipped,
+-- after every code but -1, exactly where the worker's next call ran it before (one round trip instead of two;
+-- BullMQ checks the lock again, and takes the next job under the same token when asked). The reply is {2}
+-- when this very call already ran (a resend after a lost reply: the lock is gone with the job's completion,
+-- the attempt is done, and the finished job carries this call's time and value): recorded, the next job, if
+-- one was taken, unknown to the caller. Otherwise {-1}: fenced, nothing written.
+-- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
+local function bullmqFinish(KEYS, ARGV)
+--!bullmq moveToFinished
 end
-return 1
+local function record()
+  if redis.call('GET', KEYS[6]) ~= ARGV[7] then return -1 end
+  local current = redis.call('GET', KEYS[2])
+  if current == ARGV[3] .. ':done' then return 1 end
+  if current ~= ARGV[3] and (not current or string.sub(current, 1, #ARGV[3] + 1) ~= ARGV[3] .. ' ') then return -2 end
+  if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+  redis.call('RPUSH', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[2], ARGV[3] .. ':done')
+  if KEYS[7] and ARGV[8] and redis.call('HEXISTS', KEYS[7], 'data') == 1 then redis.call('HSET', KEYS[7], 'data', ARGV[8]) end
+  local streak, failures, at = KEYS[4], KEYS[5], tonumber(ARGV[5])
+  if ARGV[4] == 'delivered' then
+    if redis.call('EXISTS', streak) == 1 then
+--!include streak-apply-delivered.lua
+    end
+  elseif ARGV[4] == 'failure' then
+    if redis.call('HSETNX', streak, 'count', 0) == 1 then redis.call('PEXPIRE', streak, ARGV[6]) end
+  end
+  return 1
+end
+local code = record()
+if #KEYS <= 7 then return code end
+if code ~= -1 then
+  local keys, argv = {}, {}
+  for i = 8, #KEYS do keys[#keys + 1] = KEYS[i] end
+  for i = 9, #ARGV do argv[#argv + 1] = ARGV[i] end
+  return {code, bullmqFinish(keys, argv)}
+end
+-- moveToFinished's time, field and value are ARGV[10], ARGV[11] and ARGV[12].
+if redis.call('GET', KEYS[2]) == ARGV[3] .. ':done' then
+  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[11])
+  if done[1] == ARGV[10] and done[2] == ARGV[12] then return {2} end
+end
+return {-1}

@@ -1,0 +1,55 @@
+import { waitUntil } from '@hookline/testing';
+import type { AttemptLedger } from '@hookline/store';
+import { useWorkerRig } from './support/worker-rig';
+
+// The outcome's script also completes the job and takes the next one under the same token. When its reply is
+// lost (the connection dropped after Redis ran it), the worker sends it again: the repeat finds the job
+// finished by this very call and answers `again`. The worker must then find the next job it already holds,
+// at once, instead of leaving it locked under its token until the lock runs out.
+describe('an outcome whose reply was lost after it completed the job', () => {
+  const rig = useWorkerRig('outcome-reply-lost');
+
+  it('is recorded once, and the next event goes at once under the lock the lost reply took', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    const answers: string[] = [];
+    const attempts: AttemptLedger = {
+      begin: (...args) => ledger.begin(...args),
+      release: (...args) => ledger.release(...args),
+      withdraw: (...args) => ledger.withdraw(...args),
+      finish: (...args) => ledger.finish(...args),
+      finishAndComplete: async (...args) => {
+        const done = await ledger.finishAndComplete(...args);
+        answers.push(done.again ? 'again' : done.finished);
+        // The first reply never reaches the worker, as when the connection drops right after Redis answered.
+        if (answers.length === 1) throw new Error('Connection is closed.');
+        return done;
+      },
+    };
+    // A lock far longer than the wait below: delivering the second event within it shows it was found by
+    // its token, not taken over after the lock.
+    rig.startWorker(attempts, { lockMs: 60_000 });
+
+    const account = await store.accounts.create({ name: 'Lost reply' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: rig.receiver.url(), format: 'json' },
+      'operator',
+    );
+    // Both queued before the first is sent, so the first's completion takes the second.
+    await rig.publish(account.id, 'first');
+    await rig.publish(account.id, 'second');
+    await waitUntil(
+      async () => (await rig.recorded(hook.id)).length === 2,
+      'both events recorded in the history outbox',
+      15_000,
+    );
+
+    expect(answers.slice(0, 2)).toEqual(['recorded', 'again']);
+    expect(rig.callIdsReceived()).toEqual(['first', 'second']);
+    expect((await rig.recorded(hook.id)).map((r) => [r.event_fields.call_id, r.outcome])).toEqual([
+      ['first', 'delivered'],
+      ['second', 'delivered'],
+    ]);
+  }, 30_000);
+});

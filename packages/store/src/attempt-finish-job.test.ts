@@ -1,0 +1,232 @@
+import type { AttemptRecord, HookView } from '@hookline/core';
+import {
+  HookJobAdder,
+  HookJobs,
+  HookQueues,
+  hookQueueLayout,
+  type ActiveJob,
+  type RedisKeys,
+} from '@hookline/redis';
+import { useRedis } from '@hookline/testing';
+import type { AttemptFence } from './contracts';
+import type { Store } from './create-store';
+import { storeForTest } from './test-support/store-for-test';
+
+// The outcome's script completes the job too (BullMQ's moveToFinished as shipped, run after the outcome on the
+// job's slot): one round trip for both. What the queue, the attempt key and the history outbox hold after it.
+describe("an outcome recorded with its job's completion", () => {
+  const ctx = useRedis('store-finish-job');
+  let store: Store;
+  let hook: HookView;
+  let jobs: HookJobs;
+  let layout: ReturnType<typeof hookQueueLayout>;
+  let keys: RedisKeys;
+
+  beforeEach(async () => {
+    const made = storeForTest(ctx);
+    store = made.store;
+    keys = made.keys;
+    const account = await store.accounts.create({ name: 'Acme' });
+    hook = await store.hooks.create(account.id, { url: 'https://example.com/in', format: 'json' }, 'test');
+    await new HookQueues(ctx.redis, made.keys).setUp(hook.id);
+    jobs = new HookJobs(ctx.redis, made.keys, 30_000);
+    layout = hookQueueLayout(made.keys, hook.id);
+    const adder = new HookJobAdder(ctx.redis, made.keys);
+    for (const n of [1, 2]) {
+      const jobId = `evt_${n}`;
+      await adder.add(
+        hook.id,
+        'deliver.v1',
+        { n },
+        {
+          jobId,
+          attempts: 1,
+          removeOnComplete: 20,
+          removeOnFail: 20,
+          deduplication: { id: jobId, ttl: 60_000 },
+        },
+      );
+    }
+  });
+
+  /** The queue's states, read from BullMQ's keys. */
+  const counts = async () => ({
+    completed: await ctx.redis.zcard(layout.completed),
+    failed: await ctx.redis.zcard(layout.failed),
+    waiting: await ctx.redis.llen(layout.wait),
+    active: await ctx.redis.llen(layout.active),
+  });
+  const jobField = (jobId: string, field: string) => ctx.redis.hget(layout.jobPrefix + jobId, field);
+
+  const take = async (token: string): Promise<ActiveJob> => {
+    const offer = await jobs.take(hook.id, token);
+    if (offer.kind !== 'job') throw new Error(`expected a job, got ${offer.kind}`);
+    return offer.job;
+  };
+
+  const record = (eventId: string): AttemptRecord => ({
+    attempt_id: `att_${eventId}`,
+    trigger: 'auto',
+    account_id: hook.account_id,
+    hook_id: hook.id,
+    event_id: eventId,
+    event_type: 'call_created',
+    outcome: 'delivered',
+    duration_ms: 3,
+    attempted_at: new Date().toISOString(),
+  });
+
+  const outboxLength = () => ctx.redis.llen(keys.hookHistoryOutbox(hook.id));
+
+  async function begun(job: ActiveJob): Promise<AttemptFence> {
+    const fence = { jobId: job.id, token: job.token };
+    expect((await store.attempts.begin(hook.id, job.id, fence)).kind).toBe('send');
+    return fence;
+  }
+
+  it('records the outcome, completes the job and takes the next under the same token, in one call', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
+    const done = await store.attempts.finishAndComplete(
+      hook.id,
+      record('evt_1'),
+      fence,
+      'delivered',
+      'evt_1',
+      '{"emptied":true}',
+      completion,
+    );
+
+    expect(done.finished).toBe('recorded');
+    const next = jobs.finished(first, done.jobReply);
+    expect(next && { id: next.id, token: next.token, data: JSON.parse(next.data) }).toEqual({
+      id: 'evt_2',
+      token: 'w:1',
+      data: { n: 2 },
+    });
+    expect(await ctx.redis.get(layout.jobLock('evt_2'))).toBe('w:1');
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1:done');
+    expect(await outboxLength()).toBe(1);
+    expect(await counts()).toEqual({ completed: 1, failed: 0, waiting: 0, active: 1 });
+    expect(await jobField('evt_1', 'returnvalue')).toBe('"delivered"');
+    // The job keeps ids and outcome only: its data was emptied with the outcome.
+    expect(await jobField('evt_1', 'data')).toBe('{"emptied":true}');
+  });
+
+  it('a failed outcome fails the job with its reason; none taken next when not asked', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    const completion = jobs.prepareFinish(first, { kind: 'failed', reason: 'failed 500' }, false);
+    const done = await store.attempts.finishAndComplete(
+      hook.id,
+      { ...record('evt_1'), outcome: 'failed', status_code: 500 },
+      fence,
+      'failure',
+      'evt_1',
+      '{}',
+      completion,
+    );
+
+    expect(jobs.finished(first, done.jobReply)).toBeUndefined();
+    expect(await counts()).toEqual({ completed: 0, failed: 1, waiting: 1, active: 0 });
+    expect(await jobField('evt_1', 'failedReason')).toBe('failed 500');
+  });
+
+  it('the same call sent again (its reply lost) answers `again` and writes nothing twice', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
+    const call = () =>
+      store.attempts.finishAndComplete(
+        hook.id,
+        record('evt_1'),
+        fence,
+        'delivered',
+        'evt_1',
+        '{}',
+        completion,
+      );
+    await call();
+
+    expect(await call()).toEqual({ finished: 'recorded', again: true });
+    expect(await outboxLength()).toBe(1);
+    expect(await counts()).toEqual({ completed: 1, failed: 0, waiting: 0, active: 1 });
+    // The next job stays this token's: the holder finds it by taking under the same token.
+    expect((await jobs.take(hook.id, 'w:1')).kind).toBe('job');
+  });
+
+  it("a holder whose lock is now another's writes nothing: no record, the job still active", async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    await ctx.redis.set(layout.jobLock(first.id), 'w:2');
+    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
+    const done = await store.attempts.finishAndComplete(
+      hook.id,
+      record('evt_1'),
+      fence,
+      'delivered',
+      'evt_1',
+      '{}',
+      completion,
+    );
+
+    expect(done).toEqual({ finished: 'fenced' });
+    expect(await outboxLength()).toBe(0);
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1 w:1');
+    expect(await counts()).toEqual({ completed: 0, failed: 0, waiting: 1, active: 1 });
+  });
+
+  it("an attempt key that is another event's is left alone, and the job still completes, as before", async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    await ctx.redis.set(keys.hookAttempt(hook.id), 'evt_9 w:9');
+    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, false);
+    const done = await store.attempts.finishAndComplete(
+      hook.id,
+      record('evt_1'),
+      fence,
+      'delivered',
+      'evt_1',
+      '{}',
+      completion,
+    );
+
+    expect(done.finished).toBe('not_this_attempt');
+    expect(jobs.finished(first, done.jobReply)).toBeUndefined();
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_9 w:9');
+    expect(await outboxLength()).toBe(0);
+    expect(await counts()).toEqual({ completed: 1, failed: 0, waiting: 1, active: 0 });
+  });
+
+  it('another holder that took the job over and finished it is not mistaken for this call', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    // The lock expired and another holder recorded the attempt `unknown` and failed the job.
+    await ctx.redis.del(layout.jobLock(first.id));
+    const takeover = await take('w:2');
+    await store.attempts.finishAndComplete(
+      hook.id,
+      { ...record('evt_1'), outcome: 'unknown' },
+      { jobId: takeover.id, token: 'w:2' },
+      undefined,
+      'evt_1',
+      '{}',
+      jobs.prepareFinish(takeover, { kind: 'failed', reason: 'unknown: worker stopped mid-attempt' }, false),
+    );
+    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
+
+    expect(
+      await store.attempts.finishAndComplete(
+        hook.id,
+        record('evt_1'),
+        fence,
+        'delivered',
+        'evt_1',
+        '{}',
+        completion,
+      ),
+    ).toEqual({ finished: 'fenced' });
+    expect(await outboxLength()).toBe(1);
+  });
+});
