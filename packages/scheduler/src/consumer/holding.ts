@@ -10,6 +10,12 @@ import { ENGINE_TIMINGS } from '../timings';
 export class Holding {
   /** The job whose request is in flight, if any: its lock is extended while it lasts. */
   current?: ActiveJob;
+  /**
+   * True once the current job's completion is prepared for its outcome's script: that script deletes the lock
+   * as it completes the job, so an extension then finding no lock means finished, not lost (the script's own
+   * fence tells a lost job).
+   */
+  finishing = false;
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();

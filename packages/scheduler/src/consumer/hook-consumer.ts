@@ -183,7 +183,10 @@ export class HookConsumer {
       // script): this holding may go on then.
       let fetchNext = false;
       const completing: JobCompleting = {
-        prepare: (ending) => jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding))),
+        prepare: (ending) => {
+          holding.finishing = true;
+          return jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding)));
+        },
       };
       try {
         end = await deliver(job, completing);
@@ -197,6 +200,7 @@ export class HookConsumer {
           await this.deps.egress.sent(holding.hookId);
       } finally {
         holding.current = undefined;
+        holding.finishing = false;
         this.countInFlight(-1);
       }
       if (end.kind === 'not_sent') {
@@ -316,7 +320,9 @@ export class HookConsumer {
     await Promise.all(
       current.map(async (holding) => {
         const job = holding.current;
-        if (job && !(await this.deps.jobs.extendLock(job)) && holding.current === job)
+        // Still extended while the outcome's script completes the job (it may be tried again for seconds), but
+        // a lock that is gone then went with the completion.
+        if (job && !(await this.deps.jobs.extendLock(job)) && holding.current === job && !holding.finishing)
           holding.lose("its job lock was no longer this process's");
       }),
     );
