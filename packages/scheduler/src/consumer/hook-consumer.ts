@@ -225,12 +225,21 @@ export class HookConsumer {
         holding.lose(end.why);
         return false;
       }
+      if (end.kind === 'finished' && end.again) {
+        // Finished by an earlier send of the outcome's script, whose reply (naming the next job, if it took
+        // one under this token) was lost: take finds that job by the token, as after a refused finish.
+        logger.info(
+          { hookId: holding.hookId, jobId: job.id },
+          'job finished by an earlier send of its outcome',
+        );
+        if (!this.mayContinue(holding)) return false;
+        offer = await jobs.take(holding.hookId, job.token);
+        continue;
+      }
       let next;
       try {
         if (end.kind === 'finished') {
-          // Finished by the outcome's script. A resend that found it finished by this very call lost the
-          // reply that named the next job: take finds a job taken under this token.
-          if (end.again) throw new Error('the job was finished by an earlier send of the same call');
+          // Finished by the outcome's script: its reply names the next job taken under this token, if any.
           next = jobs.finished(job, end.jobReply);
         } else {
           fetchNext = this.mayContinue(holding);
