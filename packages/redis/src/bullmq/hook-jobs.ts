@@ -44,8 +44,6 @@ export interface PreparedFinish {
   readonly keys: readonly string[];
   /** Its arguments: job id, time, field, value, target, fetch next, prefix, packed options, fields to update. */
   readonly args: readonly (string | number | Buffer)[];
-  /** Whether the next job is taken under the same token in the same script. */
-  readonly fetchNext: boolean;
 }
 
 /**
@@ -125,7 +123,6 @@ export class HookJobs {
       keys: all.slice(0, count) as string[],
       // BullMQ leaves "fields to update" undefined when there are none; its script reads '' the same way.
       args: all.slice(count).map((a) => (a === undefined || typeof a === 'boolean' ? String(a ?? '') : a)),
-      fetchNext,
     };
   }
 
