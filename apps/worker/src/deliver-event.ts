@@ -38,27 +38,26 @@ export interface DeliverEventDeps {
 
 /**
  * One event to one hook: at most one HTTP attempt, ever. A non-delivered outcome fails the job without
- * retry so Bull Board shows it among the failed; the outcome itself is recorded before the job finishes, by
- * the same script when the consumer hands `completing` (one round trip for both).
+ * retry so Bull Board shows it among the failed; the outcome is recorded by the script that finishes the job
+ * (`completing`, from the consumer: one round trip for both).
  */
 export function createDeliverEvent(deps: DeliverEventDeps) {
-  /** Records the outcome, then the job ends as `end`: completed in the same script when `completing` is given. */
+  /** Records the outcome and, in the same script, ends the job as `end`. */
   async function recordAndEnd(
     data: DeliverJobData,
     fence: { jobId: string; token: string },
     attempt: RecordedAttempt,
     end: JobEnd,
-    completing: JobCompleting | undefined,
+    completing: JobCompleting,
   ): Promise<DeliveryEnd> {
-    const done = await deps.recorder.record(data, fence, attempt, completing?.prepare(end));
+    const done = await deps.recorder.record(data, fence, attempt, completing.prepare(end));
     if (done.finished === 'fenced') return lostEnd;
-    if (!completing) return end;
     return done.again
       ? { kind: 'finished', end, again: true }
       : { kind: 'finished', end, jobReply: done.jobReply };
   }
 
-  return async function deliverEvent(job: ActiveJob, completing?: JobCompleting): Promise<DeliveryEnd> {
+  return async function deliverEvent(job: ActiveJob, completing: JobCompleting): Promise<DeliveryEnd> {
     let data: DeliverJobData;
     try {
       data = parseDeliverJob(JSON.parse(job.data));

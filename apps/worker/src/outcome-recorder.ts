@@ -36,7 +36,7 @@ export class OutcomeRecorder {
     private readonly deps: {
       redis: Redis;
       keys: RedisKeys;
-      attempts: Pick<AttemptLedger, 'finish' | 'finishAndComplete'>;
+      attempts: Pick<AttemptLedger, 'finishAndComplete'>;
       /** Tells the history writer which hooks have new records. */
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
@@ -47,14 +47,14 @@ export class OutcomeRecorder {
   ) {}
 
   /**
-   * Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). Given
-   * the job's prepared completion, the same script completes the job (see AttemptLedger.finishAndComplete).
+   * Nothing is announced, counted or logged as a delivery when the ledger refuses the record (`fenced`). The
+   * same script completes the job with `completion` (see AttemptLedger.finishAndComplete).
    */
   async record(
     job: DeliverJobData,
     fence: AttemptFence,
     attempt: RecordedAttempt,
-    completion?: PreparedFinish,
+    completion: PreparedFinish,
   ): Promise<FinishedJob> {
     const { hookId, accountId, event } = job;
     const attemptId = job.attemptId ?? attempt.attemptId;
@@ -67,27 +67,16 @@ export class OutcomeRecorder {
     // Tried again while Redis fails over (see write-retry.ts).
     const step = streakStep(attempt.outcome);
     const done = await retryWrite(
-      async (): Promise<FinishedJob> =>
-        completion
-          ? this.deps.attempts.finishAndComplete(
-              hookId,
-              recorded,
-              fence,
-              step,
-              fence.jobId,
-              emptiedJobData(job),
-              completion,
-            )
-          : {
-              finished: await this.deps.attempts.finish(
-                hookId,
-                recorded,
-                fence,
-                step,
-                fence.jobId,
-                emptiedJobData(job),
-              ),
-            },
+      () =>
+        this.deps.attempts.finishAndComplete(
+          hookId,
+          recorded,
+          fence,
+          step,
+          fence.jobId,
+          emptiedJobData(job),
+          completion,
+        ),
       this.deps.retryMs ?? OUTCOME_RETRY_MS,
       (error, n) =>
         this.deps.logger.warn(

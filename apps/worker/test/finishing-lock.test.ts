@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '@hookline/testing';
 import type { AttemptLedger } from '@hookline/store';
-import { useWorkerRig } from './support/worker-rig';
+import { ledgerWith, useWorkerRig } from './support/worker-rig';
 
 // The outcome's script completes the job, and the lock goes with it, while the worker still counts the job as
 // its current one: a lock extension in that moment finds no lock. That is the job finishing, not the job lost
@@ -13,18 +13,14 @@ describe('a lock extension while the outcome script completes the job', () => {
   it('does not lose the hook: the next event goes at once', async () => {
     const store = rig.store();
     const ledger = store.attempts as Required<AttemptLedger>;
-    const attempts: AttemptLedger = {
-      begin: (...args) => ledger.begin(...args),
-      release: (...args) => ledger.release(...args),
-      withdraw: (...args) => ledger.withdraw(...args),
-      finish: (...args) => ledger.finish(...args),
+    const attempts = ledgerWith(ledger, {
       finishAndComplete: async (...args) => {
         const done = await ledger.finishAndComplete(...args);
         // The reply is slow to come back (a busy worker): extensions, every 700 ms, go out meanwhile.
         await sleep(1500);
         return done;
       },
-    };
+    });
     rig.startWorker(attempts, { lockMs: 3500 });
 
     const account = await store.accounts.create({ name: 'Finishing' });

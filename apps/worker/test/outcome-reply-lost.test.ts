@@ -1,6 +1,6 @@
 import { waitUntil } from '@hookline/testing';
 import type { AttemptLedger } from '@hookline/store';
-import { useWorkerRig } from './support/worker-rig';
+import { ledgerWith, useWorkerRig } from './support/worker-rig';
 
 // The outcome's script also completes the job and takes the next one under the same token. When its reply is
 // lost (the connection dropped after Redis ran it), the worker sends it again: the repeat finds the job
@@ -13,11 +13,7 @@ describe('an outcome whose reply was lost after it completed the job', () => {
     const store = rig.store();
     const ledger = store.attempts as Required<AttemptLedger>;
     const answers: string[] = [];
-    const attempts: AttemptLedger = {
-      begin: (...args) => ledger.begin(...args),
-      release: (...args) => ledger.release(...args),
-      withdraw: (...args) => ledger.withdraw(...args),
-      finish: (...args) => ledger.finish(...args),
+    const attempts = ledgerWith(ledger, {
       finishAndComplete: async (...args) => {
         const done = await ledger.finishAndComplete(...args);
         answers.push(done.again ? 'again' : done.finished);
@@ -25,7 +21,7 @@ describe('an outcome whose reply was lost after it completed the job', () => {
         if (answers.length === 1) throw new Error('Connection is closed.');
         return done;
       },
-    };
+    });
     // A lock far longer than the wait below: delivering the second event within it shows it was found by
     // its token, not taken over after the lock.
     rig.startWorker(attempts, { lockMs: 60_000 });

@@ -1,6 +1,6 @@
 import { waitUntil } from '@hookline/testing';
 import type { AttemptLedger } from '@hookline/store';
-import { useWorkerRig } from './support/worker-rig';
+import { ledgerWith, useWorkerRig } from './support/worker-rig';
 
 // With HOOKLINE_REDIS_REPLICA_ACKS, a shard that lost its replica in a failover cannot acknowledge an attempt's
 // mark until the replica is back: after 15 s the ledger takes the mark back and answers `unacknowledged`,
@@ -13,8 +13,7 @@ describe('an attempt mark no replica acknowledged', () => {
     const store = rig.store();
     let refused = 0;
     const ledger = store.attempts as Required<AttemptLedger>;
-    const attempts: AttemptLedger = {
-      ...ledger,
+    const attempts = ledgerWith(ledger, {
       begin: async (hookId, eventId, fence, tags) => {
         const start = await ledger.begin(hookId, eventId, fence, tags);
         if (refused > 0 || start.kind !== 'send') return start;
@@ -23,11 +22,7 @@ describe('an attempt mark no replica acknowledged', () => {
         await ledger.withdraw(hookId, eventId, fence);
         return { kind: 'unacknowledged' };
       },
-      finish: (...args) => ledger.finish(...args),
-      finishAndComplete: (...args) => ledger.finishAndComplete(...args),
-      release: (...args) => ledger.release(...args),
-      withdraw: (...args) => ledger.withdraw(...args),
-    };
+    });
     // A lock far longer than the wait below: delivering within it shows the lock was let go.
     rig.startWorker(attempts, { lockMs: 60_000 });
 

@@ -5,15 +5,19 @@ import {
   HookQueues,
   hookQueueLayout,
   type ActiveJob,
+  type JobEnd,
+  type PreparedFinish,
   type RedisKeys,
 } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
-import type { AttemptFence } from './contracts';
+import type { AttemptFence, StreakStep } from './contracts';
 import type { Store } from './create-store';
 import { storeForTest } from './test-support/store-for-test';
 
 // The outcome's script completes the job too (BullMQ's moveToFinished as shipped, run after the outcome on the
 // job's slot): one round trip for both. What the queue, the attempt key and the history outbox hold after it.
+const DELIVERED: JobEnd = { kind: 'completed', value: 'delivered' };
+
 describe("an outcome recorded with its job's completion", () => {
   const ctx = useRedis('store-finish-job');
   let store: Store;
@@ -78,6 +82,34 @@ describe("an outcome recorded with its job's completion", () => {
 
   const outboxLength = () => ctx.redis.llen(keys.hookHistoryOutbox(hook.id));
 
+  /**
+   * Records the job's attempt (delivered, unless said) and completes the job in the same call: as `end`,
+   * taking the next job when `fetchNext`, or with a `completion` prepared before.
+   */
+  function complete(
+    job: ActiveJob,
+    fence: AttemptFence,
+    options: {
+      end?: JobEnd;
+      fetchNext?: boolean;
+      completion?: PreparedFinish;
+      attempt?: AttemptRecord;
+      step?: StreakStep;
+      emptied?: string;
+    } = {},
+  ) {
+    const { end = DELIVERED, fetchNext = true, attempt = record(job.id), emptied = '{}' } = options;
+    return store.attempts.finishAndComplete(
+      hook.id,
+      attempt,
+      fence,
+      'step' in options ? options.step : 'delivered',
+      job.id,
+      emptied,
+      options.completion ?? jobs.prepareFinish(job, end, fetchNext),
+    );
+  }
+
   async function begun(job: ActiveJob): Promise<AttemptFence> {
     const fence = { jobId: job.id, token: job.token };
     expect((await store.attempts.begin(hook.id, job.id, fence)).kind).toBe('send');
@@ -87,16 +119,7 @@ describe("an outcome recorded with its job's completion", () => {
   it('records the outcome, completes the job and takes the next under the same token, in one call', async () => {
     const first = await take('w:1');
     const fence = await begun(first);
-    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
-    const done = await store.attempts.finishAndComplete(
-      hook.id,
-      record('evt_1'),
-      fence,
-      'delivered',
-      'evt_1',
-      '{"emptied":true}',
-      completion,
-    );
+    const done = await complete(first, fence, { emptied: '{"emptied":true}' });
 
     expect(done.finished).toBe('recorded');
     const next = jobs.finished(first, done.jobReply);
@@ -117,16 +140,12 @@ describe("an outcome recorded with its job's completion", () => {
   it('a failed outcome fails the job with its reason; none taken next when not asked', async () => {
     const first = await take('w:1');
     const fence = await begun(first);
-    const completion = jobs.prepareFinish(first, { kind: 'failed', reason: 'failed 500' }, false);
-    const done = await store.attempts.finishAndComplete(
-      hook.id,
-      { ...record('evt_1'), outcome: 'failed', status_code: 500 },
-      fence,
-      'failure',
-      'evt_1',
-      '{}',
-      completion,
-    );
+    const done = await complete(first, fence, {
+      end: { kind: 'failed', reason: 'failed 500' },
+      fetchNext: false,
+      attempt: { ...record('evt_1'), outcome: 'failed', status_code: 500 },
+      step: 'failure',
+    });
 
     expect(jobs.finished(first, done.jobReply)).toBeUndefined();
     expect(await counts()).toEqual({ completed: 0, failed: 1, waiting: 1, active: 0 });
@@ -136,17 +155,9 @@ describe("an outcome recorded with its job's completion", () => {
   it('the same call sent again (its reply lost) answers `again` and writes nothing twice', async () => {
     const first = await take('w:1');
     const fence = await begun(first);
-    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
-    const call = () =>
-      store.attempts.finishAndComplete(
-        hook.id,
-        record('evt_1'),
-        fence,
-        'delivered',
-        'evt_1',
-        '{}',
-        completion,
-      );
+    // The same arguments (the same time) each time, as a resend sends them.
+    const completion = jobs.prepareFinish(first, DELIVERED, true);
+    const call = () => complete(first, fence, { completion });
     await call();
 
     expect(await call()).toEqual({ finished: 'recorded', again: true });
@@ -160,16 +171,7 @@ describe("an outcome recorded with its job's completion", () => {
     const first = await take('w:1');
     const fence = await begun(first);
     await ctx.redis.set(layout.jobLock(first.id), 'w:2');
-    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
-    const done = await store.attempts.finishAndComplete(
-      hook.id,
-      record('evt_1'),
-      fence,
-      'delivered',
-      'evt_1',
-      '{}',
-      completion,
-    );
+    const done = await complete(first, fence);
 
     expect(done).toEqual({ finished: 'fenced' });
     expect(await outboxLength()).toBe(0);
@@ -181,16 +183,7 @@ describe("an outcome recorded with its job's completion", () => {
     const first = await take('w:1');
     const fence = await begun(first);
     await ctx.redis.set(keys.hookAttempt(hook.id), 'evt_9 w:9');
-    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, false);
-    const done = await store.attempts.finishAndComplete(
-      hook.id,
-      record('evt_1'),
-      fence,
-      'delivered',
-      'evt_1',
-      '{}',
-      completion,
-    );
+    const done = await complete(first, fence, { fetchNext: false });
 
     expect(done.finished).toBe('not_this_attempt');
     expect(jobs.finished(first, done.jobReply)).toBeUndefined();
@@ -205,28 +198,18 @@ describe("an outcome recorded with its job's completion", () => {
     // The lock expired and another holder recorded the attempt `unknown` and failed the job.
     await ctx.redis.del(layout.jobLock(first.id));
     const takeover = await take('w:2');
-    await store.attempts.finishAndComplete(
-      hook.id,
-      { ...record('evt_1'), outcome: 'unknown' },
+    await complete(
+      takeover,
       { jobId: takeover.id, token: 'w:2' },
-      undefined,
-      'evt_1',
-      '{}',
-      jobs.prepareFinish(takeover, { kind: 'failed', reason: 'unknown: worker stopped mid-attempt' }, false),
+      {
+        end: { kind: 'failed', reason: 'unknown: worker stopped mid-attempt' },
+        fetchNext: false,
+        attempt: { ...record('evt_1'), outcome: 'unknown' },
+        step: undefined,
+      },
     );
-    const completion = jobs.prepareFinish(first, { kind: 'completed', value: 'delivered' }, true);
 
-    expect(
-      await store.attempts.finishAndComplete(
-        hook.id,
-        record('evt_1'),
-        fence,
-        'delivered',
-        'evt_1',
-        '{}',
-        completion,
-      ),
-    ).toEqual({ finished: 'fenced' });
+    expect(await complete(first, fence)).toEqual({ finished: 'fenced' });
     expect(await outboxLength()).toBe(1);
   });
 });

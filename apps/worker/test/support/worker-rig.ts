@@ -74,20 +74,30 @@ export function useWorkerRig(label: string) {
 }
 
 /**
- * The store's attempt ledger, with every outcome write (alone, or with the job's completion) going through
- * `gate` first: a gate that throws refuses that write, as Redis does during a failover.
+ * The store's attempt ledger with some of its calls replaced: every other call goes to `ledger` itself (a
+ * spread would lose the methods, which live on its class).
+ */
+export function ledgerWith(ledger: AttemptLedger, replaced: Partial<AttemptLedger>): AttemptLedger {
+  const all = ledger as Required<AttemptLedger>;
+  return {
+    begin: (...args) => all.begin(...args),
+    withdraw: (...args) => all.withdraw(...args),
+    release: (...args) => all.release(...args),
+    finish: (...args) => all.finish(...args),
+    finishAndComplete: (...args) => all.finishAndComplete(...args),
+    ...replaced,
+  };
+}
+
+/**
+ * The store's attempt ledger, with every outcome write going through `gate` first: a gate that throws
+ * refuses that write, as Redis does during a failover.
  */
 export function withOutcomeGate(ledger: AttemptLedger, gate: () => void): AttemptLedger {
-  return {
-    begin: (...args) => ledger.begin(...args),
-    release: (...args) => ledger.release(...args),
-    finish: async (...args) => {
-      gate();
-      return ledger.finish(...args);
-    },
+  return ledgerWith(ledger, {
     finishAndComplete: async (...args) => {
       gate();
       return ledger.finishAndComplete(...args);
     },
-  };
+  });
 }
