@@ -69,9 +69,15 @@ async function rejoin(
         () =>
           server.call(async (r) => {
             info = await r.info('replication');
-            return /role:slave/.test(info) && /master_link_status:up/.test(info);
+            // Sentinel may promote the restarted server again before it has synced (seen once: a sentinel
+            // turned it into the primary a second after the switch, and the new primary into its replica):
+            // then it is the primary, with the other server as its replica, in sync. Either way the pair is
+            // whole again, and the run goes on against whichever server Sentinel names.
+            const replicaInSync = /role:slave/.test(info) && /master_link_status:up/.test(info);
+            const primaryWithReplica = /role:master/.test(info) && /slave0:.*state=online/.test(info);
+            return replicaInSync || primaryWithReplica;
           }),
-        'the old primary back as a replica, in sync',
+        'the old primary back in the pair (a replica in sync, or the primary with one)',
         30_000,
       ),
     () => info,
