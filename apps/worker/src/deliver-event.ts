@@ -14,7 +14,7 @@ import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { ActiveJob, JobEnd } from '@hookline/redis';
 import type { DeliveryEnd, JobCompleting } from '@hookline/scheduler';
 import type { OAuthTokens } from '@hookline/delivery';
-import type { AttemptLedger } from '@hookline/store';
+import type { AttemptLedger, BegunAttempt } from '@hookline/store';
 import type { OutcomeRecorder, RecordedAttempt } from './outcome-recorder';
 import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
 
@@ -49,15 +49,22 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     attempt: RecordedAttempt,
     end: JobEnd,
     completing: JobCompleting,
-  ): Promise<DeliveryEnd> {
+  ): Promise<DeliveryEnd<BegunAttempt>> {
     const done = await deps.recorder.record(data, fence, attempt, completing.prepare(end));
     if (done.finished === 'fenced') return lostEnd;
-    return done.again
-      ? { kind: 'finished', end, again: true }
-      : { kind: 'finished', end, jobReply: done.jobReply };
+    if (done.again) return { kind: 'finished', end, again: true };
+    return { kind: 'finished', end, jobReply: done.jobReply, ...(done.next ? { next: done.next } : {}) };
   }
 
-  return async function deliverEvent(job: ActiveJob, completing: JobCompleting): Promise<DeliveryEnd> {
+  /**
+   * `begun`: the attempt the finish of the job before it marked already (the consumer hands it on the job's
+   * first delivery only); otherwise the attempt is marked here.
+   */
+  return async function deliverEvent(
+    job: ActiveJob,
+    completing: JobCompleting,
+    begun?: BegunAttempt,
+  ): Promise<DeliveryEnd<BegunAttempt>> {
     let data: DeliverJobData;
     try {
       data = parseDeliverJob(JSON.parse(job.data));
@@ -66,13 +73,15 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       return failed(error instanceof Error ? error.message : String(error));
     }
     const fence = { jobId: job.id, token: job.token };
-    let askedAt = performance.now();
+    let askedAt = begun?.askedAt ?? performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
     // The event's erasure tags are hashes: computed only if an erasure is running on the hook.
-    const start = await deps.attempts.begin(data.hookId, job.id, fence, () =>
-      eventErasureTags(data.event.fields, data.event),
-    );
+    const start =
+      begun?.start ??
+      (await deps.attempts.begin(data.hookId, job.id, fence, () =>
+        eventErasureTags(data.event.fields, data.event),
+      ));
     const startedAt = deps.clock().getTime();
     switch (start.kind) {
       case 'fenced':
@@ -212,7 +221,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
   };
 }
 
-const lostEnd: DeliveryEnd = { kind: 'lost', why: 'the job lock expired during the attempt' };
+const lostEnd: DeliveryEnd<BegunAttempt> = { kind: 'lost', why: 'the job lock expired during the attempt' };
 
 /** The outcome is the failed job's reason, as Bull Board shows it: a sentence, never a stack. */
 function failed(reason: string): Extract<JobEnd, { kind: 'failed' }> {

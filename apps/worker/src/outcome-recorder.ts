@@ -66,6 +66,9 @@ export class OutcomeRecorder {
     const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
     // Tried again while Redis fails over (see write-retry.ts).
     const step = streakStep(attempt.outcome);
+    // The outcome stream is written after the script, so only an outcome that needs none lets the script mark
+    // the next job's attempt too: nothing on Redis then stands between that mark and the next request.
+    const announced = attempt.outcome !== 'delivered' && !isDropped(attempt.outcome);
     const done = await retryWrite(
       () =>
         this.deps.attempts.finishAndComplete(
@@ -76,6 +79,7 @@ export class OutcomeRecorder {
           fence.jobId,
           emptiedJobData(job),
           completion,
+          !announced,
         ),
       this.deps.retryMs ?? OUTCOME_RETRY_MS,
       (error, n) =>
@@ -95,7 +99,7 @@ export class OutcomeRecorder {
     if (finished === 'recorded') this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
-    if (attempt.outcome !== 'delivered' && !isDropped(attempt.outcome)) await this.announce(job, attempt);
+    if (announced) await this.announce(job, attempt);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);

@@ -18,5 +18,5 @@ export {
   type ConsumerTimings,
   type EngineFigures,
 } from './timings';
-export type { DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './consumer/job-source';
+export type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './consumer/job-source';
 export { ENGINE_SCRIPTS } from './scripts';

@@ -96,6 +96,7 @@ describe("an outcome recorded with its job's completion", () => {
       attempt?: AttemptRecord;
       step?: StreakStep;
       emptied?: string;
+      markNext?: boolean;
     } = {},
   ) {
     const { end = DELIVERED, fetchNext = true, attempt = record(job.id), emptied = '{}' } = options;
@@ -107,6 +108,7 @@ describe("an outcome recorded with its job's completion", () => {
       job.id,
       emptied,
       options.completion ?? jobs.prepareFinish(job, end, fetchNext),
+      options.markNext,
     );
   }
 
@@ -165,6 +167,62 @@ describe("an outcome recorded with its job's completion", () => {
     expect(await counts()).toEqual({ completed: 1, failed: 0, waiting: 0, active: 1 });
     // The next job stays this token's: the holder finds it by taking under the same token.
     expect((await jobs.take(hook.id, 'w:1')).kind).toBe('job');
+  });
+
+  it("marks the next job's attempt in the same call when asked, as `begin` would", async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    // The hook changes while the first request is out: the next attempt goes to the new address.
+    await store.hooks.update(hook.account_id, hook.id, { url: 'https://example.com/moved' }, 'test');
+    const done = await complete(first, fence, { markNext: true });
+
+    expect(done.next?.jobId).toBe('evt_2');
+    const start = done.next?.start;
+    expect(start?.kind).toBe('send');
+    if (start?.kind !== 'send') return;
+    expect(start.target.url).toBe('https://example.com/moved');
+    // The lock BullMQ gave the next job, minus the time since: the stall check counts from the call.
+    expect(start.lockMsLeft).toBeGreaterThan(25_000);
+    expect(start.lockMsLeft).toBeLessThanOrEqual(30_000);
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2 w:1');
+    expect(await outboxLength()).toBe(1);
+    expect(await counts()).toEqual({ completed: 1, failed: 0, waiting: 0, active: 1 });
+    // Its outcome is recorded as any begun attempt's.
+    const second = jobs.finished(first, done.jobReply)!;
+    const last = await complete(second, { jobId: 'evt_2', token: 'w:1' }, { markNext: true });
+    expect(last).toMatchObject({ finished: 'recorded' });
+    expect(last.next).toBeUndefined();
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_2:done');
+  });
+
+  it('leaves the next job unmarked while an erasure runs on the hook (its tags are needed)', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    await ctx.redis.sadd(keys.hookErasing(hook.id), 'some-tag');
+    const done = await complete(first, fence, { markNext: true });
+
+    expect(done.next).toBeUndefined();
+    expect(jobs.finished(first, done.jobReply)?.id).toBe('evt_2');
+    expect(await ctx.redis.get(keys.hookAttempt(hook.id))).toBe('evt_1:done');
+  });
+
+  it('sent again after marking the next job (its reply lost), answers `again`; the next is begun by its token', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    const completion = jobs.prepareFinish(first, DELIVERED, true);
+    await complete(first, fence, { completion, markNext: true });
+
+    expect(await complete(first, fence, { completion, markNext: true })).toEqual({
+      finished: 'recorded',
+      again: true,
+    });
+    expect(await outboxLength()).toBe(1);
+    // The holder takes the next job by its token and begins it: the same holder asking again is told to send.
+    const next = await take('w:1');
+    expect(next.id).toBe('evt_2');
+    expect((await store.attempts.begin(hook.id, next.id, { jobId: next.id, token: 'w:1' })).kind).toBe(
+      'send',
+    );
   });
 
   it("a holder whose lock is now another's writes nothing: no record, the job still active", async () => {

@@ -63,6 +63,9 @@ export const UNREADABLE_CREDENTIALS =
   "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
   'with); nothing was sent. Set the credentials again (or restore the key)';
 
+/** attempt-mark.lua's reply: the state, the lock's ms left, and the hook's fields when the caller's copy is stale. */
+type MarkReply = [string, number, string[]?];
+
 export class RedisAttemptLedger implements AttemptLedger {
   private readonly targets = new Lru<string, HookTarget>(CACHE_MAX);
 
@@ -121,8 +124,8 @@ export class RedisAttemptLedger implements AttemptLedger {
     erasureTags: readonly string[] | (() => readonly string[]),
   ): Promise<{ start: AttemptStart; unacknowledged?: Error }> {
     const cached = this.targets.get(hookId);
-    const begin = async (tags: readonly string[] | undefined) => {
-      const { reply, unacknowledged } = await runAcknowledged(
+    const begin = async (tags: readonly string[] | undefined) =>
+      runAcknowledged(
         this.redis,
         STORE_SCRIPTS.attemptBegin,
         [
@@ -133,31 +136,33 @@ export class RedisAttemptLedger implements AttemptLedger {
         ],
         [eventId, cached ? String(cached.version) : '', fence.token, ...(tags ? ['tags', ...tags] : ['ask'])],
       );
-      const [state, lockMsLeft, fields] = reply as [string, number, string[] | undefined];
-      return { state, lockMsLeft, fields, unacknowledged };
-    };
     const lazy = typeof erasureTags === 'function';
     let marked = await begin(lazy ? undefined : erasureTags);
     // An erasure runs on the hook: the script wants the event's tags (nothing was written yet).
-    if (lazy && marked.state === 'tags_wanted') marked = await begin(erasureTags());
-    const { state, lockMsLeft, fields, unacknowledged } = marked;
+    if (lazy && (marked.reply as MarkReply)[0] === 'tags_wanted') marked = await begin(erasureTags());
+    const start = this.started(hookId, cached, marked.reply as MarkReply);
+    return start.kind === 'send' && marked.unacknowledged
+      ? { start, unacknowledged: marked.unacknowledged }
+      : { start };
+  }
+
+  /** What a mark (attempt-mark.lua) answered, read against the target cached when it was asked for. */
+  private started(hookId: string, cached: HookTarget | undefined, reply: MarkReply): AttemptStart {
+    const [state, lockMsLeft, fields] = reply;
     if (state !== 'send')
-      return {
-        start: { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> },
-      };
+      return { kind: state as Exclude<AttemptStart['kind'], 'send' | 'unsendable' | 'unacknowledged'> };
     let target: HookTarget | undefined;
     try {
       target = fields ? this.remember(hookId, fields) : cached;
     } catch (error) {
       // A key change would otherwise fail every attempt with an exception, and the worker would take the hook
       // again at once, forever: the attempt fails as an outcome instead, which the suspension rule counts.
-      if (error instanceof SecretBoxError)
-        return { start: { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS } };
+      if (error instanceof SecretBoxError) return { kind: 'unsendable', reason: UNREADABLE_CREDENTIALS };
       throw error;
     }
     // The record exists (checked in the script) but does not parse: treat it as gone rather than guess.
-    if (!target) return { start: { kind: 'hook_deleted' } };
-    return { start: { kind: 'send', target, lockMsLeft }, ...(unacknowledged ? { unacknowledged } : {}) };
+    if (!target) return { kind: 'hook_deleted' };
+    return { kind: 'send', target, lockMsLeft };
   }
 
   async release(hookId: string, marker: string, fence: AttemptFence): Promise<'released' | 'fenced'> {
@@ -200,7 +205,10 @@ export class RedisAttemptLedger implements AttemptLedger {
     marker: string,
     emptiedJobData: string,
     completion: PreparedFinish,
+    markNext = false,
   ): Promise<FinishedJob> {
+    const askedAt = performance.now();
+    const cached = markNext ? this.targets.get(hookId) : undefined;
     const { reply, unacknowledged } = await this.runFinish(
       hookId,
       record,
@@ -208,17 +216,21 @@ export class RedisAttemptLedger implements AttemptLedger {
       streakStep,
       marker,
       emptiedJobData,
-      completion,
+      { completion, markNext, cachedVersion: cached ? String(cached.version) : '' },
     );
-    const [code, jobReply] = reply as [number, unknown?];
+    const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
     // Written and acknowledged together (one script, one WAIT): the outcome is on the replicas no later than
     // the completion. Not acknowledged, the caller tries again, and the repeat answers `again` (the lock went
-    // with the completion) under a WAIT that covers the first write.
+    // with the completion) under a WAIT that covers the first write. The next job's mark, if one was made, is
+    // then made again by the next job's own `begin` (the same holder asking again is told to send).
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
     if (finished === 'fenced') return { finished };
-    return again ? { finished, again } : { finished, jobReply };
+    if (again) return { finished, again };
+    if (!nextMark || nextMark[0] === 'tags_wanted') return { finished, jobReply };
+    const jobId = (jobReply as unknown[])[1] as string;
+    return { finished, jobReply, next: { jobId, start: this.started(hookId, cached, nextMark), askedAt } };
   }
 
   private runFinish(
@@ -228,10 +240,11 @@ export class RedisAttemptLedger implements AttemptLedger {
     streakStep: StreakStep | undefined,
     marker: string,
     emptiedJobData: string | undefined,
-    completion?: PreparedFinish,
+    completing?: { completion: PreparedFinish; markNext: boolean; cachedVersion: string },
   ) {
     const { keys } = this;
-    const jobKey = hookQueueLayout(keys, hookId).jobPrefix + fence.jobId;
+    const layout = hookQueueLayout(keys, hookId);
+    const jobKey = layout.jobPrefix + fence.jobId;
     return runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptFinish,
@@ -243,7 +256,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
         ...(emptiedJobData !== undefined ? [jobKey] : []),
-        ...(completion ? completion.keys : []),
+        ...(completing ? [keys.hookErasing(hookId), ...completing.completion.keys] : []),
       ],
       [
         JSON.stringify(record),
@@ -254,7 +267,14 @@ export class RedisAttemptLedger implements AttemptLedger {
         STREAK_IDLE_TTL_MS,
         fence.token,
         ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
-        ...(completion ? completion.args : []),
+        ...(completing
+          ? [
+              completing.markNext ? layout.jobPrefix : '',
+              layout.jobLockSuffix,
+              completing.cachedVersion,
+              ...completing.completion.args,
+            ]
+          : []),
       ],
     );
   }

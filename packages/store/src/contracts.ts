@@ -190,7 +190,10 @@ export interface AttemptLedger {
   /**
    * `finish`, and the job's completion in the same script: BullMQ's moveToFinished as shipped, with the keys
    * and arguments the job's source prepared (`HookJobs.prepareFinish`). One round trip for both; BullMQ's part
-   * runs unless the caller was fenced.
+   * runs unless the caller was fenced. With `markNext`, a job BullMQ takes next under the same token has its
+   * attempt marked in the same script, as `begin` marks it (`next`): its request may leave with no round trip
+   * before it. Only for a caller that sends that request next, with nothing on Redis in between: a process
+   * that dies in between leaves the next event marked, and it is recorded `unknown`, never sent.
    */
   finishAndComplete(
     hookId: string,
@@ -200,6 +203,7 @@ export interface AttemptLedger {
     marker: string,
     emptiedJobData: string,
     completion: PreparedFinish,
+    markNext?: boolean,
   ): Promise<FinishedJob>;
 }
 
@@ -207,11 +211,24 @@ export interface AttemptLedger {
  * An outcome recorded with its job's completion: `jobReply` is BullMQ's moveToFinished reply (read back by
  * `HookJobs.finished`), absent when fenced; `again` when this call had already run and its reply was lost
  * (a resend after a reconnect): recorded and completed, and the next job, if one was taken, is unknown.
+ * `next`: the attempt of the job taken next, marked by the same script (`markNext`).
  */
 export interface FinishedJob {
   readonly finished: AttemptFinish;
   readonly jobReply?: unknown;
   readonly again?: true;
+  readonly next?: BegunAttempt;
+}
+
+/**
+ * An attempt marked before its holder asked (by the finish of the job before it, `markNext`): `start` is what
+ * `begin` would have answered at `askedAt` (performance.now() when the finish was sent; the lock left counts
+ * from there). `tags_wanted` never comes here: an erasure running on the hook leaves the next job unmarked.
+ */
+export interface BegunAttempt {
+  readonly jobId: string;
+  readonly start: AttemptStart;
+  readonly askedAt: number;
 }
 
 export type AttemptStart =

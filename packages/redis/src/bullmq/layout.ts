@@ -25,6 +25,8 @@ export interface HookQueueLayout {
   readonly jobPrefix: string;
   /** The lock of an active job: a string holding its holder's token, with an expiry (BullMQ's lease). */
   jobLock(jobId: string): string;
+  /** `jobLock(id)` is `${jobPrefix}${id}${jobLockSuffix}`: for a script that learns a job's id as it runs. */
+  readonly jobLockSuffix: string;
   /**
    * BullMQ's deduplication key of a deduplication id: the job id it was given, with the TTL of the add. It
    * outlives the job, and while it exists an add with that id adds nothing.
@@ -48,6 +50,7 @@ export function hookQueueLayout(keys: RedisKeys, hookId: string): HookQueueLayou
     jobCounter: `${base}id`,
     jobPrefix: base,
     jobLock: (jobId) => `${base}${jobId}:lock`,
+    jobLockSuffix: ':lock',
     deduplication: (id) => `${base}de:${id}`,
   };
 }

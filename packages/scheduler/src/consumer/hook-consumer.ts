@@ -8,10 +8,10 @@ import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
 import { Holding, LeaseClock, TakingTokens } from './holding';
 import { dropStuckHoldings } from './stuck-holdings';
-import type { DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
+import type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
 import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
-export interface ConsumerDeps {
+export interface ConsumerDeps<B extends BegunNext = BegunNext> {
   /** For the blocking wait on the ready set only; every other command goes through `ready`, `jobs`, `queues`. */
   blocking: Redis;
   ready: ReadySet;
@@ -19,9 +19,10 @@ export interface ConsumerDeps {
   queues: Pick<HookQueues, 'needsWorker'>;
   /**
    * One job's delivery. It may complete the job itself with its outcome (`completing`, one round trip for
-   * both), answering `finished`; or answer how the job ends, and the consumer finishes it.
+   * both), answering `finished`; or answer how the job ends, and the consumer finishes it. `begun`: the job's
+   * attempt, begun by the finish of the job before it (DeliveryEnd `next`), on its first delivery only.
    */
-  deliver: (job: ActiveJob, completing: JobCompleting) => Promise<DeliveryEnd>;
+  deliver: (job: ActiveJob, completing: JobCompleting, begun?: B) => Promise<DeliveryEnd<B>>;
   /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
   egress: EgressWaiting;
   holderId: string;
@@ -39,7 +40,7 @@ export interface ConsumerDeps {
  * ready set (with a lease), delivers each one's queue in order until it is empty, and gives the lease back.
  * A quiet hook and a busy one cost the same per delivery: nothing is set up when a hook wakes.
  */
-export class HookConsumer {
+export class HookConsumer<B extends BegunNext = BegunNext> {
   private readonly held = new Map<string, Holding>();
   private readonly drains = new Set<Promise<void>>();
   private readonly leases: LeaseClock;
@@ -55,7 +56,7 @@ export class HookConsumer {
   // once per event).
   private readonly releases: TurnBatch<string, boolean>;
 
-  constructor(private readonly deps: ConsumerDeps) {
+  constructor(private readonly deps: ConsumerDeps<B>) {
     this.leases = new LeaseClock(deps.timings.leaseMs);
     this.tokens = new TakingTokens(deps.holderId);
     this.releases = new TurnBatch((hookIds) => deps.ready.release(hookIds, deps.holderId));
@@ -164,6 +165,8 @@ export class HookConsumer {
   private async drain(holding: Holding): Promise<boolean> {
     const { jobs, deliver, timings, logger } = this.deps;
     let offer: JobOffer = await jobs.take(holding.hookId, holding.nextToken());
+    // The next job's attempt, when the finish that took it began it too.
+    let begun: B | undefined;
     for (;;) {
       holding.stepped();
       if (offer.kind === 'none') return true;
@@ -178,7 +181,7 @@ export class HookConsumer {
       const job = offer.job;
       holding.current = job;
       this.countInFlight(+1);
-      let end: DeliveryEnd;
+      let end: DeliveryEnd<B>;
       // Whether a finish takes the next job is decided when the finish is made (or prepared for the outcome's
       // script): this holding may go on then.
       let fetchNext = false;
@@ -189,7 +192,9 @@ export class HookConsumer {
         },
       };
       try {
-        end = await deliver(job, completing);
+        const markedBefore = begun?.jobId === job.id ? begun : undefined;
+        begun = undefined;
+        end = await deliver(job, completing, markedBefore);
         // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
         while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
           holding.stepped();
@@ -241,6 +246,7 @@ export class HookConsumer {
         if (end.kind === 'finished') {
           // Finished by the outcome's script: its reply names the next job taken under this token, if any.
           next = jobs.finished(job, end.jobReply);
+          begun = end.next;
         } else {
           fetchNext = this.mayContinue(holding);
           next = await jobs.finish(job, end, fetchNext);

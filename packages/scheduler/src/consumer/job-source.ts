@@ -41,18 +41,34 @@ export interface JobCompleting {
 }
 
 /**
+ * An attempt already begun for a job, by the script that finished the job before it under the same token
+ * (what it holds is the delivery's business): the consumer hands it to that job's first delivery, so the
+ * request leaves with no round trip before it.
+ */
+export interface BegunNext {
+  readonly jobId: string;
+}
+
+/**
  * How one job's delivery ended: to be finished (completed or failed, never retried), `finished` already (the
  * outcome's script completed the job, see JobCompleting), `lost` to another holder,
  * `withdrawn` (below), or `not_sent`: the egress proxy kept the request from leaving, the attempt's mark is taken back, and the job
  * stays active under this holder's lock, at the head of the hook's queue, to be tried again later.
  */
-export type DeliveryEnd =
+export type DeliveryEnd<B extends BegunNext = BegunNext> =
   | JobEnd
   /**
    * Completed or failed as `end` with its outcome: `jobReply` is BullMQ's answer (JobSource.finished reads the
-   * next job from it); `again` when a resend found the job finished by this very call, its reply lost.
+   * next job from it); `again` when a resend found the job finished by this very call, its reply lost; `next`
+   * when the same script also began the attempt of the job it took next (handed to that job's delivery).
    */
-  | { readonly kind: 'finished'; readonly end: JobEnd; readonly jobReply?: unknown; readonly again?: true }
+  | {
+      readonly kind: 'finished';
+      readonly end: JobEnd;
+      readonly jobReply?: unknown;
+      readonly again?: true;
+      readonly next?: B;
+    }
   | { readonly kind: 'lost'; readonly why: string }
   /**
    * Nothing was sent and the attempt's mark is taken back (no replica acknowledged it in time, or the holder

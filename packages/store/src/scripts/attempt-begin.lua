@@ -12,23 +12,5 @@
 -- An event an erasure reaches is told 'erased' instead of 'send' (and its attempt marked, so its outcome can
 -- be recorded): the erasure marks its tag in every hook of the account before it is accepted, so no request
 -- of an erased event starts after that. An attempt already begun is left to its own outcome.
-if redis.call('GET', KEYS[3]) ~= ARGV[3] then return {'fenced', 0} end
-local left = redis.call('PTTL', KEYS[3])
-if redis.call('EXISTS', KEYS[2]) == 0 then return {'hook_deleted', left} end
-local current = redis.call('GET', KEYS[1])
-local mine = ARGV[1] .. ' ' .. ARGV[3]
-if current == ARGV[1] .. ':done' then return {'already_recorded', left} end
-if current and current ~= mine and (current == ARGV[1] or string.sub(current, 1, #ARGV[1] + 1) == ARGV[1] .. ' ') then
-  return {'maybe_sent', left}
-end
-local erasing = KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1
-if erasing and ARGV[4] == 'ask' then return {'tags_wanted', left} end
-redis.call('SET', KEYS[1], mine)
-if erasing and ARGV[4] == 'tags' then
-  for i = 5, #ARGV do
-    if redis.call('SISMEMBER', KEYS[4], ARGV[i]) == 1 then return {'erased', left} end
-  end
-end
-local version = redis.call('HGET', KEYS[2], 'version') or ''
-if version ~= '' and version == ARGV[2] then return {'send', left} end
-return {'send', left, redis.call('HGETALL', KEYS[2])}
+--!include attempt-mark.lua
+return markAttempt(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[3], ARGV[2], ARGV[4], ARGV, 5)

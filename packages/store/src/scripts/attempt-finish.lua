@@ -1,8 +1,10 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
--- hash; to complete the job in the same script, then BullMQ's moveToFinished's fourteen keys. ARGV: record JSON,
--- outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's
--- lock token, and with the job's hash its data without the event's fields; to complete the job, then
--- moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- hash; to complete the job in the same script, then the hook's erasing set and BullMQ's moveToFinished's
+-- fourteen keys. ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''),
+-- attempt time ms, ttl ms, the caller's lock token, and with the job's hash its data without the event's
+-- fields; to complete the job, then the prefix and suffix of the hook's job locks around a job id (prefix '' =
+-- the next job is not marked), the version of the caller's cached target ('' = none), and moveToFinished's
+-- nine arguments (built by BullMQ: HookJobs.prepareFinish).
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
@@ -11,10 +13,15 @@
 -- another attempt's marker).
 -- Completing the job too, it replies {that code, BullMQ's reply}: BullMQ's moveToFinished runs, as shipped,
 -- after every code but -1, exactly where the worker's next call ran it before (one round trip instead of two;
--- BullMQ checks the lock again, and takes the next job under the same token when asked). The reply is {2}
+-- BullMQ checks the lock again, and takes the next job under the same token when asked). When it took a job
+-- and the caller gave the job locks' prefix, the next job's attempt is marked in the same script, as
+-- attempt-begin.lua would mark it (erasure tags asked for), and its reply is the third element: a busy hook's
+-- delivery is one round trip before its request's outcome, none before its request. The reply is {2}
 -- when this very call already ran (a resend after a lost reply: the lock is gone with the job's completion,
--- the attempt is done, and the finished job carries this call's time and value): recorded, the next job, if
--- one was taken, unknown to the caller. Otherwise {-1}: fenced, nothing written.
+-- the attempt is done or the next job's marked under this token, and the finished job carries this call's time
+-- and value): recorded, the next job, if one was taken, unknown to the caller. Otherwise {-1}: fenced, nothing
+-- written.
+--!include attempt-mark.lua
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
 local function bullmqFinish(KEYS, ARGV)
 --!bullmq moveToFinished
@@ -43,13 +50,20 @@ local code = record()
 if #KEYS <= 7 then return code end
 if code ~= -1 then
   local keys, argv = {}, {}
-  for i = 8, #KEYS do keys[#keys + 1] = KEYS[i] end
-  for i = 9, #ARGV do argv[#argv + 1] = ARGV[i] end
-  return {code, bullmqFinish(keys, argv)}
+  for i = 9, #KEYS do keys[#keys + 1] = KEYS[i] end
+  for i = 12, #ARGV do argv[#argv + 1] = ARGV[i] end
+  local job = bullmqFinish(keys, argv)
+  -- BullMQ's reply for a job it took: {the job's fields, its id, 0, 0}, the job locked under this token.
+  if ARGV[9] ~= '' and type(job) == 'table' and type(job[1]) == 'table' and type(job[2]) == 'string' then
+    local lock = ARGV[9] .. job[2] .. ARGV[10]
+    return {code, job, markAttempt(KEYS[2], KEYS[3], lock, KEYS[8], job[2], ARGV[7], ARGV[11], 'ask', ARGV, #ARGV + 1)}
+  end
+  return {code, job}
 end
--- moveToFinished's time, field and value are ARGV[10], ARGV[11] and ARGV[12].
-if redis.call('GET', KEYS[2]) == ARGV[3] .. ':done' then
-  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[11])
-  if done[1] == ARGV[10] and done[2] == ARGV[12] then return {2} end
+-- moveToFinished's time, field and value are ARGV[13], ARGV[14] and ARGV[15].
+local current = redis.call('GET', KEYS[2])
+if current == ARGV[3] .. ':done' or (current and string.sub(current, -#ARGV[7] - 1) == ' ' .. ARGV[7]) then
+  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[14])
+  if done[1] == ARGV[13] and done[2] == ARGV[15] then return {2} end
 end
 return {-1}

@@ -1,0 +1,56 @@
+import { waitUntil, startReceiver } from '@hookline/testing';
+import type { AttemptLedger } from '@hookline/store';
+import { ledgerWith, useWorkerRig } from './support/worker-rig';
+
+// A hook with events waiting: the script that records an outcome and completes its job also takes the next
+// job and marks its attempt, so the next request leaves with no round trip before it. Not after an outcome
+// the suspension monitor must be told of (written to the outcome stream after the script): that next job is
+// marked by its own `begin`, so that nothing on Redis stands between a mark and its request.
+describe("a hook's next event, marked by the previous outcome's script", () => {
+  const rig = useWorkerRig('next-marked');
+
+  it('leaves without a begin of its own, in order, each recorded once; after a failure it begins itself', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    const begun: string[] = [];
+    const attempts = ledgerWith(ledger, {
+      begin: (hookId, marker, ...rest) => {
+        begun.push(marker);
+        return ledger.begin(hookId, marker, ...rest);
+      },
+    });
+    // The first request is held, so the others wait in the queue; the second is refused.
+    await rig.receiver.close();
+    rig.receiver = await startReceiver((_req, index) =>
+      index === 0
+        ? { kind: 'status', status: 200, delayMs: 400 }
+        : { kind: 'status', status: index === 1 ? 500 : 200 },
+    );
+    rig.startWorker(attempts);
+    const account = await store.accounts.create({ name: 'Busy' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: rig.receiver.url(), format: 'json' },
+      'operator',
+    );
+    for (const callId of ['c1', 'c2', 'c3', 'c4']) await rig.publish(account.id, callId);
+    await waitUntil(async () => (await rig.recorded(hook.id)).length === 4, 'four outcomes recorded', 10_000);
+
+    expect(rig.callIdsReceived()).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(rig.receiver.maxInFlight).toBe(1);
+    const records = (await rig.ctx.redis.lrange(rig.keys.hookHistoryOutbox(hook.id), 0, -1)).map(
+      (entry) =>
+        JSON.parse(entry) as { event_id: string; event_fields: { call_id: string }; outcome: string },
+    );
+    expect(records.map((r) => [r.event_fields.call_id, r.outcome])).toEqual([
+      ['c1', 'delivered'],
+      ['c2', 'failed'],
+      ['c3', 'delivered'],
+      ['c4', 'delivered'],
+    ]);
+    const callOf = new Map(records.map((r) => [r.event_id, r.event_fields.call_id]));
+    // c1 was taken from the queue; c2 was marked by c1's outcome script, c4 by c3's; c3 followed a failure.
+    expect(begun.map((id) => callOf.get(id))).toEqual(['c1', 'c3']);
+    expect(await rig.ctx.redis.get(rig.keys.hookAttempt(hook.id))).toBe(`${records[3]!.event_id}:done`);
+  }, 30_000);
+});
