@@ -120,6 +120,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     jobs,
     queues: new HookQueues(redis, keys),
     deliver,
+    // A holding's first job is taken and begun in one script, like the jobs its finishes take.
+    takeAndBegin: (take) => deps.store.attempts.takeAndBegin(take),
     egress,
     holderId,
     roster: new WorkerRoster(redis, keys, clock),

@@ -2,11 +2,12 @@ import { waitUntil, startReceiver } from '@hookline/testing';
 import type { AttemptLedger } from '@hookline/store';
 import { ledgerWith, useWorkerRig } from './support/worker-rig';
 
-// A hook with events waiting: the script that records an outcome and completes its job also takes the next
-// job and marks its attempt, so the next request leaves with no round trip before it. Not after an outcome
-// the suspension monitor must be told of (written to the outcome stream after the script): that next job is
-// marked by its own `begin`, so that nothing on Redis stands between a mark and its request.
-describe("a hook's next event, marked by the previous outcome's script", () => {
+// A hook's first job is taken and marked by one script; with events waiting, the script that records an
+// outcome and completes its job also takes the next job and marks its attempt: each request leaves with no
+// round trip before it. Not after an outcome the suspension monitor must be told of (written to the outcome
+// stream after the script): that next job is marked by its own `begin`, so that nothing on Redis stands
+// between a mark and its request.
+describe("a hook's events, marked by the script that takes them", () => {
   const rig = useWorkerRig('next-marked');
 
   it('leaves without a begin of its own, in order, each recorded once; after a failure it begins itself', async () => {
@@ -49,8 +50,37 @@ describe("a hook's next event, marked by the previous outcome's script", () => {
       ['c4', 'delivered'],
     ]);
     const callOf = new Map(records.map((r) => [r.event_id, r.event_fields.call_id]));
-    // c1 was taken from the queue; c2 was marked by c1's outcome script, c4 by c3's; c3 followed a failure.
-    expect(begun.map((id) => callOf.get(id))).toEqual(['c1', 'c3']);
+    // c1 was marked by its take, c2 by c1's outcome script, c4 by c3's; c3 followed a failure.
+    expect(begun.map((id) => callOf.get(id))).toEqual(['c3']);
     expect(await rig.ctx.redis.get(rig.keys.hookAttempt(hook.id))).toBe(`${records[3]!.event_id}:done`);
+  }, 30_000);
+
+  it('a take whose reply is lost after its script ran: taken again by its token, sent once, at once', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    let lost = 0;
+    const attempts = ledgerWith(ledger, {
+      takeAndBegin: async (take) => {
+        const taken = await ledger.takeAndBegin(take);
+        if (lost > 0 || !taken.begun) return taken;
+        // The script ran (the job is active under the token, and marked), its reply never came back.
+        lost += 1;
+        throw new Error('Connection is closed.');
+      },
+    });
+    // A lock far longer than the wait below: delivering within it shows nobody waited for it.
+    rig.startWorker(attempts, { lockMs: 60_000 });
+    const account = await store.accounts.create({ name: 'Lost reply' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: rig.receiver.url(), format: 'json' },
+      'operator',
+    );
+    await rig.publish(account.id, 'only');
+    await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 10_000);
+
+    expect(lost).toBe(1);
+    expect(rig.callIdsReceived()).toEqual(['only']);
+    expect((await rig.recorded(hook.id)).map((r) => r.outcome)).toEqual(['delivered']);
   }, 30_000);
 });

@@ -14,6 +14,9 @@ describe('an attempt mark no replica acknowledged', () => {
     let refused = 0;
     const ledger = store.attempts as Required<AttemptLedger>;
     const attempts = ledgerWith(ledger, {
+      // A take's mark the replicas did not acknowledge is not handed on (the ledger keeps it to itself): the
+      // job's own begin marks it again, and waits for them.
+      takeAndBegin: async (take) => ({ jobReply: (await ledger.takeAndBegin(take)).jobReply }),
       begin: async (hookId, eventId, fence, tags) => {
         const start = await ledger.begin(hookId, eventId, fence, tags);
         if (refused > 0 || start.kind !== 'send') return start;

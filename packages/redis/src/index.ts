@@ -18,6 +18,7 @@ export {
   type JobEnd,
   type JobOffer,
   type PreparedFinish,
+  type PreparedTake,
 } from './bullmq/hook-jobs';
 export {
   HookJobAdder,
@@ -26,7 +27,13 @@ export {
   type NewJobOptions,
   type PreparedAdd,
 } from './bullmq/hook-job-adder';
-export { loadWithBullmq, loadWithBullmqAdd, MOVE_TO_FINISHED, StaleFanOutError } from './bullmq/fenced-add';
+export {
+  loadWithBullmq,
+  loadWithBullmqAdd,
+  MOVE_TO_ACTIVE,
+  MOVE_TO_FINISHED,
+  StaleFanOutError,
+} from './bullmq/fenced-add';
 export { deliverable, needsWorker, type HookBacklog } from './bullmq/hook-backlog';
 export {
   HistoryOutbox,

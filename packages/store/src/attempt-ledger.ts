@@ -7,6 +7,7 @@ import {
   OUTBOX_IDLE_TTL_MS,
   STREAK_IDLE_TTL_MS,
   type PreparedFinish,
+  type PreparedTake,
   type RedisKeys,
 } from '@hookline/redis';
 import { STORE_SCRIPTS } from './scripts';
@@ -19,6 +20,7 @@ import type {
   FinishedJob,
   HookTarget,
   StreakStep,
+  TakenJob,
 } from './contracts';
 import { parseStoredHook, toHookTarget } from './hook-record';
 import { SecretBoxError, type SecretBox } from './secret-box';
@@ -231,6 +233,36 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (!nextMark || nextMark[0] === 'tags_wanted') return { finished, jobReply };
     const jobId = (jobReply as unknown[])[1] as string;
     return { finished, jobReply, next: { jobId, start: this.started(hookId, cached, nextMark), askedAt } };
+  }
+
+  async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
+    const { hookId } = take;
+    const askedAt = performance.now();
+    const cached = this.targets.get(hookId);
+    const layout = hookQueueLayout(this.keys, hookId);
+    const { reply, unacknowledged } = await runAcknowledged(
+      this.redis,
+      STORE_SCRIPTS.attemptTake,
+      [
+        this.keys.hookAttempt(hookId),
+        this.keys.hookRecord(hookId),
+        this.keys.hookErasing(hookId),
+        ...take.keys,
+      ],
+      [
+        take.token,
+        layout.jobPrefix,
+        layout.jobLockSuffix,
+        cached ? String(cached.version) : '',
+        ...take.args,
+      ],
+    );
+    const [jobReply, mark] = reply as [unknown, MarkReply?];
+    // A mark the replicas did not acknowledge is not one to send on: the job's own `begin` marks it again
+    // (the same holder asking again), and waits for them.
+    if (!mark || mark[0] === 'tags_wanted' || unacknowledged) return { jobReply };
+    const jobId = (jobReply as unknown[])[1] as string;
+    return { jobReply, begun: { jobId, start: this.started(hookId, cached, mark), askedAt } };
   }
 
   private runFinish(

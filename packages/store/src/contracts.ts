@@ -11,7 +11,7 @@ import type {
   SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
-import type { PreparedFinish } from '@hookline/redis';
+import type { PreparedFinish, PreparedTake } from '@hookline/redis';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
 // the monitor depend on these shapes only.
@@ -205,6 +205,18 @@ export interface AttemptLedger {
     completion: PreparedFinish,
     markNext?: boolean,
   ): Promise<FinishedJob>;
+  /**
+   * Takes the hook's next job with BullMQ's moveToActive as shipped (`HookJobs.prepareTake`) and marks its
+   * attempt in the same script, as `begin` marks it (`begun`). `jobReply` is BullMQ's reply, read back by
+   * `HookJobs.taken`. The same condition as `markNext`: the caller sends that job's request next.
+   */
+  takeAndBegin(take: PreparedTake): Promise<TakenJob>;
+}
+
+/** A job taken with its attempt marked (`takeAndBegin`); no `begun` when none was taken, or not marked. */
+export interface TakenJob {
+  readonly jobReply: unknown;
+  readonly begun?: BegunAttempt;
 }
 
 /**

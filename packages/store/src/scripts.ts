@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadScript, loadWithBullmq, MOVE_TO_FINISHED } from '@hookline/redis';
+import { loadScript, loadWithBullmq, MOVE_TO_ACTIVE, MOVE_TO_FINISHED } from '@hookline/redis';
 
 const DIR = join(__dirname, 'scripts');
 
@@ -11,6 +11,8 @@ export const STORE_SCRIPTS = {
    */
   attemptBegin: loadScript('attempt-begin', DIR),
   attemptFinish: loadWithBullmq('attempt-finish', DIR, MOVE_TO_FINISHED),
+  /** Takes a hook's next job with BullMQ's moveToActive and marks its attempt, in one script. */
+  attemptTake: loadWithBullmq('attempt-take', DIR, MOVE_TO_ACTIVE),
   /** Takes back a mark the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS): nothing was sent. */
   attemptWithdraw: loadScript('attempt-withdraw', DIR),
   /** Change a hook record (and its version) only while it exists. */

@@ -85,6 +85,7 @@ export function ledgerWith(ledger: AttemptLedger, replaced: Partial<AttemptLedge
     release: (...args) => all.release(...args),
     finish: (...args) => all.finish(...args),
     finishAndComplete: (...args) => all.finishAndComplete(...args),
+    takeAndBegin: (...args) => all.takeAndBegin(...args),
     ...replaced,
   };
 }

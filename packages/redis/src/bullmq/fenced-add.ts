@@ -17,6 +17,10 @@ export const ADD_STANDARD_JOB = shipped('bullmq/dist/cjs/scripts/addStandardJob-
 export const MOVE_TO_FINISHED = shipped('bullmq/dist/cjs/scripts/moveToFinished-14.js')
   .moveToFinished as BullmqScript;
 
+/** BullMQ's moveToActive (takes a queue's next job under a token), which the worker's take-and-mark script runs. */
+export const MOVE_TO_ACTIVE = shipped('bullmq/dist/cjs/scripts/moveToActive-11.js')
+  .moveToActive as BullmqScript;
+
 /** What the fenced script returns for a stale fan-out: BullMQ's add returns a job id, or a small negative code. */
 export const STALE_FANOUT_REPLY = -1000;
 

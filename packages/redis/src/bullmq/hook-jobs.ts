@@ -1,4 +1,5 @@
-import type { RedisQueueBackend } from 'bullmq';
+import { createRequire } from 'node:module';
+import { raw2NextJobData, type RedisQueueBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { hookQueueLayout } from './layout';
 import { HookBackends } from './backends';
@@ -36,6 +37,19 @@ export type JobEnd =
   | { readonly kind: 'failed'; readonly reason: string };
 
 /**
+ * A take for a script of the caller's (the worker's, which marks the attempt of the job it takes on the same
+ * slot): BullMQ's moveToActive keys and arguments, as BullMQ's backend builds them, read back with `taken`.
+ */
+export interface PreparedTake {
+  readonly hookId: string;
+  readonly token: string;
+  /** moveToActive's eleven keys. */
+  readonly keys: readonly string[];
+  /** Its arguments: the queue's key prefix, the time, the packed options (token, lock duration). */
+  readonly args: readonly (string | number | Buffer)[];
+}
+
+/**
  * A job's finish for a script of the caller's (the outcome's, on the job's own slot): BullMQ's moveToFinished
  * keys and arguments, built by BullMQ as for its own script (`MOVE_TO_FINISHED`), read back with `finished`.
  */
@@ -71,6 +85,46 @@ export class HookJobs {
     const job = activatedJob(await this.backend(hookId).moveToActive(token));
     if (job) return { kind: 'job', job: toActiveJob(hookId, job, token) };
     return this.adopt(hookId, token);
+  }
+
+  /**
+   * `take`'s moveToActive, prepared for a caller's script that runs it as shipped (MOVE_TO_ACTIVE) and writes
+   * on the job's slot after it: the keys and arguments BullMQ's backend sends for its own moveToActive.
+   */
+  prepareTake(hookId: string, token: string): PreparedTake {
+    const { keys, opts } = (this.backend(hookId) as RedisQueueBackend & BackendArgs).queue;
+    return {
+      hookId,
+      token,
+      keys: [
+        keys.wait!,
+        keys.active!,
+        keys.prioritized!,
+        keys.events!,
+        keys.stalled!,
+        keys.limiter!,
+        keys.delayed!,
+        keys.paused!,
+        keys.meta!,
+        keys.pc!,
+        keys.marker!,
+      ],
+      args: [
+        keys['']!,
+        Date.now(),
+        pack({ token, lockDuration: opts.lockDuration, limiter: opts.limiter, name: undefined }),
+      ],
+    };
+  }
+
+  /**
+   * What a prepared take's moveToActive answered inside the caller's script: the job, or, when it offered
+   * none, what `take` does then (a job left active by another holder, or under this very token).
+   */
+  async taken(take: PreparedTake, reply: unknown): Promise<JobOffer> {
+    const job = activatedJob(raw2NextJobData(reply as Parameters<typeof raw2NextJobData>[0]));
+    if (job) return { kind: 'job', job: toActiveJob(take.hookId, job, take.token) };
+    return this.adopt(take.hookId, take.token);
   }
 
   /**
@@ -182,6 +236,14 @@ export class HookJobs {
   }
 }
 
+// BullMQ packs a script's options with msgpackr as configured here (its Redis backend's packer), and its
+// scripts unpack them with cmsgpack: the same packer, from BullMQ's own dependency.
+const pack = new (
+  createRequire(require.resolve('bullmq'))('msgpackr') as {
+    Packr: new (options: object) => { pack(value: unknown): Buffer };
+  }
+).Packr({ useRecords: false, encodeUndefinedAsNil: true }).pack;
+
 /** What BullMQ's finishing calls read of a job: its id and options. */
 function minimalJob(job: ActiveJob): Parameters<RedisQueueBackend['moveToCompleted']>[0] {
   return { id: job.id, opts: job.opts } as unknown as Parameters<RedisQueueBackend['moveToCompleted']>[0];
@@ -190,6 +252,10 @@ function minimalJob(job: ActiveJob): Parameters<RedisQueueBackend['moveToComplet
 // The backend's argument builders and error mapping, public on BullMQ's Redis backend class though not on the
 // interface its factory returns.
 interface BackendArgs {
+  readonly queue: {
+    readonly keys: Readonly<Record<string, string | undefined>>;
+    readonly opts: { readonly lockDuration?: number; readonly limiter?: unknown };
+  };
   readonly moveToFinishedKeys: readonly unknown[];
   moveToCompletedArgs(
     job: Parameters<RedisQueueBackend['moveToCompleted']>[0],

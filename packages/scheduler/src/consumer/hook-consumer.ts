@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { TurnBatch } from '@hookline/core';
-import type { ActiveJob, HookQueues, JobOffer } from '@hookline/redis';
+import type { ActiveJob, HookQueues, JobOffer, PreparedTake } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
@@ -23,6 +23,11 @@ export interface ConsumerDeps<B extends BegunNext = BegunNext> {
    * attempt, begun by the finish of the job before it (DeliveryEnd `next`), on its first delivery only.
    */
   deliver: (job: ActiveJob, completing: JobCompleting, begun?: B) => Promise<DeliveryEnd<B>>;
+  /**
+   * Runs a prepared take in a script that also begins the attempt of the job it takes (`begun`, handed to
+   * that job's delivery). Without it, a holding's first job is taken alone and its delivery begins it.
+   */
+  takeAndBegin?: (take: PreparedTake) => Promise<{ readonly jobReply: unknown; readonly begun?: B }>;
   /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
   egress: EgressWaiting;
   holderId: string;
@@ -164,9 +169,8 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
    */
   private async drain(holding: Holding): Promise<boolean> {
     const { jobs, deliver, timings, logger } = this.deps;
-    let offer: JobOffer = await jobs.take(holding.hookId, holding.nextToken());
-    // The next job's attempt, when the finish that took it began it too.
-    let begun: B | undefined;
+    // The next job's attempt, when the take or the finish that took it began it too.
+    let { offer, begun } = await this.firstTake(holding);
     for (;;) {
       holding.stepped();
       if (offer.kind === 'none') return true;
@@ -262,6 +266,26 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       }
       if (!next) return fetchNext; // asked for the next job and there was none: the queue ran empty
       offer = { kind: 'job', job: next };
+    }
+  }
+
+  /**
+   * A holding's first take, with the attempt of the job it takes begun in the same script when the delivery
+   * gives one (`takeAndBegin`). When that call fails its script may still have run, the job then active under
+   * this token, and marked: a take under the same token finds it (job-adopt.lua's same caller), and its
+   * delivery's own begin is the same holder asking again, told to send.
+   */
+  private async firstTake(holding: Holding): Promise<{ offer: JobOffer; begun?: B | undefined }> {
+    const { jobs, takeAndBegin, logger } = this.deps;
+    const token = holding.nextToken();
+    if (!takeAndBegin) return { offer: await jobs.take(holding.hookId, token) };
+    const take = jobs.prepareTake(holding.hookId, token);
+    try {
+      const { jobReply, begun } = await takeAndBegin(take);
+      return { offer: await jobs.taken(take, jobReply), begun };
+    } catch (error) {
+      logger.info({ err: error, hookId: holding.hookId }, 'taking a job failed; taking again by its token');
+      return { offer: await jobs.take(holding.hookId, token) };
     }
   }
 

@@ -1,5 +1,5 @@
 import type { NotSent } from '@hookline/core';
-import type { ActiveJob, JobEnd, JobOffer, PreparedFinish } from '@hookline/redis';
+import type { ActiveJob, JobEnd, JobOffer, PreparedFinish, PreparedTake } from '@hookline/redis';
 
 /**
  * What the consumer loop needs of a hook's queue: the seam between the engine and BullMQ (production:
@@ -14,6 +14,13 @@ export interface JobSource {
    * holder still has locked, or nothing (empty or paused).
    */
   take(hookId: string, token: string): Promise<JobOffer>;
+  /**
+   * `take`, prepared for a script of the delivery's that runs BullMQ's moveToActive and marks the attempt of
+   * the job it takes (one round trip for both); `taken` reads what it answered, and when it took no job does
+   * what `take` does then.
+   */
+  prepareTake(hookId: string, token: string): PreparedTake;
+  taken(take: PreparedTake, reply: unknown): Promise<JobOffer>;
   /** Finishes the job (never retried) and, when `fetchNext`, takes the next under the same token. Throws when refused. */
   finish(job: ActiveJob, end: JobEnd, fetchNext: boolean): Promise<ActiveJob | undefined>;
   /**

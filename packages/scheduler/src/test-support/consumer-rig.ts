@@ -132,6 +132,8 @@ export function interceptedSource(
       around.finish
         ? around.finish(() => inner.finish(job, end, fetchNext), job, end, fetchNext)
         : inner.finish(job, end, fetchNext),
+    prepareTake: (hookId, token) => inner.prepareTake(hookId, token),
+    taken: (take, reply) => inner.taken(take, reply),
     prepareFinish: (job, end, fetchNext) => inner.prepareFinish(job, end, fetchNext),
     finished: (job, reply) => inner.finished(job, reply),
     extendLock: (job) => inner.extendLock(job),
