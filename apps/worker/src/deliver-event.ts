@@ -57,8 +57,8 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
   }
 
   /**
-   * `begun`: the attempt the finish of the job before it marked already (the consumer hands it on the job's
-   * first delivery only); otherwise the attempt is marked here.
+   * `begun`: the attempt the script that took the job marked already (its take, or the finish of the job
+   * before it; the consumer hands it on the job's first delivery only); otherwise the attempt is marked here.
    */
   return async function deliverEvent(
     job: ActiveJob,

@@ -36,8 +36,11 @@ import { SecretBoxError, type SecretBox } from './secret-box';
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
 //
 // Each step is one script in the hook's slot (record, outbox, attempt and streak keys share the `{hk_…}` tag,
-// and so do the job's BullMQ keys): one round trip before the request, and one after, which also completes
-// the job with BullMQ's moveToFinished (finishAndComplete) instead of a round trip of its own.
+// and so do the job's BullMQ keys). The one after the request also completes the job with BullMQ's
+// moveToFinished (finishAndComplete). The mark is made by the script that takes the job where it can be: the
+// take's, with BullMQ's moveToActive (takeAndBegin), or the previous outcome's, which took it (`markNext`);
+// otherwise by a script of its own (begin). A hook's delivery then has no round trip of its own before its
+// request. The mark's code is shared by the three (attempt-mark.lua).
 //
 // The finish script also moves the hook's failure streak (the rules are in packages/suspension) for a delivered outcome, so a
 // healthy delivery writes nothing to the global outcome stream and costs the suspension monitor nothing:

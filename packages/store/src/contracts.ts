@@ -233,9 +233,10 @@ export interface FinishedJob {
 }
 
 /**
- * An attempt marked before its holder asked (by the finish of the job before it, `markNext`): `start` is what
- * `begin` would have answered at `askedAt` (performance.now() when the finish was sent; the lock left counts
- * from there). `tags_wanted` never comes here: an erasure running on the hook leaves the next job unmarked.
+ * An attempt marked by the script that took its job (`takeAndBegin`, or the finish of the job before it with
+ * `markNext`): `start` is what `begin` would have answered at `askedAt` (performance.now() when that script
+ * was sent; the lock left counts from there). `tags_wanted` never comes here: an erasure running on the hook
+ * leaves the job unmarked.
  */
 export interface BegunAttempt {
   readonly jobId: string;

@@ -20,7 +20,8 @@ export interface ConsumerDeps<B extends BegunNext = BegunNext> {
   /**
    * One job's delivery. It may complete the job itself with its outcome (`completing`, one round trip for
    * both), answering `finished`; or answer how the job ends, and the consumer finishes it. `begun`: the job's
-   * attempt, begun by the finish of the job before it (DeliveryEnd `next`), on its first delivery only.
+   * attempt, begun by the script that took it (`takeAndBegin`, or the finish of the job before it: DeliveryEnd
+   * `next`), on its first delivery only.
    */
   deliver: (job: ActiveJob, completing: JobCompleting, begun?: B) => Promise<DeliveryEnd<B>>;
   /**

@@ -48,9 +48,9 @@ export interface JobCompleting {
 }
 
 /**
- * An attempt already begun for a job, by the script that finished the job before it under the same token
- * (what it holds is the delivery's business): the consumer hands it to that job's first delivery, so the
- * request leaves with no round trip before it.
+ * An attempt already begun for a job by the script that took it (the take's, or the one that finished the job
+ * before it under the same token; what it holds is the delivery's business): the consumer hands it to that
+ * job's first delivery, so the request leaves with no round trip before it.
  */
 export interface BegunNext {
   readonly jobId: string;
