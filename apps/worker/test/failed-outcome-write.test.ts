@@ -21,12 +21,7 @@ describe('an outcome that could not be written', () => {
     // The write is not tried again here: the job is left active, as when Redis stays away past the retries.
     rig.startWorker(attempts, { lockMs: 3500, outcomeRetryMs: 0 });
 
-    const account = await store.accounts.create({ name: 'Failover' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Failover');
     await rig.publish(account.id, 'first');
     await rig.receiver.waitFor(1);
     await rig.publish(account.id, 'second');

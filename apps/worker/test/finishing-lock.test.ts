@@ -23,12 +23,7 @@ describe('a lock extension while the outcome script completes the job', () => {
     });
     rig.startWorker(attempts, { lockMs: 3500 });
 
-    const account = await store.accounts.create({ name: 'Finishing' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Finishing');
     await rig.publish(account.id, 'first');
     await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the first recorded', 10_000);
     // The first's holding lets go of the hook once its outcome script has answered.

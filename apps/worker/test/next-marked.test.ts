@@ -28,12 +28,7 @@ describe("a hook's events, marked by the script that takes them", () => {
         : { kind: 'status', status: index === 1 ? 500 : 200 },
     );
     rig.startWorker(attempts);
-    const account = await store.accounts.create({ name: 'Busy' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Busy');
     for (const callId of ['c1', 'c2', 'c3', 'c4']) await rig.publish(account.id, callId);
     await waitUntil(async () => (await rig.recorded(hook.id)).length === 4, 'four outcomes recorded', 10_000);
 
@@ -70,12 +65,7 @@ describe("a hook's events, marked by the script that takes them", () => {
     });
     // A lock far longer than the wait below: delivering within it shows nobody waited for it.
     rig.startWorker(attempts, { lockMs: 60_000 });
-    const account = await store.accounts.create({ name: 'Lost reply' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Lost reply');
     await rig.publish(account.id, 'only');
     await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 10_000);
 

@@ -26,12 +26,7 @@ describe('an outcome whose reply was lost after it completed the job', () => {
     // its token, not taken over after the lock.
     rig.startWorker(attempts, { lockMs: 60_000 });
 
-    const account = await store.accounts.create({ name: 'Lost reply' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Lost reply');
     // Both queued before the first is sent, so the first's completion takes the second.
     await rig.publish(account.id, 'first');
     await rig.publish(account.id, 'second');

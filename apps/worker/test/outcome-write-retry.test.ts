@@ -21,12 +21,7 @@ describe('an outcome write that fails for a while', () => {
     });
     rig.startWorker(attempts);
 
-    const account = await store.accounts.create({ name: 'Failover' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Failover');
     for (const callId of ['first', 'second']) await rig.publish(account.id, callId);
     await waitUntil(
       async () => (await rig.recorded(hook.id)).length === 2,

@@ -29,12 +29,7 @@ describe('an attempt mark no replica acknowledged', () => {
     // A lock far longer than the wait below: delivering within it shows the lock was let go.
     rig.startWorker(attempts, { lockMs: 60_000 });
 
-    const account = await store.accounts.create({ name: 'Failover' });
-    const hook = await store.hooks.create(
-      account.id,
-      { url: rig.receiver.url(), format: 'json' },
-      'operator',
-    );
+    const { account, hook } = await rig.hookOnReceiver(store, 'Failover');
     await rig.publish(account.id, 'first');
     await rig.publish(account.id, 'second');
     await waitUntil(

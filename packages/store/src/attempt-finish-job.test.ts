@@ -1,9 +1,7 @@
 import type { AttemptRecord, HookView } from '@hookline/core';
 import {
-  HookJobAdder,
-  HookJobs,
-  HookQueues,
-  hookQueueLayout,
+  type HookJobs,
+  type hookQueueLayout,
   type ActiveJob,
   type JobEnd,
   type PreparedFinish,
@@ -12,7 +10,7 @@ import {
 import { useRedis } from '@hookline/testing';
 import type { AttemptFence, StreakStep } from './contracts';
 import type { Store } from './create-store';
-import { storeForTest } from './test-support/store-for-test';
+import { hookWithJobs } from './test-support/hook-with-jobs';
 
 // The outcome's script completes the job too (BullMQ's moveToFinished as shipped, run after the outcome on the
 // job's slot): one round trip for both. What the queue, the attempt key and the history outbox hold after it.
@@ -27,30 +25,7 @@ describe("an outcome recorded with its job's completion", () => {
   let keys: RedisKeys;
 
   beforeEach(async () => {
-    const made = storeForTest(ctx);
-    store = made.store;
-    keys = made.keys;
-    const account = await store.accounts.create({ name: 'Acme' });
-    hook = await store.hooks.create(account.id, { url: 'https://example.com/in', format: 'json' }, 'test');
-    await new HookQueues(ctx.redis, made.keys).setUp(hook.id);
-    jobs = new HookJobs(ctx.redis, made.keys, 30_000);
-    layout = hookQueueLayout(made.keys, hook.id);
-    const adder = new HookJobAdder(ctx.redis, made.keys);
-    for (const n of [1, 2]) {
-      const jobId = `evt_${n}`;
-      await adder.add(
-        hook.id,
-        'deliver.v1',
-        { n },
-        {
-          jobId,
-          attempts: 1,
-          removeOnComplete: 20,
-          removeOnFail: 20,
-          deduplication: { id: jobId, ttl: 60_000 },
-        },
-      );
-    }
+    ({ store, keys, hook, jobs, layout } = await hookWithJobs(ctx));
   });
 
   /** The queue's states, read from BullMQ's keys. */

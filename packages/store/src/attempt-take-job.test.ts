@@ -1,8 +1,8 @@
 import type { HookView } from '@hookline/core';
-import { HookJobAdder, HookJobs, HookQueues, hookQueueLayout, type RedisKeys } from '@hookline/redis';
+import type { HookJobs, HookQueues, hookQueueLayout, RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { Store } from './create-store';
-import { storeForTest } from './test-support/store-for-test';
+import { hookWithJobs } from './test-support/hook-with-jobs';
 
 // A holding's first job is taken with BullMQ's moveToActive as shipped and its attempt marked in the same
 // script (attempt-take.lua): one round trip before a quiet hook's request. What the queue and the attempt key
@@ -17,25 +17,7 @@ describe('a job taken with its attempt begun', () => {
   let queues: HookQueues;
 
   beforeEach(async () => {
-    const made = storeForTest(ctx);
-    store = made.store;
-    keys = made.keys;
-    const account = await store.accounts.create({ name: 'Acme' });
-    hook = await store.hooks.create(account.id, { url: 'https://example.com/in', format: 'json' }, 'test');
-    queues = new HookQueues(ctx.redis, made.keys);
-    await queues.setUp(hook.id);
-    jobs = new HookJobs(ctx.redis, made.keys, 30_000);
-    layout = hookQueueLayout(made.keys, hook.id);
-    const adder = new HookJobAdder(ctx.redis, made.keys);
-    for (const n of [1, 2]) {
-      const jobId = `evt_${n}`;
-      await adder.add(
-        hook.id,
-        'deliver.v1',
-        { n },
-        { jobId, attempts: 1, removeOnComplete: 20, deduplication: { id: jobId, ttl: 60_000 } },
-      );
-    }
+    ({ store, keys, hook, jobs, layout, queues } = await hookWithJobs(ctx));
   });
 
   const jobHash = (jobId: string) => ctx.redis.hgetall(layout.jobPrefix + jobId);

@@ -28,6 +28,16 @@ export function useWorkerRig(label: string) {
         hookQueues: rig.hookQueues,
       });
     },
+    /** An account named `name` with one JSON hook pointed at the rig's receiver (as it is when called). */
+    async hookOnReceiver(store: Store, name: string) {
+      const account = await store.accounts.create({ name });
+      const hook = await store.hooks.create(
+        account.id,
+        { url: rig.receiver.url(), format: 'json' },
+        'operator',
+      );
+      return { account, hook };
+    },
     startWorker(attempts: AttemptLedger, timings?: WorkerDeps['timings']) {
       const worker = startWorker({
         config: {
