@@ -17,6 +17,7 @@ import type {
   AttemptFinish,
   AttemptLedger,
   AttemptStart,
+  BegunAttempt,
   FinishedJob,
   HookTarget,
   StreakStep,
@@ -233,9 +234,8 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
     if (finished === 'fenced') return { finished };
     if (again) return { finished, again };
-    if (!nextMark || nextMark[0] === 'tags_wanted') return { finished, jobReply };
-    const jobId = (jobReply as unknown[])[1] as string;
-    return { finished, jobReply, next: { jobId, start: this.started(hookId, cached, nextMark), askedAt } };
+    const next = this.begun(hookId, cached, jobReply, nextMark, askedAt);
+    return next ? { finished, jobReply, next } : { finished, jobReply };
   }
 
   async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
@@ -263,9 +263,24 @@ export class RedisAttemptLedger implements AttemptLedger {
     const [jobReply, mark] = reply as [unknown, MarkReply?];
     // A mark the replicas did not acknowledge is not one to send on: the job's own `begin` marks it again
     // (the same holder asking again), and waits for them.
-    if (!mark || mark[0] === 'tags_wanted' || unacknowledged) return { jobReply };
+    const begun = unacknowledged ? undefined : this.begun(hookId, cached, jobReply, mark, askedAt);
+    return begun ? { jobReply, begun } : { jobReply };
+  }
+
+  /**
+   * The attempt a take's script marked for the job BullMQ took (its reply: the job's fields, then its id);
+   * none when it took none, or an erasure runs on the hook (the job's own `begin` brings the event's tags).
+   */
+  private begun(
+    hookId: string,
+    cached: HookTarget | undefined,
+    jobReply: unknown,
+    mark: MarkReply | undefined,
+    askedAt: number,
+  ): BegunAttempt | undefined {
+    if (!mark || mark[0] === 'tags_wanted') return undefined;
     const jobId = (jobReply as unknown[])[1] as string;
-    return { jobReply, begun: { jobId, start: this.started(hookId, cached, mark), askedAt } };
+    return { jobId, start: this.started(hookId, cached, mark), askedAt };
   }
 
   private runFinish(

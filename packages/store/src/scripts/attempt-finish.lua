@@ -53,11 +53,8 @@ if code ~= -1 then
   for i = 9, #KEYS do keys[#keys + 1] = KEYS[i] end
   for i = 12, #ARGV do argv[#argv + 1] = ARGV[i] end
   local job = bullmqFinish(keys, argv)
-  -- BullMQ's reply for a job it took: {the job's fields, its id, 0, 0}, the job locked under this token.
-  if ARGV[9] ~= '' and type(job) == 'table' and type(job[1]) == 'table' and type(job[2]) == 'string' then
-    local lock = ARGV[9] .. job[2] .. ARGV[10]
-    return {code, job, markAttempt(KEYS[2], KEYS[3], lock, KEYS[8], job[2], ARGV[7], ARGV[11], 'ask', ARGV, #ARGV + 1)}
-  end
+  local mark = ARGV[9] ~= '' and markTaken(job, KEYS[2], KEYS[3], KEYS[8], ARGV[7], ARGV[9], ARGV[10], ARGV[11])
+  if mark then return {code, job, mark} end
   return {code, job}
 end
 -- moveToFinished's time, field and value are ARGV[13], ARGV[14] and ARGV[15].

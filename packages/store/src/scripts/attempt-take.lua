@@ -13,9 +13,6 @@ local keys, argv = {}, {}
 for i = 4, #KEYS do keys[#keys + 1] = KEYS[i] end
 for i = 5, #ARGV do argv[#argv + 1] = ARGV[i] end
 local job = bullmqTake(keys, argv)
--- BullMQ's reply for a job it took: {the job's fields, its id, 0, 0}, the job locked under this token.
-if type(job) == 'table' and type(job[1]) == 'table' and type(job[2]) == 'string' then
-  local lock = ARGV[2] .. job[2] .. ARGV[3]
-  return {job, markAttempt(KEYS[1], KEYS[2], lock, KEYS[3], job[2], ARGV[1], ARGV[4], 'ask', ARGV, #ARGV + 1)}
-end
+local mark = markTaken(job, KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+if mark then return {job, mark} end
 return {job}

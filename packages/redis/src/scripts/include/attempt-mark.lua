@@ -25,3 +25,12 @@ local function markAttempt(attempt, hookRecord, lock, erasingKey, marker, token,
   if stored ~= '' and stored == version then return {'send', left} end
   return {'send', left, redis.call('HGETALL', hookRecord)}
 end
+-- After a BullMQ script that may have taken a job under the caller's token (moveToActive, or moveToFinished
+-- fetching the next): marks that job's attempt, erasure tags asked for, or returns nil when it took none.
+-- BullMQ's reply for a job it took is {the job's fields, its id, 0, 0}, the job locked under the token; the
+-- lock's key is built around the id from its prefix and suffix (the queue's layout, given by the caller).
+local function markTaken(job, attempt, hookRecord, erasingKey, token, lockPrefix, lockSuffix, version)
+  if type(job) ~= 'table' or type(job[1]) ~= 'table' or type(job[2]) ~= 'string' then return nil end
+  local lock = lockPrefix .. job[2] .. lockSuffix
+  return markAttempt(attempt, hookRecord, lock, erasingKey, job[2], token, version, 'ask', {}, 1)
+end
