@@ -82,12 +82,17 @@ export function useMonitorHarness() {
     },
 
     isPaused: () => h.hookQueues.isPaused(h.hook.id),
-    /** Resolves with the hook once it is suspended and the reason is recorded (the flag is set first). */
+    /**
+     * Resolves with the hook once it is suspended and the suspension is recorded: the reason on the hook, then
+     * the account's activity entry (recordSuspension writes them in that order, one write after the other, so
+     * a test that read the feed as soon as the reason was there could find it still without the entry).
+     */
     async suspended() {
       return waitUntil(async () => {
         const view = await h.view();
-        return view?.state === 'suspended' && view.suspended_reason !== undefined ? view : undefined;
-      }, 'the hook to be suspended with a reason');
+        if (view?.state !== 'suspended' || view.suspended_reason === undefined) return undefined;
+        return (await h.activityOf('hook.suspended')).length > 0 ? view : undefined;
+      }, 'the hook to be suspended with a reason and an activity entry');
     },
     view: () => h.store.hooks.get(h.hook.account_id, h.hook.id),
     async activityOf(kind: string) {
