@@ -18,6 +18,7 @@ export {
   type JobEnd,
   type JobOffer,
   type PreparedFinish,
+  type LeaseRelease,
   type PreparedTake,
 } from './bullmq/hook-jobs';
 export {

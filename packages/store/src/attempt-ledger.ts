@@ -224,7 +224,7 @@ export class RedisAttemptLedger implements AttemptLedger {
       emptiedJobData,
       { completion, markNext, cachedVersion: cached ? String(cached.version) : '' },
     );
-    const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
+    const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | null)?, number?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
     // Written and acknowledged together (one script, one WAIT): the outcome is on the replicas no later than
@@ -234,8 +234,9 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
     if (finished === 'fenced') return { finished };
     if (again) return { finished, again };
-    const next = this.begun(hookId, cached, jobReply, nextMark, askedAt);
-    return next ? { finished, jobReply, next } : { finished, jobReply };
+    const next = this.begun(hookId, cached, jobReply, nextMark ?? undefined, askedAt);
+    if (next) return { finished, jobReply, next };
+    return Number(released) === 1 ? { finished, jobReply, released: true } : { finished, jobReply };
   }
 
   async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
@@ -295,6 +296,8 @@ export class RedisAttemptLedger implements AttemptLedger {
     const { keys } = this;
     const layout = hookQueueLayout(keys, hookId);
     const jobKey = layout.jobPrefix + fence.jobId;
+    // The lease goes with the same condition as the next job's mark: nothing on Redis follows the script.
+    const release = completing?.markNext ? completing.completion.release : undefined;
     return runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptFinish,
@@ -306,7 +309,9 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
         ...(emptiedJobData !== undefined ? [jobKey] : []),
-        ...(completing ? [keys.hookErasing(hookId), ...completing.completion.keys] : []),
+        ...(completing
+          ? [keys.hookErasing(hookId), ...completing.completion.keys, ...(release ? release.keys : [])]
+          : []),
       ],
       [
         JSON.stringify(record),
@@ -322,6 +327,8 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.markNext ? layout.jobPrefix : '',
               layout.jobLockSuffix,
               completing.cachedVersion,
+              release ? release.holder : '',
+              release ? release.hookId : '',
               ...completing.completion.args,
             ]
           : []),

@@ -193,7 +193,9 @@ export interface AttemptLedger {
    * runs unless the caller was fenced. With `markNext`, a job BullMQ takes next under the same token has its
    * attempt marked in the same script, as `begin` marks it (`next`): its request may leave with no round trip
    * before it. Only for a caller that sends that request next, with nothing on Redis in between: a process
-   * that dies in between leaves the next event marked, and it is recorded `unknown`, never sent.
+   * that dies in between leaves the next event marked, and it is recorded `unknown`, never sent. With
+   * `markNext` too, a finish that takes no next job gives the hook's lease back when the completion carries
+   * one (`completion.release`, `released`): nothing on Redis follows the script either way.
    */
   finishAndComplete(
     hookId: string,
@@ -223,13 +225,15 @@ export interface TakenJob {
  * An outcome recorded with its job's completion: `jobReply` is BullMQ's moveToFinished reply (read back by
  * `HookJobs.finished`), absent when fenced; `again` when this call had already run and its reply was lost
  * (a resend after a reconnect): recorded and completed, and the next job, if one was taken, is unknown.
- * `next`: the attempt of the job taken next, marked by the same script (`markNext`).
+ * `next`: the attempt of the job taken next, marked by the same script (`markNext`). `released`: no job was
+ * taken next and the same script gave the hook's lease back (`completion.release`).
  */
 export interface FinishedJob {
   readonly finished: AttemptFinish;
   readonly jobReply?: unknown;
   readonly again?: true;
   readonly next?: BegunAttempt;
+  readonly released?: true;
 }
 
 /**

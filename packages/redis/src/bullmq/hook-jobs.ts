@@ -58,6 +58,19 @@ export interface PreparedFinish {
   readonly keys: readonly string[];
   /** Its arguments: job id, time, field, value, target, fetch next, prefix, packed options, fields to update. */
   readonly args: readonly (string | number | Buffer)[];
+  /** The hook's lease, given back by the same script when it takes no next job (set by the consumer). */
+  readonly release?: LeaseRelease;
+}
+
+/**
+ * A hook's lease for an outcome's script to give back when the hook's queue ran empty (lease-release.lua):
+ * the scheduler's ready set, leases, lease holders and signalled-while-leased set, the hook and its holder.
+ * One Redis only: on a Redis Cluster the scheduler's keys are in another slot than the hook's.
+ */
+export interface LeaseRelease {
+  readonly hookId: string;
+  readonly holder: string;
+  readonly keys: readonly string[];
 }
 
 /**

@@ -16,6 +16,14 @@ export class Holding {
    * fence tells a lost job).
    */
   finishing = false;
+  /**
+   * True once the outcome's script gave the hook's lease back (its queue ran empty, see JobCompleting): the
+   * holding is ending, its lease is no longer renewed or released, and the hook may be claimed again, by this
+   * process too, before the holding is gone.
+   */
+  released = false;
+  /** True when this process claimed the hook again while this holding still served it: served anew after. */
+  claimedAgain = false;
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();

@@ -142,7 +142,14 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   }
 
   private serve(hookId: string): void {
-    if (this.held.has(hookId)) return;
+    const serving = this.held.get(hookId);
+    if (serving) {
+      // Claimed while still held: the outcome's script gave the lease back and the hook was signalled and
+      // claimed again before the holding ended (or the claim was sent twice). The lease is this process's:
+      // the hook is served anew once that holding ends.
+      serving.claimedAgain = true;
+      return;
+    }
     const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.heldHooks.set(this.held.size);
@@ -193,7 +200,11 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       const completing: JobCompleting = {
         prepare: (ending) => {
           holding.finishing = true;
-          return jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding)));
+          fetchNext = this.mayContinue(holding);
+          const finish = jobs.prepareFinish(job, ending, fetchNext);
+          // A finish that finds the queue empty gives the lease back in the same script (one Redis).
+          const release = fetchNext && this.deps.ready.releaseWithOutcome(holding.hookId, this.deps.holderId);
+          return release ? { ...finish, release } : finish;
         },
       };
       try {
@@ -252,6 +263,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
           // Finished by the outcome's script: its reply names the next job taken under this token, if any.
           next = jobs.finished(job, end.jobReply);
           begun = end.next;
+          if (end.released) holding.released = true;
         } else {
           fetchNext = this.mayContinue(holding);
           next = await jobs.finish(job, end, fetchNext);
@@ -315,11 +327,16 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     // dropped as stuck (dropStuck) may end long after a new one took its place: that one stays.
     if (this.held.get(holding.hookId) === holding) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
+    if (holding.claimedAgain && this.running) {
+      this.serve(holding.hookId);
+      return;
+    }
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
-      // queue after letting go (whatever release answers: a resent release finds the lease gone already).
-      if (!holding.lost) {
+      // queue after letting go (whatever release answers: a resent release finds the lease gone already). A
+      // lease the outcome's script gave back is released already, unless this process claimed it again since.
+      if (!holding.lost && (!holding.released || holding.claimedAgain)) {
         await this.releases.add(holding.hookId);
         if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
@@ -337,13 +354,15 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     this.dropStuck();
     const sentAt = performance.now();
     const { ready, timings, holderId } = this.deps;
-    const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
+    const renewing = [...this.held.values()].filter((h) => !h.released).map((h) => h.hookId);
+    const lost = (await ready.renew(renewing, timings.leaseMs, holderId)).filter(
+      // A lease its outcome's script gave back while the renewal was on its way is not lost.
+      (hookId) => !this.held.get(hookId)?.released,
+    );
     this.leases.renewed(sentAt);
     if (lost.length > 0) this.deps.logger.warn({ hooks: lost }, 'leases found lost at renewal');
-    for (const hookId of lost) {
-      const holding = this.held.get(hookId);
-      if (holding) holding.lose("its lease was no longer this process's at renewal");
-    }
+    for (const hookId of lost)
+      this.held.get(hookId)?.lose("its lease was no longer this process's at renewal");
   }
 
   /** Holdings whose step never ended give their hooks up (stuck-holdings.ts). */
