@@ -210,7 +210,8 @@ export class Producer {
       ...(mark ? { markAccount: true } : {}),
       ...(adds ? { adds } : {}),
     });
-    mark?.done();
+    // Written by the accept only with an inbox entry: an event whose adds it made has nothing to recover.
+    if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
     await this.completeAbandoned(accountId, acceptance.abandoned);
     if (acceptance.kind === 'accepted') await this.queued(accountId, acceptance);
   }
@@ -313,7 +314,8 @@ export class Producer {
       maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
       ...(mark ? { markAccount: true } : {}),
     });
-    mark?.done();
+    // Written by the accept only with an inbox entry: an event whose adds it made has nothing to recover.
+    if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
     // Earlier events first: a hook then still gets its events in acceptance order after a crash.
     const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
     if (acceptance.kind === 'conflict')

@@ -204,13 +204,40 @@ describe('the recovery index', () => {
       expect(await ctx.redis.zscore(keys.inboxAccounts(), account)).not.toBeNull();
   });
 
-  it('is written again once the mark is older than that', async () => {
+  it('is written again once the mark is older than that, by a publish that writes an inbox entry', async () => {
     const p = producer(40);
     await p.publish(accountId, event('c1'));
     await ctx.redis.zadd(keys.inboxAccounts(), 1, accountId);
     await new Promise((resolve) => setTimeout(resolve, 20));
+    // A hook added since: the hooks remembered from c1 are no longer the account's, so c2 gets an entry.
+    await store.hooks.create(
+      accountId,
+      { url: 'https://hooks.example.com/new', format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
     await p.publish(accountId, event('c2'));
     expect(Number(await score())).toBeGreaterThan(1);
+  });
+
+  it('is not written by a publish whose adds its accept makes: nothing is left to recover', async () => {
+    const p = producer(40);
+    await p.publish(accountId, event('c1'));
+    await inboxSettlesAt(0);
+    await ctx.redis.zrem(keys.inboxAccounts(), accountId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The mark is due, and c2's hooks are those remembered from c1: one script, no entry, no mark.
+    await p.publish(accountId, event('c2'));
+    expect(await score()).toBeNull();
+    expect(await inboxLength()).toBe(0);
+    for (const hookId of hookIds) expect(await queued(hookId)).toEqual(['c1', 'c2']);
+    // Still due: the next publish that writes an entry carries it.
+    await store.hooks.create(
+      accountId,
+      { url: 'https://hooks.example.com/new', format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
+    await p.publish(accountId, event('c3'));
+    expect(await score()).not.toBeNull();
   });
 });
 

@@ -90,7 +90,7 @@ export interface AcceptInput {
   readonly trace?: TraceContext;
   /**
    * Mark the account in the index recovery walks in the accept's own script (one Redis only: see
-   * AccountMarks), instead of a mark of its own before it.
+   * AccountMarks), instead of a mark of its own before it; written only with the inbox entry (`entry`).
    */
   readonly markAccount?: boolean;
   /**

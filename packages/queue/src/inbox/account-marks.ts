@@ -43,7 +43,9 @@ export class AccountMarks {
   /**
    * Called before an entry is written for the account: an entry written after it is found. Resolves once the
    * account is marked (or was, recently enough), or, with marks riding in the accept, with the mark the accept
-   * must carry (`markAccount`); its `done()` once the accept went through counts it as sent.
+   * must carry (`markAccount`); its `done()` once the accept wrote it counts it as sent. The accept writes it
+   * only with an inbox entry: a publish whose adds the accept made (one Redis) leaves nothing to recover, so
+   * a quiet account that publishes that way is never visited by recovery, and its next publish asks again.
    */
   async ensure(accountId: string): Promise<PendingMark | undefined> {
     const sentAt = performance.now();

@@ -5,8 +5,8 @@
 -- event's fields match; a list given is used as it is: a send-again goes to its hook), fingerprint of the
 -- request ('' = none), the event's kind, what queued it ('' = the event's own publish, else test / manual /
 -- probe), the attempt id it was made for ('' = none: one is made at the attempt), the W3C traceparent and
--- tracestate it carries ('' = none), the account to mark in the index recovery walks ('' = none: the caller
--- marked it already, or recently; on a Redis Cluster the index lives on another shard).
+-- tracestate it carries ('' = none), the account to mark in the index recovery walks when an entry is written
+-- ('' = none: the caller marked it already, or recently; on a Redis Cluster the index lives on another shard).
 -- The same idempotency key with another fingerprint is a conflict: a producer bug, never a silent 200.
 --
 -- Adds prepared by the caller (one Redis only: the hooks' queues and the scheduler's keys are written by this
@@ -38,9 +38,6 @@ local acceptKeys = #KEYS - (prepared > 0 and prepared * 9 + 4 or 0)
 local marked = ARGV[14] and ARGV[14] ~= ''
 local inbox, hooksKey, eventsKey, filtersKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local idemKey = (acceptKeys - (marked and 1 or 0) >= 5) and KEYS[5] or nil
--- inbox-mark.lua's write, in this script on one Redis: the account is in the index no later than its entry is
--- written, without a round trip of its own before the accept.
-if marked then redis.call('ZADD', KEYS[acceptKeys], 'GT', now, ARGV[14]) end
 -- XRANGE … COUNT 0 answers nil, not an empty list: a caller that wants no abandoned entries asks for none.
 local abandoned = {}
 if tonumber(ARGV[6]) > 0 then
@@ -124,6 +121,10 @@ if #hooks > 0 then
   hooksJson = '["' .. table.concat(hooks, '","') .. '"]'
 end
 if #hooks > 0 and not matches then
+  -- inbox-mark.lua's write, in this script on one Redis: the account is in the index no later than its entry
+  -- is written, without a round trip of its own before the accept. Only with an entry: an event whose adds
+  -- this script made leaves nothing to recover, and its account nothing for recovery to visit.
+  if marked then redis.call('ZADD', KEYS[acceptKeys], 'GT', now, ARGV[14]) end
   local fields = {'event', ARGV[2], 'hooks', hooksJson, 'at', ARGV[3]}
   local function add(name, value) fields[#fields + 1] = name; fields[#fields + 1] = value end
   -- A send-again always names what queued it, with its attempt.
