@@ -19,6 +19,7 @@ export {
   type JobOffer,
   type PreparedFinish,
   type LeaseRelease,
+  type PreparedClaim,
   type PreparedTake,
 } from './bullmq/hook-jobs';
 export {

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import { runConfirmed, type LeaseRelease, type LuaScript, type RedisKeys } from '@hookline/redis';
+import {
+  runConfirmed,
+  type LeaseRelease,
+  type LuaScript,
+  type PreparedClaim,
+  type RedisKeys,
+} from '@hookline/redis';
 import { ENGINE_SCRIPTS } from './scripts';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
@@ -60,6 +66,17 @@ export class ReadySet {
       holder,
       ...alreadyPopped,
     ])) as string[];
+  }
+
+  /**
+   * `claim` of the popped hook first, prepared for a script that also takes its next job in the same round
+   * trip (the attempt ledger's claimAndTake). One Redis only: on a Redis Cluster the scheduler's keys are in
+   * another slot than the hook's, and the claim is a script of its own.
+   */
+  prepareClaim(popped: string, want: number, leaseMs: number, holder: string): PreparedClaim | undefined {
+    if (this.redis.isCluster) return undefined;
+    const now = this.clock().getTime();
+    return { hookId: popped, keys: this.leaseKeys(), args: [now, now + leaseMs, want, holder] };
   }
 
   /** How many hooks are waiting for a process to attach. */

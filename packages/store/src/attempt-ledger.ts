@@ -6,6 +6,7 @@ import {
   runAcknowledged,
   OUTBOX_IDLE_TTL_MS,
   STREAK_IDLE_TTL_MS,
+  type PreparedClaim,
   type PreparedFinish,
   type PreparedTake,
   type RedisKeys,
@@ -18,6 +19,7 @@ import type {
   AttemptLedger,
   AttemptStart,
   BegunAttempt,
+  ClaimedHooks,
   FinishedJob,
   HookTarget,
   StreakStep,
@@ -240,31 +242,68 @@ export class RedisAttemptLedger implements AttemptLedger {
   }
 
   async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
-    const { hookId } = take;
     const askedAt = performance.now();
-    const cached = this.targets.get(hookId);
-    const layout = hookQueueLayout(this.keys, hookId);
+    const cached = this.targets.get(take.hookId);
+    const { keys, args } = this.takeArguments(take, cached);
     const { reply, unacknowledged } = await runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptTake,
-      [
+      keys,
+      args,
+    );
+    const [jobReply, mark] = reply as [unknown, MarkReply?];
+    return this.taken(take, cached, jobReply, mark, askedAt, unacknowledged);
+  }
+
+  async claimAndTake(claim: PreparedClaim, take: PreparedTake): Promise<ClaimedHooks> {
+    if (claim.hookId !== take.hookId) throw new Error('claimAndTake: the take is not for the popped hook');
+    const askedAt = performance.now();
+    const cached = this.targets.get(take.hookId);
+    const { keys, args } = this.takeArguments(take, cached);
+    const { reply, unacknowledged } = await runAcknowledged(
+      this.redis,
+      STORE_SCRIPTS.attemptClaimTake,
+      [...claim.keys, ...keys],
+      [...claim.args, claim.hookId, ...args],
+    );
+    const [claimed, ...took] = reply as [string[], unknown?, MarkReply?];
+    if (took.length === 0) return { claimed };
+    const [jobReply, mark] = took;
+    return { claimed, took: this.taken(take, cached, jobReply, mark, askedAt, unacknowledged) };
+  }
+
+  /** attempt-take.lua's keys and arguments (attempt-claim-take.lua's after the claim's). */
+  private takeArguments(take: PreparedTake, cached: HookTarget | undefined) {
+    const { hookId } = take;
+    const layout = hookQueueLayout(this.keys, hookId);
+    return {
+      keys: [
         this.keys.hookAttempt(hookId),
         this.keys.hookRecord(hookId),
         this.keys.hookErasing(hookId),
         ...take.keys,
       ],
-      [
+      args: [
         take.token,
         layout.jobPrefix,
         layout.jobLockSuffix,
         cached ? String(cached.version) : '',
         ...take.args,
       ],
-    );
-    const [jobReply, mark] = reply as [unknown, MarkReply?];
+    };
+  }
+
+  private taken(
+    take: PreparedTake,
+    cached: HookTarget | undefined,
+    jobReply: unknown,
+    mark: MarkReply | undefined,
+    askedAt: number,
+    unacknowledged: Error | undefined,
+  ): TakenJob {
     // A mark the replicas did not acknowledge is not one to send on: the job's own `begin` marks it again
     // (the same holder asking again), and waits for them.
-    const begun = unacknowledged ? undefined : this.begun(hookId, cached, jobReply, mark, askedAt);
+    const begun = unacknowledged ? undefined : this.begun(take.hookId, cached, jobReply, mark, askedAt);
     return begun ? { jobReply, begun } : { jobReply };
   }
 

@@ -11,7 +11,7 @@ import type {
   SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
-import type { PreparedFinish, PreparedTake } from '@hookline/redis';
+import type { PreparedClaim, PreparedFinish, PreparedTake } from '@hookline/redis';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
 // the monitor depend on these shapes only.
@@ -213,6 +213,21 @@ export interface AttemptLedger {
    * `HookJobs.taken`. The same condition as `markNext`: the caller sends that job's request next.
    */
   takeAndBegin(take: PreparedTake): Promise<TakenJob>;
+  /**
+   * Claims hooks from the ready set, the popped one first (`ReadySet.prepareClaim`), and when that one is
+   * claimed, takes its next job and marks it as `takeAndBegin` does (`take`, prepared for it): one round trip
+   * for the claim and the take. One Redis only.
+   */
+  claimAndTake(claim: PreparedClaim, take: PreparedTake): Promise<ClaimedHooks>;
+}
+
+/**
+ * Hooks claimed with a lease (`claimAndTake`), the popped one first when it was claimed: then `took` holds
+ * what its take answered, as `takeAndBegin` does.
+ */
+export interface ClaimedHooks {
+  readonly claimed: readonly string[];
+  readonly took?: TakenJob;
 }
 
 /** A job taken with its attempt marked (`takeAndBegin`); no `begun` when none was taken, or not marked. */

@@ -96,6 +96,7 @@ export function ledgerWith(ledger: AttemptLedger, replaced: Partial<AttemptLedge
     finish: (...args) => all.finish(...args),
     finishAndComplete: (...args) => all.finishAndComplete(...args),
     takeAndBegin: (...args) => all.takeAndBegin(...args),
+    claimAndTake: (...args) => all.claimAndTake(...args),
     ...replaced,
   };
 }

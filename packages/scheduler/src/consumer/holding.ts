@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { ActiveJob } from '@hookline/redis';
+import type { ActiveJob, PreparedTake } from '@hookline/redis';
+import type { BegunNext, TakeReply } from './job-source';
 import { ENGINE_TIMINGS } from '../timings';
 
 /**
@@ -22,8 +23,11 @@ export class Holding {
    * process too, before the holding is gone.
    */
   released = false;
-  /** True when this process claimed the hook again while this holding still served it: served anew after. */
-  claimedAgain = false;
+  /**
+   * Set when this process claimed the hook again while this holding still served it: served anew after (with
+   * the job the claim's script took for it, when it took one).
+   */
+  claimedAgain?: true | TakenAhead;
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();
@@ -103,4 +107,13 @@ export class LeaseClock {
   trusted(): boolean {
     return performance.now() - this.renewedAt < this.leaseMs * ENGINE_TIMINGS.trustedLeaseFraction;
   }
+}
+
+/**
+ * A holding's first take, made before the holding began: by the claim's script (`reply`), or, when that call
+ * failed and may have run, to be made again under the same token.
+ */
+export interface TakenAhead<B extends BegunNext = BegunNext> {
+  readonly take: PreparedTake;
+  readonly reply?: TakeReply<B>;
 }

@@ -2,13 +2,20 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { TurnBatch } from '@hookline/core';
-import type { ActiveJob, HookQueues, JobOffer, PreparedTake } from '@hookline/redis';
+import type { ActiveJob, HookQueues, JobOffer, PreparedClaim, PreparedTake } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
-import { Holding, LeaseClock, TakingTokens } from './holding';
+import { Holding, LeaseClock, TakingTokens, type TakenAhead } from './holding';
 import { dropStuckHoldings } from './stuck-holdings';
-import type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
+import type {
+  BegunNext,
+  DeliveryEnd,
+  EgressWaiting,
+  JobCompleting,
+  JobSource,
+  TakeReply,
+} from './job-source';
 import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps<B extends BegunNext = BegunNext> {
@@ -28,7 +35,15 @@ export interface ConsumerDeps<B extends BegunNext = BegunNext> {
    * Runs a prepared take in a script that also begins the attempt of the job it takes (`begun`, handed to
    * that job's delivery). Without it, a holding's first job is taken alone and its delivery begins it.
    */
-  takeAndBegin?: (take: PreparedTake) => Promise<{ readonly jobReply: unknown; readonly begun?: B }>;
+  takeAndBegin?: (take: PreparedTake) => Promise<TakeReply<B>>;
+  /**
+   * Runs a prepared claim (the popped hook first) in a script that also takes that hook's next job, as
+   * `takeAndBegin` does, when it claimed it (`took`): one round trip for both. One Redis only.
+   */
+  claimAndTake?: (
+    claim: PreparedClaim,
+    take: PreparedTake,
+  ) => Promise<{ readonly claimed: readonly string[]; readonly took?: TakeReply<B> }>;
   /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
   egress: EgressWaiting;
   holderId: string;
@@ -116,7 +131,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   }
 
   private async claimLoop(): Promise<void> {
-    const { ready, blocking, maxHooks, timings, holderId, logger } = this.deps;
+    const { ready, blocking, maxHooks, logger } = this.deps;
     while (this.running) {
       const room = maxHooks - this.held.size;
       if (room <= 0) {
@@ -131,8 +146,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
           continue;
         }
         if (!first) continue; // the set stayed empty all the wait: nothing to claim
-        const claimed = await ready.claim([first], room, timings.leaseMs, holderId);
-        for (const hookId of claimed) this.serve(hookId);
+        await this.claim(first, room);
       } catch (error) {
         if (!this.running) return;
         logger.warn({ err: error }, 'claiming ready hooks failed; retrying');
@@ -141,19 +155,52 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     }
   }
 
-  private serve(hookId: string): void {
+  /**
+   * Claims the popped hook and more, up to `room`. On one Redis the popped hook's next job is taken by the
+   * claim's own script (`claimAndTake`), unless this process still holds the hook (its holding takes its
+   * jobs). When that call fails, its script may have run: the hook leased to this process and its next job
+   * active under the take's token, and marked. The hook is then served under that token, whose take finds
+   * the job again (job-adopt.lua's same caller); had the script not run, the holding has no lease, and its
+   * first renewal says so (the job's lock keeps one request in flight meanwhile).
+   */
+  private async claim(first: string, room: number): Promise<void> {
+    const { ready, jobs, claimAndTake, timings, holderId } = this.deps;
+    const claim =
+      claimAndTake && !this.held.has(first) && ready.prepareClaim(first, room, timings.leaseMs, holderId);
+    if (!claimAndTake || !claim) {
+      for (const hookId of await ready.claim([first], room, timings.leaseMs, holderId)) this.serve(hookId);
+      return;
+    }
+    const holding = new Holding(first, this.tokens);
+    const take = jobs.prepareTake(first, holding.nextToken());
+    let answer;
+    try {
+      answer = await claimAndTake(claim, take);
+    } catch (error) {
+      this.serve(first, holding, { take });
+      throw error;
+    }
+    // The job taken for the popped hook goes to one holding only: handed twice, it would be sent twice.
+    const { claimed, took } = answer;
+    for (const hookId of new Set(claimed)) {
+      if (hookId === first && took) this.serve(first, holding, { take, reply: took });
+      else this.serve(hookId);
+    }
+  }
+
+  private serve(hookId: string, ready?: Holding, ahead?: TakenAhead<B>): void {
     const serving = this.held.get(hookId);
     if (serving) {
       // Claimed while still held: the outcome's script gave the lease back and the hook was signalled and
       // claimed again before the holding ended (or the claim was sent twice). The lease is this process's:
-      // the hook is served anew once that holding ends.
-      serving.claimedAgain = true;
+      // the hook is served anew once that holding ends (with the job taken for it, if one was).
+      serving.claimedAgain = ahead ?? serving.claimedAgain ?? true;
       return;
     }
-    const holding = new Holding(hookId, this.tokens);
+    const holding = ready ?? new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.heldHooks.set(this.held.size);
-    const drain = this.drain(holding)
+    const drain = this.drain(holding, ahead)
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed');
         return false;
@@ -175,10 +222,10 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
    * had nothing to take (empty, or paused); false when it stopped with work possibly left (tenure over, a job
    * another holder still has locked, the hook lost, an error).
    */
-  private async drain(holding: Holding): Promise<boolean> {
+  private async drain(holding: Holding, ahead?: TakenAhead<B>): Promise<boolean> {
     const { jobs, deliver, timings, logger } = this.deps;
     // The next job's attempt, when the take or the finish that took it began it too.
-    let { offer, begun } = await this.firstTake(holding);
+    let { offer, begun } = ahead ? await this.takenAhead(holding, ahead) : await this.firstTake(holding);
     for (;;) {
       holding.stepped();
       if (offer.kind === 'none') return true;
@@ -302,6 +349,16 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     }
   }
 
+  /** The first take made before the holding began (by the claim's script), or made again by its token. */
+  private async takenAhead(
+    holding: Holding,
+    { take, reply }: TakenAhead<B>,
+  ): Promise<{ offer: JobOffer; begun?: B | undefined }> {
+    const { jobs } = this.deps;
+    if (!reply) return { offer: await jobs.take(holding.hookId, take.token) };
+    return { offer: await jobs.taken(take, reply.jobReply), begun: reply.begun };
+  }
+
   /** Waits before the next try of an event the egress proxy kept back; false when this holding must stop. */
   private async waitOnEgress(
     holding: Holding,
@@ -327,8 +384,11 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     // dropped as stuck (dropStuck) may end long after a new one took its place: that one stays.
     if (this.held.get(holding.hookId) === holding) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
-    if (holding.claimedAgain && this.running) {
-      this.serve(holding.hookId);
+    const again = holding.claimedAgain;
+    if (again && (this.running || again !== true)) {
+      // A job taken for the new claim is served even when stopping: it is active under its token, marked.
+      // Set by this consumer's own serve, with its own B.
+      this.serve(holding.hookId, undefined, again === true ? undefined : (again as TakenAhead<B>));
       return;
     }
     try {

@@ -56,6 +56,12 @@ export interface BegunNext {
   readonly jobId: string;
 }
 
+/** What a take made by a script of the delivery's answered: BullMQ's reply, and the attempt it began. */
+export interface TakeReply<B extends BegunNext = BegunNext> {
+  readonly jobReply: unknown;
+  readonly begun?: B;
+}
+
 /**
  * How one job's delivery ended: to be finished (completed or failed, never retried), `finished` already (the
  * outcome's script completed the job, see JobCompleting), `lost` to another holder,
