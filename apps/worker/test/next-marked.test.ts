@@ -114,4 +114,26 @@ describe("a hook's events, marked by the script that takes them", () => {
     },
     30_000,
   );
+
+  it('a claim-and-take that failed before its script ran: the popped hook is signalled again, sent once', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    let failed = 0;
+    const attempts = ledgerWith(ledger, {
+      claimAndTake: async (claim, take) => {
+        if (failed > 0) return ledger.claimAndTake(claim, take);
+        // Refused before it ran (the hook was popped from the ready set, and nothing else happened).
+        failed += 1;
+        throw new Error('ERR the command failed');
+      },
+    });
+    // Leases and locks far longer than the wait below: nothing is waited for until it expires.
+    rig.startWorker(attempts, { lockMs: 60_000, leaseMs: 120_000 });
+    const { account, hook } = await rig.hookOnReceiver(store, 'Claim refused');
+    await rig.publish(account.id, 'only');
+    await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 10_000);
+
+    expect(failed).toBe(1);
+    expect(rig.callIdsReceived()).toEqual(['only']);
+  }, 30_000);
 });

@@ -79,6 +79,11 @@ export class ReadySet {
     return { hookId: popped, keys: this.leaseKeys(), args: [now, now + leaseMs, want, holder] };
   }
 
+  /** The holder of the hook's lease, live or expired but not yet reclaimed; undefined when none. */
+  async holderOf(hookId: string): Promise<string | undefined> {
+    return (await this.redis.hget(this.keys.hookLeaseHolders(), hookId)) ?? undefined;
+  }
+
   /** How many hooks are waiting for a process to attach. */
   async size(): Promise<number> {
     return this.redis.zcard(this.keys.readyHooks());

@@ -158,10 +158,10 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   /**
    * Claims the popped hook and more, up to `room`. On one Redis the popped hook's next job is taken by the
    * claim's own script (`claimAndTake`), unless this process still holds the hook (its holding takes its
-   * jobs). When that call fails, its script may have run: the hook leased to this process and its next job
-   * active under the take's token, and marked. The hook is then served under that token, whose take finds
-   * the job again (job-adopt.lua's same caller); had the script not run, the holding has no lease, and its
-   * first renewal says so (the job's lock keeps one request in flight meanwhile).
+   * jobs). When that call fails, its script may have run (its reply lost): the hook is then leased to this
+   * process and its next job active under the take's token, and marked, so it is served under that token,
+   * whose take finds the job again (job-adopt.lua's same caller). Had the script not run, the popped hook is
+   * signalled again. Which of the two, the lease tells.
    */
   private async claim(first: string, room: number): Promise<void> {
     const { ready, jobs, claimAndTake, timings, holderId } = this.deps;
@@ -177,7 +177,9 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     try {
       answer = await claimAndTake(claim, take);
     } catch (error) {
-      this.serve(first, holding, { take });
+      const mine = (await ready.holderOf(first).catch(() => undefined)) === holderId;
+      if (mine) this.serve(first, holding, { take });
+      else await ready.signal([first]).catch(() => undefined);
       throw error;
     }
     // The job taken for the popped hook goes to one holding only: handed twice, it would be sent twice.
