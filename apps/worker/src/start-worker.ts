@@ -122,8 +122,6 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     deliver,
     // A holding's first job is taken and begun in one script, like the jobs its finishes take.
     takeAndBegin: (take) => deps.store.attempts.takeAndBegin(take),
-    // On one Redis, a claimed hook's first job is taken and begun by the claim's own script.
-    claimAndTake: (claim, take) => deps.store.attempts.claimAndTake(claim, take),
     egress,
     holderId,
     roster: new WorkerRoster(redis, keys, clock),

@@ -1,6 +1,4 @@
 import { waitUntil, startReceiver } from '@hookline/testing';
-import type { PreparedClaim } from '@hookline/redis';
-import { ENGINE_SCRIPTS } from '@hookline/scheduler';
 import type { AttemptLedger } from '@hookline/store';
 import { ledgerWith, useWorkerRig } from './support/worker-rig';
 
@@ -16,21 +14,10 @@ describe("a hook's events, marked by the script that takes them", () => {
     const store = rig.store();
     const ledger = store.attempts as Required<AttemptLedger>;
     const begun: string[] = [];
-    const takes: string[] = [];
     const attempts = ledgerWith(ledger, {
       begin: (hookId, marker, ...rest) => {
         begun.push(marker);
         return ledger.begin(hookId, marker, ...rest);
-      },
-      claimAndTake: async (claim, take) => {
-        const answer = await ledger.claimAndTake(claim, take);
-        if (answer.took?.begun) takes.push('claim');
-        return answer;
-      },
-      takeAndBegin: async (take) => {
-        const taken = await ledger.takeAndBegin(take);
-        if (taken.begun) takes.push('take');
-        return taken;
       },
     });
     // The first request is held, so the others wait in the queue; the second is refused.
@@ -58,82 +45,32 @@ describe("a hook's events, marked by the script that takes them", () => {
       ['c4', 'delivered'],
     ]);
     const callOf = new Map(records.map((r) => [r.event_id, r.event_fields.call_id]));
-    // c1 was taken and marked by the claim's script, c2 by c1's outcome script, c4 by c3's; c3 followed a
-    // failure. (Signalled while leased, the hook is claimed again once its queue ran empty, and finds nothing.)
-    expect(takes).toEqual(['claim']);
+    // c1 was marked by its take, c2 by c1's outcome script, c4 by c3's; c3 followed a failure.
     expect(begun.map((id) => callOf.get(id))).toEqual(['c3']);
     expect(await rig.ctx.redis.get(rig.keys.hookAttempt(hook.id))).toBe(`${records[3]!.event_id}:done`);
   }, 30_000);
 
-  it.each(['claimAndTake', 'takeAndBegin'] as const)(
-    'a take whose reply is lost after its script ran (%s): taken again by its token, sent once, at once',
-    async (lostCall) => {
-      const store = rig.store();
-      const ledger = store.attempts as Required<AttemptLedger>;
-      let lost = 0;
-      // ready-claim.lua with the same keys and arguments: the claim alone, no take.
-      const takeNothing = async (claim: PreparedClaim) =>
-        (await ENGINE_SCRIPTS.readyClaim.run(
-          rig.ctx.redis,
-          [...claim.keys],
-          [...claim.args, claim.hookId],
-        )) as string[];
-      const loseOnce = <T>(reply: T, begun: unknown): T => {
-        if (lost > 0 || !begun) return reply;
+  it('a take whose reply is lost after its script ran: taken again by its token, sent once, at once', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    let lost = 0;
+    const attempts = ledgerWith(ledger, {
+      takeAndBegin: async (take) => {
+        const taken = await ledger.takeAndBegin(take);
+        if (lost > 0 || !taken.begun) return taken;
         // The script ran (the job is active under the token, and marked), its reply never came back.
         lost += 1;
         throw new Error('Connection is closed.');
-      };
-      const attempts = ledgerWith(
-        ledger,
-        lostCall === 'claimAndTake'
-          ? {
-              claimAndTake: async (claim, take) => {
-                const answer = await ledger.claimAndTake(claim, take);
-                return loseOnce(answer, answer.took?.begun);
-              },
-            }
-          : {
-              // The claim takes nothing: the first take is a script of its own (as on a Redis Cluster).
-              claimAndTake: async (claim) => ({ claimed: await takeNothing(claim) }),
-              takeAndBegin: async (take) => {
-                const taken = await ledger.takeAndBegin(take);
-                return loseOnce(taken, taken.begun);
-              },
-            },
-      );
-      // A lock far longer than the wait below: delivering within it shows nobody waited for it.
-      rig.startWorker(attempts, { lockMs: 60_000 });
-      const { account, hook } = await rig.hookOnReceiver(store, 'Lost reply');
-      await rig.publish(account.id, 'only');
-      await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 10_000);
-
-      expect(lost).toBe(1);
-      expect(rig.callIdsReceived()).toEqual(['only']);
-      expect((await rig.recorded(hook.id)).map((r) => r.outcome)).toEqual(['delivered']);
-    },
-    30_000,
-  );
-
-  it('a claim-and-take that failed before its script ran: the popped hook is signalled again, sent once', async () => {
-    const store = rig.store();
-    const ledger = store.attempts as Required<AttemptLedger>;
-    let failed = 0;
-    const attempts = ledgerWith(ledger, {
-      claimAndTake: async (claim, take) => {
-        if (failed > 0) return ledger.claimAndTake(claim, take);
-        // Refused before it ran (the hook was popped from the ready set, and nothing else happened).
-        failed += 1;
-        throw new Error('ERR the command failed');
       },
     });
-    // Leases and locks far longer than the wait below: nothing is waited for until it expires.
-    rig.startWorker(attempts, { lockMs: 60_000, leaseMs: 120_000 });
-    const { account, hook } = await rig.hookOnReceiver(store, 'Claim refused');
+    // A lock far longer than the wait below: delivering within it shows nobody waited for it.
+    rig.startWorker(attempts, { lockMs: 60_000 });
+    const { account, hook } = await rig.hookOnReceiver(store, 'Lost reply');
     await rig.publish(account.id, 'only');
     await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 10_000);
 
-    expect(failed).toBe(1);
+    expect(lost).toBe(1);
     expect(rig.callIdsReceived()).toEqual(['only']);
+    expect((await rig.recorded(hook.id)).map((r) => r.outcome)).toEqual(['delivered']);
   }, 30_000);
 });

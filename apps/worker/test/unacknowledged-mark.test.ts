@@ -17,10 +17,6 @@ describe('an attempt mark no replica acknowledged', () => {
       // A take's mark the replicas did not acknowledge is not handed on (the ledger keeps it to itself): the
       // job's own begin marks it again, and waits for them.
       takeAndBegin: async (take) => ({ jobReply: (await ledger.takeAndBegin(take)).jobReply }),
-      claimAndTake: async (claim, take) => {
-        const { claimed, took } = await ledger.claimAndTake(claim, take);
-        return took ? { claimed, took: { jobReply: took.jobReply } } : { claimed };
-      },
       begin: async (hookId, eventId, fence, tags) => {
         const start = await ledger.begin(hookId, eventId, fence, tags);
         if (refused > 0 || start.kind !== 'send') return start;

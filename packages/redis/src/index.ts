@@ -18,8 +18,6 @@ export {
   type JobEnd,
   type JobOffer,
   type PreparedFinish,
-  type LeaseRelease,
-  type PreparedClaim,
   type PreparedTake,
 } from './bullmq/hook-jobs';
 export {

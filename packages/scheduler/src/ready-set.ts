@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '@hookline/core';
-import {
-  runConfirmed,
-  type LeaseRelease,
-  type LuaScript,
-  type PreparedClaim,
-  type RedisKeys,
-} from '@hookline/redis';
+import { runConfirmed, type LuaScript, type RedisKeys } from '@hookline/redis';
 import { ENGINE_SCRIPTS } from './scripts';
 
 // The ready set is how a hook with work finds a worker process without every process watching every queue.
@@ -59,29 +53,16 @@ export class ReadySet {
     holder: string,
   ): Promise<string[]> {
     const now = this.clock().getTime();
-    return (await ENGINE_SCRIPTS.readyClaim.run(this.redis, this.leaseKeys(), [
-      now,
-      now + leaseMs,
-      want,
-      holder,
-      ...alreadyPopped,
-    ])) as string[];
-  }
-
-  /**
-   * `claim` of the popped hook first, prepared for a script that also takes its next job in the same round
-   * trip (the attempt ledger's claimAndTake). One Redis only: on a Redis Cluster the scheduler's keys are in
-   * another slot than the hook's, and the claim is a script of its own.
-   */
-  prepareClaim(popped: string, want: number, leaseMs: number, holder: string): PreparedClaim | undefined {
-    if (this.redis.isCluster) return undefined;
-    const now = this.clock().getTime();
-    return { hookId: popped, keys: this.leaseKeys(), args: [now, now + leaseMs, want, holder] };
-  }
-
-  /** The holder of the hook's lease, live or expired but not yet reclaimed; undefined when none. */
-  async holderOf(hookId: string): Promise<string | undefined> {
-    return (await this.redis.hget(this.keys.hookLeaseHolders(), hookId)) ?? undefined;
+    return (await ENGINE_SCRIPTS.readyClaim.run(
+      this.redis,
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
+      [now, now + leaseMs, want, holder, ...alreadyPopped],
+    )) as string[];
   }
 
   /** How many hooks are waiting for a process to attach. */
@@ -126,32 +107,29 @@ export class ReadySet {
    */
   async release(hookIds: readonly string[], holder: string): Promise<boolean[]> {
     if (hookIds.length === 0) return [];
-    const released = (await ENGINE_SCRIPTS.readyRelease.run(this.redis, this.leaseKeys(), [
-      this.clock().getTime(),
-      holder,
-      ...hookIds,
-    ])) as number[];
+    const released = (await ENGINE_SCRIPTS.readyRelease.run(
+      this.redis,
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
+      [this.clock().getTime(), holder, ...hookIds],
+    )) as number[];
     return released.map((code) => Number(code) === 1);
   }
 
-  /**
-   * A hook's lease for its outcome's script to give back itself when the hook's queue runs empty, as `release`
-   * would (one round trip fewer for a quiet hook's event). One Redis only: on a Redis Cluster the scheduler's
-   * keys are in another slot than the hook's, and the lease is given back by `release`.
-   */
-  releaseWithOutcome(hookId: string, holder: string): LeaseRelease | undefined {
-    return this.redis.isCluster ? undefined : { hookId, holder, keys: this.leaseKeys() };
-  }
-
   async reclaimExpired(limit = 1000): Promise<string[]> {
-    return (await ENGINE_SCRIPTS.readyReclaim.run(this.redis, this.leaseKeys(), [
-      this.clock().getTime(),
-      limit,
-    ])) as string[];
-  }
-
-  private leaseKeys(): string[] {
-    const { keys } = this;
-    return [keys.readyHooks(), keys.hookLeases(), keys.hookLeaseHolders(), keys.signalledWhileLeased()];
+    return (await ENGINE_SCRIPTS.readyReclaim.run(
+      this.redis,
+      [
+        this.keys.readyHooks(),
+        this.keys.hookLeases(),
+        this.keys.hookLeaseHolders(),
+        this.keys.signalledWhileLeased(),
+      ],
+      [this.clock().getTime(), limit],
+    )) as string[];
   }
 }

@@ -1,7 +1,6 @@
 import type { AttemptRecord, HookView } from '@hookline/core';
 import {
   type HookJobs,
-  type HookQueues,
   type hookQueueLayout,
   type ActiveJob,
   type JobEnd,
@@ -24,10 +23,9 @@ describe("an outcome recorded with its job's completion", () => {
   let jobs: HookJobs;
   let layout: ReturnType<typeof hookQueueLayout>;
   let keys: RedisKeys;
-  let queues: HookQueues;
 
   beforeEach(async () => {
-    ({ store, keys, hook, jobs, layout, queues } = await hookWithJobs(ctx));
+    ({ store, keys, hook, jobs, layout } = await hookWithJobs(ctx));
   });
 
   /** The queue's states, read from BullMQ's keys. */
@@ -246,99 +244,5 @@ describe("an outcome recorded with its job's completion", () => {
 
     expect(await complete(first, fence)).toEqual({ finished: 'fenced' });
     expect(await outboxLength()).toBe(1);
-  });
-
-  describe("the hook's lease given back by the same call when no next job was taken (one Redis)", () => {
-    const leaseOf = async () => ({
-      expiry: await ctx.redis.zscore(keys.hookLeases(), hook.id),
-      holder: await ctx.redis.hget(keys.hookLeaseHolders(), hook.id),
-      ready: await ctx.redis.zscore(keys.readyHooks(), hook.id),
-    });
-    /** The hook leased by `holder`, as a claim leaves it. */
-    const leased = async (holder: string) => {
-      await ctx.redis.zadd(keys.hookLeases(), Date.now() + 60_000, hook.id);
-      await ctx.redis.hset(keys.hookLeaseHolders(), hook.id, holder);
-    };
-    const releasing = (job: ActiveJob, end: JobEnd = DELIVERED): PreparedFinish => ({
-      ...jobs.prepareFinish(job, end, true),
-      release: {
-        hookId: hook.id,
-        holder: 'w',
-        keys: [keys.readyHooks(), keys.hookLeases(), keys.hookLeaseHolders(), keys.signalledWhileLeased()],
-      },
-    });
-
-    it('keeps the lease while a next job was taken, and gives it back with the last', async () => {
-      await leased('w');
-      const first = await take('w:1');
-      const kept = await complete(first, await begun(first), {
-        completion: releasing(first),
-        markNext: true,
-      });
-
-      expect(kept.released).toBeUndefined();
-      expect((await leaseOf()).holder).toBe('w');
-      const second = jobs.finished(first, kept.jobReply)!;
-      const last = await complete(
-        second,
-        { jobId: second.id, token: 'w:1' },
-        { completion: releasing(second), markNext: true },
-      );
-
-      expect(last).toMatchObject({ finished: 'recorded', released: true });
-      expect(jobs.finished(second, last.jobReply)).toBeUndefined();
-      expect(await leaseOf()).toEqual({ expiry: null, holder: null, ready: null });
-      expect(await counts()).toEqual({ completed: 2, failed: 0, waiting: 0, active: 0 });
-    });
-
-    it('a hook signalled while leased goes back into the ready set, as a release puts it', async () => {
-      await leased('w');
-      await ctx.redis.sadd(keys.signalledWhileLeased(), hook.id);
-      const first = await take('w:1');
-      const fence = await begun(first);
-      // Paused meanwhile: BullMQ takes no next job, so the lease goes back, and the signal with it.
-      await queues.pause(hook.id);
-      const done = await complete(first, fence, { completion: releasing(first), markNext: true });
-
-      expect(done.released).toBe(true);
-      const lease = await leaseOf();
-      expect(lease.holder).toBeNull();
-      expect(lease.ready).not.toBeNull();
-      expect(await ctx.redis.sismember(keys.signalledWhileLeased(), hook.id)).toBe(0);
-    });
-
-    it("keeps a lease that is another holder's", async () => {
-      await leased('other');
-      const first = await take('w:1');
-      const second = jobs.finished(first, (await complete(first, await begun(first))).jobReply)!;
-      const notMine = await complete(
-        second,
-        { jobId: second.id, token: 'w:1' },
-        { completion: releasing(second), markNext: true },
-      );
-      expect(notMine.released).toBeUndefined();
-      expect((await leaseOf()).holder).toBe('other');
-    });
-
-    it('keeps the lease when the outcome is written to the outcome stream after the call (a failure)', async () => {
-      await leased('w');
-      const first = await take('w:1');
-      const second = jobs.finished(first, (await complete(first, await begun(first))).jobReply)!;
-      const failure = { kind: 'failed', reason: 'failed 500' } as const;
-      const done = await complete(
-        second,
-        { jobId: second.id, token: 'w:1' },
-        {
-          completion: releasing(second, failure),
-          attempt: { ...record(second.id), outcome: 'failed', status_code: 500 },
-          step: 'failure',
-          markNext: false,
-        },
-      );
-
-      expect(done.released).toBeUndefined();
-      expect(jobs.finished(second, done.jobReply)).toBeUndefined();
-      expect((await leaseOf()).holder).toBe('w');
-    });
   });
 });

@@ -6,7 +6,6 @@ import {
   runAcknowledged,
   OUTBOX_IDLE_TTL_MS,
   STREAK_IDLE_TTL_MS,
-  type PreparedClaim,
   type PreparedFinish,
   type PreparedTake,
   type RedisKeys,
@@ -19,7 +18,6 @@ import type {
   AttemptLedger,
   AttemptStart,
   BegunAttempt,
-  ClaimedHooks,
   FinishedJob,
   HookTarget,
   StreakStep,
@@ -226,7 +224,7 @@ export class RedisAttemptLedger implements AttemptLedger {
       emptiedJobData,
       { completion, markNext, cachedVersion: cached ? String(cached.version) : '' },
     );
-    const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | null)?, number?];
+    const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
     // Written and acknowledged together (one script, one WAIT): the outcome is on the replicas no later than
@@ -236,74 +234,36 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
     if (finished === 'fenced') return { finished };
     if (again) return { finished, again };
-    const next = this.begun(hookId, cached, jobReply, nextMark ?? undefined, askedAt);
-    if (next) return { finished, jobReply, next };
-    return Number(released) === 1 ? { finished, jobReply, released: true } : { finished, jobReply };
+    const next = this.begun(hookId, cached, jobReply, nextMark, askedAt);
+    return next ? { finished, jobReply, next } : { finished, jobReply };
   }
 
   async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
+    const { hookId } = take;
     const askedAt = performance.now();
-    const cached = this.targets.get(take.hookId);
-    const { keys, args } = this.takeArguments(take, cached);
+    const cached = this.targets.get(hookId);
+    const layout = hookQueueLayout(this.keys, hookId);
     const { reply, unacknowledged } = await runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptTake,
-      keys,
-      args,
-    );
-    const [jobReply, mark] = reply as [unknown, MarkReply?];
-    return this.taken(take, cached, jobReply, mark, askedAt, unacknowledged);
-  }
-
-  async claimAndTake(claim: PreparedClaim, take: PreparedTake): Promise<ClaimedHooks> {
-    if (claim.hookId !== take.hookId) throw new Error('claimAndTake: the take is not for the popped hook');
-    const askedAt = performance.now();
-    const cached = this.targets.get(take.hookId);
-    const { keys, args } = this.takeArguments(take, cached);
-    const { reply, unacknowledged } = await runAcknowledged(
-      this.redis,
-      STORE_SCRIPTS.attemptClaimTake,
-      [...claim.keys, ...keys],
-      [...claim.args, claim.hookId, ...args],
-    );
-    const [claimed, ...took] = reply as [string[], unknown?, MarkReply?];
-    if (took.length === 0) return { claimed };
-    const [jobReply, mark] = took;
-    return { claimed, took: this.taken(take, cached, jobReply, mark, askedAt, unacknowledged) };
-  }
-
-  /** attempt-take.lua's keys and arguments (attempt-claim-take.lua's after the claim's). */
-  private takeArguments(take: PreparedTake, cached: HookTarget | undefined) {
-    const { hookId } = take;
-    const layout = hookQueueLayout(this.keys, hookId);
-    return {
-      keys: [
+      [
         this.keys.hookAttempt(hookId),
         this.keys.hookRecord(hookId),
         this.keys.hookErasing(hookId),
         ...take.keys,
       ],
-      args: [
+      [
         take.token,
         layout.jobPrefix,
         layout.jobLockSuffix,
         cached ? String(cached.version) : '',
         ...take.args,
       ],
-    };
-  }
-
-  private taken(
-    take: PreparedTake,
-    cached: HookTarget | undefined,
-    jobReply: unknown,
-    mark: MarkReply | undefined,
-    askedAt: number,
-    unacknowledged: Error | undefined,
-  ): TakenJob {
+    );
+    const [jobReply, mark] = reply as [unknown, MarkReply?];
     // A mark the replicas did not acknowledge is not one to send on: the job's own `begin` marks it again
     // (the same holder asking again), and waits for them.
-    const begun = unacknowledged ? undefined : this.begun(take.hookId, cached, jobReply, mark, askedAt);
+    const begun = unacknowledged ? undefined : this.begun(hookId, cached, jobReply, mark, askedAt);
     return begun ? { jobReply, begun } : { jobReply };
   }
 
@@ -335,8 +295,6 @@ export class RedisAttemptLedger implements AttemptLedger {
     const { keys } = this;
     const layout = hookQueueLayout(keys, hookId);
     const jobKey = layout.jobPrefix + fence.jobId;
-    // The lease goes with the same condition as the next job's mark: nothing on Redis follows the script.
-    const release = completing?.markNext ? completing.completion.release : undefined;
     return runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptFinish,
@@ -348,9 +306,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
         ...(emptiedJobData !== undefined ? [jobKey] : []),
-        ...(completing
-          ? [keys.hookErasing(hookId), ...completing.completion.keys, ...(release ? release.keys : [])]
-          : []),
+        ...(completing ? [keys.hookErasing(hookId), ...completing.completion.keys] : []),
       ],
       [
         JSON.stringify(record),
@@ -366,8 +322,6 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.markNext ? layout.jobPrefix : '',
               layout.jobLockSuffix,
               completing.cachedVersion,
-              release ? release.holder : '',
-              release ? release.hookId : '',
               ...completing.completion.args,
             ]
           : []),

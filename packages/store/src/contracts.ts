@@ -11,7 +11,7 @@ import type {
   SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
-import type { PreparedClaim, PreparedFinish, PreparedTake } from '@hookline/redis';
+import type { PreparedFinish, PreparedTake } from '@hookline/redis';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
 // the monitor depend on these shapes only.
@@ -193,9 +193,7 @@ export interface AttemptLedger {
    * runs unless the caller was fenced. With `markNext`, a job BullMQ takes next under the same token has its
    * attempt marked in the same script, as `begin` marks it (`next`): its request may leave with no round trip
    * before it. Only for a caller that sends that request next, with nothing on Redis in between: a process
-   * that dies in between leaves the next event marked, and it is recorded `unknown`, never sent. With
-   * `markNext` too, a finish that takes no next job gives the hook's lease back when the completion carries
-   * one (`completion.release`, `released`): nothing on Redis follows the script either way.
+   * that dies in between leaves the next event marked, and it is recorded `unknown`, never sent.
    */
   finishAndComplete(
     hookId: string,
@@ -213,21 +211,6 @@ export interface AttemptLedger {
    * `HookJobs.taken`. The same condition as `markNext`: the caller sends that job's request next.
    */
   takeAndBegin(take: PreparedTake): Promise<TakenJob>;
-  /**
-   * Claims hooks from the ready set, the popped one first (`ReadySet.prepareClaim`), and when that one is
-   * claimed, takes its next job and marks it as `takeAndBegin` does (`take`, prepared for it): one round trip
-   * for the claim and the take. One Redis only.
-   */
-  claimAndTake(claim: PreparedClaim, take: PreparedTake): Promise<ClaimedHooks>;
-}
-
-/**
- * Hooks claimed with a lease (`claimAndTake`), the popped one first when it was claimed: then `took` holds
- * what its take answered, as `takeAndBegin` does.
- */
-export interface ClaimedHooks {
-  readonly claimed: readonly string[];
-  readonly took?: TakenJob;
 }
 
 /** A job taken with its attempt marked (`takeAndBegin`); no `begun` when none was taken, or not marked. */
@@ -240,15 +223,13 @@ export interface TakenJob {
  * An outcome recorded with its job's completion: `jobReply` is BullMQ's moveToFinished reply (read back by
  * `HookJobs.finished`), absent when fenced; `again` when this call had already run and its reply was lost
  * (a resend after a reconnect): recorded and completed, and the next job, if one was taken, is unknown.
- * `next`: the attempt of the job taken next, marked by the same script (`markNext`). `released`: no job was
- * taken next and the same script gave the hook's lease back (`completion.release`).
+ * `next`: the attempt of the job taken next, marked by the same script (`markNext`).
  */
 export interface FinishedJob {
   readonly finished: AttemptFinish;
   readonly jobReply?: unknown;
   readonly again?: true;
   readonly next?: BegunAttempt;
-  readonly released?: true;
 }
 
 /**

@@ -13,8 +13,6 @@ export const STORE_SCRIPTS = {
   attemptFinish: loadWithBullmq('attempt-finish', DIR, MOVE_TO_FINISHED),
   /** Takes a hook's next job with BullMQ's moveToActive and marks its attempt, in one script. */
   attemptTake: loadWithBullmq('attempt-take', DIR, MOVE_TO_ACTIVE),
-  /** The same, after claiming hooks from the ready set, the popped one first (one Redis only). */
-  attemptClaimTake: loadWithBullmq('attempt-claim-take', DIR, MOVE_TO_ACTIVE),
   /** Takes back a mark the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS): nothing was sent. */
   attemptWithdraw: loadScript('attempt-withdraw', DIR),
   /** Change a hook record (and its version) only while it exists. */

@@ -96,7 +96,6 @@ export function ledgerWith(ledger: AttemptLedger, replaced: Partial<AttemptLedge
     finish: (...args) => all.finish(...args),
     finishAndComplete: (...args) => all.finishAndComplete(...args),
     takeAndBegin: (...args) => all.takeAndBegin(...args),
-    claimAndTake: (...args) => all.claimAndTake(...args),
     ...replaced,
   };
 }

@@ -58,31 +58,6 @@ export interface PreparedFinish {
   readonly keys: readonly string[];
   /** Its arguments: job id, time, field, value, target, fetch next, prefix, packed options, fields to update. */
   readonly args: readonly (string | number | Buffer)[];
-  /** The hook's lease, given back by the same script when it takes no next job (set by the consumer). */
-  readonly release?: LeaseRelease;
-}
-
-/**
- * A claim of hooks from the ready set for a script of the caller's that also takes the popped hook's next job
- * (one Redis only): the scheduler's ready set, leases, lease holders and signalled-while-leased set, and
- * lease-claim.lua's arguments: now, the lease's expiry, the most hooks to claim, the holder.
- */
-export interface PreparedClaim {
-  /** The hook the caller popped from the ready set: claimed first, and its next job taken. */
-  readonly hookId: string;
-  readonly keys: readonly string[];
-  readonly args: readonly (string | number)[];
-}
-
-/**
- * A hook's lease for an outcome's script to give back when the hook's queue ran empty (lease-release.lua):
- * the scheduler's ready set, leases, lease holders and signalled-while-leased set, the hook and its holder.
- * One Redis only: on a Redis Cluster the scheduler's keys are in another slot than the hook's.
- */
-export interface LeaseRelease {
-  readonly hookId: string;
-  readonly holder: string;
-  readonly keys: readonly string[];
 }
 
 /**

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ActiveJob, PreparedTake } from '@hookline/redis';
-import type { BegunNext, TakeReply } from './job-source';
+import type { ActiveJob } from '@hookline/redis';
 import { ENGINE_TIMINGS } from '../timings';
 
 /**
@@ -17,17 +16,6 @@ export class Holding {
    * fence tells a lost job).
    */
   finishing = false;
-  /**
-   * True once the outcome's script gave the hook's lease back (its queue ran empty, see JobCompleting): the
-   * holding is ending, its lease is no longer renewed or released, and the hook may be claimed again, by this
-   * process too, before the holding is gone.
-   */
-  released = false;
-  /**
-   * Set when this process claimed the hook again while this holding still served it: served anew after (with
-   * the job the claim's script took for it, when it took one).
-   */
-  claimedAgain?: true | TakenAhead;
   /** Why the hook is no longer this process's (its lease or its job went to another holder), once known. */
   lostBecause?: string;
   readonly since = performance.now();
@@ -107,13 +95,4 @@ export class LeaseClock {
   trusted(): boolean {
     return performance.now() - this.renewedAt < this.leaseMs * ENGINE_TIMINGS.trustedLeaseFraction;
   }
-}
-
-/**
- * A holding's first take, made before the holding began: by the claim's script (`reply`), or, when that call
- * failed and may have run, to be made again under the same token.
- */
-export interface TakenAhead<B extends BegunNext = BegunNext> {
-  readonly take: PreparedTake;
-  readonly reply?: TakeReply<B>;
 }

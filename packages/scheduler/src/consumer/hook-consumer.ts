@@ -2,20 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { TurnBatch } from '@hookline/core';
-import type { ActiveJob, HookQueues, JobOffer, PreparedClaim, PreparedTake } from '@hookline/redis';
+import type { ActiveJob, HookQueues, JobOffer, PreparedTake } from '@hookline/redis';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import type { ReadySet } from '../ready-set';
 import type { WorkerRoster } from '../worker-roster';
-import { Holding, LeaseClock, TakingTokens, type TakenAhead } from './holding';
+import { Holding, LeaseClock, TakingTokens } from './holding';
 import { dropStuckHoldings } from './stuck-holdings';
-import type {
-  BegunNext,
-  DeliveryEnd,
-  EgressWaiting,
-  JobCompleting,
-  JobSource,
-  TakeReply,
-} from './job-source';
+import type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
 import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
 
 export interface ConsumerDeps<B extends BegunNext = BegunNext> {
@@ -35,15 +28,7 @@ export interface ConsumerDeps<B extends BegunNext = BegunNext> {
    * Runs a prepared take in a script that also begins the attempt of the job it takes (`begun`, handed to
    * that job's delivery). Without it, a holding's first job is taken alone and its delivery begins it.
    */
-  takeAndBegin?: (take: PreparedTake) => Promise<TakeReply<B>>;
-  /**
-   * Runs a prepared claim (the popped hook first) in a script that also takes that hook's next job, as
-   * `takeAndBegin` does, when it claimed it (`took`): one round trip for both. One Redis only.
-   */
-  claimAndTake?: (
-    claim: PreparedClaim,
-    take: PreparedTake,
-  ) => Promise<{ readonly claimed: readonly string[]; readonly took?: TakeReply<B> }>;
+  takeAndBegin?: (take: PreparedTake) => Promise<{ readonly jobReply: unknown; readonly begun?: B }>;
   /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
   egress: EgressWaiting;
   holderId: string;
@@ -131,7 +116,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   }
 
   private async claimLoop(): Promise<void> {
-    const { ready, blocking, maxHooks, logger } = this.deps;
+    const { ready, blocking, maxHooks, timings, holderId, logger } = this.deps;
     while (this.running) {
       const room = maxHooks - this.held.size;
       if (room <= 0) {
@@ -146,7 +131,8 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
           continue;
         }
         if (!first) continue; // the set stayed empty all the wait: nothing to claim
-        await this.claim(first, room);
+        const claimed = await ready.claim([first], room, timings.leaseMs, holderId);
+        for (const hookId of claimed) this.serve(hookId);
       } catch (error) {
         if (!this.running) return;
         logger.warn({ err: error }, 'claiming ready hooks failed; retrying');
@@ -155,54 +141,12 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     }
   }
 
-  /**
-   * Claims the popped hook and more, up to `room`. On one Redis the popped hook's next job is taken by the
-   * claim's own script (`claimAndTake`), unless this process still holds the hook (its holding takes its
-   * jobs). When that call fails, its script may have run (its reply lost): the hook is then leased to this
-   * process and its next job active under the take's token, and marked, so it is served under that token,
-   * whose take finds the job again (job-adopt.lua's same caller). Had the script not run, the popped hook is
-   * signalled again. Which of the two, the lease tells.
-   */
-  private async claim(first: string, room: number): Promise<void> {
-    const { ready, jobs, claimAndTake, timings, holderId } = this.deps;
-    const claim =
-      claimAndTake && !this.held.has(first) && ready.prepareClaim(first, room, timings.leaseMs, holderId);
-    if (!claimAndTake || !claim) {
-      for (const hookId of await ready.claim([first], room, timings.leaseMs, holderId)) this.serve(hookId);
-      return;
-    }
-    const holding = new Holding(first, this.tokens);
-    const take = jobs.prepareTake(first, holding.nextToken());
-    let answer;
-    try {
-      answer = await claimAndTake(claim, take);
-    } catch (error) {
-      const mine = (await ready.holderOf(first).catch(() => undefined)) === holderId;
-      if (mine) this.serve(first, holding, { take });
-      else await ready.signal([first]).catch(() => undefined);
-      throw error;
-    }
-    // The job taken for the popped hook goes to one holding only: handed twice, it would be sent twice.
-    const { claimed, took } = answer;
-    for (const hookId of new Set(claimed)) {
-      if (hookId === first && took) this.serve(first, holding, { take, reply: took });
-      else this.serve(hookId);
-    }
-  }
-
-  private serve(hookId: string, ready?: Holding, ahead?: TakenAhead<B>): void {
-    const serving = this.held.get(hookId);
-    if (serving) {
-      // Claimed while still held: the outcome's script gave the lease back and the hook was signalled and
-      // claimed again before the holding ended (or the claim was sent twice). The lease is this process's:
-      // the hook is served anew once that holding ends (with the job taken for it, if one was).
-      serving.claimedAgain = ahead ?? serving.claimedAgain ?? true;
-      return;
-    }
-    const holding = ready ?? new Holding(hookId, this.tokens);
+  private serve(hookId: string): void {
+    if (this.held.has(hookId)) return;
+    const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.heldHooks.set(this.held.size);
-    const drain = this.drain(holding, ahead)
+    const drain = this.drain(holding)
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed');
         return false;
@@ -224,10 +168,10 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
    * had nothing to take (empty, or paused); false when it stopped with work possibly left (tenure over, a job
    * another holder still has locked, the hook lost, an error).
    */
-  private async drain(holding: Holding, ahead?: TakenAhead<B>): Promise<boolean> {
+  private async drain(holding: Holding): Promise<boolean> {
     const { jobs, deliver, timings, logger } = this.deps;
     // The next job's attempt, when the take or the finish that took it began it too.
-    let { offer, begun } = ahead ? await this.takenAhead(holding, ahead) : await this.firstTake(holding);
+    let { offer, begun } = await this.firstTake(holding);
     for (;;) {
       holding.stepped();
       if (offer.kind === 'none') return true;
@@ -249,11 +193,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       const completing: JobCompleting = {
         prepare: (ending) => {
           holding.finishing = true;
-          fetchNext = this.mayContinue(holding);
-          const finish = jobs.prepareFinish(job, ending, fetchNext);
-          // A finish that finds the queue empty gives the lease back in the same script (one Redis).
-          const release = fetchNext && this.deps.ready.releaseWithOutcome(holding.hookId, this.deps.holderId);
-          return release ? { ...finish, release } : finish;
+          return jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding)));
         },
       };
       try {
@@ -312,7 +252,6 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
           // Finished by the outcome's script: its reply names the next job taken under this token, if any.
           next = jobs.finished(job, end.jobReply);
           begun = end.next;
-          if (end.released) holding.released = true;
         } else {
           fetchNext = this.mayContinue(holding);
           next = await jobs.finish(job, end, fetchNext);
@@ -351,16 +290,6 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     }
   }
 
-  /** The first take made before the holding began (by the claim's script), or made again by its token. */
-  private async takenAhead(
-    holding: Holding,
-    { take, reply }: TakenAhead<B>,
-  ): Promise<{ offer: JobOffer; begun?: B | undefined }> {
-    const { jobs } = this.deps;
-    if (!reply) return { offer: await jobs.take(holding.hookId, take.token) };
-    return { offer: await jobs.taken(take, reply.jobReply), begun: reply.begun };
-  }
-
   /** Waits before the next try of an event the egress proxy kept back; false when this holding must stop. */
   private async waitOnEgress(
     holding: Holding,
@@ -386,19 +315,11 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     // dropped as stuck (dropStuck) may end long after a new one took its place: that one stays.
     if (this.held.get(holding.hookId) === holding) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
-    const again = holding.claimedAgain;
-    if (again && (this.running || again !== true)) {
-      // A job taken for the new claim is served even when stopping: it is active under its token, marked.
-      // Set by this consumer's own serve, with its own B.
-      this.serve(holding.hookId, undefined, again === true ? undefined : (again as TakenAhead<B>));
-      return;
-    }
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
-      // queue after letting go (whatever release answers: a resent release finds the lease gone already). A
-      // lease the outcome's script gave back is released already, unless this process claimed it again since.
-      if (!holding.lost && (!holding.released || holding.claimedAgain)) {
+      // queue after letting go (whatever release answers: a resent release finds the lease gone already).
+      if (!holding.lost) {
         await this.releases.add(holding.hookId);
         if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
@@ -416,15 +337,13 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     this.dropStuck();
     const sentAt = performance.now();
     const { ready, timings, holderId } = this.deps;
-    const renewing = [...this.held.values()].filter((h) => !h.released).map((h) => h.hookId);
-    const lost = (await ready.renew(renewing, timings.leaseMs, holderId)).filter(
-      // A lease its outcome's script gave back while the renewal was on its way is not lost.
-      (hookId) => !this.held.get(hookId)?.released,
-    );
+    const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
     this.leases.renewed(sentAt);
     if (lost.length > 0) this.deps.logger.warn({ hooks: lost }, 'leases found lost at renewal');
-    for (const hookId of lost)
-      this.held.get(hookId)?.lose("its lease was no longer this process's at renewal");
+    for (const hookId of lost) {
+      const holding = this.held.get(hookId);
+      if (holding) holding.lose("its lease was no longer this process's at renewal");
+    }
   }
 
   /** Holdings whose step never ended give their hooks up (stuck-holdings.ts). */

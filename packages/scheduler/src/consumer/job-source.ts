@@ -56,12 +56,6 @@ export interface BegunNext {
   readonly jobId: string;
 }
 
-/** What a take made by a script of the delivery's answered: BullMQ's reply, and the attempt it began. */
-export interface TakeReply<B extends BegunNext = BegunNext> {
-  readonly jobReply: unknown;
-  readonly begun?: B;
-}
-
 /**
  * How one job's delivery ended: to be finished (completed or failed, never retried), `finished` already (the
  * outcome's script completed the job, see JobCompleting), `lost` to another holder,
@@ -73,8 +67,7 @@ export type DeliveryEnd<B extends BegunNext = BegunNext> =
   /**
    * Completed or failed as `end` with its outcome: `jobReply` is BullMQ's answer (JobSource.finished reads the
    * next job from it); `again` when a resend found the job finished by this very call, its reply lost; `next`
-   * when the same script also began the attempt of the job it took next (handed to that job's delivery);
-   * `released` when it took none and gave the hook's lease back (the finish carried `release`).
+   * when the same script also began the attempt of the job it took next (handed to that job's delivery).
    */
   | {
       readonly kind: 'finished';
@@ -82,7 +75,6 @@ export type DeliveryEnd<B extends BegunNext = BegunNext> =
       readonly jobReply?: unknown;
       readonly again?: true;
       readonly next?: B;
-      readonly released?: true;
     }
   | { readonly kind: 'lost'; readonly why: string }
   /**

@@ -1,32 +1,27 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
 -- hash; to complete the job in the same script, then the hook's erasing set and BullMQ's moveToFinished's
--- fourteen keys, and, to give the hook's lease back, the scheduler's ready set, leases, lease holders and
--- signalled-while-leased set (one Redis only: another slot). ARGV: record JSON, outbox idle ttl ms, event id,
--- streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's lock token, and with the
--- job's hash its data without the event's fields; to complete the job, then the prefix and suffix of the hook's
--- job locks around a job id (prefix '' = the next job is not marked), the version of the caller's cached target
--- ('' = none), the lease's holder ('' = the lease is kept) and the hook's id, and moveToFinished's nine
--- arguments (built by BullMQ: HookJobs.prepareFinish).
+-- fourteen keys. ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''),
+-- attempt time ms, ttl ms, the caller's lock token, and with the job's hash its data without the event's
+-- fields; to complete the job, then the prefix and suffix of the hook's job locks around a job id (prefix '' =
+-- the next job is not marked), the version of the caller's cached target ('' = none), and moveToFinished's
+-- nine arguments (built by BullMQ: HookJobs.prepareFinish).
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
 -- 0 when the hook was deleted while its request was in flight (its keys are gone and stay gone); -1 when the
 -- caller no longer holds the job's lock; -2 when the attempt key is not this event's (a finish never touches
 -- another attempt's marker).
--- Completing the job too, it replies {that code, BullMQ's reply, the next job's mark or nil, whether the lease
--- was given back (1 or 0)}: BullMQ's moveToFinished runs, as shipped, after every code but -1, exactly where
--- the worker's next call ran it before (one round trip instead of two; BullMQ checks the lock again, and takes
--- the next job under the same token when asked). When it took a job and the caller gave the job locks' prefix,
--- the next job's attempt is marked in the same script, as attempt-begin.lua would mark it (erasure tags asked
--- for): a busy hook's delivery is one round trip before its request's outcome, none before its request. When
--- it took none and the caller named the lease's holder, the hook's lease is given back as ready-release.lua
--- would (lease-release.lua): a quiet hook's event then costs no release of its own. The reply is {2} when this
--- very call already ran (a resend after a lost reply: the lock is gone with the job's completion, the attempt
--- is done or the next job's marked under this token, and the finished job carries this call's time and
--- value): recorded, the next job, if one was taken, and the lease unknown to the caller. Otherwise {-1}:
--- fenced, nothing written.
+-- Completing the job too, it replies {that code, BullMQ's reply}: BullMQ's moveToFinished runs, as shipped,
+-- after every code but -1, exactly where the worker's next call ran it before (one round trip instead of two;
+-- BullMQ checks the lock again, and takes the next job under the same token when asked). When it took a job
+-- and the caller gave the job locks' prefix, the next job's attempt is marked in the same script, as
+-- attempt-begin.lua would mark it (erasure tags asked for), and its reply is the third element: a busy hook's
+-- delivery is one round trip before its request's outcome, none before its request. The reply is {2}
+-- when this very call already ran (a resend after a lost reply: the lock is gone with the job's completion,
+-- the attempt is done or the next job's marked under this token, and the finished job carries this call's time
+-- and value): recorded, the next job, if one was taken, unknown to the caller. Otherwise {-1}: fenced, nothing
+-- written.
 --!include attempt-mark.lua
---!include lease-release.lua
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
 local function bullmqFinish(KEYS, ARGV)
 --!bullmq moveToFinished
@@ -53,26 +48,19 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
-local releasing = ARGV[12] ~= ''
 if code ~= -1 then
-  local last = releasing and #KEYS - 4 or #KEYS
   local keys, argv = {}, {}
-  for i = 9, last do keys[#keys + 1] = KEYS[i] end
-  for i = 14, #ARGV do argv[#argv + 1] = ARGV[i] end
+  for i = 9, #KEYS do keys[#keys + 1] = KEYS[i] end
+  for i = 12, #ARGV do argv[#argv + 1] = ARGV[i] end
   local job = bullmqFinish(keys, argv)
   local mark = ARGV[9] ~= '' and markTaken(job, KEYS[2], KEYS[3], KEYS[8], ARGV[7], ARGV[9], ARGV[10], ARGV[11])
-  -- BullMQ answers 0, or {0, 0, …} (paused, limited, delayed), when it took no job; a negative code refuses.
-  local tookNone = job == 0 or (type(job) == 'table' and type(job[1]) ~= 'table')
-  local released = 0
-  if releasing and tookNone then
-    released = releaseLease(KEYS[last + 1], KEYS[last + 2], KEYS[last + 3], KEYS[last + 4], ARGV[13], ARGV[12], ARGV[15])
-  end
-  return {code, job, mark or false, released}
+  if mark then return {code, job, mark} end
+  return {code, job}
 end
--- moveToFinished's time, field and value are ARGV[15], ARGV[16] and ARGV[17].
+-- moveToFinished's time, field and value are ARGV[13], ARGV[14] and ARGV[15].
 local current = redis.call('GET', KEYS[2])
 if current == ARGV[3] .. ':done' or (current and string.sub(current, -#ARGV[7] - 1) == ' ' .. ARGV[7]) then
-  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[16])
-  if done[1] == ARGV[15] and done[2] == ARGV[17] then return {2} end
+  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[14])
+  if done[1] == ARGV[13] and done[2] == ARGV[15] then return {2} end
 end
 return {-1}
