@@ -39,7 +39,7 @@ describe('DrainLoop', () => {
     expect(gaps).toEqual([0, 0, 0, 100]);
   });
 
-  it('gathers for 250 ms after a round that kept up, and goes again at once while work is left', async () => {
+  it('gathers for 100 ms after a round that kept up, and goes again at once while work is left', async () => {
     const rounds = await run(
       [
         { took: 3, more: false },
@@ -50,8 +50,8 @@ describe('DrainLoop', () => {
       1000,
     );
     const gaps = rounds.slice(1, 5).map((t, i) => t - rounds[i]!);
-    // The fourth round kept up: the empty look after it comes 250 ms later, and backs off from there.
-    expect(gaps).toEqual([250, 250, 0, 250]);
+    // The fourth round kept up: the empty look after it comes 100 ms later, and backs off from there.
+    expect(gaps).toEqual([100, 100, 0, 100]);
   });
 
   it('waits a second after a failed round, and says why', async () => {

@@ -10,7 +10,7 @@ export interface DrainLoopOptions {
   /**
    * One round of work: how much it took (0 when there was nothing to do), or a RoundDone. A number: the loop
    * goes round again at once while there is work. A RoundDone whose round took some work but knows of no more
-   * (the writer keeps up) waits `gatherMs` before the next, so that at a steady rate each round gathers that
+   * (the writer keeps up) waits `idleMs` before the next, so that at a steady rate each round gathers that
    * long's work instead of a few entries at a time: what a round costs (its scripts, its database statement)
    * is shared by more entries, and an entry reaches the database that much later, well within a second.
    */
@@ -22,25 +22,16 @@ export interface DrainLoopOptions {
    */
   readonly idleMs?: number;
   readonly idleMaxMs?: number;
-  /** How long a round that kept up gathers work before the next (see `round`). */
-  readonly gatherMs?: number;
   readonly onError: (error: unknown) => void;
 }
 
 const RETRY_MS = 1000;
 export const DRAIN_IDLE_MS = 100;
 export const DRAIN_IDLE_MAX_MS = 1000;
-/**
- * A round's cost is nearly all fixed (four Redis scripts and one statement), so at a low steady rate it is paid
- * per gathered batch: at 100 deliveries/s, rounds 100 ms apart cost the monitor ≈ 200 µs per delivery. A
- * quarter of a second still puts every record in the database well within the second the README promises, and
- * a reader sees the record from its outcome on either way (reads look in the outbox too).
- */
-export const DRAIN_GATHER_MS = 250;
 
 /**
  * The loop of a writer that moves entries from Redis to PostgreSQL (the history's outboxes, the audit log's):
- * rounds back to back while work is left, gathering for `gatherMs` between rounds that keep up, backing off while
+ * rounds back to back while work is left, gathering for `idleMs` between rounds that keep up, backing off while
  * there is none, one second after a failure.
  * `stop` ends the wait at once and resolves when the round in progress has ended.
  */
@@ -67,7 +58,6 @@ export class DrainLoop {
 
   private async loop(): Promise<void> {
     const idleMs = this.o.idleMs ?? DRAIN_IDLE_MS;
-    const gatherMs = this.o.gatherMs ?? DRAIN_GATHER_MS;
     const idleMaxMs = Math.max(idleMs, this.o.idleMaxMs ?? DRAIN_IDLE_MAX_MS);
     let wait = idleMs;
     while (!this.stopping) {
@@ -82,7 +72,7 @@ export class DrainLoop {
       }
       if (done.took > 0) {
         wait = idleMs;
-        if (!done.more) await this.sleep(gatherMs);
+        if (!done.more) await this.sleep(idleMs);
       } else {
         // At rest (the longest wait), on the process's beat with its other once-a-second loops (core/beat.ts).
         await (wait === idleMaxMs ? this.beat(wait) : this.sleep(wait));
