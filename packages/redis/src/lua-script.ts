@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'ioredis';
-import { ScriptCommand } from './script-command';
 
 type Arg = string | number | Buffer;
-/** The ioredis call a script needs (a Redis or a Cluster client). */
+/** The two ioredis calls a script needs (a Redis or a Cluster client). */
 export interface ScriptClient {
-  sendCommand(command: Command): Promise<unknown>;
+  evalsha(sha: string, numKeys: number, ...args: Arg[]): Promise<unknown>;
+  eval(source: string, numKeys: number, ...args: Arg[]): Promise<unknown>;
 }
-
-// Replies as text, as `redis.evalsha` gives them (its Buffer twin, `evalshaBuffer`, would give Buffers).
-const UTF8_REPLIES = { replyEncoding: 'utf8' } as const;
 
 /**
  * A Lua script sent by its SHA1, so calls do not ship the script text each time. The first call on a server
@@ -31,14 +27,10 @@ export class LuaScript {
   async run(client: unknown, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
     const redis = client as ScriptClient;
     try {
-      return await redis.sendCommand(
-        new ScriptCommand('evalsha', [this.sha, keys.length, ...keys, ...args], UTF8_REPLIES),
-      );
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.sendCommand(
-        new ScriptCommand('eval', [this.source, keys.length, ...keys, ...args], UTF8_REPLIES),
-      );
+      return redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
 }
