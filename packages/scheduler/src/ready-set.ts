@@ -46,6 +46,16 @@ export class ReadySet {
     return popped ? popped[1] : undefined;
   }
 
+  /** The ready set and the lease keys, the KEYS of the claim, release and reclaim scripts. */
+  private leaseKeys(): string[] {
+    return [
+      this.keys.readyHooks(),
+      this.keys.hookLeases(),
+      this.keys.hookLeaseHolders(),
+      this.keys.signalledWhileLeased(),
+    ];
+  }
+
   async claim(
     alreadyPopped: readonly string[],
     want: number,
@@ -53,16 +63,13 @@ export class ReadySet {
     holder: string,
   ): Promise<string[]> {
     const now = this.clock().getTime();
-    return (await ENGINE_SCRIPTS.readyClaim.run(
-      this.redis,
-      [
-        this.keys.readyHooks(),
-        this.keys.hookLeases(),
-        this.keys.hookLeaseHolders(),
-        this.keys.signalledWhileLeased(),
-      ],
-      [now, now + leaseMs, want, holder, ...alreadyPopped],
-    )) as string[];
+    return (await ENGINE_SCRIPTS.readyClaim.run(this.redis, this.leaseKeys(), [
+      now,
+      now + leaseMs,
+      want,
+      holder,
+      ...alreadyPopped,
+    ])) as string[];
   }
 
   /** How many hooks are waiting for a process to attach. */
@@ -107,29 +114,18 @@ export class ReadySet {
    */
   async release(hookIds: readonly string[], holder: string): Promise<boolean[]> {
     if (hookIds.length === 0) return [];
-    const released = (await ENGINE_SCRIPTS.readyRelease.run(
-      this.redis,
-      [
-        this.keys.readyHooks(),
-        this.keys.hookLeases(),
-        this.keys.hookLeaseHolders(),
-        this.keys.signalledWhileLeased(),
-      ],
-      [this.clock().getTime(), holder, ...hookIds],
-    )) as number[];
+    const released = (await ENGINE_SCRIPTS.readyRelease.run(this.redis, this.leaseKeys(), [
+      this.clock().getTime(),
+      holder,
+      ...hookIds,
+    ])) as number[];
     return released.map((code) => Number(code) === 1);
   }
 
   async reclaimExpired(limit = 1000): Promise<string[]> {
-    return (await ENGINE_SCRIPTS.readyReclaim.run(
-      this.redis,
-      [
-        this.keys.readyHooks(),
-        this.keys.hookLeases(),
-        this.keys.hookLeaseHolders(),
-        this.keys.signalledWhileLeased(),
-      ],
-      [this.clock().getTime(), limit],
-    )) as string[];
+    return (await ENGINE_SCRIPTS.readyReclaim.run(this.redis, this.leaseKeys(), [
+      this.clock().getTime(),
+      limit,
+    ])) as string[];
   }
 }
