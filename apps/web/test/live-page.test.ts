@@ -54,6 +54,34 @@ describe('a hook page left open (browser)', () => {
     );
   });
 
+  it('rebuilds nothing the server did not change, in a zone that is not UTC', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    await w.history.writer.write(Array.from({ length: 3 }, (_, i) => delivered(account.id, hook.id, i)));
+    // The page writes every time in the browser's zone; the server writes them in UTC.
+    const page = await browser.page(undefined, { timezoneId: 'Australia/Adelaide' });
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    const parts = await page.$$('[data-live]');
+    expect(parts.length).toBeGreaterThanOrEqual(4);
+    const [health, row] = [await page.$('[data-health]'), await page.$('#delivery-log tbody tr')];
+    const refreshed = () => page.locator('[data-live-url]').getAttribute('data-refreshed');
+    const first = await waitUntil(refreshed, 'the first refresh', 20000);
+    await waitUntil(async () => (await refreshed()) !== first, 'a second refresh', 20000);
+    // The same elements are on the page, with their times still in the page's zone.
+    for (const el of [health!, row!]) await expect(el.evaluate((e) => e.isConnected)).resolves.toBe(true);
+    await expect(page.locator('[data-zone-name]').first().textContent()).resolves.toBe('Australia/Adelaide');
+
+    // A change still arrives, in the page's zone.
+    await w.history.writer.write([delivered(account.id, hook.id, 9)]);
+    await waitUntil(
+      async () => (await page.locator('#chart-desc').textContent())?.includes('4 delivered and 0 not'),
+      'the health chart to count the fourth delivery',
+    );
+    await expect(health!.evaluate((e) => e.isConnected)).resolves.toBe(false);
+    await expect(page.locator('[data-zone-name]').first().textContent()).resolves.toBe('Australia/Adelaide');
+  });
+
   it("an attempt's page links to the same event's send-again, and back", async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });

@@ -95,6 +95,16 @@ export const SCRIPT = String.raw`
     });
   }
 
+  // What the server last sent for each live part, before localTimes rewrote its times into this zone: a
+  // fresh answer is compared with it, not with the page, whose times differ from the server's in any zone
+  // but UTC (comparing with the page rebuilt every part on the first answer, under the reader's eyes).
+  var served = {};
+  function rememberServed() {
+    document.querySelectorAll('[data-live]:not(template)').forEach(function (part) {
+      served[part.getAttribute('data-live')] = part.innerHTML;
+    });
+  }
+
   function livePage(box) {
     var url = box.getAttribute('data-live-url');
     var every = Number(box.getAttribute('data-live-every')) || 3000;
@@ -114,17 +124,22 @@ export const SCRIPT = String.raw`
           if (!res.ok) throw new Error('HTTP ' + res.status);
           var newShape = res.headers.get('X-Page-Shape');
           if (newShape && shape && newShape !== shape) { window.location.reload(); return; }
-          etag = res.headers.get('ETag');
+          var answerTag = res.headers.get('ETag');
           return res.text().then(function (text) {
             var holder = document.createElement('div');
+            var left = false;
             holder.innerHTML = text;
             holder.querySelectorAll('template[data-live]').forEach(function (t) {
-              var part = document.querySelector('[data-live="' + t.getAttribute('data-live') + '"]:not(template)');
-              if (!part || part.contains(document.activeElement) || edited(part)) return;
-              if (part.innerHTML === t.innerHTML) return;
+              var name = t.getAttribute('data-live');
+              var part = document.querySelector('[data-live="' + name + '"]:not(template)');
+              if (!part || served[name] === t.innerHTML) return;
+              if (part.contains(document.activeElement) || edited(part)) { left = true; return; }
               part.innerHTML = t.innerHTML;
+              served[name] = t.innerHTML;
               localTimes(part);
             });
+            // A part left alone for the reader is still owed its change: the next poll asks unconditionally.
+            etag = left ? null : answerTag;
           });
         })
         .catch(function () { /* a missed refresh is retried on the next tick */ })
@@ -149,6 +164,7 @@ export const SCRIPT = String.raw`
 
   document.addEventListener('DOMContentLoaded', function () {
     copyButtons();
+    rememberServed();
     localTimes(document);
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
