@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openHistory, type HistoryStore } from '@hookline/history';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { dumpStuckHooks } from './stuck-dump';
 import {
   spawnEntry,
@@ -183,28 +183,23 @@ export async function startFleet(options: FleetOptions) {
         RECEIPTS_SETTLED_MS,
         drainMs,
       );
-      if (process.env.FLEET_TRACE && options.redisEnv.REDIS_CLUSTER_NODES) {
+      if (process.env.FLEET_TRACE) {
         const ids = receivedIds();
         const stuck = accounts
           .map((a, i) => ({ ...a, i }))
           .filter(({ i }) => accepted.some((id) => !ids.has(id) && id.startsWith(`h${i}-`)));
-        const password = decodeURIComponent(new URL(options.redisEnv.REDIS_URL ?? 'redis://x').password);
-        const nodes = options.redisEnv.REDIS_CLUSTER_NODES.split(',').map((n) => {
-          const [host, port] = n.split(':');
-          return { host: host!, port: Number(port) };
-        });
-        const cluster = new Cluster(nodes, { redisOptions: { password } });
-        cluster.on('error', () => undefined);
+        const redis = traceConnection(options.redisEnv);
+        redis.on('error', () => undefined);
         // Bounded: a trace must never hold the test up.
         await Promise.race([
           dumpStuckHooks(
-            cluster,
+            redis,
             prefix,
             stuck.map((s) => s.hook),
           ),
           sleep(20_000),
         ]).catch(() => undefined);
-        cluster.disconnect();
+        redis.disconnect();
       }
       const received = receiver.requests.map((r) => ({
         path: r.path,
@@ -267,6 +262,21 @@ export async function startFleet(options: FleetOptions) {
       for (const close of closers.splice(0).reverse()) await close();
     },
   };
+}
+
+/** FLEET_TRACE only: a connection to whatever Redis the fleet uses, for the stuck hooks' dump. */
+function traceConnection(env: Record<string, string>): Cluster | Redis {
+  const password = decodeURIComponent(new URL(env.REDIS_URL ?? 'redis://x').password);
+  const nodes = (list: string) =>
+    list.split(',').map((n) => {
+      const [host, port] = n.split(':');
+      return { host: host!, port: Number(port) };
+    });
+  if (env.REDIS_CLUSTER_NODES)
+    return new Cluster(nodes(env.REDIS_CLUSTER_NODES), { redisOptions: { password } });
+  if (env.REDIS_SENTINELS)
+    return new Redis({ sentinels: nodes(env.REDIS_SENTINELS), name: env.REDIS_SENTINEL_MASTER, password });
+  return new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 }
 
 /** The report as the tests print it: counts instead of id lists, the load reached. */

@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
-import type { Cluster } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { hookQueueLayout, PAUSED_FIELD, redisKeys } from '@hookline/redis';
 
 /**
@@ -8,7 +8,7 @@ import { hookQueueLayout, PAUSED_FIELD, redisKeys } from '@hookline/redis';
  * /tmp/fleet-stuck.log, so a hook that stopped can be read from the state it was left in.
  */
 export async function dumpStuckHooks(
-  redis: Cluster,
+  redis: Cluster | Redis,
   prefix: string,
   hookIds: readonly string[],
 ): Promise<void> {
