@@ -242,8 +242,8 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
           { hookId: holding.hookId, jobId: job.id },
           'job finished by an earlier send of its outcome',
         );
-        if (!this.mayContinue(holding)) return false;
-        offer = await jobs.take(holding.hookId, job.token);
+        if (!fetchNext) return false;
+        offer = await this.takeOwnNext(holding, job);
         continue;
       }
       let next;
@@ -261,13 +261,25 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
         // reconnect and the first one had finished the job (and taken the next under the same token: take
         // finds it by that token). Or the lock had expired, and the job is whoever holds it now.
         logger.info({ err: error, hookId: holding.hookId, jobId: job.id }, 'finishing a job was refused');
-        if (!this.mayContinue(holding)) return false;
-        offer = await jobs.take(holding.hookId, job.token);
+        if (!fetchNext) return false;
+        offer = await this.takeOwnNext(holding, job);
         continue;
       }
       if (!next) return fetchNext; // asked for the next job and there was none: the queue ran empty
       offer = { kind: 'job', job: next };
     }
+  }
+
+  /**
+   * The next job a finish took under this holding's token when its reply was lost: found again by the token
+   * (job-adopt.lua's same caller). It is this holding's as if the reply had arrived, so it is taken whether or
+   * not the holding may still go on, as the reply's next job would be delivered: the finish's script may have
+   * marked it too, and a marked job left behind waits out its lock and is recorded `unknown`, never sent (a
+   * failover, whose untrusted leases stop holdings, lost accepted events that way). Asked for while the
+   * holding may go on (`fetchNext`) only; a finish that took nothing leaves nothing to find.
+   */
+  private takeOwnNext(holding: Holding, finished: ActiveJob): Promise<JobOffer> {
+    return this.deps.jobs.take(holding.hookId, finished.token);
   }
 
   /**
