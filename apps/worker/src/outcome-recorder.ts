@@ -12,7 +12,7 @@ import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptFence, AttemptLedger, FinishedJob } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { OUTCOME_RETRY_MS, retryWrite } from './write-retry';
+import { retryWrite } from './write-retry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
   readonly outcome: RecordedOutcome;
@@ -41,8 +41,8 @@ export class OutcomeRecorder {
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
       logger: Logger;
-      /** How long a failing outcome write is tried again (OUTCOME_RETRY_MS). */
-      retryMs?: number;
+      /** How long a failing outcome write is tried again: the job's lock (write-retry.ts says why). */
+      retryMs: number;
     },
   ) {}
 
@@ -81,7 +81,7 @@ export class OutcomeRecorder {
           completion,
           !announced,
         ),
-      this.deps.retryMs ?? OUTCOME_RETRY_MS,
+      this.deps.retryMs,
       (error, n) =>
         this.deps.logger.warn(
           { err: error, hookId, eventId: event.id, n },

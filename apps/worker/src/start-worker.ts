@@ -89,7 +89,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     attempts: deps.store.attempts,
     recorder: new OutcomeRecorder({
       ...{ redis, keys, attempts: deps.store.attempts, marks, metrics, logger },
-      ...(deps.timings?.outcomeRetryMs !== undefined ? { retryMs: deps.timings.outcomeRetryMs } : {}),
+      retryMs: deps.timings?.outcomeRetryMs ?? figures.lockMs,
     }),
     attempt: (request) => deliverer.attempt(request),
     oauth: new OAuthTokens((request) => deliverer.attempt(request)),

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '@hookline/testing';
-import { useWorkerRig, withOutcomeGate } from './support/worker-rig';
+import type { AttemptLedger } from '@hookline/store';
+import { ledgerWith, useWorkerRig, withOutcomeGate } from './support/worker-rig';
 
 // While a Redis primary is being replaced, writing an outcome fails for a few seconds after the request
 // left. The worker keeps trying (write-retry.ts) instead of leaving the job to a take-over that would record
@@ -30,6 +32,39 @@ describe('an outcome write that fails for a while', () => {
     );
 
     expect(refused).toBeGreaterThan(1);
+    expect(rig.callIdsReceived()).toEqual(['first', 'second']);
+    expect((await rig.recorded(hook.id)).map((r) => [r.event_fields.call_id, r.outcome])).toEqual([
+      ['first', 'delivered'],
+      ['second', 'delivered'],
+    ]);
+  }, 30000);
+
+  // With replica acknowledgements, a write queued behind other WAITs on its connection during a failover
+  // fails only after seconds: the budget runs from that failure, not from the call (which spent it waiting).
+  it('keeps trying after a first write that failed only once longer than the budget had passed', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    let calls = 0;
+    const attempts = ledgerWith(ledger, {
+      finishAndComplete: async (...args) => {
+        calls += 1;
+        if (calls === 1) {
+          await sleep(1500);
+          throw new Error('1 replica acknowledgement required (HOOKLINE_REDIS_REPLICA_ACKS), 0 received');
+        }
+        return ledger.finishAndComplete(...args);
+      },
+    });
+    rig.startWorker(attempts, { outcomeRetryMs: 1000 });
+
+    const { account, hook } = await rig.hookOnReceiver(store, 'Slow failure');
+    for (const callId of ['first', 'second']) await rig.publish(account.id, callId);
+    await waitUntil(
+      async () => (await rig.recorded(hook.id)).length === 2,
+      'both events recorded in the history outbox',
+      15000,
+    );
+    expect(calls).toBeGreaterThan(2);
     expect(rig.callIdsReceived()).toEqual(['first', 'second']);
     expect((await rig.recorded(hook.id)).map((r) => [r.event_fields.call_id, r.outcome])).toEqual([
       ['first', 'delivered'],
