@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Command } from 'ioredis';
+import { ScriptCommand } from './script-command';
 
 type Arg = string | number | Buffer;
-/** The two ioredis calls a script needs (a Redis or a Cluster client). */
+/** The ioredis call a script needs (a Redis or a Cluster client). */
 export interface ScriptClient {
-  evalsha(sha: string, numKeys: number, ...args: Arg[]): Promise<unknown>;
-  eval(source: string, numKeys: number, ...args: Arg[]): Promise<unknown>;
+  sendCommand(command: Command): Promise<unknown>;
 }
+
+// Replies as text, as `redis.evalsha` gives them (its Buffer twin, `evalshaBuffer`, would give Buffers).
+const UTF8_REPLIES = { replyEncoding: 'utf8' } as const;
 
 /**
  * A Lua script sent by its SHA1, so calls do not ship the script text each time. The first call on a server
@@ -27,10 +31,14 @@ export class LuaScript {
   async run(client: unknown, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
     const redis = client as ScriptClient;
     try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      return await redis.sendCommand(
+        new ScriptCommand('evalsha', [this.sha, keys.length, ...keys, ...args], UTF8_REPLIES),
+      );
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.source, keys.length, ...keys, ...args);
+      return redis.sendCommand(
+        new ScriptCommand('eval', [this.source, keys.length, ...keys, ...args], UTF8_REPLIES),
+      );
     }
   }
 }
