@@ -96,7 +96,7 @@ export class OutcomeRecorder {
       );
       return done;
     }
-    if (finished === 'recorded') this.deps.marks.add(hookId);
+    if (finished === 'recorded' && !done.historyMarked) this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
     // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
     if (announced) await this.announce(job, attempt);

@@ -114,6 +114,32 @@ describe("an outcome recorded with its job's completion", () => {
     expect(await jobField('evt_1', 'data')).toBe('{"emptied":true}');
   });
 
+  it('marks the hook for the history writer in the same call, an earlier mark kept (one Redis)', async () => {
+    const marked = () => ctx.redis.zscore(keys.historyDirty(), hook.id);
+    const first = await take('w:1');
+    const before = Date.now();
+    const done = await complete(first, await begun(first));
+
+    expect(done.historyMarked).toBe(true);
+    const at = Number(await marked());
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    // A mark from before (records waiting longer) is kept: the writer's lag counts from it.
+    await ctx.redis.zadd(keys.historyDirty(), 1000, hook.id);
+    const second = jobs.finished(first, done.jobReply)!;
+    await complete(second, { jobId: second.id, token: second.token });
+    expect(await marked()).toBe('1000');
+  });
+
+  it('marks nothing for the writer when it records nothing (the lock is another holder’s)', async () => {
+    const first = await take('w:1');
+    const fence = await begun(first);
+    await ctx.redis.set(layout.jobLock(first.id), 'w:2');
+
+    expect(await complete(first, fence)).toEqual({ finished: 'fenced' });
+    expect(await ctx.redis.zscore(keys.historyDirty(), hook.id)).toBeNull();
+  });
+
   it('a failed outcome fails the job with its reason; none taken next when not asked', async () => {
     const first = await take('w:1');
     const fence = await begun(first);

@@ -30,8 +30,9 @@ import { SecretBoxError, type SecretBox } from './secret-box';
 // one thing we must not do blindly: the request may already have reached the endpoint. Before sending, the
 // worker writes the event id to the hook's attempt key; recording the outcome appends `:done` in the same
 // script that appends the attempt's record to the hook's history outbox (the history writer moves it to
-// PostgreSQL; the caller marks the hook for it). Both steps first check the caller's lock token on the job (the fence:
-// a holder that lost the job writes nothing). A takeover reads the key:
+// PostgreSQL; on one Redis the same script marks the hook for it, on a Cluster the caller does). Both steps
+// first check the caller's lock token on the job (the fence: a holder that lost the job writes nothing). A
+// takeover reads the key:
 //   - another event's id (or nothing): this event was never attempted -> send it;
 //   - this event's id: it may have left -> record `unknown`, do not send;
 //   - this event's id + ':done': the outcome is recorded, only the job's completion was lost -> finish quietly.
@@ -215,6 +216,8 @@ export class RedisAttemptLedger implements AttemptLedger {
   ): Promise<FinishedJob> {
     const askedAt = performance.now();
     const cached = markNext ? this.targets.get(hookId) : undefined;
+    // On one Redis the writer's set is beside the hook's keys: the script marks the hook with its record.
+    const markHistoryAt = this.redis.isCluster ? undefined : Date.now();
     const { reply, unacknowledged } = await this.runFinish(
       hookId,
       record,
@@ -222,11 +225,17 @@ export class RedisAttemptLedger implements AttemptLedger {
       streakStep,
       marker,
       emptiedJobData,
-      { completion, markNext, cachedVersion: cached ? String(cached.version) : '' },
+      {
+        completion,
+        markNext,
+        cachedVersion: cached ? String(cached.version) : '',
+        ...(markHistoryAt !== undefined ? { markHistoryAt } : {}),
+      },
     );
     const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
+    const historyMarked = code === 1 && markHistoryAt !== undefined;
     // Written and acknowledged together (one script, one WAIT): the outcome is on the replicas no later than
     // the completion. Not acknowledged, the caller tries again, and the repeat answers `again` (the lock went
     // with the completion) under a WAIT that covers the first write. The next job's mark, if one was made, is
@@ -235,7 +244,12 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (finished === 'fenced') return { finished };
     if (again) return { finished, again };
     const next = this.begun(hookId, cached, jobReply, nextMark, askedAt);
-    return next ? { finished, jobReply, next } : { finished, jobReply };
+    return {
+      finished,
+      jobReply,
+      ...(next ? { next } : {}),
+      ...(historyMarked ? { historyMarked: true as const } : {}),
+    };
   }
 
   async takeAndBegin(take: PreparedTake): Promise<TakenJob> {
@@ -290,7 +304,13 @@ export class RedisAttemptLedger implements AttemptLedger {
     streakStep: StreakStep | undefined,
     marker: string,
     emptiedJobData: string | undefined,
-    completing?: { completion: PreparedFinish; markNext: boolean; cachedVersion: string },
+    completing?: {
+      completion: PreparedFinish;
+      markNext: boolean;
+      cachedVersion: string;
+      /** The time to mark the hook for the history writer with, in the script (one Redis only). */
+      markHistoryAt?: number;
+    },
   ) {
     const { keys } = this;
     const layout = hookQueueLayout(keys, hookId);
@@ -306,7 +326,13 @@ export class RedisAttemptLedger implements AttemptLedger {
         keys.hookStreakFailures(hookId),
         this.lockKey(hookId, fence),
         ...(emptiedJobData !== undefined ? [jobKey] : []),
-        ...(completing ? [keys.hookErasing(hookId), ...completing.completion.keys] : []),
+        ...(completing
+          ? [
+              keys.hookErasing(hookId),
+              ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
+              ...completing.completion.keys,
+            ]
+          : []),
       ],
       [
         JSON.stringify(record),
@@ -322,6 +348,8 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.markNext ? layout.jobPrefix : '',
               layout.jobLockSuffix,
               completing.cachedVersion,
+              completing.markHistoryAt ?? '',
+              completing.markHistoryAt !== undefined ? hookId : '',
               ...completing.completion.args,
             ]
           : []),

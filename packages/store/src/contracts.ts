@@ -230,6 +230,11 @@ export interface FinishedJob {
   readonly jobReply?: unknown;
   readonly again?: true;
   readonly next?: BegunAttempt;
+  /**
+   * The script marked the hook for the history writer with its record (one Redis: see attempt-finish.lua); the
+   * caller marks it otherwise (OutboxMarks).
+   */
+  readonly historyMarked?: true;
 }
 
 /**

@@ -1,10 +1,14 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
--- hash; to complete the job in the same script, then the hook's erasing set and BullMQ's moveToFinished's
--- fourteen keys. ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''),
--- attempt time ms, ttl ms, the caller's lock token, and with the job's hash its data without the event's
--- fields; to complete the job, then the prefix and suffix of the hook's job locks around a job id (prefix '' =
--- the next job is not marked), the version of the caller's cached target ('' = none), and moveToFinished's
--- nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- hash; to complete the job in the same script, then the hook's erasing set, the history writer's set of marked
+-- hooks when the hook is marked here, and BullMQ's moveToFinished's fourteen keys. ARGV: record JSON, outbox
+-- idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's lock
+-- token, and with the job's hash its data without the event's fields; to complete the job, then the prefix and
+-- suffix of the hook's job locks around a job id (prefix '' = the next job is not marked), the version of the
+-- caller's cached target ('' = none), the mark's time and the hook id (time '' = no mark here, and no set among
+-- the KEYS), and moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- The hook is marked for the history writer (ZADD LT, as OutboxMarks marks it) here only where the set and the
+-- hook's keys are on one node, one Redis: the record and the mark that makes the writer move it are then written
+-- (and acknowledged) together, with no round trip of their own and no crash between them to lose the mark.
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
@@ -48,19 +52,24 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
+local marking = ARGV[12] ~= ''
+-- Where BullMQ's keys and arguments begin.
+local firstKey, firstArg = marking and 10 or 9, 14
+if code == 1 and marking then redis.call('ZADD', KEYS[9], 'LT', ARGV[12], ARGV[13]) end
 if code ~= -1 then
   local keys, argv = {}, {}
-  for i = 9, #KEYS do keys[#keys + 1] = KEYS[i] end
-  for i = 12, #ARGV do argv[#argv + 1] = ARGV[i] end
+  for i = firstKey, #KEYS do keys[#keys + 1] = KEYS[i] end
+  for i = firstArg, #ARGV do argv[#argv + 1] = ARGV[i] end
   local job = bullmqFinish(keys, argv)
   local mark = ARGV[9] ~= '' and markTaken(job, KEYS[2], KEYS[3], KEYS[8], ARGV[7], ARGV[9], ARGV[10], ARGV[11])
   if mark then return {code, job, mark} end
   return {code, job}
 end
--- moveToFinished's time, field and value are ARGV[13], ARGV[14] and ARGV[15].
+-- moveToFinished's time, field and value are its second, third and fourth arguments.
+local finishedOn, field, value = ARGV[firstArg + 1], ARGV[firstArg + 2], ARGV[firstArg + 3]
 local current = redis.call('GET', KEYS[2])
 if current == ARGV[3] .. ':done' or (current and string.sub(current, -#ARGV[7] - 1) == ' ' .. ARGV[7]) then
-  local done = redis.call('HMGET', KEYS[7], 'finishedOn', ARGV[14])
-  if done[1] == ARGV[13] and done[2] == ARGV[15] then return {2} end
+  local done = redis.call('HMGET', KEYS[7], 'finishedOn', field)
+  if done[1] == finishedOn and done[2] == value then return {2} end
 end
 return {-1}
