@@ -12,7 +12,14 @@ import {
   type Tracing,
 } from '@hookline/core';
 import { createDeliverer, OAuthTokens, parseEgressProxy } from '@hookline/delivery';
-import { EgressWaits, HistoryOutbox, HookJobs, HookQueues, OutboxMarks } from '@hookline/redis';
+import {
+  EgressWaits,
+  HistoryOutbox,
+  HookJobs,
+  HookQueues,
+  OutboxMarks,
+  replicaAcksOf,
+} from '@hookline/redis';
 import {
   DEFAULT_TIMINGS,
   ENGINE_TIMINGS,
@@ -81,7 +88,14 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const timings = { ...DEFAULT_TIMINGS, ...deps.timings };
   // The engine's timing table (packages/scheduler/src/timings.ts) sizes the job lock and the SIGTERM wait.
   const figures = engineFigures(deadlineMs, timings, deps.timings?.lockMs);
-  const jobs = new HookJobs(redis, keys, figures.lockMs);
+  // With replica acknowledgements a WAIT holds the command connection for up to 1 s, and while no replica
+  // answers (a failover, until a replica is back) the holdings' WAITs queue one behind another: a lease
+  // renewal or a lock extension sent behind them arrived after its lease or lock had expired (every holding
+  // of the process stopped; a job was taken over and its unsent event recorded `unknown`). Those commands
+  // then go on a connection of their own; none needs an acknowledgement (DESIGN.md, "A failover, write by
+  // write"). Without acknowledgements no command holds the connection, and the process keeps two.
+  const leasesRedis = replicaAcksOf(redis) > 0 ? logRedisErrors(redis.duplicate(), logger) : redis;
+  const jobs = new HookJobs(redis, keys, figures.lockMs, leasesRedis);
   const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
     logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
   );
@@ -116,7 +130,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
     blocking: logRedisErrors(redis.duplicate(), logger),
-    ready: new ReadySet(redis, keys, clock),
+    ready: new ReadySet(leasesRedis, keys, clock),
     jobs,
     queues: new HookQueues(redis, keys),
     deliver,
@@ -124,7 +138,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     takeAndBegin: (take) => deps.store.attempts.takeAndBegin(take),
     egress,
     holderId,
-    roster: new WorkerRoster(redis, keys, clock),
+    roster: new WorkerRoster(leasesRedis, keys, clock),
     name: `${hostname()}/${process.pid}/${holderId.slice(2, 10)}`,
     maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS,
     timings,
@@ -137,6 +151,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
       await consumer.close(figures.closeBoundMs);
       await deliverer.close();
       await marks.flush();
+      if (leasesRedis !== redis) leasesRedis.disconnect();
     },
     heldCount: () => consumer.count,
   };

@@ -71,13 +71,23 @@ export interface PreparedFinish {
  */
 export class HookJobs {
   private readonly backends: HookBackends;
+  private readonly lockBackends: HookBackends;
 
+  /**
+   * `locksRedis`: where lock extensions go, when not on `redis`. With replica acknowledgements the worker's
+   * command connection carries a WAIT after every mark and outcome, each holding it up to 1 s while no
+   * replica answers; an extension queued behind them reached Redis after its lock had expired, and another
+   * holder took the job over and recorded `unknown` for an event never sent. An extension needs no WAIT of
+   * its own: one made before a mark is in the replication stream before it, so the mark's WAIT covers it.
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     readonly lockMs: number,
+    locksRedis: Redis = redis,
   ) {
     this.backends = new HookBackends(redis, keys, lockMs);
+    this.lockBackends = locksRedis === redis ? this.backends : new HookBackends(locksRedis, keys, lockMs);
   }
 
   /** Moves the hook's next waiting job to active under `token`; BullMQ refuses while paused or maxed. */
@@ -198,7 +208,8 @@ export class HookJobs {
 
   /** Extends the job's lock while its request is in flight; false when the lock is no longer ours. */
   async extendLock(job: ActiveJob): Promise<boolean> {
-    return lockExtended(await this.backend(job.hookId).extendLock(job.id, job.token, this.lockMs));
+    const backend = this.lockBackends.of(job.hookId);
+    return lockExtended(await backend.extendLock(job.id, job.token, this.lockMs));
   }
 
   /**
