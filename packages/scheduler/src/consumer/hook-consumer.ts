@@ -231,8 +231,11 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
         return false;
       }
       if (end.kind === 'lost') {
+        // The job's lock is not ours: another holder has it, or (a failover) the new primary never had our
+        // take and the job waits unlocked. The lease may still be ours, so the hook is let go like one with
+        // work left (given back, re-checked, signalled) rather than held until its lease expires and is
+        // reclaimed (≈15 s with no holder at all); a holder that has the job keeps it by its lock.
         logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
-        holding.lose(end.why);
         return false;
       }
       if (end.kind === 'finished' && end.again) {
@@ -325,13 +328,15 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     // Out of `held` first: once the lease is released this process may claim the hook again at once (its own
     // re-signal below), and that claim must start a new holding, not find this one on its way out. A holding
     // dropped as stuck (dropStuck) may end long after a new one took its place: that one stays.
-    if (this.held.get(holding.hookId) === holding) this.held.delete(holding.hookId);
+    const current = this.held.get(holding.hookId) === holding;
+    if (current) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
       // queue after letting go (whatever release answers: a resent release finds the lease gone already).
-      if (!holding.lost) {
+      // Only the process's current holding of the hook: a release names the process, not the holding.
+      if (current && !holding.lost) {
         await this.releases.add(holding.hookId);
         if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
