@@ -16,7 +16,10 @@ export class Holding {
    * fence tells a lost job).
    */
   finishing = false;
-  /** Why the hook is no longer this process's (its lease went to another holder, or a step never ended), once known. */
+  /**
+   * Why the hook is no longer this process's (its lease went to another holder, a lock extension failed, or a
+   * step never ended), once known.
+   */
   lostBecause?: string;
   readonly since = performance.now();
   /** When the drain last moved on (took, delivered, finished, waited on the egress proxy): see stuckForMs. */
