@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import IORedis from 'ioredis';
 import { SAMPLE_CALL_DATA } from '@hookline/core';
 import { Producer } from '@hookline/queue';
 import { HookQueues, redisKeys, requireReplicaAcks } from '@hookline/redis';
 import { createStore, SecretBox } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import {
-  startReceiver,
-  startRedisSentinel,
-  uniquePrefix,
-  waitUntil,
-  type RedisSentinelFixture,
-} from '@hookline/testing';
+import { startReceiver, uniquePrefix, useRedisPair, waitUntil } from '@hookline/testing';
 import { startWorker } from '../src';
 
 const HOOKS = 30;
@@ -25,19 +18,10 @@ const FROZEN_MS = 20_000;
 // test saw "leases found lost at renewal" in each failover), and a job whose lock lapsed was taken over and
 // its event, marked but never sent, recorded `unknown`. Leases and locks have a connection of their own then.
 describe('a worker whose replica does not acknowledge for a while', () => {
-  let pair: RedisSentinelFixture;
-  let redis: IORedis;
-  beforeAll(async () => {
-    pair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
-    const primary = pair.servers[0]!;
-    redis = requireReplicaAcks(new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null }), 1);
-  }, 30_000);
-  afterAll(async () => {
-    redis?.disconnect();
-    await pair?.stop();
-  });
+  const acked = useRedisPair((redis) => requireReplicaAcks(redis, 1));
 
   it('keeps every lease and lock it holds, and delivers and records each event once, in order, when the replica is back', async () => {
+    const { redis } = acked;
     const keys = redisKeys(uniquePrefix('lease-conn'));
     const hookQueues = new HookQueues(redis, keys);
     const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
@@ -55,7 +39,7 @@ describe('a worker whose replica does not acknowledge for a while', () => {
         });
     }
 
-    const replica = pair.servers[1]!;
+    const { replica } = acked;
     replica.freeze();
     const worker = startWorker({
       config: {

@@ -1,10 +1,4 @@
-import IORedis from 'ioredis';
-import {
-  startRedisSentinel,
-  waitUntil,
-  type RedisSentinelFixture,
-  type RedisServerProcess,
-} from '@hookline/testing';
+import { useRedisPair, waitUntil, type RedisServerProcess } from '@hookline/testing';
 import { callAcknowledged, requireReplicaAcks } from './replica-acks';
 
 // A WAIT counts only on the connection that wrote: sent again on a new connection (which wrote nothing), it
@@ -31,30 +25,21 @@ async function cutWaitingConnection(server: RedisServerProcess): Promise<void> {
 }
 
 describe('replica acknowledgements across a reconnection', () => {
-  let pair: RedisSentinelFixture;
-  let redis: IORedis;
-  beforeAll(async () => {
-    pair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
-    const primary = pair.servers[0]!;
-    redis = requireReplicaAcks(new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null }), 1);
-  }, 30000);
-  afterAll(async () => {
-    redis?.disconnect();
-    await pair?.stop();
-  });
+  const acked = useRedisPair((redis) => requireReplicaAcks(redis, 1));
 
   it('acknowledged on the connection that wrote', async () => {
+    const { redis } = acked;
     expect(await callAcknowledged(redis, 'SET', '{acks}:a', ['1'])).toEqual({ reply: 'OK' });
   });
 
   it('a WAIT cut off with its connection does not count', async () => {
-    const replica = pair.servers[1]!;
+    const { redis, replica } = acked;
     replica.freeze();
     let confirming: Promise<Error | undefined> | undefined;
     try {
       confirming = callAcknowledged(redis, 'SET', '{acks}:b', ['1']).then((a) => a.unacknowledged);
       confirming.catch(() => undefined);
-      await cutWaitingConnection(pair.servers[0]!);
+      await cutWaitingConnection(acked.pair.servers[0]!);
     } finally {
       replica.thaw();
     }

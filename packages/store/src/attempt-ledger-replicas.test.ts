@@ -1,6 +1,5 @@
-import IORedis from 'ioredis';
 import { requireReplicaAcks } from '@hookline/redis';
-import { startRedisSentinel, type RedisSentinelFixture } from '@hookline/testing';
+import { useRedisPair } from '@hookline/testing';
 import type { AttemptRecord } from '@hookline/core';
 import { holdJob } from './test-support/hold-job';
 import { storeForTest } from './test-support/store-for-test';
@@ -9,23 +8,14 @@ import { storeForTest } from './test-support/store-for-test';
 // the request may leave. A replica that does not acknowledge (frozen with SIGSTOP here) means: send nothing,
 // take the mark back, so that the next taking sends the event instead of recording `unknown`.
 describe('the attempt ledger with replica acknowledgements required', () => {
-  let redisPair: RedisSentinelFixture;
-  let redis: IORedis;
-  beforeAll(async () => {
-    redisPair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
-    const primary = redisPair.servers[0]!;
-    redis = requireReplicaAcks(new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null }), 1);
-  }, 30000);
-  afterAll(async () => {
-    redis?.disconnect();
-    await redisPair?.stop();
-  });
+  const acked = useRedisPair((redis) => requireReplicaAcks(redis, 1));
 
   it('sends only once the replica has the mark; withdraws it when the replica does not answer', async () => {
+    const { redis } = acked;
     const { store, keys } = storeForTest({ prefix: 'acks', redis });
     const account = await store.accounts.create({ name: 'Acme' });
     const hook = await store.hooks.create(account.id, { url: 'https://example.com/in', format: 'json' }, 't');
-    const replica = redisPair.servers[1]!;
+    const { replica } = acked;
     const attemptKey = keys.hookAttempt(hook.id);
 
     const first = await holdJob(redis, keys, hook.id, { jobId: 'evt_1', token: 'taking-1' });

@@ -17,7 +17,7 @@ export { waitUntil, waitUntilSettled } from './wait-until';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';
-export { startRedisSentinel, type RedisSentinelFixture } from './redis-sentinel';
+export { startRedisSentinel, useRedisPair, type RedisSentinelFixture } from './redis-sentinel';
 export { RedisServerProcess, withServerLogs } from './redis-servers';
 export { machineText } from './plain-words';
 export { axeViolations } from './axe';

@@ -167,3 +167,30 @@ async function startOnce(options: RedisSentinelOptions): Promise<RedisSentinelFi
     stop,
   };
 }
+
+/**
+ * A primary and one replica (no sentinels) for a test file, with a client of the primary that waits out
+ * reconnects as hookline's own do (`maxRetriesPerRequest: null`). `configure` readies the client once it
+ * exists (tests of replica acknowledgements pass `requireReplicaAcks`, which lives in @hookline/redis).
+ */
+export function useRedisPair(configure: (redis: IORedis) => unknown = () => undefined) {
+  const fixture = {
+    pair: undefined as unknown as RedisSentinelFixture,
+    redis: undefined as unknown as IORedis,
+    /** The replica, to freeze and thaw. */
+    get replica(): RedisServerProcess {
+      return fixture.pair.servers[1]!;
+    },
+  };
+  beforeAll(async () => {
+    fixture.pair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
+    const primary = fixture.pair.servers[0]!;
+    fixture.redis = new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null });
+    configure(fixture.redis);
+  }, 30_000);
+  afterAll(async () => {
+    fixture.redis?.disconnect();
+    await fixture.pair?.stop();
+  });
+  return fixture;
+}

@@ -4,7 +4,7 @@ import { Producer } from '@hookline/queue';
 import { HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type AttemptLedger, type Store } from '@hookline/store';
 import { createLogger, createMetrics } from '@hookline/telemetry';
-import { startReceiver, useRedis, type Receiver } from '@hookline/testing';
+import { startReceiver, useRedis, waitUntil, type Receiver } from '@hookline/testing';
 import { startWorker, type WorkerDeps } from '../../src';
 
 /**
@@ -67,6 +67,21 @@ export function useWorkerRig(label: string) {
       return (await ctx.redis.lrange(rig.keys.hookHistoryOutbox(hookId), 0, -1)).map(
         (entry) =>
           JSON.parse(entry) as { event_fields: Record<string, string>; outcome: string; error?: string },
+      );
+    },
+    /**
+     * Waits until the hook has one record per call id, then expects each call id received once, in order,
+     * and recorded `delivered`.
+     */
+    async expectDeliveredOnce(hookId: string, callIds: readonly string[], timeoutMs = 15_000) {
+      await waitUntil(
+        async () => (await rig.recorded(hookId)).length === callIds.length,
+        `${callIds.length} events recorded in the history outbox`,
+        timeoutMs,
+      );
+      expect(rig.callIdsReceived()).toEqual(callIds);
+      expect((await rig.recorded(hookId)).map((r) => [r.event_fields.call_id, r.outcome])).toEqual(
+        callIds.map((id) => [id, 'delivered']),
       );
     },
     callIdsReceived(): string[] {

@@ -1,24 +1,13 @@
-import IORedis from 'ioredis';
 import { redisKeys, requireReplicaAcks } from '@hookline/redis';
-import { startRedisSentinel, type RedisSentinelFixture } from '@hookline/testing';
+import { useRedisPair } from '@hookline/testing';
 import { AccountInbox } from './account-inbox';
 
 // `deleteDone` says whether each entry's deletion is on the replicas (HOOKLINE_REDIS_REPLICA_ACKS): the fan-out cuts
 // the deduplication keys only then, since a failover that lost the deletion brings the entry back. A primary
 // and one replica on ports of their own; the replica frozen so that it acknowledges nothing.
 describe('an inbox entry done with replica acknowledgements required', () => {
-  let pair: RedisSentinelFixture;
-  let redis: IORedis;
+  const acked = useRedisPair((redis) => requireReplicaAcks(redis, 1));
   const keys = redisKeys(`done-acks-${process.pid}`);
-  beforeAll(async () => {
-    pair = await startRedisSentinel({ replicas: 1, sentinels: 0 });
-    const primary = pair.servers[0]!;
-    redis = requireReplicaAcks(new IORedis(primary.port, primary.host, { maxRetriesPerRequest: null }), 1);
-  }, 30000);
-  afterAll(async () => {
-    redis?.disconnect();
-    await pair?.stop();
-  });
 
   async function accepted(inbox: AccountInbox, eventId: string): Promise<string> {
     const acceptance = await inbox.accept({
@@ -35,12 +24,13 @@ describe('an inbox entry done with replica acknowledgements required', () => {
   }
 
   it('is acknowledged when the replica has the deletion, and said not to be when it does not', async () => {
+    const { redis } = acked;
     const inbox = new AccountInbox(redis, keys);
     const first = await accepted(inbox, 'evt_1');
     const second = await accepted(inbox, 'evt_2');
     expect(await inbox.deleteDone([{ accountId: 'acct_1', entryId: first }])).toEqual([true]);
 
-    const replica = pair.servers[1]!;
+    const { replica } = acked;
     replica.freeze();
     try {
       expect(await inbox.deleteDone([{ accountId: 'acct_1', entryId: second }])).toEqual([false]);
