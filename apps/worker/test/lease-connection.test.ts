@@ -17,10 +17,12 @@ const FROZEN_MS = 20_000;
 // arrived after the leases and locks had expired. Every holding of the process stopped (the Sentinel failover
 // test saw "leases found lost at renewal" in each failover), and a job whose lock lapsed was taken over and
 // its event, marked but never sent, recorded `unknown`. Leases and locks have a connection of their own then.
+// And the marks' WAITs no longer queue one behind another (ack-gate.ts): before, a holding's mark waited
+// behind the 29 others' for up to 30 s a try, and 10–15 of the 30 holdings were given up as stuck.
 describe('a worker whose replica does not acknowledge for a while', () => {
   const acked = useRedisPair((redis) => requireReplicaAcks(redis, 1));
 
-  it('keeps every lease and lock it holds, and delivers and records each event once, in order, when the replica is back', async () => {
+  it('lets no lease or lock expire and no holding get stuck, and delivers and records each event once, in order, when the replica is back', async () => {
     const { redis } = acked;
     const keys = redisKeys(uniquePrefix('lease-conn'));
     const hookQueues = new HookQueues(redis, keys);
@@ -40,6 +42,7 @@ describe('a worker whose replica does not acknowledge for a while', () => {
     }
 
     const { replica } = acked;
+    const errors: string[] = [];
     replica.freeze();
     const worker = startWorker({
       config: {
@@ -52,7 +55,7 @@ describe('a worker whose replica does not acknowledge for a while', () => {
       keys,
       store: { attempts: store.attempts },
       metrics: createMetrics(),
-      logger: createLogger('silent', 'test'),
+      logger: createLogger('error', 'test', { write: (line: string) => void errors.push(line) }),
     });
     const expiredLeases: string[] = [];
     try {
@@ -63,7 +66,6 @@ describe('a worker whose replica does not acknowledge for a while', () => {
         const now = Date.now();
         for (let i = 0; i < leases.length; i += 2)
           if (Number(leases[i + 1]) < now) expiredLeases.push(leases[i]!);
-        expect(leases.length / 2).toBe(HOOKS);
       }
       expect(receiver.requests).toHaveLength(0);
     } finally {
@@ -71,6 +73,9 @@ describe('a worker whose replica does not acknowledge for a while', () => {
     }
     try {
       expect([...new Set(expiredLeases)]).toEqual([]);
+      // Each mark's try is answered within about one WAIT, whatever the number of holdings (the connection's
+      // gate, ack-gate.ts): no step lasts long enough to be taken for stuck and its hook given up.
+      expect(errors.filter((line) => line.includes('never ended'))).toEqual([]);
       await waitUntil(() => receiver.requests.length >= HOOKS * 2, 'every event delivered', 60_000);
       await sleep(500);
       const ids = receiver.requests.map(

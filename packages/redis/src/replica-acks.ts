@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import { ackGateOf } from './ack-gate';
 import type { LuaScript } from './lua-script';
 
 // "Write, then WAIT": the writes hookline's promises rest on are acknowledged by replicas before hookline
@@ -25,10 +26,14 @@ export class ReplicaAcksMissingError extends Error {
   constructor(
     readonly required: number,
     readonly acknowledged: number,
+    /** Sent without its WAIT (ack-gate.ts): what the connection's last WAIT found. */
+    notAskedBecause?: string,
   ) {
     super(
       `${required} replica acknowledgement${required === 1 ? '' : 's'} required (HOOKLINE_REDIS_REPLICA_ACKS), ` +
-        `${acknowledged} received within ${REPLICA_ACK_TIMEOUT_MS} ms`,
+        (notAskedBecause === undefined
+          ? `${acknowledged} received within ${REPLICA_ACK_TIMEOUT_MS} ms`
+          : `not waited for: the last WAIT on this connection found ${notAskedBecause}`),
     );
     this.name = 'ReplicaAcksMissingError';
   }
@@ -114,6 +119,8 @@ export async function runConfirmed(
 /**
  * Sends the write `add` puts into a pipeline, then WAIT, as one pipeline; again (the write with its WAIT)
  * after a redirection, or when `add` asks to after the write's error (a NOSCRIPT). The write's error is thrown.
+ * The connection's gate (ack-gate.ts) may send the write without its WAIT: the replicas are known not to
+ * answer, and the write is not acknowledged.
  */
 async function withWait(
   redis: Redis,
@@ -125,8 +132,18 @@ async function withWait(
   for (let tries = 0; ; tries++) {
     const pipeline = redis.pipeline();
     if (!add(pipeline, lastError)) throw lastError;
-    const replies = await pipeline.wait(acks, REPLICA_ACK_TIMEOUT_MS).exec();
+    const ticket = await ackGateOf(redis, key, REPLICA_ACK_TIMEOUT_MS).enter();
+    if (ticket.wait) pipeline.wait(acks, REPLICA_ACK_TIMEOUT_MS);
+    let replies: [Error | null, unknown][] | null;
+    try {
+      replies = await pipeline.exec();
+    } catch (error) {
+      if (ticket.wait) ticket.answered(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
     const [[writeError, reply] = [], [waitError, count] = []] = replies ?? [];
+    const answer = ticket.wait ? waitAnswer(acks, waitError, count) : undefined;
+    if (ticket.wait) ticket.answered(answer && shortfall(answer));
     if (writeError) {
       lastError = writeError;
       if (writeError.message.startsWith('NOSCRIPT')) continue;
@@ -136,11 +153,22 @@ async function withWait(
       }
       throw writeError;
     }
-    if (waitError) return { reply, unacknowledged: waitError };
-    if (count === undefined) return { reply, unacknowledged: new Error('WAIT got no reply') };
-    const acknowledged = Number(count);
-    return acknowledged >= acks
-      ? { reply }
-      : { reply, unacknowledged: new ReplicaAcksMissingError(acks, acknowledged) };
+    if (!ticket.wait)
+      return { reply, unacknowledged: new ReplicaAcksMissingError(acks, 0, ticket.shortBecause) };
+    return answer ? { reply, unacknowledged: answer } : { reply };
   }
+}
+
+/** What a WAIT that fell short found, for the writes sent without one after it. */
+const shortfall = (answer: Error) =>
+  answer instanceof ReplicaAcksMissingError
+    ? `${answer.acknowledged} acknowledged within ${REPLICA_ACK_TIMEOUT_MS} ms`
+    : answer.message;
+
+/** Why a WAIT's answer does not acknowledge the write before it; undefined when it does. */
+function waitAnswer(acks: number, waitError: Error | null | undefined, count: unknown): Error | undefined {
+  if (waitError) return waitError;
+  if (count === undefined) return new Error('WAIT got no reply');
+  const acknowledged = Number(count);
+  return acknowledged >= acks ? undefined : new ReplicaAcksMissingError(acks, acknowledged);
 }
