@@ -335,8 +335,10 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
       // queue after letting go (whatever release answers: a resent release finds the lease gone already).
-      // Only the process's current holding of the hook: a release names the process, not the holding.
-      if (current && !holding.lost) {
+      // Only the process's current holding of the hook: a release names the process, not the holding. A lost
+      // holding gives it back too (its job lock found gone by an extension, its lease at renewal): the script
+      // releases only a lease still this process's, and one kept would hold the hook until it expired.
+      if (current) {
         await this.releases.add(holding.hookId);
         if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
