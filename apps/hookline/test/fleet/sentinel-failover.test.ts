@@ -52,14 +52,19 @@ async function failOver(
 
 /**
  * The killed primary started again as a replica of the new one, as an orchestrator that asks Sentinel does
- * (left alone, Sentinel converts it too, but only at its next look, ≈10 s later).
+ * (left alone, Sentinel converts it too, but only at its next look, ≈10 s later), with `replica-priority 0`
+ * until it is in sync, as the README asks: a sentinel that still took the new primary for down promoted the
+ * restarted server a second after its start, before it had copied anything (seen twice under load; the next
+ * round then killed the same server again). Its data from before the kill became the pair's, and a run lost
+ * an accepted event, recorded `unknown` (most likely an attempt mark of the lag window, unsent and taken
+ * back on the other server since, found again).
  */
 async function rejoin(
   redis: RedisSentinelFixture,
   server: RedisServerProcess,
   primary: RedisServerProcess,
 ): Promise<void> {
-  await server.start(['--replicaof', primary.host, String(primary.port)]);
+  await server.start(['--replicaof', primary.host, String(primary.port), '--replica-priority', '0']);
   let info = '';
   // On a timeout, what the servers and sentinels did, so that a failure on a CI machine says why.
   await withServerLogs(
@@ -69,19 +74,15 @@ async function rejoin(
         () =>
           server.call(async (r) => {
             info = await r.info('replication');
-            // Sentinel may promote the restarted server again before it has synced (seen once: a sentinel
-            // turned it into the primary a second after the switch, and the new primary into its replica):
-            // then it is the primary, with the other server as its replica, in sync. Either way the pair is
-            // whole again, and the run goes on against whichever server Sentinel names.
-            const replicaInSync = /role:slave/.test(info) && /master_link_status:up/.test(info);
-            const primaryWithReplica = /role:master/.test(info) && /slave0:.*state=online/.test(info);
-            return replicaInSync || primaryWithReplica;
+            return /role:slave/.test(info) && /master_link_status:up/.test(info) ? true : undefined;
           }),
-        'the old primary back in the pair (a replica in sync, or the primary with one)',
+        'the old primary back as a replica in sync',
         30_000,
       ),
     () => info,
   );
+  // In sync: the next round may promote it.
+  await server.call((r) => r.config('SET', 'replica-priority', '100'));
 }
 
 /** One failover, then the killed primary back as a replica: what each of the run's rounds does. */
