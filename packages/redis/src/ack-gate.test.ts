@@ -31,8 +31,7 @@ describe("a connection's WAITs while its replica does not answer", () => {
 
   it('once a WAIT fell short, one write at a time waits for the replica; the others are written, not acknowledged', async () => {
     const { redis, replica } = acked;
-    replica.freeze();
-    try {
+    await replica.whileFrozen(async () => {
       const first = await write(redis, '{gate}:first');
       expect(first.unacknowledged).toBeInstanceOf(ReplicaAcksMissingError);
       const before = await waitCalls(redis);
@@ -51,9 +50,7 @@ describe("a connection's WAITs while its replica does not answer", () => {
       );
       // Written all the same, as after a WAIT that timed out: every caller tries again or answers 503.
       expect(await redis.exists(...burst.map((_, i) => `{gate}:b${i}`))).toBe(20);
-    } finally {
-      replica.thaw();
-    }
+    });
     // The next write is the probe: acknowledged, and the connection's writes wait for the replica again.
     expect(await write(redis, '{gate}:back')).toEqual({ reply: 'OK' });
     const before = await waitCalls(redis);
@@ -66,8 +63,7 @@ describe("a connection's WAITs while its replica does not answer", () => {
 
   it('writes made while a WAIT is slow are held until it answers, so few WAITs queue when a replica stops mid-traffic', async () => {
     const { redis, replica } = acked;
-    replica.freeze();
-    try {
+    await replica.whileFrozen(async () => {
       const before = await waitCalls(redis);
       const slow = write(redis, '{gate}:slow');
       await sleep(SLOW_WAIT_MS * 3);
@@ -76,21 +72,16 @@ describe("a connection's WAITs while its replica does not answer", () => {
       // The slow one and, once it fell short, one probe among the held: not 11 WAITs one after another.
       expect((await waitCalls(redis)) - before).toBe(2);
       expect(held.filter((r) => /not waited for/.test(r.unacknowledged?.message ?? ''))).toHaveLength(9);
-    } finally {
-      replica.thaw();
-    }
+    });
   }, 30_000);
 
   it('a burst made before any WAIT answered queues at most MAX_PENDING_WAITS of them', async () => {
     const { redis, replica } = acked;
-    replica.freeze();
-    try {
+    await replica.whileFrozen(async () => {
       const before = await waitCalls(redis);
       const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => write(redis, `{gate}:q${i}`)));
       expect((await waitCalls(redis)) - before).toBe(MAX_PENDING_WAITS);
       expect(burst.every((r) => r.reply === 'OK' && r.unacknowledged)).toBe(true);
-    } finally {
-      replica.thaw();
-    }
+    });
   }, 30_000);
 });

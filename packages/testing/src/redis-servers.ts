@@ -165,6 +165,16 @@ export class RedisServerProcess implements RedisServerAddress {
     this.child?.kill('SIGCONT');
   }
 
+  /** Runs `run` with this server frozen, and thaws it however `run` ends. */
+  async whileFrozen<T>(run: () => Promise<T>): Promise<T> {
+    this.freeze();
+    try {
+      return await run();
+    } finally {
+      this.thaw();
+    }
+  }
+
   /** Runs a command on this server over a short-lived connection. */
   call<T>(run: (redis: IORedis) => Promise<T>): Promise<T> {
     return onNode(this, this.password, run);
