@@ -106,6 +106,12 @@ export const attemptDetail = deliveryRecord
             'As sent, in order; the Authorization value is masked (scheme and last 4 characters at most)',
           ),
         body: z.string().describe('The body exactly as sent'),
+        client_certificate: z
+          .string()
+          .optional()
+          .describe(
+            "The subject of the client certificate the request was sent with (the hook's `tls`), if any",
+          ),
       })
       .optional()
       .describe('Absent when this attempt sent nothing (unknown, blocked, expired, discarded)'),

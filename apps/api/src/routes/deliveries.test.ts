@@ -132,6 +132,19 @@ describe('the delivery history API', () => {
     }
   });
 
+  it("shows the client certificate's subject an attempt was sent with (mutual TLS), written and pending alike", async () => {
+    const withCertificate = (acct: string, hookId: string, n: number) => {
+      const r = record(acct, hookId, n);
+      return { ...r, request: { ...r.request!, client_certificate: 'CN=hookline-client, O=Acme' } };
+    };
+    const { acct, hookId, records } = await hookWithLog(2, 1, withCertificate);
+    for (const r of records) {
+      const res = await api.call('GET', hookUrl(acct, hookId, `/deliveries/${r.attempt_id}`));
+      expect(res.statusCode).toBe(200);
+      expect(res.json().request.client_certificate).toBe('CN=hookline-client, O=Acme');
+    }
+  });
+
   it("shows the endpoint's response headers in the attempt's response, in order, and not in the log", async () => {
     const headers = { 'retry-after': '120', 'x-request-id': 'req-7f3a', 'set-cookie': 'session=••••' };
     const { acct, hookId, records } = await hookWithLog(2, 1, (a, h, n) =>
