@@ -16,3 +16,58 @@ const PHRASES: [RegExp, string][] = [
 export function errorInWords(error: string): string | undefined {
   return PHRASES.find(([pattern]) => pattern.test(error))?.[1];
 }
+
+/**
+ * Why an attempt was not delivered, as a customer reads it (a suspension's reason, a refused probe): lower case,
+ * no error codes, addresses or times. Says when nothing reached the endpoint at all (no OAuth 2.0 token, the
+ * egress proxy kept the request back): blaming the endpoint then sends its owner looking in the wrong place.
+ */
+export function failureInWords(record: {
+  readonly outcome: string;
+  readonly status_code?: number | undefined;
+  readonly error?: string | undefined;
+}): string {
+  switch (record.outcome) {
+    case 'failed':
+      return record.status_code !== undefined
+        ? `the endpoint answered ${record.status_code}`
+        : 'the endpoint did not answer with a success status';
+    case 'timed_out':
+      return 'the endpoint did not answer in time';
+    case 'blocked':
+      return 'the endpoint’s address is not allowed by the network policy';
+    case 'unknown':
+      return 'the attempt was interrupted, and it may or may not have arrived';
+    case 'error':
+      return errorReason(record.error ?? '');
+    default:
+      return 'the event was not delivered';
+  }
+}
+
+// As OAuthTokens (packages/delivery) records a token that could not be had.
+const NO_TOKEN = /^no OAuth 2\.0 token from \S+: (.*); nothing was sent to the endpoint$/s;
+// As the deliverer records a request the egress proxy kept back (a probe's, which is not waited for).
+const PROXY_REFUSED = /^not sent: the egress proxy\b/;
+
+function errorReason(error: string): string {
+  const noToken = NO_TOKEN.exec(error);
+  if (noToken)
+    return `no OAuth 2.0 token could be had: ${tokenWhy(noToken[1]!)}; nothing was sent to the endpoint`;
+  if (PROXY_REFUSED.test(error))
+    return 'the egress proxy did not let the request out; nothing was sent to the endpoint';
+  return errorInWords(error) ?? 'the connection to the endpoint failed';
+}
+
+function tokenWhy(why: string): string {
+  const status = /^the token endpoint answered (\d{3})/.exec(why);
+  if (status) return `the token endpoint answered ${status[1]}`;
+  if (why.startsWith('blocked: ')) return 'the token endpoint’s address is not allowed by the network policy';
+  if (why === 'timed_out' || why.startsWith('no response within'))
+    return 'the token endpoint did not answer in time';
+  if (why.startsWith('the ')) return why.replace(/\s*\(.*$/s, '');
+  const words = errorInWords(why);
+  return words
+    ? words.replace(/^the endpoint\b/, 'the token endpoint')
+    : 'the token endpoint could not be reached';
+}

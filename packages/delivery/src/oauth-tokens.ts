@@ -1,4 +1,11 @@
-import { Lru, type AttemptResult, type NotSent, type OAuth2Auth, type SendResult } from '@hookline/core';
+import {
+  errorInWords,
+  Lru,
+  type AttemptResult,
+  type NotSent,
+  type OAuth2Auth,
+  type SendResult,
+} from '@hookline/core';
 import type { DeliveryRequest } from '@hookline/core';
 
 /** What asking for a hook's OAuth 2.0 token gave: a token, an attempt that failed for want of one, or nothing sent. */
@@ -62,7 +69,7 @@ export class OAuthTokens {
       return failed(
         result.statusCode !== undefined
           ? `the token endpoint answered ${result.statusCode}${errorWords(result.responseExcerpt)}`
-          : `${result.outcome === 'blocked' ? 'blocked: ' : ''}${result.error ?? result.outcome}`,
+          : `${result.outcome === 'blocked' ? 'blocked: ' : ''}${systemWords(result.error ?? result.outcome)}`,
       );
     const answer = parseTokenAnswer(result.responseExcerpt);
     if (typeof answer === 'string') return failed(answer);
@@ -96,6 +103,15 @@ function tokenRequest(auth: OAuth2Auth): DeliveryRequest {
     headers['Authorization'] = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
   }
   return { url: auth.token_url, headers, body: form.toString() };
+}
+
+/**
+ * A connection error in words, the system's own kept in brackets for operators: "the token endpoint refused
+ * the connection (ECONNREFUSED 127.0.0.1:8443)".
+ */
+function systemWords(error: string): string {
+  const words = errorInWords(error);
+  return words ? `${words.replace(/^the endpoint\b/, 'the token endpoint')} (${error})` : error;
 }
 
 /** RFC 6749 §5.2's `error` and `error_description`, when the refusal carries them. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
+  failureInWords,
   HooklineError,
   toDeliveryRecord,
   type DeliveryRecord,
@@ -153,7 +154,11 @@ export class HookControl {
     if (record.outcome !== 'delivered')
       throw new HooklineError(
         'PROBE_FAILED',
-        `The endpoint did not accept the test event (${record.status_code !== undefined ? `HTTP ${record.status_code}` : record.outcome}); the hook stays suspended and nothing held was sent`,
+        `${
+          record.status_code !== undefined
+            ? `The endpoint did not accept the test event (HTTP ${record.status_code})`
+            : `The test event was not delivered: ${failureInWords(record)}`
+        }; the hook stays suspended and nothing held was sent`,
         undefined,
         { attempt: toDeliveryRecord(record) },
       );

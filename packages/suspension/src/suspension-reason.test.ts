@@ -48,6 +48,34 @@ describe('streakReason', () => {
     expect(last(record('unknown'))).toBe('the attempt was interrupted, and it may or may not have arrived');
   });
 
+  it('says when nothing reached the endpoint: no OAuth 2.0 token, or the egress proxy kept the request back', () => {
+    const last = (r: DeliveryRecord) => streakReason(5, T0, T0 + 10 * MINUTE, r).split('; the last: ')[1];
+    const noToken = (why: string) =>
+      record('error', {
+        error: `no OAuth 2.0 token from https://auth.example.com/token: ${why}; nothing was sent to the endpoint`,
+      });
+    expect(last(noToken('the token endpoint answered 401 (invalid_client: unknown client)'))).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
+    );
+    expect(last(noToken('the token endpoint refused the connection (ECONNREFUSED 203.0.113.7:443)'))).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint refused the connection; nothing was sent to the endpoint',
+    );
+    expect(last(noToken('blocked: destination 10.0.0.1 is not allowed'))).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint’s address is not allowed by the network policy; ' +
+        'nothing was sent to the endpoint',
+    );
+    expect(last(noToken('no response within 15000 ms'))).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint did not answer in time; nothing was sent to the endpoint',
+    );
+    expect(
+      last(
+        record('error', {
+          error: 'not sent: the egress proxy 127.0.0.1:3128 refused CONNECT 203.0.113.7:443: 403 Forbidden',
+        }),
+      ),
+    ).toBe('the egress proxy did not let the request out; nothing was sent to the endpoint');
+  });
+
   it('never carries machine text: no ISO time, error code or address', () => {
     for (const r of [
       record('failed', { status_code: 500 }),

@@ -1,4 +1,4 @@
-import { errorInWords, type DeliveryRecord } from '@hookline/core';
+import { failureInWords, type DeliveryRecord } from '@hookline/core';
 
 // The reason is read by customers (API `suspended_reason`, the website's banner, the activity feed), so it is
 // a sentence: no timestamps, error codes or addresses. When it happened is the hook's `suspended_at`, and each
@@ -13,7 +13,7 @@ export function streakReason(
 ): string {
   const failures = count === 1 ? '1 failure' : `${count} consecutive failures`;
   const head = `${failures} ${span(at - startedAt)}`;
-  return last ? `${head}; the last: ${describeFailure(last)}` : head;
+  return last ? `${head}; the last: ${failureInWords(last)}` : head;
 }
 
 /** How long the streak lasted, rounded down: it lasted at least that long. */
@@ -29,23 +29,3 @@ function span(ms: number): string {
 }
 
 const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-
-function describeFailure(record: DeliveryRecord): string {
-  switch (record.outcome) {
-    case 'failed':
-      return record.status_code !== undefined
-        ? `the endpoint answered ${record.status_code}`
-        : 'the endpoint did not answer with a success status';
-    case 'timed_out':
-      return 'the endpoint did not answer in time';
-    case 'blocked':
-      return 'the endpoint’s address is not allowed by the network policy';
-    case 'unknown':
-      return 'the attempt was interrupted, and it may or may not have arrived';
-    case 'error': {
-      return errorInWords(record.error ?? '') ?? 'the connection to the endpoint failed';
-    }
-    default:
-      return 'the event was not delivered';
-  }
-}

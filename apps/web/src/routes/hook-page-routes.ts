@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { errorInWords, heldChoiceText, HooklineError, type DeliveryRecord } from '@hookline/core';
+import { failureInWords, heldChoiceText, HooklineError, type DeliveryRecord } from '@hookline/core';
 import { hookPage, liveParts } from '../pages/hook-page';
 import { loadHookPage } from './hook-page-data';
 import { liveAnswer } from './live-answer';
@@ -16,15 +16,15 @@ function refusalFlash(error: HooklineError, hookId: string): Flash {
   const attempt = error.extra?.attempt as DeliveryRecord | undefined;
   if (error.code !== 'PROBE_FAILED' || !attempt) return { kind: 'warning', message: `${error.message}.` };
   const status = attempt.status_code;
-  const what =
+  // Only an endpoint that answered is told to be fixed: an attempt may fail before reaching it (no OAuth 2.0
+  // token, the egress proxy), and failureInWords says so.
+  const message =
     status !== undefined
-      ? `it answered ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}`
-      : attempt.error
-        ? (errorInWords(attempt.error) ?? 'the request failed')
-        : 'the request failed';
+      ? `The endpoint did not accept the test event: it answered ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}. The hook stays suspended and nothing held was sent; fix the endpoint, then try again.`
+      : `The test event was not delivered: ${failureInWords(attempt)}. The hook stays suspended and nothing held was sent; try again once that is fixed.`;
   return {
     kind: 'warning',
-    message: `The endpoint did not accept the test event: ${what}. The hook stays suspended and nothing held was sent; fix the endpoint, then try again.`,
+    message,
     link: { href: `/hooks/${hookId}/deliveries/${attempt.attempt_id}`, text: 'See the test attempt.' },
   };
 }
