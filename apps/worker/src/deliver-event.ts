@@ -53,7 +53,13 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     const done = await deps.recorder.record(data, fence, attempt, completing.prepare(end));
     if (done.finished === 'fenced') return lostEnd;
     if (done.again) return { kind: 'finished', end, again: true };
-    return { kind: 'finished', end, jobReply: done.jobReply, ...(done.next ? { next: done.next } : {}) };
+    return {
+      kind: 'finished',
+      end,
+      jobReply: done.jobReply,
+      ...(done.next ? { next: done.next } : {}),
+      ...(done.leaseReleased ? { leaseReleased: true as const } : {}),
+    };
   }
 
   /**

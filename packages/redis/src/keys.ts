@@ -127,6 +127,12 @@ export function redisKeys(prefix: string) {
      * work), in that order: for every script that signals, the scheduler's own and a producer's add or accept.
      */
     signalKeys: () => ['ready', 'leases', 'signalled-while-leased', 'with-work'].map(scheduler),
+    /**
+     * The keys a lease's release writes (release-hook.lua: ready set, leases, lease holders, signalled while
+     * leased), in that order: for the scheduler's claim, release and reclaim scripts, and the outcome's script
+     * that gives a lease back on one Redis.
+     */
+    leaseKeys: () => ['ready', 'leases', 'lease-holders', 'signalled-while-leased'].map(scheduler),
     /** Which monitor runs the watchdog now (a lease with the holder's name), so several never double the work. */
     watchdogLock: () => `${prefix}:watchdog:lock`,
     /** Hooks the watchdog reported stuck and has not seen recover: ZSET hookId -> when reported (ms). */

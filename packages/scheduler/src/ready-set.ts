@@ -48,12 +48,7 @@ export class ReadySet {
 
   /** The ready set and the lease keys, the KEYS of the claim, release and reclaim scripts. */
   private leaseKeys(): string[] {
-    return [
-      this.keys.readyHooks(),
-      this.keys.hookLeases(),
-      this.keys.hookLeaseHolders(),
-      this.keys.signalledWhileLeased(),
-    ];
+    return this.keys.leaseKeys();
   }
 
   async claim(

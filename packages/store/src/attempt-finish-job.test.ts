@@ -226,6 +226,82 @@ describe("an outcome recorded with its job's completion", () => {
     );
   });
 
+  describe("the hook's lease, given back by the same call when the queue ran empty (one Redis)", () => {
+    const lease = async () => ({
+      until: await ctx.redis.zscore(keys.hookLeases(), hook.id),
+      holder: await ctx.redis.hget(keys.hookLeaseHolders(), hook.id),
+    });
+    const leaseTo = async (holder: string) => {
+      await ctx.redis.zadd(keys.hookLeases(), Date.now() + 10_000, hook.id);
+      await ctx.redis.hset(keys.hookLeaseHolders(), hook.id, holder);
+    };
+    /** Completes evt_1 then evt_2 (the next, taken by the first call), asking to give `holder`'s lease back. */
+    async function drainAsking(holder: string, markNext = true) {
+      const first = await take('w:1');
+      const asked = (job: ActiveJob) => ({ ...jobs.prepareFinish(job, DELIVERED, true), releaseFor: holder });
+      const done = await complete(first, await begun(first), { completion: asked(first), markNext });
+      const second = jobs.finished(first, done.jobReply)!;
+      const last = await complete(
+        second,
+        { jobId: second.id, token: 'w:1' },
+        { completion: asked(second), markNext },
+      );
+      return { done, last, second };
+    }
+
+    it('gives it back with the outcome that finds nothing next, and keeps it while a job was taken', async () => {
+      await leaseTo('holder-a');
+      const { done, last, second } = await drainAsking('holder-a');
+
+      // The first call took evt_2: the hook is still being delivered to, its lease kept.
+      expect(second.id).toBe('evt_2');
+      expect(done.leaseReleased).toBeUndefined();
+      expect(last).toMatchObject({ finished: 'recorded', leaseReleased: true });
+      expect(await lease()).toEqual({ until: null, holder: null });
+      expect(await counts()).toEqual({ completed: 2, failed: 0, waiting: 0, active: 0 });
+      // Nobody signalled it while leased: it is not put back for a worker.
+      expect(await ctx.redis.zscore(keys.readyHooks(), hook.id)).toBeNull();
+    });
+
+    it('puts a hook signalled while leased back into the ready set, as a release does', async () => {
+      await leaseTo('holder-a');
+      await ctx.redis.sadd(keys.signalledWhileLeased(), hook.id);
+      const { last } = await drainAsking('holder-a');
+
+      expect(last.leaseReleased).toBe(true);
+      expect(await ctx.redis.zscore(keys.readyHooks(), hook.id)).not.toBeNull();
+      expect(await ctx.redis.sismember(keys.signalledWhileLeased(), hook.id)).toBe(0);
+    });
+
+    it("leaves a lease that is another holder's, and says so", async () => {
+      await leaseTo('holder-b');
+      const { last } = await drainAsking('holder-a');
+
+      expect(last.finished).toBe('recorded');
+      expect(last.leaseReleased).toBeUndefined();
+      expect(await lease()).toMatchObject({ holder: 'holder-b' });
+    });
+
+    it('leaves it when the outcome is announced after the script (no next mark asked): the consumer releases it then', async () => {
+      await leaseTo('holder-a');
+      const { last } = await drainAsking('holder-a', false);
+
+      expect(last.leaseReleased).toBeUndefined();
+      expect(await lease()).toMatchObject({ holder: 'holder-a' });
+    });
+
+    it('a fenced call gives nothing back', async () => {
+      await leaseTo('holder-a');
+      const first = await take('w:1');
+      const fence = await begun(first);
+      await ctx.redis.set(layout.jobLock(first.id), 'w:2');
+      const completion = { ...jobs.prepareFinish(first, DELIVERED, true), releaseFor: 'holder-a' };
+
+      expect(await complete(first, fence, { completion, markNext: true })).toEqual({ finished: 'fenced' });
+      expect(await lease()).toMatchObject({ holder: 'holder-a' });
+    });
+  });
+
   it("a holder whose lock is now another's writes nothing: no record, the job still active", async () => {
     const first = await take('w:1');
     const fence = await begun(first);

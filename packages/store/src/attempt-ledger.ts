@@ -218,6 +218,9 @@ export class RedisAttemptLedger implements AttemptLedger {
     const cached = markNext ? this.targets.get(hookId) : undefined;
     // On one Redis the writer's set is beside the hook's keys: the script marks the hook with its record.
     const markHistoryAt = this.redis.isCluster ? undefined : Date.now();
+    // So is the scheduler's lease: when the consumer asked for the next job and there is none, the script gives
+    // the lease back (after an outcome the monitor is told of, the consumer does, after telling it).
+    const releaseFor = markNext && !this.redis.isCluster ? completion.releaseFor : undefined;
     const { reply, unacknowledged } = await this.runFinish(
       hookId,
       record,
@@ -230,9 +233,10 @@ export class RedisAttemptLedger implements AttemptLedger {
         markNext,
         cachedVersion: cached ? String(cached.version) : '',
         ...(markHistoryAt !== undefined ? { markHistoryAt } : {}),
+        ...(releaseFor !== undefined ? { releaseFor } : {}),
       },
     );
-    const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
+    const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | 0)?, number?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
     const historyMarked = code === 1 && markHistoryAt !== undefined;
@@ -243,12 +247,13 @@ export class RedisAttemptLedger implements AttemptLedger {
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
     if (finished === 'fenced') return { finished };
     if (again) return { finished, again };
-    const next = this.begun(hookId, cached, jobReply, nextMark, askedAt);
+    const next = nextMark ? this.begun(hookId, cached, jobReply, nextMark, askedAt) : undefined;
     return {
       finished,
       jobReply,
       ...(next ? { next } : {}),
       ...(historyMarked ? { historyMarked: true as const } : {}),
+      ...(released === 1 ? { leaseReleased: true as const } : {}),
     };
   }
 
@@ -310,6 +315,8 @@ export class RedisAttemptLedger implements AttemptLedger {
       cachedVersion: string;
       /** The time to mark the hook for the history writer with, in the script (one Redis only). */
       markHistoryAt?: number;
+      /** The holder whose lease the script gives back if the queue ran empty (one Redis only). */
+      releaseFor?: string;
     },
   ) {
     const { keys } = this;
@@ -330,6 +337,7 @@ export class RedisAttemptLedger implements AttemptLedger {
           ? [
               keys.hookErasing(hookId),
               ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
+              ...(completing.releaseFor !== undefined ? keys.leaseKeys() : []),
               ...completing.completion.keys,
             ]
           : []),
@@ -350,6 +358,9 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.cachedVersion,
               completing.markHistoryAt ?? '',
               completing.markHistoryAt !== undefined ? hookId : '',
+              completing.releaseFor ?? '',
+              completing.releaseFor !== undefined ? Date.now() : '',
+              completing.releaseFor !== undefined ? hookId : '',
               ...completing.completion.args,
             ]
           : []),

@@ -235,6 +235,11 @@ export interface FinishedJob {
    * caller marks it otherwise (OutboxMarks).
    */
   readonly historyMarked?: true;
+  /**
+   * The script took no next job and gave the hook's lease back (`PreparedFinish.releaseFor`, one Redis: see
+   * attempt-finish.lua): the holding is over, and the consumer does not release it again.
+   */
+  readonly leaseReleased?: true;
 }
 
 /**

@@ -58,6 +58,12 @@ export interface PreparedFinish {
   readonly keys: readonly string[];
   /** Its arguments: job id, time, field, value, target, fetch next, prefix, packed options, fields to update. */
   readonly args: readonly (string | number | Buffer)[];
+  /**
+   * The holder whose lease of the hook the same script gives back when the finish takes no next job (its
+   * queue ran empty): set by the consumer when it asks for the next job. Honoured on one Redis only, where the
+   * scheduler's keys sit beside the hook's; the script's caller says whether it was given back.
+   */
+  readonly releaseFor?: string;
 }
 
 /**

@@ -21,6 +21,17 @@ export class Holding {
    * step never ended), once known.
    */
   lostBecause?: string;
+  /**
+   * The outcome's script gave the lease back as the queue ran empty (one Redis): nothing of the hook is this
+   * holding's any more, it only ends. A claim of the hook by this process from then on starts a new holding.
+   */
+  released = false;
+  /**
+   * This process claimed the hook again while this holding was still ending (see `released`, or an outcome's
+   * lost reply whose script had given the lease back): the claim's lease is this process's, and the hook is
+   * served by a new holding once this one ends, not given back.
+   */
+  claimedAgain = false;
   readonly since = performance.now();
   /** When the drain last moved on (took, delivered, finished, waited on the egress proxy): see stuckForMs. */
   private steppedAt = performance.now();

@@ -142,7 +142,14 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   }
 
   private serve(hookId: string): void {
-    if (this.held.has(hookId)) return;
+    const ending = this.held.get(hookId);
+    if (ending && !ending.released) {
+      // A claim while this process holds the hook: a resent claim that found its own live lease, or a holding
+      // whose outcome's script gave the lease back (its reply lost, or not yet read) and the hook was signalled
+      // and claimed since. The lease is this process's either way: served once the holding ends (letGo).
+      ending.claimedAgain = true;
+      return;
+    }
     const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.heldHooks.set(this.held.size);
@@ -193,13 +200,18 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       const completing: JobCompleting = {
         prepare: (ending) => {
           holding.finishing = true;
-          return jobs.prepareFinish(job, ending, (fetchNext = this.mayContinue(holding)));
+          fetchNext = this.mayContinue(holding);
+          const finish = jobs.prepareFinish(job, ending, fetchNext);
+          // Asking for the next job, the holding ends if there is none: the same script may give the lease back.
+          return fetchNext ? { ...finish, releaseFor: this.deps.holderId } : finish;
         },
       };
       try {
         const markedBefore = begun?.jobId === job.id ? begun : undefined;
         begun = undefined;
         end = await deliver(job, completing, markedBefore);
+        // Before anything else is awaited: a claim of the hook from now on starts a new holding (serve).
+        if (end.kind === 'finished' && end.leaseReleased) holding.released = true;
         // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
         while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
           holding.stepped();
@@ -331,6 +343,13 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     const current = this.held.get(holding.hookId) === holding;
     if (current) this.held.delete(holding.hookId);
     this.deps.metrics.heldHooks.set(this.held.size);
+    if (current && holding.claimedAgain && this.running) {
+      // Claimed again by this process while ending: the lease is this process's, and the claim's signal is
+      // answered by a new holding, which reads the queue afresh.
+      this.serve(holding.hookId);
+      this.slotFreed?.();
+      return;
+    }
     try {
       // An event that arrived after the queue was seen empty signalled a live lease: releasing puts such a
       // hook back into the ready set by itself. A holding that stopped with work possibly left re-checks the
@@ -338,7 +357,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       // Only the process's current holding of the hook: a release names the process, not the holding. A lost
       // holding gives it back too (its job lock found gone by an extension, its lease at renewal): the script
       // releases only a lease still this process's, and one kept would hold the hook until it expired.
-      if (current) {
+      if (current && !holding.released) {
         await this.releases.add(holding.hookId);
         if (!ranEmpty && (await queues.needsWorker(holding.hookId))) await ready.signal([holding.hookId]);
       }
@@ -351,12 +370,14 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   }
 
   // The script renews only leases that are still this process's and unexpired; the others are lost (after a
-  // stall, another process may hold them now) and their holdings stop taking jobs.
+  // stall, another process may hold them now) and their holdings stop taking jobs. A holding whose lease its
+  // outcome's script gave back has none to renew.
   private async renewLeases(): Promise<void> {
     this.dropStuck();
     const sentAt = performance.now();
     const { ready, timings, holderId } = this.deps;
-    const lost = await ready.renew([...this.held.keys()], timings.leaseMs, holderId);
+    const leased = [...this.held.values()].filter((h) => !h.released).map((h) => h.hookId);
+    const lost = await ready.renew(leased, timings.leaseMs, holderId);
     this.leases.renewed(sentAt);
     if (lost.length > 0) this.deps.logger.warn({ hooks: lost }, 'leases found lost at renewal');
     for (const hookId of lost) {

@@ -67,7 +67,8 @@ export type DeliveryEnd<B extends BegunNext = BegunNext> =
   /**
    * Completed or failed as `end` with its outcome: `jobReply` is BullMQ's answer (JobSource.finished reads the
    * next job from it); `again` when a resend found the job finished by this very call, its reply lost; `next`
-   * when the same script also began the attempt of the job it took next (handed to that job's delivery).
+   * when the same script also began the attempt of the job it took next (handed to that job's delivery);
+   * `leaseReleased` when it took none and gave the hook's lease back (asked for by `PreparedFinish.releaseFor`).
    */
   | {
       readonly kind: 'finished';
@@ -75,6 +76,7 @@ export type DeliveryEnd<B extends BegunNext = BegunNext> =
       readonly jobReply?: unknown;
       readonly again?: true;
       readonly next?: B;
+      readonly leaseReleased?: true;
     }
   | { readonly kind: 'lost'; readonly why: string }
   /**

@@ -1,14 +1,19 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
 -- hash; to complete the job in the same script, then the hook's erasing set, the history writer's set of marked
--- hooks when the hook is marked here, and BullMQ's moveToFinished's fourteen keys. ARGV: record JSON, outbox
--- idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's lock
--- token, and with the job's hash its data without the event's fields; to complete the job, then the prefix and
--- suffix of the hook's job locks around a job id (prefix '' = the next job is not marked), the version of the
+-- hooks when the hook is marked here, the scheduler's ready set, leases, lease holders and signalled-while-leased
+-- set when the lease may be given back here, and BullMQ's moveToFinished's fourteen keys. ARGV: record JSON,
+-- outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's
+-- lock token, and with the job's hash its data without the event's fields; to complete the job, then the prefix
+-- and suffix of the hook's job locks around a job id (prefix '' = the next job is not marked), the version of the
 -- caller's cached target ('' = none), the mark's time and the hook id (time '' = no mark here, and no set among
--- the KEYS), and moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- the KEYS), the lease's holder, the time and the hook id (holder '' = the lease is not given back here, and no
+-- scheduler keys among the KEYS), and moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
 -- The hook is marked for the history writer (ZADD LT, as OutboxMarks marks it) here only where the set and the
 -- hook's keys are on one node, one Redis: the record and the mark that makes the writer move it are then written
 -- (and acknowledged) together, with no round trip of their own and no crash between them to lose the mark.
+-- On one Redis too, a holding that asked for the next job and got none (its queue ran empty, or is paused) gives
+-- the hook's lease back here (release-hook.lua, as ready-release.lua would a moment later), so a quiet hook's
+-- event costs no release of its own; the reply then has a fourth element, 1.
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
@@ -26,6 +31,7 @@
 -- and value): recorded, the next job, if one was taken, unknown to the caller. Otherwise {-1}: fenced, nothing
 -- written.
 --!include attempt-mark.lua
+--!include release-hook.lua
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
 local function bullmqFinish(KEYS, ARGV)
 --!bullmq moveToFinished
@@ -52,9 +58,10 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
-local marking = ARGV[12] ~= ''
--- Where BullMQ's keys and arguments begin.
-local firstKey, firstArg = marking and 10 or 9, 14
+local marking, releasing = ARGV[12] ~= '', ARGV[14] ~= ''
+-- Where the scheduler's keys, BullMQ's keys and BullMQ's arguments begin.
+local leaseKey = marking and 10 or 9
+local firstKey, firstArg = releasing and leaseKey + 4 or leaseKey, 17
 if code == 1 and marking then redis.call('ZADD', KEYS[9], 'LT', ARGV[12], ARGV[13]) end
 if code ~= -1 then
   local keys, argv = {}, {}
@@ -63,6 +70,12 @@ if code ~= -1 then
   local job = bullmqFinish(keys, argv)
   local mark = ARGV[9] ~= '' and markTaken(job, KEYS[2], KEYS[3], KEYS[8], ARGV[7], ARGV[9], ARGV[10], ARGV[11])
   if mark then return {code, job, mark} end
+  -- Neither refused (a negative code) nor a job taken: the queue had nothing to offer.
+  local tookNone = not (type(job) == 'number' and job < 0) and not (type(job) == 'table' and type(job[1]) == 'table')
+  if releasing and tookNone then
+    local k = leaseKey
+    return {code, job, 0, releaseHook(KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[15], ARGV[14], ARGV[16])}
+  end
   return {code, job}
 end
 -- moveToFinished's time, field and value are its second, third and fourth arguments.
