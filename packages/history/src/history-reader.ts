@@ -63,7 +63,10 @@ export class HistoryReader {
     return toPage([...pending, ...rows], page.limit);
   }
 
-  /** Across every hook of the account: the customer's "did call X's event reach my endpoints?". */
+  /**
+   * Across every hook of the account, newest first: the account's whole log without a filter; with a call id,
+   * the customer's "did call X's event reach my endpoints?".
+   */
   async searchAccount(
     accountId: string,
     filter: HistoryFilter,
