@@ -67,7 +67,7 @@ export class HistoryReader {
    * Across every hook of the account, newest first: the account's whole log without a filter; with a call id,
    * the customer's "did call X's event reach my endpoints?".
    */
-  async searchAccount(
+  async listForAccount(
     accountId: string,
     filter: HistoryFilter,
     page: PageRequest,

@@ -118,7 +118,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const theirs = attemptRecord({ call_id: 'c-42', account_id: 'acct_00000000000000000009' });
     await new HistoryWriter(client).write([...mine, theirs]);
     const reader = new HistoryReader(client, noOutbox);
-    const found = await reader.searchAccount(mine[0]!.account_id, { callId: 'c-42' }, { limit: 50 });
+    const found = await reader.listForAccount(mine[0]!.account_id, { callId: 'c-42' }, { limit: 50 });
     expect(found.data.map((r) => r.attempt_id).sort()).toEqual(mine.map((r) => r.attempt_id).sort());
     expect(await reader.attempt(mine[0]!.account_id, theirs.hook_id, theirs.attempt_id)).toBeUndefined();
   });
@@ -137,14 +137,14 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const reader = new HistoryReader(explaining(client, plans), noOutbox);
     const account = records[0]!.account_id;
 
-    const first = await reader.searchAccount(account, {}, { limit: 4 });
-    const rest = await reader.searchAccount(
+    const first = await reader.listForAccount(account, {}, { limit: 4 });
+    const rest = await reader.listForAccount(
       account,
       {},
       { limit: 4, cursor: decodeCursor(first.next_cursor!) },
     );
     expect([...first.data, ...rest.data].map((r) => r.attempt_id)).toEqual(records.map((r) => r.attempt_id));
-    await reader.searchAccount(
+    await reader.listForAccount(
       account,
       { since: new Date(newest - day), until: new Date(newest) },
       { limit: 4 },

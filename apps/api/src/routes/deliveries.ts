@@ -55,7 +55,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       responses: { 200: { description: 'Attempts, newest first', schema: deliveryPage } },
     })(async ({ account, query }) => {
       const { filter, page } = toFilter(query);
-      return { status: 200, body: await history.searchAccount(account.id, filter, page) };
+      return { status: 200, body: await history.listForAccount(account.id, filter, page) };
     }),
     defineRoute({
       operationId: 'getDelivery',
