@@ -22,7 +22,7 @@ export interface ApiDeps {
     readonly erasures: Pick<RedisErasures, 'request' | 'get'>;
   };
   /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
-  readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
+  readonly history: Pick<HistoryReader, 'listForHook' | 'listForAccount' | 'attempt' | 'health'>;
   /** How long the oldest attempt record not yet written to the database has waited (ms; 0 when none). */
   historyLagMs(): Promise<number>;
   /** Whether the history database answers within `ms` (readiness). */

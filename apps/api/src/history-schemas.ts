@@ -65,15 +65,6 @@ export const historyQuery = z
 
 export type HistoryQuery = z.output<typeof historyQuery>;
 
-/** The search across an account needs what it searches for. */
-export const accountSearchQuery = historyQuery.refine(
-  (q) => q.call_id !== undefined || q.event_id !== undefined,
-  {
-    path: ['call_id'],
-    message: 'is required (or event_id): the search across every hook of the account is by call or by event',
-  },
-);
-
 export function toFilter(q: HistoryQuery): { filter: HistoryFilter; page: PageRequest } {
   return {
     filter: {

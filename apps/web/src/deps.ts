@@ -33,7 +33,7 @@ export interface WebDeps {
     readonly activity: ActivityFeed;
   };
   /** The delivery history: hooks' logs, one attempt, the search by call, health. */
-  readonly history: Pick<HistoryReader, 'listForHook' | 'searchAccount' | 'attempt' | 'health'>;
+  readonly history: Pick<HistoryReader, 'listForHook' | 'listForAccount' | 'attempt' | 'health'>;
   readonly producer: HookSender;
   readonly control: HookEnabler;
   /** The audit log: every change made on the website is recorded with who made it (product.md §16). */

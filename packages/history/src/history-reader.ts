@@ -63,8 +63,11 @@ export class HistoryReader {
     return toPage([...pending, ...rows], page.limit);
   }
 
-  /** Across every hook of the account: the customer's "did call X's event reach my endpoints?". */
-  async searchAccount(
+  /**
+   * Across every hook of the account, newest first: the account's whole log without a filter; with a call id,
+   * the customer's "did call X's event reach my endpoints?".
+   */
+  async listForAccount(
     accountId: string,
     filter: HistoryFilter,
     page: PageRequest,

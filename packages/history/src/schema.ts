@@ -67,6 +67,12 @@ const STEPS: readonly (readonly string[])[] = [
     `ALTER TABLE attempts ADD COLUMN response_headers jsonb`,
     `ALTER TABLE attempts ADD COLUMN response_headers_dropped integer`,
   ],
+  // The account's whole log, newest first, paged by (attempted_at, attempt_id): read in order from each day's
+  // index, newest day first, stopping at the page's end, where the call and event indexes would read all of
+  // the account's records and sort them. It is built on every existing day at once, the first start after an
+  // upgrade, in a time that grows with the history kept; the writer's inserts wait meanwhile (the records wait
+  // in the hooks' outboxes, and the hooks' logs still show them).
+  [`CREATE INDEX attempts_by_account ON attempts (account_id, attempted_at DESC, attempt_id DESC)`],
 ];
 
 /** Any fixed number: the lock only has to be the same one in every hookline process on this database. */

@@ -11,7 +11,6 @@ import {
 import { auditRecorder } from '../audit';
 import type { ApiDeps } from '../deps';
 import {
-  accountSearchQuery,
   attemptDetail,
   deliveryPage,
   healthQuery,
@@ -48,14 +47,15 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       method: 'GET',
       path: '/v1/accounts/{acct}/deliveries',
       summary:
-        "Attempts across every hook of the account, by call id or event id: did call X's event arrive?",
+        "The account's delivery log: every hook's attempts, newest first, with the same filters and cursor " +
+        "pagination as a hook's log, none required (call_id: did call X's event reach every endpoint?)",
       tag: 'deliveries',
       scope: 'account',
-      query: accountSearchQuery,
+      query: historyQuery,
       responses: { 200: { description: 'Attempts, newest first', schema: deliveryPage } },
     })(async ({ account, query }) => {
       const { filter, page } = toFilter(query);
-      return { status: 200, body: await history.searchAccount(account.id, filter, page) };
+      return { status: 200, body: await history.listForAccount(account.id, filter, page) };
     }),
     defineRoute({
       operationId: 'getDelivery',

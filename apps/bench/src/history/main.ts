@@ -78,7 +78,7 @@ async function searchLatency(history: HistoryStore) {
     const call = Math.floor(Math.random() * (FILL_ROWS / 5));
     const account = `acct_${String(call % accounts).padStart(20, '0')}`;
     started = performance.now();
-    const page = await reader.searchAccount(account, { callId: `call-${call}` }, { limit: 50 });
+    const page = await reader.listForAccount(account, { callId: `call-${call}` }, { limit: 50 });
     byCall[i] = (performance.now() - started) * 1000;
     found += page.data.length;
     const hook = `hk_${String(call % accounts).padStart(18, '0')}${call % 5}`;

@@ -91,7 +91,7 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
       );
     const cursor = typeof request.query.cursor === 'string' ? decodeCursor(request.query.cursor) : undefined;
     const [page, list] = await Promise.all([
-      ctx.deps.history.searchAccount(
+      ctx.deps.history.listForAccount(
         who.account.id,
         { callId },
         { limit: SEARCH_LIMIT, ...(cursor ? { cursor } : {}) },
