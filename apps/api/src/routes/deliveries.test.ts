@@ -96,7 +96,7 @@ describe('the delivery history API', () => {
 
   it("shows the client certificate's subject an attempt was sent with (mutual TLS), written and pending alike", async () => {
     const withCertificate = (acct: string, hookId: string, n: number) => {
-      const r = record(acct, hookId, n);
+      const r = attemptAt(acct, hookId, n);
       return { ...r, request: { ...r.request!, client_certificate: 'CN=hookline-client, O=Acme' } };
     };
     const { acct, hookId, records } = await hookWithLog(2, 1, withCertificate);
