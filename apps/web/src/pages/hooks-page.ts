@@ -3,6 +3,7 @@ import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { ago, authSummary, outcomeBadge, pausedByAdmin, plural, stateBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
+import { changeControl, type ChangeRights } from '../view/read-only';
 import { searchBox } from './search-page';
 
 export interface HookSummary {
@@ -86,11 +87,12 @@ function suspendedSummary(hooks: readonly HookSummary[]): SafeHtml {
   </div>`;
 }
 
-const emptyState = html`<div class="card empty">
-  <h2>No hooks yet</h2>
-  <p>A hook sends your phone system's events, such as <code>call_created</code>, to a URL you choose.</p>
-  <a class="btn btn-primary" href="/hooks/new">Create your first hook</a>
-</div>`;
+const emptyState = (who: ChangeRights) =>
+  html`<div class="card empty">
+    <h2>No hooks yet</h2>
+    <p>A hook sends your phone system's events, such as <code>call_created</code>, to a URL you choose.</p>
+    ${changeControl(who, () => html`<a class="btn btn-primary" href="/hooks/new">Create your first hook</a>`)}
+  </div>`;
 
 export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Date): SafeHtml {
   const parts = hooksLiveParts(hooks, now);
@@ -103,13 +105,16 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
           <h1>Hooks</h1>
           <p class="sub">Endpoints that receive your events, one at a time and in order.</p>
         </div>
-        <div class="actions"><a class="btn btn-primary" href="/hooks/new">New hook</a></div>
+        ${changeControl(
+          viewer,
+          () => html`<div class="actions"><a class="btn btn-primary" href="/hooks/new">New hook</a></div>`,
+        )}
       </div>
       <div data-live-url="/hooks/live" data-live-every="${REFRESH_MS}" data-live-shape="${hooksShape(hooks)}">
         <div data-live="summary">${parts.summary}</div>
         ${
           hooks.length === 0
-            ? emptyState
+            ? emptyState(viewer)
             : html`<section class="card" aria-label="Search">
                   <div class="card-body">${searchBox()}</div>
                 </section>
