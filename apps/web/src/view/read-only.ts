@@ -24,15 +24,6 @@ export function changeControl(
   return who.readOnly ? instead : control(who.csrf);
 }
 
-export const READ_ONLY_CLASS = 'read-only';
-
-export const READ_ONLY_CSS = `
-.read-only form[method="post"]:not([action="/logout"]),
-.read-only a[href="/hooks/new"],
-.read-only a[href$="/edit"],
-.read-only a[href$="/delete"] { display: none !important; }
-`;
-
 export const readOnlyNotice = html`<div class="alert alert-warning" role="status">
   <p>You can see everything here, but not change anything.</p>
 </div>`;
