@@ -43,8 +43,12 @@ function stateLine({ hook, held }: HookSummary): SafeHtml {
  * The parts of the list that follow the hooks while it is open (§15 "live pages stay true"): the page and
  * the live endpoint render them alike, and the script swaps each one that changed.
  */
-export function hooksLiveParts(hooks: readonly HookSummary[], now: Date): Record<string, SafeHtml> {
-  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks) };
+export function hooksLiveParts(
+  hooks: readonly HookSummary[],
+  now: Date,
+  who: ChangeRights,
+): Record<string, SafeHtml> {
+  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks, who) };
   for (const summary of hooks) {
     parts[`state-${summary.hook.id}`] = stateLine(summary);
     parts[`last-${summary.hook.id}`] = lastDelivery(summary.lastDelivery, now);
@@ -75,14 +79,20 @@ function hookRow(summary: HookSummary, parts: Record<string, SafeHtml>): SafeHtm
   </li>`;
 }
 
-function suspendedSummary(hooks: readonly HookSummary[]): SafeHtml {
+/** How many hooks are suspended; a read-only session is not told to re-enable them, which it cannot. */
+function suspendedSummary(hooks: readonly HookSummary[], who: ChangeRights): SafeHtml {
   const suspended = hooks.filter((h) => h.hook.state === 'suspended').length;
   if (suspended === 0) return html``;
+  const one = suspended === 1;
   return html`<div class="alert alert-error" role="alert">
     <p>
       <strong>${plural(suspended, 'hook is', 'hooks are')} suspended.</strong> Events for
-      ${suspended === 1 ? 'it are' : 'them are'} held until you re-enable ${suspended === 1 ? 'it' : 'them'}
-      on the hook's page.
+      ${one ? 'it are' : 'them are'} held until
+      ${
+        who.readOnly
+          ? `${one ? 'it is' : 'they are'} re-enabled.`
+          : `you re-enable ${one ? 'it' : 'them'} on the hook's page.`
+      }
     </p>
   </div>`;
 }
@@ -95,7 +105,7 @@ const emptyState = (who: ChangeRights) =>
   </div>`;
 
 export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Date): SafeHtml {
-  const parts = hooksLiveParts(hooks, now);
+  const parts = hooksLiveParts(hooks, now, viewer);
   return layout(
     'Hooks',
     viewer,

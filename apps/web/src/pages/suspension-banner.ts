@@ -165,7 +165,7 @@ export function suspensionBanner(suspension: Suspension): SafeHtml {
       ${hook.suspended_at ? html`Suspended ${time(hook.suspended_at)}.` : ''}
     </p>
     <p>
-      Nothing is sent to this endpoint until you re-enable it.
+      Nothing is sent to this endpoint until ${who.readOnly ? 'it is re-enabled' : 'you re-enable it'}.
       <strong
         >${held === 0 ? 'No events are held.' : `${heldText} ${held === 1 ? 'is' : 'are'} waiting.`}</strong
       >
