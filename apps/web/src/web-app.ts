@@ -81,9 +81,9 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
         : undefined;
       return ctx.page(reply, errorPage(viewer, CSRF_REFUSED, ctx.brand), 403);
     });
-    app.addHook('preHandler', async (request, reply) => {
-      if (!SAFE_METHODS.has(request.method)) return refuseReadOnly(ctx, request, reply);
-    });
+    app.addHook('preHandler', async (request, reply) =>
+      refuseReadOnly(ctx, request, reply, !SAFE_METHODS.has(request.method)),
+    );
     app.setErrorHandler(errorHandler(ctx));
     registerAssets(app);
     registerBrandAssets(app, ctx.brand);

@@ -1,6 +1,7 @@
 import { html, trusted, type SafeHtml } from '../view/html';
 import { time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
+import { changeControl } from '../view/read-only';
 
 export type PasswordField = 'current_password' | 'new_password' | 'confirm_password';
 export type PasswordErrors = Partial<Record<PasswordField, string>>;
@@ -52,15 +53,25 @@ export function accountPage(viewer: Viewer, errors: PasswordErrors = {}, minLeng
             </dl>
           </div>
         </section>
-        <section class="card" aria-labelledby="password-title">
-          <div class="card-header"><h2 id="password-title">Change password</h2></div>
-          <form class="card-body" method="post" action="/account/password" novalidate>
-            ${csrfField(viewer.csrf)} ${passwordField('current_password', 'Current password', errors)}
-            ${passwordField('new_password', 'New password', errors, `At least ${minLength} characters.`)}
-            ${passwordField('confirm_password', 'Repeat the new password', errors)}
-            <button class="btn btn-primary" type="submit">Change password</button>
-          </form>
-        </section>
+        ${changeControl(
+          viewer,
+          (csrf) =>
+            html`<section class="card" aria-labelledby="password-title">
+              <div class="card-header"><h2 id="password-title">Change password</h2></div>
+              <form class="card-body" method="post" action="/account/password" novalidate>
+                ${csrfField(csrf)} ${passwordField('current_password', 'Current password', errors)}
+                ${passwordField('new_password', 'New password', errors, `At least ${minLength} characters.`)}
+                ${passwordField('confirm_password', 'Repeat the new password', errors)}
+                <button class="btn btn-primary" type="submit">Change password</button>
+              </form>
+            </section>`,
+          html`<section class="card" aria-labelledby="password-title">
+            <div class="card-header"><h2 id="password-title">Password</h2></div>
+            <div class="card-body">
+              <p>This view can only look, so the password cannot be changed here.</p>
+            </div>
+          </section>`,
+        )}
       </div>`,
   );
 }

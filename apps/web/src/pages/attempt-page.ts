@@ -3,6 +3,7 @@ import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
+import { changeControl } from '../view/read-only';
 
 const TRIGGERS: Record<string, string> = {
   auto: 'its turn in the queue',
@@ -165,23 +166,27 @@ export function attemptPage(
           <div class="card-body response-block">${responseBlock(record)}</div>
         </section>
         ${otherAttempts(hook, others)}
-        <section class="card" aria-labelledby="again-title">
-          <div class="card-header"><h2 id="again-title">Send again</h2></div>
-          <div class="card-body">
-            <p>
-              The same event (same id, same body) joins the end of this hook's queue: it arrives after every
-              event queued before it, once. This never happens by itself.
-            </p>
-            <form
-              method="post"
-              action="/hooks/${hook.id}/deliveries/${record.attempt_id}/resend"
-              data-confirm="Send this event again? It will arrive after the events already queued for this hook."
-            >
-              ${csrfField(viewer.csrf)}
-              <button class="btn btn-secondary" type="submit">Send again</button>
-            </form>
-          </div>
-        </section>
+        ${changeControl(
+          viewer,
+          (csrf) =>
+            html`<section class="card" aria-labelledby="again-title">
+              <div class="card-header"><h2 id="again-title">Send again</h2></div>
+              <div class="card-body">
+                <p>
+                  The same event (same id, same body) joins the end of this hook's queue: it arrives after
+                  every event queued before it, once. This never happens by itself.
+                </p>
+                <form
+                  method="post"
+                  action="/hooks/${hook.id}/deliveries/${record.attempt_id}/resend"
+                  data-confirm="Send this event again? It will arrive after the events already queued for this hook."
+                >
+                  ${csrfField(csrf)}
+                  <button class="btn btn-secondary" type="submit">Send again</button>
+                </form>
+              </div>
+            </section>`,
+        )}
       </div>`,
   );
 }

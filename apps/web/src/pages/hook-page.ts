@@ -3,6 +3,7 @@ import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
+import { changeControl, type ChangeRights } from '../view/read-only';
 import { deliveryLog } from './delivery-log';
 import { certificateExpiryBanner } from './certificate-expiry-banner';
 import { egressWaitBanner } from './egress-wait-banner';
@@ -71,32 +72,36 @@ const eventsSummary = (events: HookEvents): SafeHtml =>
     ? html`Every kind <span class="muted">(also kinds added later)</span>`
     : html`${events.map((name, i) => html`${i > 0 ? ', ' : ''}<code>${name}</code>`)}`;
 
-function signingSummary(hook: HookView, csrf: string): SafeHtml {
+function signingSummary(hook: HookView, who: ChangeRights): SafeHtml {
   if (!hook.signing) return html`<span class="muted">Off</span>`;
   return html`On (Standard Webhooks)
-    ${
-      hook.signing_previous_expires_at
-        ? html`<span class="muted"
-            >· previous secret also signs until ${time(hook.signing_previous_expires_at)}</span
-          >`
-        : ''
-    }
-    <form
-      method="post"
-      action="/hooks/${hook.id}/signing-secret/rotate"
-      class="inline-form"
-      data-confirm="Make a new signing secret? Both secrets sign for the next 24 hours; then only the new one."
-    >
-      ${csrfField(csrf)}
-      <button class="btn btn-secondary btn-small" type="submit">Rotate secret</button>
-    </form>`;
+  ${
+    hook.signing_previous_expires_at
+      ? html`<span class="muted"
+          >· previous secret also signs until ${time(hook.signing_previous_expires_at)}</span
+        >`
+      : ''
+  }
+  ${changeControl(
+    who,
+    (csrf) =>
+      html`<form
+        method="post"
+        action="/hooks/${hook.id}/signing-secret/rotate"
+        class="inline-form"
+        data-confirm="Make a new signing secret? Both secrets sign for the next 24 hours; then only the new one."
+      >
+        ${csrfField(csrf)}
+        <button class="btn btn-secondary btn-small" type="submit">Rotate secret</button>
+      </form>`,
+  )}`;
 }
 
-function settings(hook: HookView, csrf: string): SafeHtml {
+function settings(hook: HookView, who: ChangeRights): SafeHtml {
   return html`<section class="card" aria-labelledby="settings-title">
     <div class="card-header">
       <h2 id="settings-title">Settings</h2>
-      <a href="/hooks/${hook.id}/edit">Edit</a>
+      ${changeControl(who, () => html`<a href="/hooks/${hook.id}/edit">Edit</a>`)}
     </div>
     <div class="card-body">
       <dl class="kv">
@@ -109,7 +114,7 @@ function settings(hook: HookView, csrf: string): SafeHtml {
         <dt>Events</dt>
         <dd data-hook-events>${eventsSummary(hook.events)}</dd>
         <dt>Signatures</dt>
-        <dd data-hook-signing>${signingSummary(hook, csrf)}</dd>
+        <dd data-hook-signing>${signingSummary(hook, who)}</dd>
         <dt>Client certificate</dt>
         <dd data-hook-tls>
           ${
@@ -147,11 +152,12 @@ export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
 
 /**
  * The parts of a hook's page that follow the hook while it is open (§15 "live pages stay true"): the page
- * and the live endpoint render them alike, and the script swaps each one that changed.
+ * and the live endpoint render them alike, for the same visitor (a read-only session's parts offer no change
+ * either), and the script swaps each one that changed.
  */
 export function liveParts(
   { hook, deliveries, suspension, query, next, health, rule }: HookPageInput,
-  csrf: string,
+  who: ChangeRights,
 ): Record<LivePart, SafeHtml> {
   return {
     badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook)}</span>`,
@@ -161,7 +167,7 @@ export function liveParts(
             hook,
             failures: suspension?.failures ?? [],
             held: suspension?.held ?? 0,
-            csrf,
+            who,
             rule,
             ...(suspension?.byAdmin ? { byAdmin: true } : {}),
           })
@@ -195,7 +201,7 @@ function liveQuery(q: LogQuery, window: string | undefined): string {
 
 export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
   const { hook, preview, query } = input;
-  const parts = liveParts(input, viewer.csrf);
+  const parts = liveParts(input, viewer);
   return layout(
     hook.description ?? 'Hook',
     viewer,
@@ -209,19 +215,23 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
           </div>
           <p class="sub url">${hook.url}</p>
         </div>
-        <div class="actions">
-          ${
-            // While suspended a test event would only be held: the banner's Test & re-enable tests instead.
-            hook.state === 'suspended'
-              ? ''
-              : html`<form method="post" action="/hooks/${hook.id}/test">
-                  ${csrfField(viewer.csrf)}
-                  <button class="btn btn-primary" type="submit">Send test event</button>
-                </form>`
-          }
-          <a class="btn btn-secondary" href="/hooks/${hook.id}/edit">Edit</a>
-          <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
-        </div>
+        ${changeControl(
+          viewer,
+          (csrf) =>
+            html`<div class="actions">
+              ${
+                // While suspended a test event would only be held: the banner's Test & re-enable tests instead.
+                hook.state === 'suspended'
+                  ? ''
+                  : html`<form method="post" action="/hooks/${hook.id}/test">
+                      ${csrfField(csrf)}
+                      <button class="btn btn-primary" type="submit">Send test event</button>
+                    </form>`
+              }
+              <a class="btn btn-secondary" href="/hooks/${hook.id}/edit">Edit</a>
+              <a class="btn btn-danger-outline" href="/hooks/${hook.id}/delete">Delete</a>
+            </div>`,
+        )}
       </div>
       <div
         class="stack"
@@ -262,7 +272,7 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
         </section>
         ${live('health', parts.health)}
         <div class="grid-2">
-          ${settings(hook, viewer.csrf)}
+          ${settings(hook, viewer)}
           <section class="card" aria-labelledby="preview-title">
             <div class="card-header">
               <div>

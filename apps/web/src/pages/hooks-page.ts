@@ -3,6 +3,7 @@ import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { ago, authSummary, outcomeBadge, pausedByAdmin, plural, stateBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
+import { changeControl, type ChangeRights } from '../view/read-only';
 import { searchBox } from './search-page';
 
 export interface HookSummary {
@@ -42,8 +43,12 @@ function stateLine({ hook, held }: HookSummary): SafeHtml {
  * The parts of the list that follow the hooks while it is open (§15 "live pages stay true"): the page and
  * the live endpoint render them alike, and the script swaps each one that changed.
  */
-export function hooksLiveParts(hooks: readonly HookSummary[], now: Date): Record<string, SafeHtml> {
-  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks) };
+export function hooksLiveParts(
+  hooks: readonly HookSummary[],
+  now: Date,
+  who: ChangeRights,
+): Record<string, SafeHtml> {
+  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks, who) };
   for (const summary of hooks) {
     parts[`state-${summary.hook.id}`] = stateLine(summary);
     parts[`last-${summary.hook.id}`] = lastDelivery(summary.lastDelivery, now);
@@ -74,26 +79,33 @@ function hookRow(summary: HookSummary, parts: Record<string, SafeHtml>): SafeHtm
   </li>`;
 }
 
-function suspendedSummary(hooks: readonly HookSummary[]): SafeHtml {
+/** How many hooks are suspended; a read-only session is not told to re-enable them, which it cannot. */
+function suspendedSummary(hooks: readonly HookSummary[], who: ChangeRights): SafeHtml {
   const suspended = hooks.filter((h) => h.hook.state === 'suspended').length;
   if (suspended === 0) return html``;
+  const one = suspended === 1;
   return html`<div class="alert alert-error" role="alert">
     <p>
       <strong>${plural(suspended, 'hook is', 'hooks are')} suspended.</strong> Events for
-      ${suspended === 1 ? 'it are' : 'them are'} held until you re-enable ${suspended === 1 ? 'it' : 'them'}
-      on the hook's page.
+      ${one ? 'it are' : 'them are'} held until
+      ${
+        who.readOnly
+          ? `${one ? 'it is' : 'they are'} re-enabled.`
+          : `you re-enable ${one ? 'it' : 'them'} on the hook's page.`
+      }
     </p>
   </div>`;
 }
 
-const emptyState = html`<div class="card empty">
-  <h2>No hooks yet</h2>
-  <p>A hook sends your phone system's events, such as <code>call_created</code>, to a URL you choose.</p>
-  <a class="btn btn-primary" href="/hooks/new">Create your first hook</a>
-</div>`;
+const emptyState = (who: ChangeRights) =>
+  html`<div class="card empty">
+    <h2>No hooks yet</h2>
+    <p>A hook sends your phone system's events, such as <code>call_created</code>, to a URL you choose.</p>
+    ${changeControl(who, () => html`<a class="btn btn-primary" href="/hooks/new">Create your first hook</a>`)}
+  </div>`;
 
 export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Date): SafeHtml {
-  const parts = hooksLiveParts(hooks, now);
+  const parts = hooksLiveParts(hooks, now, viewer);
   return layout(
     'Hooks',
     viewer,
@@ -103,13 +115,16 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
           <h1>Hooks</h1>
           <p class="sub">Endpoints that receive your events, one at a time and in order.</p>
         </div>
-        <div class="actions"><a class="btn btn-primary" href="/hooks/new">New hook</a></div>
+        ${changeControl(
+          viewer,
+          () => html`<div class="actions"><a class="btn btn-primary" href="/hooks/new">New hook</a></div>`,
+        )}
       </div>
       <div data-live-url="/hooks/live" data-live-every="${REFRESH_MS}" data-live-shape="${hooksShape(hooks)}">
         <div data-live="summary">${parts.summary}</div>
         ${
           hooks.length === 0
-            ? emptyState
+            ? emptyState(viewer)
             : html`<section class="card" aria-label="Search">
                   <div class="card-body">${searchBox()}</div>
                 </section>

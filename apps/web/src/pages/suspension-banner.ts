@@ -3,13 +3,15 @@ import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
+import { changeControl, type ChangeRights } from '../view/read-only';
 import { suspensionRuleText, type SuspensionRule } from './suspension-rule';
 
 export interface Suspension {
   readonly hook: HookView;
   readonly failures: readonly DeliveryRecord[];
   readonly held: number;
-  readonly csrf: string;
+  /** Who reads it: a read-only session is told why and what is held, and offered no re-enable. */
+  readonly who: ChangeRights;
   /** Paused by an admin in Bull Board: only an admin resumes it, so no re-enable is offered. */
   readonly byAdmin?: boolean;
   /** The settings that suspended it, said in words under the reason. */
@@ -106,10 +108,8 @@ function sinceForm(page: { hook: HookView; held: number; csrf: string }): SafeHt
   );
 }
 
-/** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
-export function suspensionBanner(suspension: Suspension): SafeHtml {
-  if (suspension.byAdmin) return adminPauseBanner(suspension);
-  const { hook, failures, held, csrf } = suspension;
+/** The ways to start the hook again, for a visitor who may. */
+function reenableChoices(hook: HookView, held: number, csrf: string): SafeHtml {
   const heldText = plural(held, 'held event');
   const page = { hook, held, csrf };
   // The default: a test event first, so a hook is not re-enabled onto an endpoint that is still down.
@@ -145,6 +145,14 @@ export function suspensionBanner(suspension: Suspension): SafeHtml {
           `Discard ${heldText}? They will never be delivered.`,
         )}
         ${sinceForm(page)}`;
+  return html`<div class="reenable">${actions}</div>`;
+}
+
+/** Impossible to miss: why the hook stopped, what failed, and the two ways to start it again. */
+export function suspensionBanner(suspension: Suspension): SafeHtml {
+  if (suspension.byAdmin) return adminPauseBanner(suspension);
+  const { hook, failures, held, who } = suspension;
+  const heldText = plural(held, 'held event');
   return html`<section
     class="banner-suspended"
     role="alert"
@@ -157,12 +165,12 @@ export function suspensionBanner(suspension: Suspension): SafeHtml {
       ${hook.suspended_at ? html`Suspended ${time(hook.suspended_at)}.` : ''}
     </p>
     <p>
-      Nothing is sent to this endpoint until you re-enable it.
+      Nothing is sent to this endpoint until ${who.readOnly ? 'it is re-enabled' : 'you re-enable it'}.
       <strong
         >${held === 0 ? 'No events are held.' : `${heldText} ${held === 1 ? 'is' : 'are'} waiting.`}</strong
       >
     </p>
-    <div class="reenable">${actions}</div>
+    ${changeControl(who, (csrf) => reenableChoices(hook, held, csrf))}
     ${
       // After the choices, which come first on a phone: why the hook stopped, in the configured numbers.
       suspension.rule

@@ -50,7 +50,8 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       const hook = await hooks.get(who.account.id, request.params.id);
       if (!hook) return ctx.notFound(request, reply);
       const input = await loadHookPage(ctx, hook, request.query);
-      const parts = liveParts(input, who.session.data.csrf);
+      // Rendered for this visitor as the page was: a read-only session's parts offer no change either.
+      const parts = liveParts(input, { csrf: who.session.data.csrf, readOnly: who.readOnly });
       return liveAnswer(request, reply, parts, { 'x-page-shape': hook.state });
     },
   );

@@ -20,6 +20,7 @@ import {
 import { deleteHookPage } from '../pages/delete-hook-page';
 import { hookFormPage } from '../pages/hook-form-page';
 import { signingSecretPage } from '../pages/signing-secret-page';
+import { CHANGE_PAGE } from '../read-only-guard';
 import type { SignedIn, WebContext } from '../web-context';
 
 type Params = { id: string };
@@ -88,7 +89,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
 
   app.get('/hooks', async (_request, reply) => reply.redirect('/', 301));
 
-  app.get('/hooks/new', async (request, reply) => {
+  app.get('/hooks/new', CHANGE_PAGE, async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     return formPage(request, reply, who, { values: EMPTY_VALUES, errors: {} });
@@ -113,7 +114,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
   });
 
-  app.get<{ Params: Params }>('/hooks/:id/edit', async (request, reply) => {
+  app.get<{ Params: Params }>('/hooks/:id/edit', CHANGE_PAGE, async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
@@ -175,7 +176,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     return showSecretOnce(request, reply, rotated, true);
   });
 
-  app.get<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {
+  app.get<{ Params: Params }>('/hooks/:id/delete', CHANGE_PAGE, async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);

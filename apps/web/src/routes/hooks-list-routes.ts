@@ -33,8 +33,16 @@ export function hooksListRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.signedIn(request);
     if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
     const summaries = await loadHookSummaries(ctx, who.account);
-    return liveAnswer(request, reply, hooksLiveParts(summaries, ctx.now()), {
-      'x-page-shape': hooksShape(summaries),
-    });
+    return liveAnswer(
+      request,
+      reply,
+      hooksLiveParts(summaries, ctx.now(), {
+        csrf: who.session.data.csrf,
+        readOnly: who.readOnly,
+      }),
+      {
+        'x-page-shape': hooksShape(summaries),
+      },
+    );
   });
 }

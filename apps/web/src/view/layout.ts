@@ -5,7 +5,7 @@ import type { Flash } from '../session/session-store';
 import { brandHead, brandMark, DEFAULT_BRAND, supportLink, type Brand } from './brand';
 import { zoneName } from './zone';
 import { html, trusted, type Renderable, type SafeHtml } from './html';
-import { READ_ONLY_CLASS, readOnlyNotice } from './read-only';
+import { readOnlyNotice } from './read-only';
 
 export type Section = 'hooks' | 'activity' | 'account';
 
@@ -13,7 +13,7 @@ export interface Viewer {
   readonly account: AccountView;
   readonly csrf: string;
   readonly flash?: Flash;
-  /** A sign-in link's read-only session: change controls are hidden (read-only.ts), and refused anyway. */
+  /** A sign-in link's read-only session: pages leave out change controls (read-only.ts), refused anyway. */
   readonly readOnly?: boolean;
   /** The operator's brand; hookline's own when absent. */
   readonly brand?: Brand;
@@ -64,7 +64,7 @@ export function layout(
 ): SafeHtml {
   return document(
     title,
-    viewer.readOnly ? `app ${READ_ONLY_CLASS}` : 'app',
+    'app',
     html`<a class="skip-link" href="#main">Skip to content</a>
       <header class="topbar">
         <div class="topbar-inner">

@@ -1,18 +1,28 @@
-import { html } from './html';
+import { html, type SafeHtml } from './html';
 
 // A read-only session (a sign-in link made with read_only) sees every page and changes nothing. The server
-// refuses every change (web-app.ts); the pages also hide what would be refused. One class on <body> and the
-// rules below hide every form that posts (sign-out aside) and every link to a page that only leads to one,
-// so a button added to any page later is hidden as well without a change here.
+// refuses every change (read-only-guard.ts); the pages do not offer one either: every control that changes
+// something is built through changeControl, which is also the only way a page gets the form token for it. A
+// live part rendered again for the page's script goes through the same call, so no update brings one back.
 
-export const READ_ONLY_CLASS = 'read-only';
+/** Who a page is for, as far as changing things goes: the session's form token, and whether it only looks. */
+export interface ChangeRights {
+  readonly csrf: string;
+  readonly readOnly?: boolean;
+}
 
-export const READ_ONLY_CSS = `
-.read-only form[method="post"]:not([action="/logout"]),
-.read-only a[href="/hooks/new"],
-.read-only a[href$="/edit"],
-.read-only a[href$="/delete"] { display: none !important; }
-`;
+/**
+ * A control that changes something (a form that posts, a link to a page that only makes a change), rendered
+ * for a visitor who may change things and left out, not hidden, for a read-only session: `instead` is what
+ * that session reads in its place, when the page would otherwise leave a gap.
+ */
+export function changeControl(
+  who: ChangeRights,
+  control: (csrf: string) => SafeHtml,
+  instead: SafeHtml = html``,
+): SafeHtml {
+  return who.readOnly ? instead : control(who.csrf);
+}
 
 export const readOnlyNotice = html`<div class="alert alert-warning" role="status">
   <p>You can see everything here, but not change anything.</p>
