@@ -23,6 +23,7 @@ import type {
   StreakStep,
   TakenJob,
 } from './contracts';
+import { ERASURE_FENCE_TTL_MS } from './erasures';
 import { parseStoredHook, toHookTarget } from './hook-record';
 import { SecretBoxError, type SecretBox } from './secret-box';
 
@@ -213,6 +214,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     emptiedJobData: string,
     completion: PreparedFinish,
     markNext = false,
+    erasureTags?: readonly string[],
   ): Promise<FinishedJob> {
     const askedAt = performance.now();
     const cached = markNext ? this.targets.get(hookId) : undefined;
@@ -230,6 +232,9 @@ export class RedisAttemptLedger implements AttemptLedger {
         markNext,
         cachedVersion: cached ? String(cached.version) : '',
         ...(markHistoryAt !== undefined ? { markHistoryAt } : {}),
+        ...(record.outcome === 'erased' && erasureTags
+          ? { fenceEntry: [record.event_id, ...erasureTags].join(' ') }
+          : {}),
       },
     );
     const [code, jobReply, nextMark] = reply as [number, unknown?, MarkReply?];
@@ -310,6 +315,8 @@ export class RedisAttemptLedger implements AttemptLedger {
       cachedVersion: string;
       /** The time to mark the hook for the history writer with, in the script (one Redis only). */
       markHistoryAt?: number;
+      /** An `erased` outcome's entry for the erasure that counts it: its event id and erasure tags. */
+      fenceEntry?: string;
     },
   ) {
     const { keys } = this;
@@ -329,6 +336,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         ...(completing
           ? [
               keys.hookErasing(hookId),
+              keys.hookErasedByFence(hookId),
               ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
               ...completing.completion.keys,
             ]
@@ -350,6 +358,8 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.cachedVersion,
               completing.markHistoryAt ?? '',
               completing.markHistoryAt !== undefined ? hookId : '',
+              completing.fenceEntry ?? '',
+              ERASURE_FENCE_TTL_MS,
               ...completing.completion.args,
             ]
           : []),

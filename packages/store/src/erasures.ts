@@ -22,8 +22,11 @@ import type { SecretBox } from './secret-box';
 // secret key (no key in Redis holds it in clear), and dropped when it is done; the fence in each hook's slot
 // holds a hash of it (core's erasureTag), also only while it runs.
 
-/** How long a fence tag may outlive an erasure that never finishes (its runner keeps finishing it anyway). */
-const FENCE_TTL_MS = 7 * 24 * 3600 * 1000;
+/**
+ * How long a fence tag (and an `erased` record's entry for its erasure's count) may outlive an erasure that never
+ * finishes (its runner keeps finishing it anyway).
+ */
+export const ERASURE_FENCE_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export interface ErasureView {
   readonly id: string;
@@ -80,7 +83,7 @@ export class RedisErasures {
         redis
           .multi()
           .sadd(keys.hookErasing(hookId), ...tags)
-          .pexpire(keys.hookErasing(hookId), FENCE_TTL_MS)
+          .pexpire(keys.hookErasing(hookId), ERASURE_FENCE_TTL_MS)
           .exec(),
       ),
     );
@@ -159,7 +162,7 @@ export class RedisErasures {
     await this.deps.redis
       .multi()
       .sadd(key, ...eventIds)
-      .pexpire(key, FENCE_TTL_MS)
+      .pexpire(key, ERASURE_FENCE_TTL_MS)
       .exec();
   }
 
@@ -211,7 +214,7 @@ export class RedisErasures {
         counts: JSON.stringify(counts),
       })
       .hdel(keys.erasure(accountId, erasureId), 'target_sealed')
-      .del(keys.erasureEvents(accountId, erasureId))
+      .del(keys.erasureEvents(accountId, erasureId), keys.erasureFenceCounted(accountId, erasureId))
       .exec();
     await redis.zrem(keys.erasuresRunning(), `${accountId}/${erasureId}`);
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);

@@ -2,6 +2,7 @@ import { NO_COUNTS, runOnBeat, type ErasureCounts } from '@hookline/core';
 import type { RedisErasures } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 import {
+  countFenceErased,
   eraseActiveJobs,
   eraseDatabase,
   eraseHookRecords,
@@ -27,8 +28,10 @@ import {
 // more. Then the fence stays up until no hook has an active job of a matching event (a live holder records
 // it, or dies and its lock lapses, and the job is removed), and what such a job's outcome wrote is gone
 // through again: a job left active would otherwise keep the event's fields, and be sent by the worker that
-// takes it over once the fence is down. Then the idempotency keys and hook records, which need the ids of
-// every event erased. (New steps go before those two: an erasure resumed from an older list skips nothing.)
+// takes it over once the fence is down. Then the events the fence refused, which workers recorded `erased`
+// meanwhile (countFenceErased says how they reach this erasure's count). Then the idempotency keys and hook
+// records, which need the ids of every event erased. (New steps go before those two: an erasure resumed from
+// an older list skips nothing.)
 type Step = (d: StepDeps, s: StepInput) => Promise<StepResult>;
 const SETTLE = 'settle' as const;
 const ACTIVE_GONE = 'active-gone' as const;
@@ -47,6 +50,7 @@ export const STEPS: readonly (Step | typeof SETTLE | typeof ACTIVE_GONE)[] = [
   ACTIVE_GONE,
   eraseOutboxes,
   eraseDatabase,
+  countFenceErased,
   eraseIdempotency,
   eraseHookRecords,
 ];
