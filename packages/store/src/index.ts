@@ -10,6 +10,7 @@ export {
   ERASURE_FENCE_TTL_MS,
   RedisErasures,
   describeCounts,
+  type ErasureAsker,
   type ErasureView,
   type ErasureWork,
 } from './erasures';
