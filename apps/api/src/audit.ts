@@ -12,8 +12,13 @@ export type RecordAudit = (
  * (never the key), and the address is the caller's as Fastify sees it (forwarded only by trusted proxies).
  */
 export function auditRecorder(deps: Pick<ApiDeps, 'audit' | 'config'>): RecordAudit {
-  const actor: AuditActor = { kind: 'operator_key', key: fingerprint(deps.config.HOOKLINE_API_KEY ?? '') };
+  const actor = operatorActor(deps);
   return async (request, entry) => {
     await deps.audit.record({ ...entry, actor, address: request.ip });
   };
+}
+
+/** The actor of every API call: the operator key, by its fingerprint. */
+export function operatorActor(deps: Pick<ApiDeps, 'config'>): AuditActor {
+  return { kind: 'operator_key', key: fingerprint(deps.config.HOOKLINE_API_KEY ?? '') };
 }

@@ -4,13 +4,13 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
 import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspension';
-import { HookQueues } from '@hookline/redis';
+import { AuditOutbox, HookQueues } from '@hookline/redis';
 import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
 import { refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
-import type { HistoryStore } from '@hookline/history';
+import { AuditReader, AuditTrail, type HistoryStore } from '@hookline/history';
 import { startErasureRunner, type ErasureRunnerDeps } from './erasures/erasure-runner';
 import { startAuditWriter } from './audit-writer';
 import { startHistoryWriter, type HistoryWriterDeps } from './history-writer';
@@ -172,10 +172,17 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     ...(deps.metrics ? { registry: deps.metrics.registry } : {}),
     ...deps.historyTimings,
   });
+  // The erasures' `erasure.done` entries: to the audit outbox, with one JSON log line each, as the front
+  // doors write theirs.
+  const auditOutbox = new AuditOutbox(redis, keys);
+  const audit = new AuditTrail(auditOutbox, new AuditReader(deps.history.client, auditOutbox), (entry) =>
+    logger.info({ audit: true, ...entry }, 'audit'),
+  );
   const erasures =
     deps.erasures &&
     startErasureRunner({
       ...deps.erasures,
+      audit: (entry) => audit.append(entry),
       redis,
       keys,
       outbox: deps.store.historyOutbox,

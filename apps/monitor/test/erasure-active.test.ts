@@ -104,6 +104,7 @@ describe('an erasure whose event a live worker holds', () => {
       ...deps,
       sql: history.client,
       erasures: store.erasures,
+      audit: async () => undefined,
       holder: 'test-monitor',
       log: createLogger('silent', 'test-erasures'),
       settleMs: 0,

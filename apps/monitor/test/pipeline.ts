@@ -6,7 +6,7 @@ import { HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/
 import { ReadySet } from '@hookline/scheduler';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { createHoldCap, HookControl, type SuspensionStore } from '@hookline/suspension';
-import { createLogger, createMetrics } from '@hookline/telemetry';
+import { createLogger, createMetrics, type Logger } from '@hookline/telemetry';
 import type { usePostgres, useRedis } from '@hookline/testing';
 import { startWorker } from '@hookline/worker';
 import { startMonitor, type MonitorDeps } from '../src';
@@ -36,6 +36,8 @@ export interface PipelineOptions {
 
 export interface RunOptions {
   readonly deliveryTimeoutMs: number;
+  /** The monitor's logger (silent by default): a test reads the JSON lines it writes. */
+  readonly monitorLogger?: Logger;
   readonly monitor: Pick<MonitorDeps, 'config'> & Partial<Pick<MonitorDeps, 'erasures' | 'historyTimings'>>;
 }
 
@@ -82,7 +84,7 @@ export async function openPipeline(
     store,
     control,
     producer,
-    run({ deliveryTimeoutMs, monitor }) {
+    run({ deliveryTimeoutMs, monitor, monitorLogger }) {
       const worker = startWorker({
         config: {
           HOOKLINE_DELIVERY_TIMEOUT_MS: deliveryTimeoutMs,
@@ -102,7 +104,7 @@ export async function openPipeline(
         keys,
         store,
         history,
-        logger: createLogger('silent', 'test-monitor'),
+        logger: monitorLogger ?? createLogger('silent', 'test-monitor'),
         blockMs: 100,
         ...monitor,
       });

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   buildAttemptRecord,
   erasedRecord,
+  eventErasureTags,
   isDropped,
   type AttemptResult,
   type RecordedOutcome,
@@ -80,6 +81,8 @@ export class OutcomeRecorder {
           emptiedJobData(job),
           completion,
           !announced,
+          // The erasure that set the fence counts the event by these (its own tags among them).
+          attempt.outcome === 'erased' ? eventErasureTags(event.fields, event) : undefined,
         ),
       this.deps.retryMs,
       (error, n) =>

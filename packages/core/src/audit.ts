@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ErasureCounts } from './erasure';
 import type { HookView, UpdateHookInput } from './hook';
 
 // The audit log's vocabulary (product.md §16): every change someone made, who made it, when, from where and
@@ -27,7 +28,12 @@ export type AuditAction =
   | 'account.created'
   | 'account.password_changed'
   /** An erasure of personal data was asked for; the entry says by what (call or number), never the value. */
-  | 'erasure.requested';
+  | 'erasure.requested'
+  /**
+   * That erasure is done: the entry names who asked for it (actor and address as when asked), by what, and how
+   * many records it erased in each place (`detail.counts`), never the value.
+   */
+  | 'erasure.done';
 
 export type AuditActor =
   /** Someone signed in on the website with the account's password. */
@@ -63,9 +69,11 @@ export interface AuditDetail {
   readonly expires_at?: string;
   /** account.created: whether the account got a website sign-in (an email and a password; neither is kept here). */
   readonly sign_in?: boolean;
-  /** erasure.requested: the erasure, and whether it matches a call or a number (never the value asked for). */
+  /** erasure.*: the erasure, and whether it matches a call or a number (never the value asked for). */
   readonly erasure_id?: string;
   readonly by?: 'call_id' | 'number';
+  /** erasure.done: how many records it erased, per place (the erasure's own counts). */
+  readonly counts?: ErasureCounts;
 }
 
 export interface AuditEntry {

@@ -18,9 +18,17 @@ export class AuditTrail {
   async record(input: AuditInput): Promise<AuditEntry> {
     const now = this.clock().getTime();
     const entry: AuditEntry = { id: newAuditId(now), at: new Date(now).toISOString(), ...input };
+    await this.append(entry);
+    return entry;
+  }
+
+  /**
+   * An entry made earlier, with its id and time (an erasure's `erasure.done`, kept with the erasure until
+   * written): written again after a crash, it is still one entry, as the log keeps one per id.
+   */
+  async append(entry: AuditEntry): Promise<void> {
     await this.outbox.append(entry);
     this.onRecorded(entry);
-    return entry;
   }
 
   list(accountId: string, page: { limit: number; cursor?: AuditCursor }): Promise<AuditPage> {

@@ -45,6 +45,12 @@ export function redisKeys(prefix: string) {
      * from the moment an erasure is accepted. Each erasure removes its tag when it is done.
      */
     hookErasing: (hookId: string) => `${hook(hookId)}:erasing`,
+    /**
+     * Events of the hook the fence refused and recorded `erased` (a worker held them while an erasure ran): HASH
+     * job id -> `<event id> <tag> <tag>…`, the event's erasure tags (hashes, never a value). Written by the
+     * script that records the outcome; each erasure counts and removes the entries carrying one of its tags.
+     */
+    hookErasedByFence: (hookId: string) => `${hook(hookId)}:erasing:erased`,
     hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
     /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
     hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
@@ -74,6 +80,9 @@ export function redisKeys(prefix: string) {
     erasure: (accountId: string, erasureId: string) => `${account(accountId)}:erasure:${erasureId}`,
     erasureEvents: (accountId: string, erasureId: string) =>
       `${account(accountId)}:erasure:${erasureId}:event-ids`,
+    /** The fence's `erased` records an erasure has counted: SET of `<hook id> <job id>` (dropped when done). */
+    erasureFenceCounted: (accountId: string, erasureId: string) =>
+      `${account(accountId)}:erasure:${erasureId}:fence-counted`,
     /** Idempotency keys of the account, for an erasure's scan (SCAN pattern). */
     accountIdempotencyPattern: (accountId: string) => `${account(accountId)}:idem:*`,
     accountActivity: (accountId: string) => `${account(accountId)}:activity`,

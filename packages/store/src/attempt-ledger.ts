@@ -23,6 +23,7 @@ import type {
   StreakStep,
   TakenJob,
 } from './contracts';
+import { ERASURE_FENCE_TTL_MS } from './erasures';
 import { parseStoredHook, toHookTarget } from './hook-record';
 import { SecretBoxError, type SecretBox } from './secret-box';
 
@@ -213,6 +214,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     emptiedJobData: string,
     completion: PreparedFinish,
     markNext = false,
+    erasureTags?: readonly string[],
   ): Promise<FinishedJob> {
     const askedAt = performance.now();
     const cached = markNext ? this.targets.get(hookId) : undefined;
@@ -234,6 +236,9 @@ export class RedisAttemptLedger implements AttemptLedger {
         cachedVersion: cached ? String(cached.version) : '',
         ...(markHistoryAt !== undefined ? { markHistoryAt } : {}),
         ...(releaseFor !== undefined ? { releaseFor } : {}),
+        ...(record.outcome === 'erased' && erasureTags
+          ? { fenceEntry: [record.event_id, ...erasureTags].join(' ') }
+          : {}),
       },
     );
     const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | 0)?, number?];
@@ -317,6 +322,8 @@ export class RedisAttemptLedger implements AttemptLedger {
       markHistoryAt?: number;
       /** The holder whose lease the script gives back if the queue ran empty (one Redis only). */
       releaseFor?: string;
+      /** An `erased` outcome's entry for the erasure that counts it: its event id and erasure tags. */
+      fenceEntry?: string;
     },
   ) {
     const { keys } = this;
@@ -336,6 +343,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         ...(completing
           ? [
               keys.hookErasing(hookId),
+              keys.hookErasedByFence(hookId),
               ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
               ...(completing.releaseFor !== undefined ? keys.leaseKeys() : []),
               ...completing.completion.keys,
@@ -358,6 +366,8 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.cachedVersion,
               completing.markHistoryAt ?? '',
               completing.markHistoryAt !== undefined ? hookId : '',
+              completing.fenceEntry ?? '',
+              ERASURE_FENCE_TTL_MS,
               completing.releaseFor ?? '',
               completing.releaseFor !== undefined ? Date.now() : '',
               completing.releaseFor !== undefined ? hookId : '',

@@ -204,6 +204,11 @@ export interface AttemptLedger {
     emptiedJobData: string,
     completion: PreparedFinish,
     markNext?: boolean,
+    /**
+     * For an `erased` outcome (the fence refused the event): the event's erasure tags. The same script keeps
+     * them with its event id beside the hook, where the erasure carrying one of them counts it.
+     */
+    erasureTags?: readonly string[],
   ): Promise<FinishedJob>;
   /**
    * Takes the hook's next job with BullMQ's moveToActive as shipped (`HookJobs.prepareTake`) and marks its

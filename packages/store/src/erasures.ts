@@ -10,6 +10,9 @@ import {
   type DeliveryRecord,
   type ErasureCounts,
   type ErasureTarget,
+  newAuditId,
+  type AuditActor,
+  type AuditEntry,
 } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
@@ -22,8 +25,11 @@ import type { SecretBox } from './secret-box';
 // secret key (no key in Redis holds it in clear), and dropped when it is done; the fence in each hook's slot
 // holds a hash of it (core's erasureTag), also only while it runs.
 
-/** How long a fence tag may outlive an erasure that never finishes (its runner keeps finishing it anyway). */
-const FENCE_TTL_MS = 7 * 24 * 3600 * 1000;
+/**
+ * How long a fence tag (and an `erased` record's entry for its erasure's count) may outlive an erasure that never
+ * finishes (its runner keeps finishing it anyway).
+ */
+export const ERASURE_FENCE_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export interface ErasureView {
   readonly id: string;
@@ -45,6 +51,12 @@ export interface ErasureWork {
   readonly step: number;
 }
 
+/** Who asked for an erasure, as the audit log names them: its `erasure.done` entry names them again. */
+export interface ErasureAsker {
+  readonly actor: AuditActor;
+  readonly address?: string;
+}
+
 const context = (erasureId: string) => `${erasureId}:target`;
 
 export class RedisErasures {
@@ -64,7 +76,12 @@ export class RedisErasures {
    * Accepts an erasure. The fence comes first: once every hook of the account has the tag, no worker starts a
    * request of a matching event; only then is the erasure recorded and queued for its runner, and answered.
    */
-  async request(accountId: string, asked: ErasureTarget, actor: string): Promise<ErasureView> {
+  async request(
+    accountId: string,
+    asked: ErasureTarget,
+    actor: string,
+    asker?: ErasureAsker,
+  ): Promise<ErasureView> {
     const { redis, keys } = this.deps;
     const id = newId('ers');
     // The catalogue's personal fields are fixed now and kept with the erasure: a monitor that resumes it (with
@@ -80,7 +97,7 @@ export class RedisErasures {
         redis
           .multi()
           .sadd(keys.hookErasing(hookId), ...tags)
-          .pexpire(keys.hookErasing(hookId), FENCE_TTL_MS)
+          .pexpire(keys.hookErasing(hookId), ERASURE_FENCE_TTL_MS)
           .exec(),
       ),
     );
@@ -95,6 +112,7 @@ export class RedisErasures {
       step: '0',
       counts: JSON.stringify(NO_COUNTS),
       target_sealed: this.deps.secretBox.seal(JSON.stringify(target), context(id)),
+      ...(asker ? { asked_by: JSON.stringify(asker) } : {}),
     });
     await redis.zadd(keys.erasuresRunning(), now.getTime(), `${accountId}/${id}`);
     await this.deps.activity.append(accountId, {
@@ -159,7 +177,7 @@ export class RedisErasures {
     await this.deps.redis
       .multi()
       .sadd(key, ...eventIds)
-      .pexpire(key, FENCE_TTL_MS)
+      .pexpire(key, ERASURE_FENCE_TTL_MS)
       .exec();
   }
 
@@ -189,8 +207,32 @@ export class RedisErasures {
   }
 
   /**
+   * A done erasure still in the runner's queue (`finish` leaves it there): its `erasure.done` audit entry while
+   * that is not written. Undefined while the erasure runs, or when it is unknown.
+   */
+  async unclosed(accountId: string, erasureId: string): Promise<{ readonly audit?: AuditEntry } | undefined> {
+    const [state, pending] = await this.deps.redis.hmget(
+      this.deps.keys.erasure(accountId, erasureId),
+      'state',
+      'audit_pending',
+    );
+    if (state !== 'done') return undefined;
+    return pending ? { audit: JSON.parse(pending) as AuditEntry } : {};
+  }
+
+  /** The done erasure's audit entry is written: it leaves the runner's queue. */
+  async closeDone(accountId: string, erasureId: string): Promise<void> {
+    const { redis, keys } = this.deps;
+    await redis.hdel(keys.erasure(accountId, erasureId), 'audit_pending');
+    await redis.zrem(keys.erasuresRunning(), `${accountId}/${erasureId}`);
+  }
+
+  /**
    * The erasure is done: the fence comes down, what it erased is forgotten, and the record says so with its
-   * counts (also in the account's activity: how many, never what).
+   * counts (also in the account's activity: how many, never what). Its `erasure.done` audit entry is made here,
+   * kept in the record with the change to done (one transaction), and written by the runner afterwards
+   * (`unclosed`, `closeDone`): the erasure stays in the runner's queue until then, so a runner killed after
+   * this leaves the entry, with its id, to the one that takes over.
    */
   async finish(
     accountId: string,
@@ -202,18 +244,33 @@ export class RedisErasures {
     const tags = erasureTags(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
     await Promise.all(hookIds.map((hookId) => redis.srem(keys.hookErasing(hookId), ...tags)));
-    const at = this.deps.clock().toISOString();
+    const now = this.deps.clock();
+    const at = now.toISOString();
+    const asker = await redis.hget(keys.erasure(accountId, erasureId), 'asked_by');
+    // An erasure accepted without who asked (only through the store itself) has no entry to write.
+    const audit: AuditEntry | undefined = asker
+      ? {
+          id: newAuditId(now.getTime()),
+          at,
+          account_id: accountId,
+          action: 'erasure.done',
+          ...(JSON.parse(asker) as ErasureAsker),
+          detail: { erasure_id: erasureId, by: target.kind, counts },
+        }
+      : undefined;
     await redis
       .multi()
       .hset(keys.erasure(accountId, erasureId), {
         state: 'done',
         done_at: at,
         counts: JSON.stringify(counts),
+        ...(audit ? { audit_pending: JSON.stringify(audit) } : {}),
       })
       .hdel(keys.erasure(accountId, erasureId), 'target_sealed')
-      .del(keys.erasureEvents(accountId, erasureId))
+      .del(keys.erasureEvents(accountId, erasureId), keys.erasureFenceCounted(accountId, erasureId))
       .exec();
-    await redis.zrem(keys.erasuresRunning(), `${accountId}/${erasureId}`);
+    // With no entry to write, nothing keeps it in the runner's queue.
+    if (!audit) await redis.zrem(keys.erasuresRunning(), `${accountId}/${erasureId}`);
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
     await this.deps.activity.append(accountId, {
       kind: 'erasure.done',

@@ -62,6 +62,7 @@ export class HookRecordAccess {
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
       keys.hookErasing(hookId),
+      keys.hookErasedByFence(hookId),
       keys.hookEgressWait(hookId),
     );
   }

@@ -6,5 +6,12 @@ export { PASSWORD_MIN, PASSWORD_MAX, NAME_MAX, EMAIL_MAX, normaliseEmail } from 
 export { hasInsecureCredentials } from './hook-record';
 export { LoginLimiter, type LoginAttempt, type LoginGate } from './login-limiter';
 export { STORE_SCRIPTS } from './scripts';
-export { RedisErasures, describeCounts, type ErasureView, type ErasureWork } from './erasures';
+export {
+  ERASURE_FENCE_TTL_MS,
+  RedisErasures,
+  describeCounts,
+  type ErasureAsker,
+  type ErasureView,
+  type ErasureWork,
+} from './erasures';
 export { PortalLinks, type NewPortalLink, type PortalLinkOptions, type PortalLinkUse } from './portal-links';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodeAuditCursor } from '@hookline/history';
 import type { ApiDeps } from '../deps';
 import { pageQuery } from '../history-schemas';
+import { erasureCounts } from './erasures';
 import { defineRoute, type Route } from '../route';
 
 export const auditQuery = z.strictObject(pageQuery('entries', decodeAuditCursor));
@@ -32,7 +33,8 @@ export const auditEntry = z
       .describe(
         'hook.created, hook.updated, hook.credentials_changed, hook.signing_secret_changed, hook.deleted, ' +
           'hook.enabled, hook.probed, hook.tested, hook.resent, hook.paused, hook.resumed, ' +
-          'portal_link.created, portal_link.used, account.created, account.password_changed, erasure.requested',
+          'portal_link.created, portal_link.used, account.created, account.password_changed, erasure.requested, ' +
+          'erasure.done',
       ),
     hook_id: z.string().optional(),
     actor,
@@ -59,7 +61,10 @@ export const auditEntry = z
         by: z
           .enum(['call_id', 'number'])
           .optional()
-          .describe('erasure.requested: what it matched on, never the value'),
+          .describe('erasure.requested, erasure.done: what it matched on, never the value'),
+        counts: erasureCounts
+          .optional()
+          .describe('erasure.done: how many records it erased in each place, as the erasure reports them'),
       })
       .describe('What the change was about'),
   })

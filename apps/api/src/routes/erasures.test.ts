@@ -1,3 +1,5 @@
+import type { AuditEntry } from '@hookline/core';
+import type { RedisErasures } from '@hookline/store';
 import { useApi } from '../test-support/api-harness';
 
 describe('erasures through the API', () => {
@@ -37,6 +39,26 @@ describe('erasures through the API', () => {
     ]);
     expect(audit.body).not.toContain('+15550100');
     expect(audit.body).not.toContain('c-1');
+  });
+
+  it('keeps who asked with the erasure: its erasure.done entry names the same key and address', async () => {
+    const acct = await api.createAccount();
+    await api.createHook(acct);
+    const { id } = (await api.call('POST', url(acct), { number: '+15550100' })).json() as { id: string };
+    const requested = (
+      (await api.call('GET', `/v1/accounts/${acct}/audit`)).json() as { data: AuditEntry[] }
+    ).data.find((e) => e.action === 'erasure.requested')!;
+    // What the monitor's runner does at the end (apps/monitor): the entry it then writes.
+    // The API's deps name only what its routes use; the store behind them is the whole one.
+    const erasures = api.deps.store.erasures as RedisErasures;
+    const work = (await erasures.work(acct, id))!;
+    await erasures.finish(acct, id, work.target, work.view.counts);
+    expect((await erasures.unclosed(acct, id))?.audit).toMatchObject({
+      action: 'erasure.done',
+      actor: requested.actor,
+      address: requested.address,
+      detail: { erasure_id: id, by: 'number', counts: work.view.counts },
+    });
   });
 
   it.each([

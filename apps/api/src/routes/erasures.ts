@@ -1,6 +1,6 @@
 import { erasureInput, erasureTarget, notFound } from '@hookline/core';
 import { z } from 'zod';
-import { auditRecorder } from '../audit';
+import { auditRecorder, operatorActor } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
@@ -8,7 +8,7 @@ import { defineRoute, type Route } from '../route';
 // event starts afterwards); the monitor then erases it everywhere, and the record says how many per place.
 const ERASURES = '/v1/accounts/{acct}/erasures';
 
-const counts = z
+export const erasureCounts = z
   .object({
     history: z.number().int().describe('History records emptied to stubs (ids, times, outcome)'),
     outboxes: z.number().int().describe('Records not yet in the history database, emptied likewise'),
@@ -32,7 +32,7 @@ const erasure = z
     requested_by: z.string(),
     requested_at: z.string(),
     done_at: z.string().optional(),
-    counts,
+    counts: erasureCounts,
   })
   .meta({ id: 'Erasure' });
 
@@ -55,7 +55,11 @@ export function erasureRoutes(deps: ApiDeps): Route[] {
         202: { description: 'Accepted; runs in the background', schema: z.object({ id: z.string() }) },
       },
     })(async ({ account, body, request }) => {
-      const view = await erasures.request(account.id, erasureTarget(body), OPERATOR);
+      // Who asked is kept with the erasure: its `erasure.done` entry names them again.
+      const view = await erasures.request(account.id, erasureTarget(body), OPERATOR, {
+        actor: operatorActor(deps),
+        address: request.ip,
+      });
       await audit(request, {
         account_id: account.id,
         action: 'erasure.requested',

@@ -1,7 +1,8 @@
-import { NO_COUNTS, runOnBeat, type ErasureCounts } from '@hookline/core';
+import { NO_COUNTS, runOnBeat, type AuditEntry, type ErasureCounts } from '@hookline/core';
 import type { RedisErasures } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 import {
+  countFenceErased,
   eraseActiveJobs,
   eraseDatabase,
   eraseHookRecords,
@@ -27,8 +28,10 @@ import {
 // more. Then the fence stays up until no hook has an active job of a matching event (a live holder records
 // it, or dies and its lock lapses, and the job is removed), and what such a job's outcome wrote is gone
 // through again: a job left active would otherwise keep the event's fields, and be sent by the worker that
-// takes it over once the fence is down. Then the idempotency keys and hook records, which need the ids of
-// every event erased. (New steps go before those two: an erasure resumed from an older list skips nothing.)
+// takes it over once the fence is down. Then the events the fence refused, which workers recorded `erased`
+// meanwhile (countFenceErased says how they reach this erasure's count). Then the idempotency keys and hook
+// records, which need the ids of every event erased. (New steps go before those two: an erasure resumed from
+// an older list skips nothing.)
 type Step = (d: StepDeps, s: StepInput) => Promise<StepResult>;
 const SETTLE = 'settle' as const;
 const ACTIVE_GONE = 'active-gone' as const;
@@ -47,6 +50,7 @@ export const STEPS: readonly (Step | typeof SETTLE | typeof ACTIVE_GONE)[] = [
   ACTIVE_GONE,
   eraseOutboxes,
   eraseDatabase,
+  countFenceErased,
   eraseIdempotency,
   eraseHookRecords,
 ];
@@ -61,9 +65,13 @@ export interface ErasureRunnerDeps extends StepDeps {
     | 'progress'
     | 'addEvents'
     | 'finish'
+    | 'unclosed'
+    | 'closeDone'
     | 'events'
     | 'cleanSuspensionFailures'
   >;
+  /** Writes an audit entry (the `erasure.done` one): to the audit log's outbox, and its JSON log line. */
+  readonly audit: (entry: AuditEntry) => Promise<unknown>;
   readonly holder: string;
   readonly log: Logger;
   /** How long deliveries begun before the fence may still record (the delivery deadline and the writer's lag). */
@@ -82,9 +90,18 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
   const leaseMs = deps.leaseMs ?? 15_000;
   let closed = false;
 
+  // A done erasure leaves the queue once its audit entry is written. A runner killed between the two leaves
+  // it to the next, which writes the same entry (same id: the audit log keeps one) and closes it.
+  const close = async (accountId: string, erasureId: string): Promise<void> => {
+    const unclosed = await deps.erasures.unclosed(accountId, erasureId);
+    if (!unclosed) return;
+    if (unclosed.audit) await deps.audit(unclosed.audit);
+    await deps.erasures.closeDone(accountId, erasureId);
+  };
+
   const runOne = async (accountId: string, erasureId: string): Promise<void> => {
     const work = await deps.erasures.work(accountId, erasureId);
-    if (!work) return;
+    if (!work) return close(accountId, erasureId);
     const input: StepInput = { accountId, erasureId, target: work.target };
     const counts: ErasureCounts = { ...NO_COUNTS, ...work.view.counts };
     deps.log.info({ erasureId, accountId, step: work.step }, 'erasure running');
@@ -111,6 +128,7 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
       await deps.erasures.progress(accountId, erasureId, step + 1, counts);
     }
     await deps.erasures.finish(accountId, erasureId, work.target, counts);
+    await close(accountId, erasureId);
     await deps.erasures.release(erasureId, deps.holder);
     deps.log.info({ erasureId, accountId, counts }, 'erasure done');
   };

@@ -3,6 +3,7 @@ import {
   buildAttemptRecord,
   erasedRecord,
   erasureMatches,
+  erasureTags,
   type AttemptRecord,
   type Clock,
   type DeliverableEvent,
@@ -18,7 +19,7 @@ import {
   type HookQueues,
   type RedisKeys,
 } from '@hookline/redis';
-import type { RedisErasures } from '@hookline/store';
+import { ERASURE_FENCE_TTL_MS, type RedisErasures } from '@hookline/store';
 
 // The steps of one erasure, each repeatable: a step finds only what is still there to erase, so a runner
 // that died mid-step and the one that takes over count and erase nothing twice. Each returns what it erased
@@ -27,7 +28,7 @@ import type { RedisErasures } from '@hookline/store';
 export interface StepDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
-  readonly erasures: Pick<RedisErasures, 'events' | 'cleanSuspensionFailures'>;
+  readonly erasures: Pick<RedisErasures, 'events' | 'addEvents' | 'cleanSuspensionFailures'>;
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow' | 'eraseActive'>;
   readonly sql: SqlClient;
@@ -131,6 +132,56 @@ export async function eraseActiveJobs(d: StepDeps, s: StepInput): Promise<StepRe
     await d.outbox.append(hookId, [stub.record]);
   }
   return { place: 'queued', count: eventIds.length, eventIds, held };
+}
+
+/**
+ * Events the fence refused: a worker about to send one found a tag of a running erasure in the hook's set and
+ * recorded it `erased` instead (attempt-mark.lua, then attempt-finish.lua). They are this erasure's too when
+ * they carry one of its tags, and the `queued` count includes them.
+ *
+ * How the count reaches the right erasure. The worker knows only that a tag matched, not whose: the script
+ * that records the `erased` outcome (and completes the job) writes, in the same step, an entry beside the hook
+ * (keys.hookErasedByFence: job id -> the event id and all its tags, hashes only). This step runs once the hook
+ * has no active job of a matching event (after the fence's last look, ACTIVE_GONE), when every such entry of
+ * this erasure is written; new matching events are refused at the door and none is left waiting. For each
+ * entry with one of its tags it adds `<hook> <job>` to the erasure's own set (keys.erasureFenceCounted) and
+ * the event id to its events (for the idempotency keys and hook records), and only then removes the entry
+ * from the hook: a runner killed anywhere in between leaves each entry either still beside the hook or already
+ * in the set, and the one that takes over (from the counts saved before this step) counts the set, so each
+ * record counts once. An entry two erasures' tags match (a call between two erased numbers) is counted by the
+ * one that gets here first; the other finds it gone. Not counted twice with the other steps: an entry exists
+ * only for a job the worker completed with its `erased` record, which the queue steps never see (they remove
+ * waiting jobs, or active ones whose holder is gone and whose record is then refused), and the record it wrote
+ * holds no field the outbox and database steps could match.
+ */
+export async function countFenceErased(d: StepDeps, s: StepInput): Promise<StepResult> {
+  const mine = new Set(erasureTags(s.target));
+  const counted = d.keys.erasureFenceCounted(s.accountId, s.erasureId);
+  for (const hookId of await hooksOf(d, s.accountId)) {
+    const key = d.keys.hookErasedByFence(hookId);
+    let cursor = '0';
+    do {
+      const [next, flat] = await d.redis.hscan(key, cursor, 'COUNT', WINDOW);
+      cursor = next;
+      const jobIds: string[] = [];
+      const eventIds: string[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const [eventId, ...tags] = flat[i + 1]!.split(' ');
+        if (!eventId || !tags.some((tag) => mine.has(tag))) continue;
+        jobIds.push(flat[i]!);
+        eventIds.push(eventId);
+      }
+      if (jobIds.length === 0) continue;
+      await d.redis
+        .multi()
+        .sadd(counted, ...jobIds.map((jobId) => `${hookId} ${jobId}`))
+        .pexpire(counted, ERASURE_FENCE_TTL_MS)
+        .exec();
+      await d.erasures.addEvents(s.accountId, s.erasureId, eventIds);
+      await d.redis.hdel(key, ...jobIds);
+    } while (cursor !== '0');
+  }
+  return { place: 'queued', count: await d.redis.scard(counted), eventIds: [] };
 }
 
 /** Finished jobs BullMQ keeps for the admin area: their data is replaced by ids only. */

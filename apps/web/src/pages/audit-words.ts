@@ -20,6 +20,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], [string, string]> = {
   'account.created': ['Account created', 'badge-ok'],
   'account.password_changed': ['Password changed', ''],
   'erasure.requested': ['Personal data erased', 'badge-warn'],
+  'erasure.done': ['Personal data erasure finished', 'badge-warn'],
 };
 
 const FIELD_WORDS: Record<string, string> = {
@@ -68,8 +69,12 @@ export function detailWords(entry: AuditEntry): string | undefined {
   if (d.held) parts.push(heldWords(d.held));
   if (d.passed === false) parts.push('the endpoint did not accept the test, so the hook stays suspended');
   if (d.passed === true) parts.push('the endpoint accepted the test first');
-  if (entry.action === 'erasure.requested')
+  if (entry.action === 'erasure.requested' || entry.action === 'erasure.done')
     parts.push(d.by === 'number' ? 'everything about one phone number' : 'everything about one call');
+  if (entry.action === 'erasure.done' && d.counts) {
+    const total = Object.values(d.counts).reduce((sum, n) => sum + n, 0);
+    parts.push(`${total} ${total === 1 ? 'record' : 'records'} erased`);
+  }
   if (entry.action === 'account.created')
     parts.push(d.sign_in ? 'with a website sign-in' : 'without a website sign-in');
   if (entry.action === 'portal_link.created')

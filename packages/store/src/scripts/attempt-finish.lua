@@ -1,13 +1,18 @@
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
--- hash; to complete the job in the same script, then the hook's erasing set, the history writer's set of marked
--- hooks when the hook is marked here, the scheduler's ready set, leases, lease holders and signalled-while-leased
--- set when the lease may be given back here, and BullMQ's moveToFinished's fourteen keys. ARGV: record JSON,
--- outbox idle ttl ms, event id, streak step ('delivered' | 'failure' | ''), attempt time ms, ttl ms, the caller's
--- lock token, and with the job's hash its data without the event's fields; to complete the job, then the prefix
--- and suffix of the hook's job locks around a job id (prefix '' = the next job is not marked), the version of the
--- caller's cached target ('' = none), the mark's time and the hook id (time '' = no mark here, and no set among
--- the KEYS), the lease's holder, the time and the hook id (holder '' = the lease is not given back here, and no
--- scheduler keys among the KEYS), and moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- hash; to complete the job in the same script, then the hook's erasing set, the hook's events refused by the
+-- fence (a hash), the history writer's set of marked hooks when the hook is marked here, the scheduler's ready
+-- set, leases, lease holders and signalled-while-leased set when the lease may be given back here, and BullMQ's
+-- moveToFinished's fourteen keys. ARGV: record JSON, outbox idle ttl ms, event id, streak step ('delivered' |
+-- 'failure' | ''), attempt time ms, ttl ms, the caller's lock token, and with the job's hash its data without the
+-- event's fields; to complete the job, then the prefix and suffix of the hook's job locks around a job id (prefix
+-- '' = the next job is not marked), the version of the caller's cached target ('' = none), the mark's time and
+-- the hook id (time '' = no mark here, and no set among the KEYS), the fence's entry for an `erased` outcome
+-- (`<event id> <tag> <tag>…`, '' = none) and how long the hash of them may live (ms), the lease's holder, the
+-- time and the hook id (holder '' = the lease is not given back here, and no scheduler keys among the KEYS), and
+-- moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- An `erased` outcome (the fence refused the event) leaves its entry beside the record, in the same script: the
+-- erasure whose tag it carries counts it once it is done with the hook's active jobs (erasure-runner.ts), and
+-- there is no crash between the record and its entry to lose it from the count.
 -- The hook is marked for the history writer (ZADD LT, as OutboxMarks marks it) here only where the set and the
 -- hook's keys are on one node, one Redis: the record and the mark that makes the writer move it are then written
 -- (and acknowledged) together, with no round trip of their own and no crash between them to lose the mark.
@@ -58,11 +63,15 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
-local marking, releasing = ARGV[12] ~= '', ARGV[14] ~= ''
+local marking, releasing = ARGV[12] ~= '', ARGV[16] ~= ''
 -- Where the scheduler's keys, BullMQ's keys and BullMQ's arguments begin.
-local leaseKey = marking and 10 or 9
-local firstKey, firstArg = releasing and leaseKey + 4 or leaseKey, 17
-if code == 1 and marking then redis.call('ZADD', KEYS[9], 'LT', ARGV[12], ARGV[13]) end
+local leaseKey = marking and 11 or 10
+local firstKey, firstArg = releasing and leaseKey + 4 or leaseKey, 19
+if code == 1 and marking then redis.call('ZADD', KEYS[10], 'LT', ARGV[12], ARGV[13]) end
+if code == 1 and ARGV[14] ~= '' then
+  redis.call('HSET', KEYS[9], ARGV[3], ARGV[14])
+  redis.call('PEXPIRE', KEYS[9], ARGV[15])
+end
 if code ~= -1 then
   local keys, argv = {}, {}
   for i = firstKey, #KEYS do keys[#keys + 1] = KEYS[i] end
@@ -74,7 +83,7 @@ if code ~= -1 then
   local tookNone = not (type(job) == 'number' and job < 0) and not (type(job) == 'table' and type(job[1]) == 'table')
   if releasing and tookNone then
     local k = leaseKey
-    return {code, job, 0, releaseHook(KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[15], ARGV[14], ARGV[16])}
+    return {code, job, 0, releaseHook(KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[17], ARGV[16], ARGV[18])}
   end
   return {code, job}
 end
