@@ -42,6 +42,29 @@ describe('POST …/portal-links', () => {
     expect((await api.call('POST', linksOf(acct), { ttl_s: 3600 })).statusCode).toBe(201);
   });
 
+  it('takes no body at all, with or without a JSON content-type: the defaults (300 s, not read-only)', async () => {
+    const acct = await api.createAccount();
+    for (const raw of [undefined, '']) {
+      const started = Date.now();
+      const res = await api.call('POST', linksOf(acct), undefined, raw === undefined ? {} : { raw });
+      expect(res.statusCode).toBe(201);
+      expect(res.body).toMatch(
+        new RegExp(
+          `^\\{"url":"http://127\\.0\\.0\\.1:${api.port}/portal/[A-Za-z0-9_-]{43}","expires_at":"[0-9T:.-]+Z"\\}$`,
+        ),
+      );
+      const ttl = Date.parse(res.json().expires_at) - started;
+      expect(ttl).toBeGreaterThan(299_000);
+      expect(ttl).toBeLessThan(302_000);
+    }
+    const { data } = (await api.call('GET', `/v1/accounts/${acct}/audit`)).json();
+    expect(data.map((e: { detail: { read_only?: boolean } }) => e.detail.read_only)).toEqual([
+      false,
+      false,
+      undefined,
+    ]);
+  });
+
   it('names every bad field, and makes nothing', async () => {
     const acct = await api.createAccount();
     const before = await api.keyCount();
