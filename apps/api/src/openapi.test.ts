@@ -6,7 +6,7 @@ import { useApi } from './test-support/api-harness';
 interface Operation {
   operationId: string;
   security: unknown[];
-  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
   parameters?: { name: string; in: string; required: boolean }[];
   responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
 }
@@ -98,6 +98,22 @@ describe('GET /openapi.json', () => {
       pattern: expect.any(String),
     });
     expect(Object.keys(event!.properties.data.properties)).toEqual(Object.keys(SAMPLE_CALL_DATA));
+  });
+
+  it('marks a body optional exactly where every field is (no body then means the defaults)', () => {
+    const required = Object.values(doc.paths)
+      .flatMap((ops) => Object.values(ops))
+      .filter((op) => op.requestBody)
+      .map((op) => [op.operationId, op.requestBody!.required]);
+    expect(Object.fromEntries(required)).toEqual({
+      createAccount: true,
+      createHook: true,
+      updateHook: true,
+      enableHook: true,
+      publishEvent: true,
+      requestErasure: true,
+      createPortalLink: false,
+    });
   });
 
   it('documents answers, errors and security per route', () => {

@@ -114,7 +114,7 @@ function operation(route: Route, schemas: SchemaCollector, errorRef: JsonSchema)
     ...(route.body
       ? {
           requestBody: {
-            required: true,
+            required: !route.bodyOptional,
             content: {
               'application/json': {
                 schema: applyFieldDocs(schemas.convert(route.body, 'input'), route.bodyDocs),

@@ -50,9 +50,11 @@ export function routeHandler(route: Route, deps: ApiDeps) {
     const params = request.params as Record<string, string | undefined>;
     const scope = await resolveScope(route.scope, params, deps.store);
     const query = route.query ? parseOrReject(route.query, request.query) : undefined;
+    // No body at all (none sent, or an empty one) is `{}` where every field is optional; elsewhere it stays
+    // absent and is refused as "(body) is required".
+    const given = request.body === undefined && route.bodyOptional ? {} : request.body;
     const body = route.body
-      ? (route.acceptBody?.(request.body) ??
-        parseOrReject(route.body, plainNumbers(request.body, route.keepNumberText)))
+      ? (route.acceptBody?.(given) ?? parseOrReject(route.body, plainNumbers(given, route.keepNumberText)))
       : undefined;
     const result = await route.handle({ ...scope, query, body, request });
     const spec = route.responses[result.status];

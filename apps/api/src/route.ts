@@ -98,6 +98,11 @@ export interface Route {
   readonly scope: Scope;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  /**
+   * The body schema takes `{}`: every field is optional, so a request without a body is read as `{}` (its
+   * defaults) rather than refused; the document marks such a body as optional.
+   */
+  readonly bodyOptional: boolean;
   readonly keepNumberText: readonly string[];
   readonly acceptBody?: (parsed: unknown) => unknown;
   readonly bodyDocs: Readonly<Record<string, FieldDoc>>;
@@ -122,6 +127,7 @@ export function defineRoute<
   return (handle: (ctx: RouteContext<S, Parsed<QS>, Parsed<BS>>) => Promise<Reply<RS>>): Route => ({
     ...definition,
     auth: definition.auth ?? true,
+    bodyOptional: definition.body?.safeParse({}).success ?? false,
     keepNumberText: definition.keepNumberText ?? [],
     bodyDocs: definition.bodyDocs ?? {},
     otherErrors: definition.otherErrors ?? [],

@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { HooklineError } from '@hookline/core';
+import { HooklineError, usableReturnUrl } from '@hookline/core';
 import { registerAssets, registerBrandAssets } from './assets/assets';
 import type { WebDeps } from './deps';
 import { CSRF_REFUSED, errorPage, NOT_FOUND, SERVER_ERROR, UNAVAILABLE } from './pages/error-page';
@@ -29,7 +29,9 @@ const frameAncestorsOf = (deps: WebDeps) => deps.config.HOOKLINE_FRAME_ANCESTORS
 /** The operator's origins may frame every page; a sign-in link's session may sign out to its return page. */
 async function pagePolicy(ctx: WebContext, request: FastifyRequest): Promise<PagePolicy> {
   const frameAncestors = frameAncestorsOf(ctx.deps);
-  const returnUrl = (await ctx.sessions.current(request).catch(() => undefined))?.data.portal?.returnUrl;
+  const returnUrl = usableReturnUrl(
+    (await ctx.sessions.current(request).catch(() => undefined))?.data.portal?.returnUrl,
+  );
   return { frameAncestors, ...(returnUrl ? { formTargets: [new URL(returnUrl).origin] } : {}) };
 }
 

@@ -103,6 +103,30 @@ describe('sign-in links on the website', () => {
     expect(after.headers.get('location')).toMatch(/^\/login/);
   });
 
+  it('a return address kept unparsed (made before the API parsed them) is sent parsed, or not at all', async () => {
+    const account = await w.account('ops@acme.test');
+    for (const [kept, sent] of [
+      ['https://x.example/€', 'https://x.example/%E2%82%AC'],
+      ['https://x.example/\r\nSet-Cookie: a=b', undefined],
+    ] as const) {
+      const link = await w.portalLinks.create(account.id, {
+        readOnly: false,
+        ttlSeconds: 300,
+        returnUrl: kept,
+      });
+      const session = await sessionFrom(link.token);
+      const out = await post(session, '/logout', {});
+      expect(out.status).toBe(303);
+      expect(out.headers.get('location')).toBe(sent ?? '/login');
+      expect(out.headers.get('set-cookie')).not.toContain('a=b');
+      const again = await open(link.token);
+      expect(again.status).toBe(410);
+      const page = await again.text();
+      if (sent) expect(page).toContain(`href="${sent}"`);
+      else expect(page).not.toContain('x.example');
+    }
+  });
+
   it('read-only: every changing route of the website answers 403 and nothing changes', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, {

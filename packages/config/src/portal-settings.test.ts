@@ -79,4 +79,14 @@ describe('the operator’s brand settings', () => {
       /HOOKLINE_BRAND_SUPPORT_URL/,
     );
   });
+
+  it.each([
+    'https://help.example/\r\nBcc: x@example.com',
+    'https://help.example/\tfaq',
+    'mailto:help@x.test\u0000',
+  ])('refuses a support URL with a control character (%j) at start, naming the setting', (url) => {
+    expect(() => load({ HOOKLINE_BRAND_SUPPORT_URL: url })).toThrow(
+      'HOOKLINE_BRAND_SUPPORT_URL: must not contain tabs, line breaks or control characters',
+    );
+  });
 });

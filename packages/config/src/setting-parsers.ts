@@ -44,15 +44,24 @@ export const clusterNode = z.string().transform((value, ctx) => {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 });
 
-/** A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. */
+/**
+ * A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. The URL parser
+ * silently drops tabs and line breaks, which would still reach pages and e-mails as typed: refused too.
+ */
 export const urlOf = (protocols: readonly string[], message: string) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, message);
+  z
+    .string()
+    .refine(
+      (v) => !/[\u0000-\u001f\u007f]/.test(v),
+      'must not contain tabs, line breaks or control characters',
+    )
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, message);
 
 // A comma-separated list (empty by default), each entry checked by `item`.
 export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>

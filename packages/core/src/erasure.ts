@@ -40,7 +40,8 @@ export const NUMBER_FIELDS = ['from', 'to'] as const;
 const value = (field: string) =>
   z
     .string({ error: `${field} must be a text` })
-    .min(1, `${field} must not be empty`)
+    // Spaces only would match no event, and an erasure that reaches nothing must not look accepted.
+    .refine((v) => v.trim() !== '', `${field} must not be empty or only spaces`)
     .max(256, `${field} must be at most 256 characters`)
     .superRefine((v, ctx) => {
       const problem = freeTextProblem(v);

@@ -22,7 +22,7 @@ const headerSafe = (field: string) =>
 
 // Where an OAuth 2.0 hook gets its tokens: https (or http, with the same warning as credentials on http).
 const tokenUrl = z
-  .string({ error: 'token_url is required' })
+  .string()
   .max(2048, 'token_url must be at most 2048 characters')
   .refine((value) => {
     try {
@@ -71,32 +71,34 @@ export const hookAuthInput = z.discriminatedUnion(
 );
 
 // Kept in its parsed form, so the URL shown is the URL called. The parser silently drops tabs and line breaks
-// and trims spaces: such input is refused rather than quietly changed.
-export const hookUrl = z
-  .string({ error: 'url is required' })
-  .max(2048, 'url must be at most 2048 characters')
-  .superRefine((value, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'url must be an absolute http:// or https:// URL' });
-      return;
-    }
-    if (/[\s\u0000-\u001f\u007f]/.test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'url must not contain spaces, tabs, line breaks or control characters',
-      });
-      return;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
-    if (url.username || url.password)
-      ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
-    if (url.hash) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
-  })
-  .transform((value) => new URL(value).href);
+// and trims spaces: such input is refused rather than quietly changed. A missing url "is required" and one of
+// another type says so (zod-problems.ts); `whenNull` words a null, which in a change would mean removing it.
+const hookUrlInput = (whenNull?: string) =>
+  z
+    .string({ error: (issue) => (issue.input === null ? whenNull : undefined) })
+    .max(2048, 'url must be at most 2048 characters')
+    .superRefine((value, ctx) => {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'url must be an absolute http:// or https:// URL' });
+        return;
+      }
+      if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'url must not contain spaces, tabs, line breaks or control characters',
+        });
+        return;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
+      if (url.username || url.password)
+        ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
+      if (url.hash) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
+    })
+    .transform((value) => new URL(value).href);
 
 export const hookFormat = z.enum(['json', 'form'], { error: 'format must be "json" or "form"' });
 const description = z
@@ -166,7 +168,7 @@ export function hookInputSchemas(
   const headers = hookHeadersInput(options.eventTypeHeader);
   const tls = hookTlsInput(options.now);
   const create = z.strictObject({
-    url: hookUrl,
+    url: hookUrlInput(),
     format: hookFormat,
     auth: hookAuthInput.default({ scheme: 'none' }),
     description: description.optional(),
@@ -178,7 +180,7 @@ export function hookInputSchemas(
   });
   const update = z
     .strictObject({
-      url: hookUrl.optional(),
+      url: hookUrlInput('url cannot be removed; give the new URL instead').optional(),
       format: hookFormat.optional(),
       auth: hookAuthInput.optional(),
       description: description.nullable().optional(),

@@ -24,6 +24,7 @@ export { WindowBatch } from './window-batch';
 export * from './clock';
 export * from './beat';
 export * from './single-flight';
+export * from './return-url';
 export * from './text';
 export * from './error-words';
 export * from './attempt-record';

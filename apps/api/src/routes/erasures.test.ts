@@ -76,6 +76,22 @@ describe('erasures through the API', () => {
     expect(await api.keyCount()).toBe(keys);
   });
 
+  it.each([
+    ['number', '   '],
+    ['number', '\u00a0\u2003'],
+    ['call_id', ' '],
+  ])('refuses a %s of spaces only (%j) with 400 naming it, and starts nothing', async (field, value) => {
+    const acct = await api.createAccount();
+    const keys = await api.keyCount();
+    const res = await api.call('POST', url(acct), { [field]: value });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toBe(
+      `{"error":{"code":"VALIDATION_FAILED","message":"Invalid request: ${field}",` +
+        `"details":[{"field":"${field}","message":"${field} must not be empty or only spaces"}]}}`,
+    );
+    expect(await api.keyCount()).toBe(keys);
+  });
+
   it("another account's erasure is not found (404)", async () => {
     const acct = await api.createAccount();
     const other = await api.createAccount('Other');

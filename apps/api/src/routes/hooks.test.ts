@@ -169,6 +169,44 @@ describe('hooks', () => {
       expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
     });
 
+    const refusal = (field: string, message: string) =>
+      `{"error":{"code":"VALIDATION_FAILED","message":"Invalid request: ${field}",` +
+      `"details":[{"field":"${field}","message":"${message}"}]}}`;
+
+    const number = 'Invalid input: expected string, received number';
+    it.each([
+      ['a url that is a number', { ...x, url: 5 }, 'url', number],
+      [
+        'a url that is an object',
+        { ...x, url: { href: 'https://x.example.com' } },
+        'url',
+        'Invalid input: expected string, received object',
+      ],
+      [
+        'a token_url that is a number',
+        { ...x, auth: { scheme: 'oauth2', token_url: 5, client_id: 'c', client_secret: 's' } },
+        'auth.token_url',
+        number,
+      ],
+    ])('says %s is not a text (not that it is missing)', async (_label, body, field, message) => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', hooksUrl(acct), body);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(refusal(field, message));
+      expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+    });
+
+    it('says a url cannot be removed when a change gives it as null, leaving the hook as it was', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const res = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, { url: null });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(refusal('url', 'url cannot be removed; give the new URL instead'));
+      expect((await api.call('GET', `${hooksUrl(acct)}/${hook.id}`)).json().url).toBe(
+        'https://hooks.example.com/webhook',
+      );
+    });
+
     it('rejects an empty change and a bad field in a change, leaving the hook as it was', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);

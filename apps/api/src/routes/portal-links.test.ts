@@ -1,3 +1,4 @@
+import { PortalLinks } from '@hookline/store';
 import { useApi } from '../test-support/api-harness';
 
 // POST /v1/accounts/{acct}/portal-links (product.md §16): a single-use, short-lived sign-in URL; Redis keeps
@@ -40,6 +41,69 @@ describe('POST …/portal-links', () => {
     expect(ttl).toBeLessThanOrEqual(30_000);
     expect(ttl).toBeGreaterThan(25_000);
     expect((await api.call('POST', linksOf(acct), { ttl_s: 3600 })).statusCode).toBe(201);
+  });
+
+  it('takes no body at all, with or without a JSON content-type: the defaults (300 s, not read-only)', async () => {
+    const acct = await api.createAccount();
+    for (const raw of [undefined, '']) {
+      const started = Date.now();
+      const res = await api.call('POST', linksOf(acct), undefined, raw === undefined ? {} : { raw });
+      expect(res.statusCode).toBe(201);
+      expect(res.body).toMatch(
+        new RegExp(
+          `^\\{"url":"http://127\\.0\\.0\\.1:${api.port}/portal/[A-Za-z0-9_-]{43}","expires_at":"[0-9T:.-]+Z"\\}$`,
+        ),
+      );
+      const ttl = Date.parse(res.json().expires_at) - started;
+      expect(ttl).toBeGreaterThan(299_000);
+      expect(ttl).toBeLessThan(302_000);
+    }
+    const { data } = (await api.call('GET', `/v1/accounts/${acct}/audit`)).json();
+    expect(data.map((e: { detail: { read_only?: boolean } }) => e.detail.read_only)).toEqual([
+      false,
+      false,
+      undefined,
+    ]);
+  });
+
+  it('keeps return_url in its parsed form: punycode host, percent-encoded path and query', async () => {
+    const acct = await api.createAccount();
+    for (const [given, kept] of [
+      ['https://bücher.example/konto?tab=hooks', 'https://xn--bcher-kva.example/konto?tab=hooks'],
+      ['https://x.example/€/preise?q=ü#ä', 'https://x.example/%E2%82%AC/preise?q=%C3%BC#%C3%A4'],
+      ['HTTPS://X.Example:443/a b', 'https://x.example/a%20b'],
+    ]) {
+      const res = await api.call('POST', linksOf(acct), { return_url: given });
+      expect(res.statusCode).toBe(201);
+      const token = (res.json().url as string).split('/').pop()!;
+      expect(await new PortalLinks(api.ctx.redis, api.keys).use(token)).toMatchObject({
+        kind: 'ok',
+        returnUrl: kept,
+      });
+    }
+  });
+
+  it('refuses control characters in return_url (which the URL parser would silently drop), making nothing', async () => {
+    const acct = await api.createAccount();
+    const before = await api.keyCount();
+    for (const [returnUrl, message] of [
+      ['https://x.example/\r\nSet-Cookie: a=b', 'must not contain control characters'],
+      ['https://x.example/\nb', 'must not contain control characters'],
+      ['https://x.example/\rb', 'must not contain control characters'],
+      ['https://x.example/\tb', 'must not contain control characters'],
+      ['\thttps://x.example/', 'must not contain control characters'],
+      ['https://x.example/\u0000', 'must not contain control characters'],
+      ['https://x.example/\u007f', 'must not contain control characters'],
+      ['https://x.example/\ud800', 'must be well-formed Unicode (no lone surrogates)'],
+    ]) {
+      const res = await api.call('POST', linksOf(acct), { return_url: returnUrl });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toBe(
+        '{"error":{"code":"VALIDATION_FAILED","message":"Invalid request: return_url",' +
+          `"details":[{"field":"return_url","message":"${message}"}]}}`,
+      );
+    }
+    expect(await api.keyCount()).toBe(before);
   });
 
   it('names every bad field, and makes nothing', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseReturnUrl, RETURN_URL_MAX } from '@hookline/core';
 import { auditRecorder } from '../audit';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
@@ -6,18 +7,21 @@ import { defineRoute, type Route } from '../route';
 const TTL = 'must be a whole number of seconds from 30 to 3600';
 
 export const portalLinkBody = z.strictObject({
+  // Kept and sent in its parsed form (punycode host, percent-encoded path): a valid Location header and href.
   return_url: z
     .string()
-    .max(2000, 'must be at most 2000 characters')
-    .refine((v) => {
-      try {
-        return ['http:', 'https:'].includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, 'must be an absolute http:// or https:// URL')
+    .max(RETURN_URL_MAX, `must be at most ${RETURN_URL_MAX} characters`)
+    .transform((value, ctx) => {
+      const parsed = parseReturnUrl(value);
+      if ('href' in parsed) return parsed.href;
+      ctx.addIssue({ code: 'custom', message: parsed.problem });
+      return z.NEVER;
+    })
     .optional()
-    .describe('Where a used or expired link, and signing out, lead back to (your own site)'),
+    .describe(
+      'Where a used or expired link, and signing out, lead back to (your own site): an absolute http(s) URL ' +
+        'without control characters, kept in its normalised form',
+    ),
   read_only: z
     .boolean({ error: 'must be true or false' })
     .optional()

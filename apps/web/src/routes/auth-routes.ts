@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { usableReturnUrl } from '@hookline/core';
 import { loginPage } from '../pages/login-page';
 import type { WebContext } from '../web-context';
 
@@ -77,8 +78,9 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   app.post('/logout', async (request, reply) => {
-    // A sign-in link's session goes back to the operator's site it came from.
-    const returnUrl = (await ctx.sessions.current(request))?.data.portal?.returnUrl;
+    // A sign-in link's session goes back to the operator's site it came from (an address that cannot be
+    // sent, kept before return addresses were checked, leads to the sign-in page instead).
+    const returnUrl = usableReturnUrl((await ctx.sessions.current(request))?.data.portal?.returnUrl);
     await ctx.sessions.signOut(request, reply);
     if (returnUrl) return reply.redirect(returnUrl, 303);
     // A fresh anonymous session carries the goodbye message and the next sign-in form's CSRF token.

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { usableReturnUrl } from '@hookline/core';
 import { errorPage, type ErrorPageInput } from '../pages/error-page';
 import type { WebContext } from '../web-context';
 
@@ -27,12 +28,14 @@ const REFUSED: Record<'used' | 'expired' | 'unknown', Omit<ErrorPageInput, 'acti
 export function portalRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get<{ Params: { token: string } }>('/portal/:token', async (request, reply) => {
     const use = await ctx.deps.portalLinks.use(request.params.token);
-    if (use.kind !== 'ok')
-      return refused(ctx, request, reply, use.kind, use.kind === 'unknown' ? undefined : use.returnUrl);
+    // The API keeps return addresses in their parsed form; one kept before that was checked and cannot be
+    // sent as a Location or an href is left out rather than answered with a 500.
+    const returnUrl = use.kind === 'unknown' ? undefined : usableReturnUrl(use.returnUrl);
+    if (use.kind !== 'ok') return refused(ctx, request, reply, use.kind, returnUrl);
     const portal = {
       readOnly: use.readOnly,
       link: use.link,
-      ...(use.returnUrl ? { returnUrl: use.returnUrl } : {}),
+      ...(returnUrl ? { returnUrl } : {}),
     };
     await ctx.sessions.signIn(request, reply, use.accountId, portal);
     const who = await ctx.signedIn(request);
