@@ -67,7 +67,13 @@ export const hookAuthInput = z.discriminatedUnion(
         .describe('client_secret_basic (the default) or client_secret_post (RFC 6749 §2.3.1)'),
     }),
   ],
-  { error: 'scheme must be one of none, bearer, basic, oauth2' },
+  {
+    // Not an object at all (null, in a change, would read as removing the credentials): say what it must be.
+    error: (issue) =>
+      issue.input === null || typeof issue.input !== 'object' || Array.isArray(issue.input)
+        ? 'auth must be an object with a scheme: none (no credentials), bearer, basic or oauth2'
+        : 'scheme must be one of none, bearer, basic, oauth2',
+  },
 );
 
 // Kept in its parsed form, so the URL shown is the URL called. The parser silently drops tabs and line breaks

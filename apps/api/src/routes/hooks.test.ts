@@ -207,6 +207,25 @@ describe('hooks', () => {
       );
     });
 
+    it.each([
+      ['null', null],
+      ['a text', 'bearer'],
+    ])(
+      'says what auth must be when a change gives it as %s (not that its scheme is unknown)',
+      async (_l, auth) => {
+        const acct = await api.createAccount();
+        const hook = await api.createHook(acct);
+        const res = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, { auth });
+        expect(res.statusCode).toBe(400);
+        expect(res.body).toBe(
+          refusal(
+            'auth',
+            'auth must be an object with a scheme: none (no credentials), bearer, basic or oauth2',
+          ),
+        );
+      },
+    );
+
     it('rejects an empty change and a bad field in a change, leaving the hook as it was', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);
