@@ -66,8 +66,10 @@ export function detailWords(entry: AuditEntry): string | undefined {
   const parts: string[] = [];
   if (d.fields && d.fields.length > 0)
     parts.push(`Changed: ${d.fields.map((f) => FIELD_WORDS[f] ?? f).join(', ')}`);
-  if (d.held) parts.push(heldWords(d.held));
-  if (d.passed === false) parts.push('the endpoint did not accept the test, so the hook stays suspended');
+  // A failed test applied no choice: nothing held went anywhere.
+  if (d.held && d.passed !== false) parts.push(heldWords(d.held));
+  if (d.passed === false)
+    parts.push('the test event was not delivered, so the hook stays suspended and nothing held was sent');
   if (d.passed === true) parts.push('the endpoint accepted the test first');
   if (entry.action === 'erasure.requested' || entry.action === 'erasure.done')
     parts.push(d.by === 'number' ? 'everything about one phone number' : 'everything about one call');

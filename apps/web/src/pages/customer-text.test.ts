@@ -21,6 +21,16 @@ describe('customer-facing text', () => {
     );
   });
 
+  it('a test that failed before re-enabling does not read as if held events were delivered', () => {
+    const entry = { id: 'aud_1', at: '', account_id: 'acct_1', actor: { kind: 'account_user' as const } };
+    const tested = (passed: boolean) =>
+      detailWords({ ...entry, action: 'hook.enabled', detail: { held: 'deliver', passed } });
+    expect(tested(false)).toBe(
+      'the test event was not delivered, so the hook stays suspended and nothing held was sent',
+    );
+    expect(tested(true)).toBe('held events delivered in order; the endpoint accepted the test first');
+  });
+
   it('the sign-in page tells a visitor without an account whom to ask, not which API call makes one', () => {
     const page = String(loginPage({ csrf: 'token' }));
     expect(page).toContain('Ask your phone system provider');
