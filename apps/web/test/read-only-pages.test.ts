@@ -120,7 +120,8 @@ describe('a read-only session’s pages (browser)', () => {
     // words ask for nothing this view cannot do.
     await page.goto(`${w.baseUrl}/`);
     await expect(page.locator('[data-live="summary"]').innerText()).resolves.toContain(
-      '2 hooks are suspended. Events for them are held until they are re-enabled.',
+      '1 hook is suspended. Events for it are held until it is re-enabled. 1 hook was paused by an ' +
+        'administrator. Only an administrator can resume it.',
     );
     await page.goto(`${w.baseUrl}/hooks/${suspended.id}`);
     const banner = page.locator('[data-suspension-banner]');

@@ -34,3 +34,25 @@ describe('notice e-mails with the operator’s brand', () => {
     for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/hookline/i);
   });
 });
+
+describe('the notice of a hook an administrator paused', () => {
+  it('says an administrator must resume it, not that the customer should re-enable it', () => {
+    const hook = { id: 'hk_00000000000000000001', url: 'https://crm.example.com/calls', description: 'CRM' };
+    const mail = noticeMail(
+      {
+        kind: 'hook.suspended',
+        accountId: 'acct_0000000001',
+        hookId: hook.id,
+        at: '2026-11-25T09:10:00.000Z',
+        reason: 'paused by admin: Maintenance by ops',
+        actor: 'admin:ops',
+        failures: [],
+      },
+      hook,
+    );
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('until an administrator resumes it');
+      expect(part).not.toMatch(/until you re-enable|when you re-enable/);
+    }
+  });
+});

@@ -36,6 +36,15 @@ const NEXT: Record<MailedKind, string> = {
   'hook.enabled': 'Deliveries to this endpoint have started again.',
 };
 
+// Bull Board's pause (apps/admin: ADMIN_PAUSE) is lifted by an administrator only; the customer is not told to
+// re-enable a hook the website offers no way to resume.
+const ADMIN_PAUSED =
+  'An administrator paused this hook: nothing is sent to this endpoint until an administrator resumes it, ' +
+  'and new events are held meanwhile. You cannot resume it yourself; ask your provider’s support if it should ' +
+  'go on sooner.';
+const pausedByAdmin = (notice: Notice) =>
+  notice.kind === 'hook.suspended' && /^paused by admin\b/.test(notice.reason);
+
 const escape = (text: string) =>
   text.replace(
     /[&<>"']/g,
@@ -65,6 +74,7 @@ export function noticeMail(
   const link = publicUrl ? `${publicUrl}/hooks/${hook.id}` : undefined;
   const reason = plainWords(notice.reason);
   const why = notice.kind === 'hook.enabled' ? `What happened: ${reason}.` : `Why: ${reason}.`;
+  const next = pausedByAdmin(notice) ? ADMIN_PAUSED : NEXT[notice.kind];
   const lines = [
     `Your hook ${name} (${hook.url}) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.`,
     '',
@@ -73,7 +83,7 @@ export function noticeMail(
       ? ['', 'The last failures:', ...notice.failures.map((f) => `- ${failureLine(f)}`)]
       : []),
     '',
-    NEXT[notice.kind],
+    next,
     ...(link ? ['', `Open the hook: ${link}`] : []),
     ...(brand.supportUrl ? ['', `Need help? ${brand.supportUrl}`] : []),
     '',
@@ -90,7 +100,7 @@ export function noticeMail(
           `<p>The last failures:</p><ul>${notice.failures.map((f) => `<li>${escape(failureLine(f))}</li>`).join('')}</ul>`,
         ]
       : []),
-    `<p>${escape(NEXT[notice.kind])}</p>`,
+    `<p>${escape(next)}</p>`,
     ...(link ? [`<p><a href="${escape(link)}">Open the hook</a></p>`] : []),
     ...(brand.supportUrl ? [`<p><a href="${escape(brand.supportUrl)}">Need help?</a></p>`] : []),
     `<p>— ${escape(brand.name)}</p>`,

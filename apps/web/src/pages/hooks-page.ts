@@ -79,21 +79,33 @@ function hookRow(summary: HookSummary, parts: Record<string, SafeHtml>): SafeHtm
   </li>`;
 }
 
-/** How many hooks are suspended; a read-only session is not told to re-enable them, which it cannot. */
+/**
+ * How many hooks are suspended. Only those a customer may re-enable are offered to them: a read-only session
+ * can re-enable none, and a hook an administrator paused waits for an administrator.
+ */
 function suspendedSummary(hooks: readonly HookSummary[], who: ChangeRights): SafeHtml {
-  const suspended = hooks.filter((h) => h.hook.state === 'suspended').length;
-  if (suspended === 0) return html``;
-  const one = suspended === 1;
+  const suspended = hooks.filter((h) => h.hook.state === 'suspended');
+  if (suspended.length === 0) return html``;
+  const paused = suspended.filter((h) => pausedByAdmin(h.hook)).length;
+  const own = suspended.length - paused;
+  const one = own === 1;
+  const yours =
+    own === 0
+      ? html``
+      : html`<strong>${plural(own, 'hook is', 'hooks are')} suspended.</strong> Events for
+          ${one ? 'it are' : 'them are'} held until
+          ${
+            who.readOnly
+              ? `${one ? 'it is' : 'they are'} re-enabled.`
+              : `you re-enable ${one ? 'it' : 'them'} on the hook's page.`
+          }`;
+  const byAdmin =
+    paused === 0
+      ? html``
+      : html`<strong>${plural(paused, 'hook was', 'hooks were')} paused by an administrator.</strong> Only an
+          administrator can resume ${paused === 1 ? 'it' : 'them'}.`;
   return html`<div class="alert alert-error" role="alert">
-    <p>
-      <strong>${plural(suspended, 'hook is', 'hooks are')} suspended.</strong> Events for
-      ${one ? 'it are' : 'them are'} held until
-      ${
-        who.readOnly
-          ? `${one ? 'it is' : 'they are'} re-enabled.`
-          : `you re-enable ${one ? 'it' : 'them'} on the hook's page.`
-      }
-    </p>
+    <p>${yours} ${byAdmin}</p>
   </div>`;
 }
 
