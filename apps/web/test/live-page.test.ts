@@ -54,6 +54,19 @@ describe('a hook page left open (browser)', () => {
     );
   });
 
+  it('a hook deleted elsewhere: the open page stops offering its actions and says it is not found', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await page.getByRole('button', { name: 'Send test event' }).waitFor();
+
+    expect(await w.store.hooks.remove(account.id, hook.id, 'test')).toBe(true);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 20000 });
+    await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
+  });
+
   it('rebuilds nothing the server did not change, in a zone that is not UTC', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
