@@ -18,7 +18,7 @@ export function renderAdminPage(m: AdminPageModel): string {
   const account = m.query.account ?? '';
   const name = m.query.name ?? '';
   const openAll = m.found?.length
-    ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">Open these ${m.found.length} queues in Bull Board</a></p>`
+    ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">${m.found.length === 1 ? 'Open this queue' : `Open these ${m.found.length} queues`} in Bull Board</a></p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>hookline admin</title>
@@ -27,7 +27,11 @@ body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left}
 .suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem;max-width:100%;box-sizing:border-box}form{margin:1rem 0}
 label{display:inline-block;margin:.25rem 0}button,input{min-height:2rem}.table-wrap{overflow-x:auto}
-@media (max-width:40rem){body{margin:1rem auto}label,label input{display:block;width:100%}label input{margin:.25rem 0 0}}
+@media (max-width:40rem){body{margin:1rem auto}label,label input{display:block;width:100%}label input{margin:.25rem 0 0}
+.hooks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.hooks tr{display:block;border-bottom:1px solid #d0d7de;padding:.35rem 0}
+.hooks td{display:block;border:0;padding:.1rem 0;overflow-wrap:anywhere}
+.hooks td::before{content:attr(data-label) ": ";font-weight:600}}
 </style></head><body><main>
 <h1>hookline admin</h1>
 <p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).
@@ -56,10 +60,11 @@ function hookTable(hooks: readonly HookView[], board: string): string {
         hook.state === 'suspended'
           ? `<span class="suspended">suspended</span> ${text(hook.suspended_reason ?? '')}`
           : 'active';
-      return `<tr><td><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td>${text(hook.account_id)}</td><td>${text(new URL(hook.url).host)}</td><td>${state}</td></tr>`;
+      // On a phone each row is a block of labelled lines (data-label), so no column is out of sight.
+      return `<tr><td data-label="Hook"><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td data-label="Account">${text(hook.account_id)}</td><td data-label="Host">${text(new URL(hook.url).host)}</td><td data-label="State">${state}</td></tr>`;
     })
     .join('\n');
-  return `<div class="table-wrap"><table><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="hooks"><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function text(value: string): string {

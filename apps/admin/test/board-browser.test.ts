@@ -121,6 +121,12 @@ describe('Bull Board in a browser', () => {
       await page.getByRole('heading', { name: 'Hooks found' }).waitFor();
       // Nothing wider than the screen: the page is laid out for the phone, not shrunk from a desktop.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      // Nor a table that scrolls sideways inside the page: every column readable without scrolling.
+      expect(
+        await page.evaluate(() =>
+          [...document.querySelectorAll('table')].map((t) => t.scrollWidth <= t.parentElement!.clientWidth),
+        ),
+      ).toEqual([true, true]);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, 'admin-home');
 
