@@ -123,8 +123,8 @@ describe('Bull Board in a browser', () => {
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
       // Nor a table that scrolls sideways inside the page: every column readable without scrolling.
       expect(
-        await page.evaluate(() =>
-          [...document.querySelectorAll('table')].map((t) => t.scrollWidth <= t.parentElement!.clientWidth),
+        await page.evaluate(
+          "[...document.querySelectorAll('table')].map((t) => t.scrollWidth <= t.parentElement.clientWidth)",
         ),
       ).toEqual([true, true]);
       expect(await axeViolations(page)).toEqual([]);
