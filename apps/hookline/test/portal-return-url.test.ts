@@ -1,10 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { loadConfig } from '@hookline/config';
-import { createServices } from '@hookline/services';
-import { createLogger, createMetrics } from '@hookline/telemetry';
-import { TEST_REDIS_URL, useRedis } from '@hookline/testing';
-import { buildHttpServer } from '../src/http-server';
-import { openTestHistory } from './support/test-history';
+import { useRedis } from '@hookline/testing';
+import { startHttpTier } from './support/http-tier';
 
 // A sign-in link's return_url, end to end on the HTTP tier as deployed (product.md §16): the operator gives it
 // to the API, the customer opens the link on the website and signs out, and the browser is sent back to it.
@@ -15,32 +10,8 @@ describe("a sign-in link's return_url, from the API to the website's sign-out", 
   let base: string;
 
   beforeEach(async () => {
-    const config = loadConfig(
-      {
-        HOOKLINE_API_KEY: API_KEY,
-        HOOKLINE_SECRET_KEY: randomBytes(32).toString('hex'),
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        REDIS_URL: TEST_REDIS_URL,
-      },
-      'all-in-one',
-    );
-    const history = await openTestHistory(ctx.onCleanup, 'portal');
-    const services = createServices({
-      redis: ctx.redis,
-      settings: config,
-      secretKey: randomBytes(32),
-      historyDb: history.client,
-    });
-    ctx.onCleanup(() => services.close());
-    const app = await buildHttpServer({
-      config,
-      redis: ctx.redis,
-      services,
-      logger: createLogger('silent', 'test'),
-      metrics: createMetrics(),
-    });
-    ctx.onCleanup(() => app.close());
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    // The website too: the link is opened and signed out of on it.
+    ({ base } = await startHttpTier(ctx, { HOOKLINE_API_KEY: API_KEY }, 'all-in-one'));
   });
 
   async function portalLink(returnUrl: string): Promise<Response> {

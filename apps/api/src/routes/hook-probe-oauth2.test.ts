@@ -7,6 +7,27 @@ import { useApi } from '../test-support/api-harness';
 describe('probing an OAuth 2.0 hook', () => {
   const api = useApi();
 
+  /** An OAuth 2.0 hook whose tokens come from 127.0.0.1:`tokenPort`, suspended, then re-enabled with a probe. */
+  async function probeSuspended(tokenPort: number) {
+    const receiver = api.ctx.closeLater(await startReceiver());
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct, {
+      url: receiver.url('/hook'),
+      auth: {
+        scheme: 'oauth2',
+        token_url: `http://127.0.0.1:${tokenPort}/token`,
+        client_id: 'hookline',
+        client_secret: 's3cret-value',
+      },
+    });
+    expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+    const res = await api.call('POST', `/v1/accounts/${acct}/hooks/${hook.id}/enable`, {
+      held: 'discard',
+      probe: true,
+    });
+    return { res, receiver };
+  }
+
   it('gets a token and sends the probe with it; a 2xx re-enables the hook', async () => {
     let asked = 0;
     const tokens = createServer((req, res) => {
@@ -19,22 +40,7 @@ describe('probing an OAuth 2.0 hook', () => {
     });
     await new Promise<void>((r) => tokens.listen(0, '127.0.0.1', r));
     api.ctx.onCleanup(() => new Promise((r) => tokens.close(r)));
-    const receiver = api.ctx.closeLater(await startReceiver());
-    const acct = await api.createAccount();
-    const hook = await api.createHook(acct, {
-      url: receiver.url('/hook'),
-      auth: {
-        scheme: 'oauth2',
-        token_url: `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`,
-        client_id: 'hookline',
-        client_secret: 's3cret-value',
-      },
-    });
-    expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
-    const res = await api.call('POST', `/v1/accounts/${acct}/hooks/${hook.id}/enable`, {
-      held: 'discard',
-      probe: true,
-    });
+    const { res, receiver } = await probeSuspended((tokens.address() as AddressInfo).port);
     expect(res.statusCode).toBe(200);
     expect(res.json().state).toBe('active');
     expect(receiver.requests.map((r) => r.headers.authorization)).toEqual(['Bearer tok-1']);
@@ -46,22 +52,7 @@ describe('probing an OAuth 2.0 hook', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const receiver = api.ctx.closeLater(await startReceiver());
-    const acct = await api.createAccount();
-    const hook = await api.createHook(acct, {
-      url: receiver.url('/hook'),
-      auth: {
-        scheme: 'oauth2',
-        token_url: `http://127.0.0.1:${port}/token`,
-        client_id: 'hookline',
-        client_secret: 's3cret-value',
-      },
-    });
-    expect(await api.deps.control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
-    const res = await api.call('POST', `/v1/accounts/${acct}/hooks/${hook.id}/enable`, {
-      held: 'discard',
-      probe: true,
-    });
+    const { res, receiver } = await probeSuspended(port);
 
     expect(res.statusCode).toBe(409);
     const { error, attempt } = res.json();

@@ -11,6 +11,7 @@ import { openTestHistory } from './test-history';
 export async function startHttpTier(
   ctx: ReturnType<typeof useRedis>,
   settings: Record<string, string>,
+  role: Parameters<typeof loadConfig>[1] = 'api',
 ): Promise<{ app: FastifyInstance; base: string }> {
   const config = loadConfig(
     {
@@ -21,7 +22,7 @@ export async function startHttpTier(
       DATABASE_URL: TEST_DATABASE_URL,
       ...settings,
     },
-    'api',
+    role,
   );
   const history = await openTestHistory(ctx.onCleanup, 'http');
   const services = createServices({
