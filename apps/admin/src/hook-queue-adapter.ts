@@ -1,5 +1,6 @@
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { Queue } from 'bullmq';
+import { ADMIN_PAUSE } from '@hookline/core';
 import type { HookControl } from '@hookline/suspension';
 
 export interface HookOnBoard {
@@ -14,8 +15,6 @@ export interface HookOnBoard {
  * flag flips, so the API, the website and the activity feed say what the admin did: pressing resume
  * re-enables the hook and delivers what it held; pressing pause suspends it by an admin.
  */
-/** The start of every admin pause's reason. */
-export const ADMIN_PAUSE = 'paused by admin';
 
 export class HookQueueAdapter extends BullMQAdapter {
   constructor(

@@ -301,3 +301,14 @@ export function wantsEvent(events: HookEvents, type: string): boolean {
 }
 
 export type HookHealthState = 'healthy' | 'failing';
+
+/**
+ * The start of the reason of every suspension an administrator made (Bull Board's pause): only an administrator
+ * lifts it, so no page or e-mail offers the customer to re-enable such a hook.
+ */
+export const ADMIN_PAUSE = 'paused by admin';
+
+/** Whether a suspension's reason is an administrator's pause. */
+export function isAdminPause(reason: string | undefined): boolean {
+  return reason !== undefined && (reason === ADMIN_PAUSE || reason.startsWith(`${ADMIN_PAUSE}:`));
+}

@@ -1,4 +1,4 @@
-import { plainWords, utcInWords, type HookView } from '@hookline/core';
+import { isAdminPause, plainWords, utcInWords, type HookView } from '@hookline/core';
 import type { Notice, NoticeFailure } from '@hookline/suspension';
 
 /** An e-mail as a customer reads it: plain text and the same in HTML. */
@@ -36,14 +36,13 @@ const NEXT: Record<MailedKind, string> = {
   'hook.enabled': 'Deliveries to this endpoint have started again.',
 };
 
-// Bull Board's pause (apps/admin: ADMIN_PAUSE) is lifted by an administrator only; the customer is not told to
+// Bull Board's pause (ADMIN_PAUSE) is lifted by an administrator only; the customer is not told to
 // re-enable a hook the website offers no way to resume.
 const ADMIN_PAUSED =
   'An administrator paused this hook: nothing is sent to this endpoint until an administrator resumes it, ' +
   'and new events are held meanwhile. You cannot resume it yourself; ask your provider’s support if it should ' +
   'go on sooner.';
-const pausedByAdmin = (notice: Notice) =>
-  notice.kind === 'hook.suspended' && /^paused by admin\b/.test(notice.reason);
+const pausedByAdmin = (notice: Notice) => notice.kind === 'hook.suspended' && isAdminPause(notice.reason);
 
 const escape = (text: string) =>
   text.replace(

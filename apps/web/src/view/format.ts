@@ -1,5 +1,6 @@
 import {
   errorInWords,
+  isAdminPause,
   plainWords,
   type HookHealthState,
   type HookView,
@@ -83,7 +84,7 @@ export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
  * admin lifts it, so pages call it paused, not suspended.
  */
 export function pausedByAdmin(hook: Pick<HookView, 'state' | 'suspended_reason'>): boolean {
-  return hook.state === 'suspended' && /^paused by admin\b/.test(hook.suspended_reason ?? '');
+  return hook.state === 'suspended' && isAdminPause(hook.suspended_reason);
 }
 
 /** Paused by an admin, suspended, failing (half-way to a suspension) or active. */
