@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadDataDir, secretKeyOf } from '@hookline/config';
+import { loadDataDir, secretKeyOf, suspensionRuleOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { erasureSettleMs } from './erasure-settle';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
@@ -107,6 +107,8 @@ runProcess(
       secretKey,
       historyDb,
       log: logger,
+      // The worker records outcomes with these: the failure that suspends a hook pauses it in its script.
+      suspensionRule: suspensionRuleOf(config),
       ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });

@@ -1,4 +1,4 @@
-import { secretKeyOf } from '@hookline/config';
+import { secretKeyOf, suspensionRuleOf } from '@hookline/config';
 import { batchWritesPerTurn, createRedis, HookQueues, redisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
 import { serveMetrics } from '@hookline/telemetry';
@@ -21,7 +21,14 @@ export async function startWorkerProcess(
   );
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const secretBox = SecretBox.fromKey(secretKeyOf(config));
-  const baseStore = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys) });
+  const baseStore = createStore({
+    redis,
+    keys,
+    secretBox,
+    hookQueues: new HookQueues(redis, keys),
+    // The failure that suspends a hook pauses its queue in the outcome's script: nothing leaves after it.
+    suspensionRule: suspensionRuleOf(config),
+  });
   const store = options.adaptStore ? options.adaptStore(baseStore) : baseStore;
   const worker = startWorker({
     config,

@@ -85,6 +85,21 @@ export async function openPipeline(
     control,
     producer,
     run({ deliveryTimeoutMs, monitor, monitorLogger }) {
+      // The worker's store, as a worker process wires it: its outcome script applies the monitor's rule.
+      const workerStore = {
+        ...store,
+        ...createStore({
+          redis: ctx.redis,
+          keys,
+          secretBox,
+          hookQueues,
+          ...(catalog ? { catalog } : {}),
+          suspensionRule: {
+            threshold: monitor.config.HOOKLINE_SUSPEND_AFTER_FAILURES,
+            windowMs: monitor.config.HOOKLINE_SUSPEND_AFTER_MS,
+          },
+        }),
+      };
       const worker = startWorker({
         config: {
           HOOKLINE_DELIVERY_TIMEOUT_MS: deliveryTimeoutMs,
@@ -94,7 +109,7 @@ export async function openPipeline(
         },
         redis: ctx.redis,
         keys,
-        store,
+        store: workerStore,
         metrics: createMetrics(),
         logger: createLogger('silent', 'test-worker'),
       });

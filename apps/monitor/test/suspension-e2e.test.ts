@@ -82,7 +82,14 @@ async function failUntilSuspended(): Promise<number> {
 describe('suspension end to end, with the real worker', () => {
   it('suspends a failing hook, sends nothing more, and delivers held events in order after enable(deliver)', async () => {
     const sent = await failUntilSuspended();
-    expect(sent).toBeGreaterThanOrEqual(3);
+    // The third failure suspends the hook (its first is more than 200 ms old by then): nothing leaves after it,
+    // not even in the moment before the monitor reads it (the worker's outcome script paused the queue).
+    expect(sent).toBe(3);
+    // The monitor records the suspension the worker made, once, with its reason.
+    const activity = await store.activity.list(hook.account_id, 50);
+    expect(activity.filter((e) => e.kind === 'hook.suspended')).toEqual([
+      expect.objectContaining({ hook_id: hook.id, actor: 'monitor' }),
+    ]);
     await publish('c9', 'c10');
     expect(await hookQueues.waitingCount(hook.id)).toBe(Math.min(HOLD_MAX, 10 - sent));
     expect(receiver.requests).toHaveLength(sent);

@@ -1,4 +1,12 @@
-export { ConfigError, loadConfig, loadDataDir, secretKeyOf, type Config, type Role } from './load-config';
+export {
+  ConfigError,
+  loadConfig,
+  loadDataDir,
+  secretKeyOf,
+  suspensionRuleOf,
+  type Config,
+  type Role,
+} from './load-config';
 export { decodeSecretKey, settingsSchema, type Settings } from './settings';
 export { renderSettingsTable, settingsReference, type SettingReference } from './settings-reference';
 export { AA_CONTRAST, contrastWithWhite, type BrandLogo } from './brand';

@@ -105,6 +105,17 @@ export function secretKeyOf(config: { readonly HOOKLINE_SECRET_KEY?: string | un
 }
 
 /**
+ * The suspension rule a worker's outcome script applies with a failure (the monitor applies the same rule): read
+ * from one configuration, so a process that runs both cannot give them two.
+ */
+export function suspensionRuleOf(config: {
+  readonly HOOKLINE_SUSPEND_AFTER_FAILURES: number;
+  readonly HOOKLINE_SUSPEND_AFTER_MS: number;
+}): { threshold: number; windowMs: number } {
+  return { threshold: config.HOOKLINE_SUSPEND_AFTER_FAILURES, windowMs: config.HOOKLINE_SUSPEND_AFTER_MS };
+}
+
+/**
  * HOOKLINE_DATA_DIR alone, for the all-in-one start, which needs it before the rest: the secrets it generates
  * there are part of the environment the full configuration is then loaded from.
  */

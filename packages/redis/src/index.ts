@@ -1,4 +1,4 @@
-export { redisKeys, STREAK_IDLE_TTL_MS, type RedisKeys } from './keys';
+export { redisKeys, STREAK_FAILURES_KEPT, STREAK_IDLE_TTL_MS, type RedisKeys } from './keys';
 export { LuaScript, loadScript, type ScriptClient } from './lua-script';
 export {
   answersWithin,

@@ -10,6 +10,9 @@ export type RedisKeys = ReturnType<typeof redisKeys>;
 /** A failure streak nobody has touched for this long is forgotten: it bounds what a deleted hook leaves behind. */
 export const STREAK_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
 
+/** A streak keeps its first failure and this many of its latest (the count stays exact). */
+export const STREAK_FAILURES_KEPT = 1000;
+
 export function redisKeys(prefix: string) {
   const hook = (hookId: string) => `${prefix}:{${hookId}}`;
   const account = (accountId: string) => `${prefix}:{${accountId}}`;

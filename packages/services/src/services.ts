@@ -8,7 +8,7 @@ import {
   type SqlClient,
 } from '@hookline/history';
 import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
-import { createStore, PortalLinks, SecretBox, type Store } from '@hookline/store';
+import { createStore, PortalLinks, SecretBox, type Store, type SuspensionRule } from '@hookline/store';
 import { createHoldCap } from '@hookline/suspension';
 import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
@@ -65,6 +65,8 @@ export function createServices(deps: {
   clock?: Clock;
   /** Spans of publishes, fan-outs and send-agains, when the process has an exporter (startTracing). */
   tracing?: Tracing;
+  /** For services a worker records outcomes with: the failure that suspends a hook pauses it in its script. */
+  suspensionRule?: SuspensionRule;
 }): Services {
   const { redis, settings } = deps;
   const catalog = settings.eventCatalog;
@@ -78,6 +80,7 @@ export function createServices(deps: {
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(catalog ? { catalog } : {}),
     ...(settings.HOOKLINE_EVENT_TYPE_HEADER ? { eventTypeHeader: settings.HOOKLINE_EVENT_TYPE_HEADER } : {}),
+    ...(deps.suspensionRule ? { suspensionRule: deps.suspensionRule } : {}),
   });
   const outbox = new HistoryOutbox(redis, keys);
   const history = new HistoryReader(deps.historyDb, outbox);

@@ -5,6 +5,8 @@ import {
   hookQueueLayout,
   runAcknowledged,
   OUTBOX_IDLE_TTL_MS,
+  PAUSED_FIELD,
+  STREAK_FAILURES_KEPT,
   STREAK_IDLE_TTL_MS,
   type PreparedFinish,
   type PreparedTake,
@@ -21,6 +23,7 @@ import type {
   FinishedJob,
   HookTarget,
   StreakStep,
+  SuspensionRule,
   TakenJob,
 } from './contracts';
 import { ERASURE_FENCE_TTL_MS } from './erasures';
@@ -81,6 +84,8 @@ export class RedisAttemptLedger implements AttemptLedger {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly secretBox: SecretBox,
+    /** When given, a failure that brings its hook's streak to the rule pauses the queue in its own script. */
+    private readonly suspensionRule?: SuspensionRule,
   ) {}
 
   /**
@@ -239,6 +244,7 @@ export class RedisAttemptLedger implements AttemptLedger {
         ...(record.outcome === 'erased' && erasureTags
           ? { fenceEntry: [record.event_id, ...erasureTags].join(' ') }
           : {}),
+        ...(streakStep === 'failure' && this.suspensionRule ? { suspendBy: this.suspensionRule } : {}),
       },
     );
     const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | 0)?, number?];
@@ -324,11 +330,16 @@ export class RedisAttemptLedger implements AttemptLedger {
       releaseFor?: string;
       /** An `erased` outcome's entry for the erasure that counts it: its event id and erasure tags. */
       fenceEntry?: string;
+      /** A failure's suspension rule: the script pauses the queue when the failure brings the streak to it. */
+      suspendBy?: SuspensionRule;
     },
   ) {
     const { keys } = this;
     const layout = hookQueueLayout(keys, hookId);
     const jobKey = layout.jobPrefix + fence.jobId;
+    const rule = completing?.suspendBy;
+    // On one Redis the due set is beside the hook's keys: a suspension the script makes is checked from there too.
+    const dueHook = rule && !this.redis.isCluster ? hookId : undefined;
     return runAcknowledged(
       this.redis,
       STORE_SCRIPTS.attemptFinish,
@@ -346,6 +357,7 @@ export class RedisAttemptLedger implements AttemptLedger {
               keys.hookErasedByFence(hookId),
               ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
               ...(completing.releaseFor !== undefined ? keys.leaseKeys() : []),
+              ...(dueHook !== undefined ? [keys.suspensionDue()] : []),
               ...completing.completion.keys,
             ]
           : []),
@@ -371,6 +383,14 @@ export class RedisAttemptLedger implements AttemptLedger {
               completing.releaseFor ?? '',
               completing.releaseFor !== undefined ? Date.now() : '',
               completing.releaseFor !== undefined ? hookId : '',
+              rule?.threshold ?? '',
+              rule?.windowMs ?? '',
+              STREAK_FAILURES_KEPT,
+              Date.now(),
+              record.event_id,
+              record.account_id,
+              PAUSED_FIELD,
+              dueHook ?? '',
               ...completing.completion.args,
             ]
           : []),

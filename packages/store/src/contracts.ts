@@ -297,3 +297,9 @@ export interface ActivityFeed {
 
 /** How an outcome moves a hook's failure streak; none for events that were never attempted. */
 export type StreakStep = 'failure' | 'delivered';
+
+/** HOOKLINE_SUSPEND_AFTER_FAILURES and HOOKLINE_SUSPEND_AFTER_MS, for the worker's outcome script. */
+export interface SuspensionRule {
+  readonly threshold: number;
+  readonly windowMs: number;
+}

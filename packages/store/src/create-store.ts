@@ -4,7 +4,14 @@ import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
 import { DEFAULT_ACTIVITY_MAX, RedisActivityFeed } from './activity-feed';
 import { RedisAttemptLedger } from './attempt-ledger';
-import type { Accounts, ActivityFeed, AttemptLedger, HookQueueAdmin, Hooks } from './contracts';
+import type {
+  Accounts,
+  ActivityFeed,
+  AttemptLedger,
+  HookQueueAdmin,
+  Hooks,
+  SuspensionRule,
+} from './contracts';
 import { RedisErasures } from './erasures';
 import { RedisHooks } from './hooks';
 import type { SecretBox } from './secret-box';
@@ -20,6 +27,11 @@ export interface StoreDeps {
   /** The event kinds hooks may subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
   readonly catalog?: EventCatalog; /** HOOKLINE_EVENT_TYPE_HEADER, which no extra header may name; the default when absent. */
   readonly eventTypeHeader?: string;
+  /**
+   * The suspension rule, for a process that records outcomes (a worker): its outcome script then pauses a hook
+   * whose failure brings the streak to the rule, so the next event is held, not sent.
+   */
+  readonly suspensionRule?: SuspensionRule;
 }
 
 export interface Store {
@@ -38,7 +50,7 @@ export function createStore(deps: StoreDeps): Store {
     accounts: new RedisAccounts(deps.redis, deps.keys, activity, clock),
     hooks: new RedisHooks({ ...deps, activity, clock }),
     activity,
-    attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox),
+    attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox, deps.suspensionRule),
     erasures: new RedisErasures({ ...deps, activity, clock }),
   };
 }

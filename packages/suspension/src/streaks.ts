@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { warnAt } from '@hookline/core';
-import { HookQueues, PAUSED_FIELD, STREAK_IDLE_TTL_MS, type RedisKeys } from '@hookline/redis';
+import {
+  HookQueues,
+  PAUSED_FIELD,
+  STREAK_FAILURES_KEPT,
+  STREAK_IDLE_TTL_MS,
+  type RedisKeys,
+} from '@hookline/redis';
 import { SUSPENSION_SCRIPTS } from './scripts';
 import type { StreakStep } from './rules';
 
@@ -53,8 +59,6 @@ export interface StreakInput {
   /** When the attempt started (ms). */
   readonly at: number;
 }
-
-const KEPT_FAILURES = 1000;
 
 /** Moves streaks under the suspension rules (HOOKLINE_SUSPEND_AFTER_FAILURES and _MS). */
 export class Streaks {
@@ -112,7 +116,7 @@ export class Streaks {
         rules.threshold,
         rules.windowMs,
         this.leaseMs,
-        KEPT_FAILURES,
+        STREAK_FAILURES_KEPT,
         STREAK_IDLE_TTL_MS,
         rules.warn === false ? 0 : warnAt(rules.threshold),
         PAUSED_FIELD,

@@ -8,8 +8,16 @@
 -- '' = the next job is not marked), the version of the caller's cached target ('' = none), the mark's time and
 -- the hook id (time '' = no mark here, and no set among the KEYS), the fence's entry for an `erased` outcome
 -- (`<event id> <tag> <tag>…`, '' = none) and how long the hash of them may live (ms), the lease's holder, the
--- time and the hook id (holder '' = the lease is not given back here, and no scheduler keys among the KEYS), and
--- moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- time and the hook id (holder '' = the lease is not given back here, and no scheduler keys among the KEYS), the
+-- suspension rule for a failure (threshold, '' = not decided here; window ms; failures kept; now; the event id;
+-- the account id; BullMQ's paused field; the hook id when the suspension-due set follows the scheduler's keys,
+-- '' = not among the KEYS), and moveToFinished's nine arguments (built by BullMQ: HookJobs.prepareFinish).
+-- A failure that brings the hook's streak to the suspension rule pauses the hook's queue here, before
+-- moveToFinished looks for the next job (streak-pause.lua, as the monitor's streak-step.lua would a moment
+-- later): the hook's next event is held, never sent after the failure that suspends it. The suspension is left
+-- unrecorded with its lease over, so the monitor records it when it reads the failure from the outcome stream;
+-- on one Redis the hook also goes into the due set, which the monitor checks every second, so a worker that
+-- dies before writing the stream entry leaves no suspension unrecorded.
 -- An `erased` outcome (the fence refused the event) leaves its entry beside the record, in the same script: the
 -- erasure whose tag it carries counts it once it is done with the hook's active jobs (erasure-runner.ts), and
 -- there is no crash between the record and its entry to lose it from the count.
@@ -37,6 +45,23 @@
 -- written.
 --!include attempt-mark.lua
 --!include release-hook.lua
+-- Applies the failure just recorded to the hook's streak and pauses the queue when the streak qualifies.
+local function suspendIfDue(meta, marker, due)
+  local streak, failures = KEYS[4], KEYS[5]
+  local at, eventId, kept, now = tonumber(ARGV[5]), ARGV[23], tonumber(ARGV[21]), tonumber(ARGV[22])
+--!include streak-apply-failure.lua
+  if ARGV[24] ~= '' then redis.call('HSET', streak, 'account', ARGV[24]) end
+  redis.call('PEXPIRE', streak, ARGV[6])
+  redis.call('PEXPIRE', failures, ARGV[6])
+  local count = tonumber(redis.call('HGET', streak, 'count') or '0')
+  local first = redis.call('ZRANGE', failures, 0, 0, 'WITHSCORES')
+  if count < tonumber(ARGV[19]) or #first == 0 then return end
+  local startedAt = tonumber(first[2])
+  if now < startedAt + tonumber(ARGV[20]) then return end
+  local pausedField, leaseUntil = ARGV[25], 0
+--!include streak-pause.lua
+  if paused and due then redis.call('ZADD', due, now, ARGV[26]) end
+end
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
 local function bullmqFinish(KEYS, ARGV)
 --!bullmq moveToFinished
@@ -63,11 +88,16 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
-local marking, releasing = ARGV[12] ~= '', ARGV[16] ~= ''
--- Where the scheduler's keys, BullMQ's keys and BullMQ's arguments begin.
+local marking, releasing, dueGiven = ARGV[12] ~= '', ARGV[16] ~= '', ARGV[26] ~= ''
+-- Where the scheduler's keys, the due set, BullMQ's keys and BullMQ's arguments begin.
 local leaseKey = marking and 11 or 10
-local firstKey, firstArg = releasing and leaseKey + 4 or leaseKey, 19
+local dueKey = releasing and leaseKey + 4 or leaseKey
+local firstKey, firstArg = dueGiven and dueKey + 1 or dueKey, 27
 if code == 1 and marking then redis.call('ZADD', KEYS[10], 'LT', ARGV[12], ARGV[13]) end
+if code == 1 and ARGV[4] == 'failure' and ARGV[19] ~= '' then
+  -- moveToFinished's meta and marker keys are its ninth and fourteenth.
+  suspendIfDue(KEYS[firstKey + 8], KEYS[firstKey + 13], dueGiven and KEYS[dueKey])
+end
 if code == 1 and ARGV[14] ~= '' then
   redis.call('HSET', KEYS[9], ARGV[3], ARGV[14])
   redis.call('PEXPIRE', KEYS[9], ARGV[15])

@@ -1,14 +1,17 @@
 import type { HookView } from '@hookline/core';
 import { HookJobAdder, HookJobs, HookQueues, hookQueueLayout, type RedisKeys } from '@hookline/redis';
 import type { useRedis } from '@hookline/testing';
-import type { Store } from '../create-store';
+import type { Store, StoreDeps } from '../create-store';
 import { storeForTest } from './store-for-test';
 
 /**
  * The production store, one hook and its queue holding two jobs (`evt_1`, `evt_2`, data `{ n }`), added as
  * producers add them: for the tests of the ledger's scripts that run BullMQ's own (take, finish).
  */
-export async function hookWithJobs(ctx: Pick<ReturnType<typeof useRedis>, 'prefix' | 'redis'>): Promise<{
+export async function hookWithJobs(
+  ctx: Pick<ReturnType<typeof useRedis>, 'prefix' | 'redis'>,
+  options: Pick<StoreDeps, 'suspensionRule'> = {},
+): Promise<{
   store: Store;
   keys: RedisKeys;
   hook: HookView;
@@ -16,7 +19,7 @@ export async function hookWithJobs(ctx: Pick<ReturnType<typeof useRedis>, 'prefi
   jobs: HookJobs;
   layout: ReturnType<typeof hookQueueLayout>;
 }> {
-  const { store, keys } = storeForTest(ctx);
+  const { store, keys } = storeForTest(ctx, options);
   const account = await store.accounts.create({ name: 'Acme' });
   const hook = await store.hooks.create(
     account.id,

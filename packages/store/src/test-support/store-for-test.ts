@@ -8,7 +8,7 @@ import { SecretBox } from '../secret-box';
 /** The production store on the test's Redis prefix, with a fresh credentials key. */
 export function storeForTest(
   ctx: Pick<ReturnType<typeof useRedis>, 'prefix' | 'redis'>,
-  options: Pick<StoreDeps, 'activityMax' | 'clock' | 'catalog'> = {},
+  options: Pick<StoreDeps, 'activityMax' | 'clock' | 'catalog' | 'suspensionRule'> = {},
 ): { store: Store; keys: RedisKeys } {
   const keys = redisKeys(ctx.prefix);
   const store = createStore({

@@ -9,7 +9,10 @@
 -- The same script decides suspension, so that it happens once: when the streak qualifies it sets the queue's
 -- paused flag with HSETNX (BullMQ's own pause, minus its event) and only the call that set it is told to
 -- record the suspension. A monitor that dies before recording leaves `unrecorded` behind with a lease; once
--- the lease ends, the next call on that hook is told to record it instead.
+-- the lease ends, the next call on that hook is told to record it instead. A worker's outcome script pauses
+-- the queue itself when the failure it records is the one that qualifies (attempt-finish.lua: so the hook's
+-- next event is held, not sent, in the moment before a monitor reads the failure); it leaves `unrecorded` with
+-- a lease already over, and the monitor's step for that failure (or the due check) records it.
 --
 -- The same script decides the warning at half the threshold, once per streak: HSETNX of `warned` is true for
 -- one caller only (a delivered outcome or a re-enable clears it), and that caller records it.
@@ -30,13 +33,8 @@ end
 
 if mode == 'delivered' then
 --!include streak-apply-delivered.lua
-elseif mode == 'failure' and at > tonumber(redis.call('HGET', streak, 'reset_at') or '-1') then
-  if redis.call('ZADD', failures, 'NX', at, eventId) == 1 then
-    redis.call('HINCRBY', streak, 'count', 1)
-    -- Keep the first failure (the streak's start) and the latest ones; the count stays exact.
-    local size = redis.call('ZCARD', failures)
-    if size > kept then redis.call('ZREMRANGEBYRANK', failures, 1, size - kept) end
-  end
+elseif mode == 'failure' then
+--!include streak-apply-failure.lua
 end
 if mode ~= 'check' then
   if account ~= '' then redis.call('HSET', streak, 'account', account) end
@@ -56,11 +54,9 @@ end
 if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt} end
 if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs, warn, startedAt} end
 
-if redis.call('HSETNX', meta, ARGV[12], 1) == 1 then
-  redis.call('DEL', marker)
-  redis.call('HSET', streak, 'unrecorded', startedAt, 'lease_until', now + leaseMs)
-  return {'suspend', count, account, startedAt, warn, startedAt}
-end
+local pausedField, leaseUntil = ARGV[12], now + leaseMs
+--!include streak-pause.lua
+if paused then return {'suspend', count, account, startedAt, warn, startedAt} end
 local unrecorded = redis.call('HGET', streak, 'unrecorded')
 if unrecorded and now >= tonumber(redis.call('HGET', streak, 'lease_until') or '0') then
   redis.call('HSET', streak, 'lease_until', now + leaseMs)
