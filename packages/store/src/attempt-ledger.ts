@@ -4,14 +4,11 @@ import { Lru, type AttemptRecord } from '@hookline/core';
 import {
   hookQueueLayout,
   runAcknowledged,
-  OUTBOX_IDLE_TTL_MS,
-  PAUSED_FIELD,
-  STREAK_FAILURES_KEPT,
-  STREAK_IDLE_TTL_MS,
   type PreparedFinish,
   type PreparedTake,
   type RedisKeys,
 } from '@hookline/redis';
+import { attemptFinishCall, type Completing } from './attempt-finish-call';
 import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type {
@@ -26,7 +23,6 @@ import type {
   SuspensionRule,
   TakenJob,
 } from './contracts';
-import { ERASURE_FENCE_TTL_MS } from './erasures';
 import { parseStoredHook, toHookTarget } from './hook-record';
 import { SecretBoxError, type SecretBox } from './secret-box';
 
@@ -320,82 +316,19 @@ export class RedisAttemptLedger implements AttemptLedger {
     streakStep: StreakStep | undefined,
     marker: string,
     emptiedJobData: string | undefined,
-    completing?: {
-      completion: PreparedFinish;
-      markNext: boolean;
-      cachedVersion: string;
-      /** The time to mark the hook for the history writer with, in the script (one Redis only). */
-      markHistoryAt?: number;
-      /** The holder whose lease the script gives back if the queue ran empty (one Redis only). */
-      releaseFor?: string;
-      /** An `erased` outcome's entry for the erasure that counts it: its event id and erasure tags. */
-      fenceEntry?: string;
-      /** A failure's suspension rule: the script pauses the queue when the failure brings the streak to it. */
-      suspendBy?: SuspensionRule;
-    },
+    completing?: Omit<Completing, 'dueSetReachable'>,
   ) {
-    const { keys } = this;
-    const layout = hookQueueLayout(keys, hookId);
-    const jobKey = layout.jobPrefix + fence.jobId;
-    const rule = completing?.suspendBy;
-    // On one Redis the due set is beside the hook's keys: a suspension the script makes is checked from there too.
-    const dueHook = rule && !this.redis.isCluster ? hookId : undefined;
-    return runAcknowledged(
-      this.redis,
-      STORE_SCRIPTS.attemptFinish,
-      [
-        keys.hookHistoryOutbox(hookId),
-        keys.hookAttempt(hookId),
-        keys.hookRecord(hookId),
-        keys.hookStreak(hookId),
-        keys.hookStreakFailures(hookId),
-        this.lockKey(hookId, fence),
-        ...(emptiedJobData !== undefined ? [jobKey] : []),
-        ...(completing
-          ? [
-              keys.hookErasing(hookId),
-              keys.hookErasedByFence(hookId),
-              ...(completing.markHistoryAt !== undefined ? [keys.historyDirty()] : []),
-              ...(completing.releaseFor !== undefined ? keys.leaseKeys() : []),
-              ...(dueHook !== undefined ? [keys.suspensionDue()] : []),
-              ...completing.completion.keys,
-            ]
-          : []),
-      ],
-      [
-        JSON.stringify(record),
-        OUTBOX_IDLE_TTL_MS,
-        marker,
-        streakStep ?? '',
-        Date.parse(record.attempted_at),
-        STREAK_IDLE_TTL_MS,
-        fence.token,
-        ...(emptiedJobData !== undefined ? [emptiedJobData] : []),
-        ...(completing
-          ? [
-              completing.markNext ? layout.jobPrefix : '',
-              layout.jobLockSuffix,
-              completing.cachedVersion,
-              completing.markHistoryAt ?? '',
-              completing.markHistoryAt !== undefined ? hookId : '',
-              completing.fenceEntry ?? '',
-              ERASURE_FENCE_TTL_MS,
-              completing.releaseFor ?? '',
-              completing.releaseFor !== undefined ? Date.now() : '',
-              completing.releaseFor !== undefined ? hookId : '',
-              rule?.threshold ?? '',
-              rule?.windowMs ?? '',
-              STREAK_FAILURES_KEPT,
-              Date.now(),
-              record.event_id,
-              record.account_id,
-              PAUSED_FIELD,
-              dueHook ?? '',
-              ...completing.completion.args,
-            ]
-          : []),
-      ],
-    );
+    const call = attemptFinishCall(this.keys, {
+      hookId,
+      record,
+      fence,
+      streakStep,
+      marker,
+      emptiedJobData,
+      // On one Redis the due set is beside the hook's keys.
+      ...(completing ? { completing: { ...completing, dueSetReachable: !this.redis.isCluster } } : {}),
+    });
+    return runAcknowledged(this.redis, STORE_SCRIPTS.attemptFinish, call.keys, call.args);
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {

@@ -1,3 +1,4 @@
+-- Called with the KEYS and ARGV laid out by attempt-finish-call.ts, in the order below.
 -- KEYS: history outbox, attempt, hook record, streak, streak failures, the job's lock, and optionally the job's
 -- hash; to complete the job in the same script, then the hook's erasing set, the hook's events refused by the
 -- fence (a hash), the history writer's set of marked hooks when the hook is marked here, the scheduler's ready
