@@ -255,5 +255,13 @@ describe('a suspended hook (browser)', () => {
     await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
     const after = await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } });
     expect(await after.text()).toContain('only an administrator can resume it');
+    // Posted without what the page saw (no page offers it): the same refusal, not "choose again".
+    await postForm(w.baseUrl, session, `/hooks/${hook.id}/enable`, { held: 'deliver' });
+    await expect(w.hookQueues.isPaused(hook.id)).resolves.toBe(true);
+    const again = await (
+      await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(again).toContain('only an administrator can resume it');
+    expect(again).not.toContain('Choose again');
   });
 });

@@ -4,7 +4,7 @@ import { failureInWords, heldChoiceText, HooklineError, type DeliveryRecord } fr
 import { hookPage, liveParts } from '../pages/hook-page';
 import { loadHookPage } from './hook-page-data';
 import { liveAnswer } from './live-answer';
-import { plural } from '../view/format';
+import { pausedByAdmin, plural } from '../view/format';
 import { DEFAULT_ZONE, parseLocalTime, timeInWords, zoneOf } from '../view/zone';
 import type { Flash } from '../session/session-store';
 import type { WebContext } from '../web-context';
@@ -94,9 +94,11 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const held = since ? { since } : form.held === 'discard' ? 'discard' : 'deliver';
     const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
     // A choice made on a page that no longer shows the hook as it is (suspended again since, or events held
-    // since it loaded) is not carried out: the visitor sees the current state and chooses again.
+    // since it loaded) is not carried out: the visitor sees the current state and chooses again. An admin's
+    // pause offers no choice: hook control refuses it below, in words that say who can lift it.
     const stale =
       hook.state === 'suspended' &&
+      !pausedByAdmin(hook) &&
       (form.seen_suspended_at !== (hook.suspended_at ?? '') || form.seen_held !== String(waiting));
     if (stale) {
       await ctx.sessions.flash(request, {
