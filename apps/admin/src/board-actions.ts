@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditInput } from '@hookline/core';
+import { freeTextProblem, type AuditInput } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { BOARD_ACTIONS_SCRIPT } from './board-actions-script';
 import type { BoardRegistry } from './board-registry';
@@ -60,8 +60,17 @@ async function act(
   if (!adapter) return notFound(reply);
   // resume = re-enabled, held events delivered in order (HookQueueAdapter).
   const before = await adapter.isPaused();
-  // pause = suspended by an admin, with the reason they typed (the customer reads it).
-  if (action === 'pause') await adapter.pause(reasonOf(request.body));
+  // pause = suspended by an admin, with the reason they typed (the customer reads it), kept as typed or refused.
+  const reason = action === 'pause' ? reasonOf(request.body) : undefined;
+  if (reason?.problem)
+    return reply.code(400).send({
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: `reason ${reason.problem}`,
+        details: [{ field: 'reason', message: reason.problem }],
+      },
+    });
+  if (action === 'pause') await adapter.pause(reason?.text);
   else await adapter.resume();
   const paused = await adapter.isPaused();
   // Only a change is recorded: pausing a paused hook (a second click) changed nothing.
@@ -85,15 +94,21 @@ async function recordChange(
   });
 }
 
-/** The admin's reason: one line of printable text, at most 300 characters; none when absent. */
-function reasonOf(body: unknown): string | undefined {
-  const raw = (body as { reason?: unknown } | undefined)?.reason;
-  if (typeof raw !== 'string') return undefined;
-  const text = raw
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim()
-    .slice(0, 300);
-  return text || undefined;
+const REASON_MAX = 300;
+
+/**
+ * The admin's reason: one line of text, at most 300 characters, shown to the customer as typed; none when
+ * absent or blank. What could not be shown as typed is refused, not rewritten.
+ */
+function reasonOf(body: unknown): { text?: string; problem?: string } {
+  const raw = (body as { reason?: unknown } | null | undefined)?.reason;
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'string') return { problem: 'must be a string' };
+  const text = raw.trim();
+  const problem =
+    text.length > REASON_MAX ? `must be at most ${REASON_MAX} characters` : freeTextProblem(text);
+  if (problem) return { problem };
+  return text ? { text } : {};
 }
 
 function adapterFor(request: FastifyRequest, deps: BoardActionsDeps): HookQueueAdapter | undefined {

@@ -144,19 +144,44 @@ describe('Bull Board for admins', () => {
     expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('active');
   });
 
-  it('pause on the board carries the reason the admin typed, as one line of text', async () => {
+  it('pause on the board carries the reason the admin typed, as typed', async () => {
+    await mount();
+    const pause = (body: unknown) =>
+      call(
+        'PUT',
+        `${queuePath(a.hook.id)}/pause`,
+        { ...AUTH, 'content-type': 'application/json' },
+        JSON.stringify(body),
+      );
+    const res = await pause({ reason: '  Your endpoint answers slowly; call us ' });
+    expect(res.statusCode).toBe(200);
+    const view = await a.store.hooks.get(a.hook.account_id, a.hook.id);
+    expect(view?.suspended_reason).toBe('paused by admin: Your endpoint answers slowly; call us');
+  });
+
+  it.each([
+    ['a line break', { reason: 'Your endpoint answers\nslowly' }, 'must not contain control characters'],
+    ['a NUL', { reason: 'slow\u0000' }, 'must not contain control characters'],
+    ['a lone surrogate', { reason: 'slow \ud800' }, 'must be well-formed Unicode (no lone surrogates)'],
+    ['more than 300 characters', { reason: 'x'.repeat(301) }, 'must be at most 300 characters'],
+    ['a number', { reason: 123 }, 'must be a string'],
+  ])('refuses a pause whose reason has %s, naming it, and pauses nothing', async (_label, body, problem) => {
     await mount();
     const res = await call(
       'PUT',
       `${queuePath(a.hook.id)}/pause`,
       { ...AUTH, 'content-type': 'application/json' },
-      JSON.stringify({ reason: 'Your endpoint answers\nslowly; call us ' + 'x'.repeat(400) }),
+      JSON.stringify(body),
     );
-    expect(res.statusCode).toBe(200);
-    const view = await a.store.hooks.get(a.hook.account_id, a.hook.id);
-    expect(view?.suspended_reason).toBe(
-      `paused by admin: Your endpoint answers slowly; call us ${'x'.repeat(300 - 'Your endpoint answers slowly; call us '.length)}`,
-    );
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: `reason ${problem}`,
+        details: [{ field: 'reason', message: problem }],
+      },
+    });
+    expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('active');
   });
 
   it("sends the website's browser protections and a board page that loads nothing from other origins", async () => {

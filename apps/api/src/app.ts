@@ -53,10 +53,10 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT },
-    (_req, text, done) => {
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
       try {
-        done(null, parseJsonBody(text as string));
+        done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as Error, undefined);
       }

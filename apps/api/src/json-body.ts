@@ -9,13 +9,29 @@ export const BODY_LIMIT = 65536;
  * everywhere except where a route asked for the source text. Duplicate keys with different values are
  * refused rather than silently resolved.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(body: Buffer | string): unknown {
+  const text = typeof body === 'string' ? body : utf8(body);
   if (text.trim() === '') return undefined;
   try {
     return parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'unreadable JSON';
     throw new HooklineError('INVALID_JSON', `Request body is not valid JSON: ${reason}`);
+  }
+}
+
+// Bytes that are not UTF-8 would be replaced with U+FFFD and then stored and sent as if the client had sent
+// that: refused instead, like any other text that would not reach a receiver as given.
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function utf8(body: Buffer): string {
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new HooklineError(
+      'INVALID_JSON',
+      'Request body is not valid UTF-8: JSON must be sent as UTF-8 bytes, and these are not',
+    );
   }
 }
 

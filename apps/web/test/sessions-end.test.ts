@@ -31,4 +31,19 @@ describe('changing the password', () => {
     // The old password no longer works, the new one does.
     await signIn('ops@acme.test', 'a brand new passphrase');
   });
+
+  it('refuses a new password with a control character, naming it, and keeps the old one', async () => {
+    await w.account('ctl@acme.test');
+    const laptop = await signIn('ctl@acme.test', PASSWORD);
+    const next = 'new\u0001password\u007fxyz';
+    const res = await postForm(w.baseUrl, laptop, '/account/password', {
+      current_password: PASSWORD,
+      new_password: next,
+      confirm_password: next,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('New password must not contain control characters.');
+    expect((await hooksPage(laptop.cookie)).status).toBe(200);
+    await signIn('ctl@acme.test', PASSWORD);
+  });
 });

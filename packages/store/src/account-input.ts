@@ -34,6 +34,9 @@ export function validateAccountInput(input: CreateAccountInput): ValidAccountInp
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
     if (problem) problems.push({ field: 'password', message: problem });
+    // Signing in takes both: a password without an address would be stored for nobody to use.
+    else if (email === undefined)
+      problems.push({ field: 'password', message: 'needs an email: the customer signs in with both' });
   }
   if (problems.length > 0) throw validationError(problems);
   return {
@@ -47,5 +50,6 @@ export function passwordProblem(password: unknown): string | undefined {
   if (typeof password !== 'string') return 'must be a string';
   if (password.length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
   if (password.length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
-  return undefined;
+  // Typed again at every sign-in: what cannot be typed, or would be stored as something else, is refused.
+  return freeTextProblem(password);
 }

@@ -40,6 +40,38 @@ describe('POST /v1/accounts', () => {
     expect(await api.keyCount()).toBe(before);
   });
 
+  it.each([
+    ['a NUL', 'password12345\u0000'],
+    ['a control character', 'pass\u0001word12345'],
+    ['a line break', 'password\n12345'],
+    ['a lone surrogate', 'password12345\ud800'],
+  ])(
+    'refuses a password with %s (it would not sign in as typed), and creates nothing',
+    async (_label, password) => {
+      const before = await api.keyCount();
+      const res = await api.call('POST', '/v1/accounts', {
+        name: 'Acme',
+        email: 'pw@acme.example',
+        password,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([
+        { field: 'password', message: expect.stringMatching(/^must /) },
+      ]);
+      expect(await api.keyCount()).toBe(before);
+    },
+  );
+
+  it('refuses a password without an email (nobody could sign in with it), and creates nothing', async () => {
+    const before = await api.keyCount();
+    const res = await api.call('POST', '/v1/accounts', { name: 'Acme', password: 'long enough password' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([
+      { field: 'password', message: 'needs an email: the customer signs in with both' },
+    ]);
+    expect(await api.keyCount()).toBe(before);
+  });
+
   it('requires a name', async () => {
     const res = await api.call('POST', '/v1/accounts', {});
     expect(res.statusCode).toBe(400);

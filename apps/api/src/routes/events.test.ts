@@ -5,7 +5,8 @@ describe('POST /v1/accounts/{acct}/events', () => {
   const api = useApi();
   const eventsUrl = (acct: string) => `/v1/accounts/${acct}/events`;
   const publish = (acct: string, body: unknown) => api.call('POST', eventsUrl(acct), body);
-  const raw = (acct: string, text: string) => api.call('POST', eventsUrl(acct), undefined, { raw: text });
+  const raw = (acct: string, text: string | Buffer) =>
+    api.call('POST', eventsUrl(acct), undefined, { raw: text });
 
   async function accountWithHooks(count: number) {
     const acct = await api.createAccount();
@@ -186,6 +187,27 @@ describe('POST /v1/accounts/{acct}/events', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.code).toBe('INVALID_JSON');
       expect(await api.jobsOf(hooks[0]!)).toEqual([]);
+    });
+
+    it('answers 400 INVALID_JSON for bytes that are not UTF-8, and queues nothing', async () => {
+      const { acct, hooks } = await accountWithHooks(1);
+      const body = Buffer.concat([
+        Buffer.from(
+          '{"type":"call_created","data":{"call_id":"c1","direction":"outbound","from":"a","from_cnam":"A',
+        ),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('B","to":"b","rate":"0.0"}}'),
+      ]);
+      const res = await raw(acct, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'INVALID_JSON',
+        message: expect.stringContaining('UTF-8'),
+      });
+      expect(await api.jobsOf(hooks[0]!)).toEqual([]);
+      // The same text as UTF-8 is taken as sent.
+      const good = await raw(acct, body.toString('latin1'));
+      expect(good.statusCode).toBe(202);
     });
 
     it('answers 400 for an empty body', async () => {
