@@ -4,14 +4,17 @@ import { newId, type AttemptRecord, type HookView, type RecordedOutcome } from '
 import { DeliveryLog, HistoryReader, openHistory, type HistoryStore } from '@hookline/history';
 import { HistoryOutbox, HookQueues } from '@hookline/redis';
 import { appendOutcome, MONITOR_GROUP } from '@hookline/queue';
-import { createStore, SecretBox, type Store } from '@hookline/store';
+import { createStore, SecretBox, type Store, type StoreDeps } from '@hookline/store';
 import { createLogger, createMetrics, type Metrics } from '@hookline/telemetry';
 import type { SuspensionStore } from '@hookline/suspension';
 import { usePostgres, useRedis, waitUntil } from '@hookline/testing';
 import { startMonitor, type MonitorDeps, type RunningMonitor } from '../src';
 
-/** A store, a hook and monitors on a real Redis under a test-only prefix; outcomes are fed by hand. */
-export function useMonitorHarness() {
+/**
+ * A store, a hook and monitors on a real Redis under a test-only prefix; outcomes are fed by hand. With a
+ * `suspensionRule`, the store's outcome script applies it, as a worker process's does (for tests that run one).
+ */
+export function useMonitorHarness(options: Pick<StoreDeps, 'suspensionRule'> = {}) {
   const ctx = useRedis('monitor');
   const pg = usePostgres('monitor');
   const h = {
@@ -113,6 +116,7 @@ export function useMonitorHarness() {
         keys: h.keys,
         secretBox: SecretBox.fromKey(randomBytes(32)),
         hookQueues: h.hookQueues,
+        ...options,
       }),
       deliveryLog: new DeliveryLog(outbox, new HistoryReader(h.history.client, outbox)),
       historyOutbox: outbox,

@@ -8,7 +8,9 @@ import { useMonitorHarness } from './harness';
 // The operator's notices (product.md §11): signed JSON webhooks, delivered by hookline's own pipeline (a hook of
 // an internal account, its queue, one attempt each) and verified here with the `standardwebhooks` library.
 
-const h = useMonitorHarness();
+// The workers here apply the second test's rule in their outcome scripts, as a worker process does; the first
+// test's notices are all delivered, so it never comes into play there.
+const h = useMonitorHarness({ suspensionRule: { threshold: 2, windowMs: 0 } });
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
 function verified(request: ReceivedRequest): Record<string, string> {
@@ -18,24 +20,29 @@ function verified(request: ReceivedRequest): Record<string, string> {
   return new Webhook(SECRET).verify(request.body.toString('utf8'), headers) as Record<string, string>;
 }
 
+/** A worker delivering the notices. */
+function startNoticeWorker() {
+  const worker = startWorker({
+    config: {
+      HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
+      HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
+      HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
+      HOOKLINE_WORKER_MAX_HOOKS: 16,
+    },
+    redis: h.ctx.redis,
+    keys: h.keys,
+    store: h.store,
+    metrics: createMetrics(),
+    logger: createLogger('silent', 'operator-worker'),
+  });
+  h.ctx.onCleanup(() => worker.close());
+}
+
 describe("the operator's notices", () => {
   it('are signed webhooks, one per transition with two monitors, with the account, hook, state, reason and failures', async () => {
     const receiver = h.ctx.closeLater(await startReceiver());
     const producer = h.ctx.closeLater(new Producer({ redis: h.ctx.redis, keys: h.keys }));
-    const worker = startWorker({
-      config: {
-        HOOKLINE_DELIVERY_TIMEOUT_MS: 5000,
-        HOOKLINE_ALLOW_NETWORKS: ['127.0.0.0/8'],
-        HOOKLINE_EVENT_TYPE_HEADER: 'X-Service-Event-Type',
-        HOOKLINE_WORKER_MAX_HOOKS: 16,
-      },
-      redis: h.ctx.redis,
-      keys: h.keys,
-      store: h.store,
-      metrics: createMetrics(),
-      logger: createLogger('silent', 'operator-worker'),
-    });
-    h.ctx.onCleanup(() => worker.close());
+    startNoticeWorker();
     const notices = {
       notices: {
         accounts: h.store.accounts,
@@ -83,5 +90,54 @@ describe("the operator's notices", () => {
     };
     expect(() => verified(tampered)).toThrow();
     await waitUntil(async () => (await h.ctx.redis.get(h.keys.operatorHook())) !== null, 'the operator hook');
+  });
+
+  it('keep coming through an operator endpoint that failed for longer than the suspension rule: that hook is never suspended', async () => {
+    let down = true;
+    const receiver = h.ctx.closeLater(
+      await startReceiver(() => (down ? { kind: 'status', status: 500 } : { kind: 'status', status: 200 })),
+    );
+    const producer = h.ctx.closeLater(new Producer({ redis: h.ctx.redis, keys: h.keys }));
+    const config = { HOOKLINE_SUSPEND_AFTER_FAILURES: 2, HOOKLINE_SUSPEND_AFTER_MS: 0 };
+    startNoticeWorker();
+    h.start(config, {
+      notices: {
+        accounts: h.store.accounts,
+        operator: { url: receiver.url('/ops'), secret: SECRET, producer },
+      },
+    });
+
+    // The customer's hook fails: its failing and suspended notices both meet the operator's 500s.
+    await h.failures(2);
+    await h.suspended();
+    await receiver.waitFor(2);
+    await h.consumed();
+    const [opAccount, opHook] = (await h.ctx.redis.get(h.keys.operatorHook()))!.split(' ') as [
+      string,
+      string,
+    ];
+    await waitUntil(
+      async () => (await h.store.deliveryLog.list(opHook, 10)).length === 2,
+      'both failed notices to be recorded',
+    );
+    await h.consumed();
+    expect((await h.store.hooks.get(opAccount, opHook))?.state).toBe('active');
+    expect(await h.hookQueues.isPaused(opHook)).toBe(false);
+
+    // The endpoint is back: the next notice arrives, not held behind the failures.
+    down = false;
+    const second = await h.store.hooks.create(
+      h.hook.account_id,
+      { url: 'https://billing.example.com/hook', format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
+    h.hook = second;
+    await h.failures(1);
+    await receiver.waitFor(3);
+    expect(verified(receiver.requests[2]!)).toMatchObject({ EventType: 'hook.failing', hook_id: second.id });
+    // None of them was about the notices hook itself (its own failing is logged, not sent to itself).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.requests.map((r) => verified(r).hook_id)).not.toContain(opHook);
+    expect(receiver.requests).toHaveLength(3);
   });
 });

@@ -1,4 +1,10 @@
-export { redisKeys, STREAK_FAILURES_KEPT, STREAK_IDLE_TTL_MS, type RedisKeys } from './keys';
+export {
+  NEVER_SUSPEND_FIELD,
+  redisKeys,
+  STREAK_FAILURES_KEPT,
+  STREAK_IDLE_TTL_MS,
+  type RedisKeys,
+} from './keys';
 export { LuaScript, loadScript, type ScriptClient } from './lua-script';
 export {
   answersWithin,

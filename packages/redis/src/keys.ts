@@ -13,6 +13,12 @@ export const STREAK_IDLE_TTL_MS = 30 * 24 * 3600 * 1000;
 /** A streak keeps its first failure and this many of its latest (the count stays exact). */
 export const STREAK_FAILURES_KEPT = 1000;
 
+/**
+ * The field of a hook's record that keeps it from ever being suspended: the operator's notices hook, whose
+ * events are one attempt each and must not be held behind a failing streak (nobody would re-enable it).
+ */
+export const NEVER_SUSPEND_FIELD = 'never_suspend';
+
 export function redisKeys(prefix: string) {
   const hook = (hookId: string) => `${prefix}:{${hookId}}`;
   const account = (accountId: string) => `${prefix}:{${accountId}}`;

@@ -111,6 +111,11 @@ export interface Hooks {
    * a hook whose secret comes from a setting (the operator's notices). False when the hook is not found.
    */
   setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean>;
+  /**
+   * The hook is never suspended, whatever its failures (the operator's notices: one attempt each, nobody to
+   * re-enable it). False when the hook is not found.
+   */
+  neverSuspend(accountId: string, hookId: string): Promise<boolean>;
   remove(accountId: string, hookId: string, actor: string): Promise<boolean>;
   listIds(accountId: string): Promise<string[]>;
   /** The account a hook belongs to, for processes that know only the hook (the monitor's watchdog). */

@@ -15,7 +15,7 @@ import {
   type HookWithSecret,
   type UpdateHookInput,
 } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
+import { NEVER_SUSPEND_FIELD, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
@@ -209,6 +209,10 @@ export class RedisHooks implements Hooks {
 
   setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
     return this.signingSecrets.set(accountId, hookId, secret, actor);
+  }
+
+  async neverSuspend(accountId: string, hookId: string): Promise<boolean> {
+    return (await this.records.change(hookId, accountId, false, [], { [NEVER_SUSPEND_FIELD]: '1' })) >= 0;
   }
 
   /** The filter the hook will have, against the kinds it will get: either may change without the other. */

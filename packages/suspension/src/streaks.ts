@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { warnAt } from '@hookline/core';
 import {
   HookQueues,
+  NEVER_SUSPEND_FIELD,
   PAUSED_FIELD,
   STREAK_FAILURES_KEPT,
   STREAK_IDLE_TTL_MS,
@@ -106,7 +107,12 @@ export class Streaks {
     const { keys, rules } = this;
     return SUSPENSION_SCRIPTS.streakStep.run(
       this.redis,
-      [keys.hookStreak(hookId), keys.hookStreakFailures(hookId), ...this.hookQueues.streakScriptKeys(hookId)],
+      [
+        keys.hookStreak(hookId),
+        keys.hookStreakFailures(hookId),
+        ...this.hookQueues.streakScriptKeys(hookId),
+        keys.hookRecord(hookId),
+      ],
       [
         mode,
         at,
@@ -120,6 +126,7 @@ export class Streaks {
         STREAK_IDLE_TTL_MS,
         rules.warn === false ? 0 : warnAt(rules.threshold),
         PAUSED_FIELD,
+        NEVER_SUSPEND_FIELD,
       ],
     );
   }

@@ -78,7 +78,10 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
     deps.store.accounts.get(notice.accountId),
   ]);
   try {
-    if (deps.operator) {
+    // The notices hook's own failing is not sent through itself (to the endpoint that fails); the log says it.
+    const aboutItself = deps.operator?.hook.hookId === notice.hookId;
+    if (aboutItself) log.warn(noticeLine(notice), 'the operator notices hook is failing');
+    if (deps.operator && !aboutItself) {
       const { hook: operatorHook, publish } = deps.operator;
       await publish(operatorHook.accountId, operatorEvent(entry.id, notice, hook?.url ?? ''));
       metrics?.noticesSent.inc({ channel: 'operator', kind: notice.kind });

@@ -6,7 +6,7 @@ export interface OperatorHookDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly accounts: Pick<Accounts, 'create'>;
-  readonly hooks: Pick<Hooks, 'create' | 'get' | 'update' | 'remove' | 'setSigningSecret'>;
+  readonly hooks: Pick<Hooks, 'create' | 'get' | 'update' | 'remove' | 'setSigningSecret' | 'neverSuspend'>;
   /** HOOKLINE_OPERATOR_WEBHOOK_URL and _SECRET. */
   readonly url: string;
   readonly secret: string;
@@ -45,6 +45,8 @@ export async function ensureOperatorHook(deps: OperatorHookDeps): Promise<Operat
   }
   await deps.hooks.update(known.accountId, known.hookId, { url: deps.url }, ACTOR);
   await deps.hooks.setSigningSecret(known.accountId, known.hookId, deps.secret, ACTOR);
+  // One attempt each, and nobody to re-enable it: a suspension would hold every later notice for good.
+  await deps.hooks.neverSuspend(known.accountId, known.hookId);
   return known;
 }
 

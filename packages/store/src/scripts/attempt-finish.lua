@@ -59,6 +59,8 @@ local function suspendIfDue(meta, marker, due)
   if count < tonumber(ARGV[19]) or #first == 0 then return end
   local startedAt = tonumber(first[2])
   if now < startedAt + tonumber(ARGV[20]) then return end
+  -- The operator's notices hook is never suspended (NEVER_SUSPEND_FIELD in packages/redis keys.ts says why).
+  if redis.call('HEXISTS', KEYS[3], 'never_suspend') == 1 then return end
   local pausedField, leaseUntil = ARGV[25], 0
 --!include streak-pause.lua
   if paused and due then redis.call('ZADD', due, now, ARGV[26]) end

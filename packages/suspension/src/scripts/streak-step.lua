@@ -17,9 +17,13 @@
 -- The same script decides the warning at half the threshold, once per streak: HSETNX of `warned` is true for
 -- one caller only (a delivered outcome or a re-enable clears it), and that caller records it.
 --
--- KEYS: streak hash, failures zset, queue meta, queue marker.
+-- A hook whose record carries `never_suspend` (the operator's notices) counts its streak and warns, but is
+-- never suspended.
+--
+-- KEYS: streak hash, failures zset, queue meta, queue marker, hook record.
 -- ARGV: mode (failure|delivered|check), attempt time, event id, account id, now, threshold, window ms,
---       lease ms, failures kept, idle ttl ms, warning threshold (0 = none), BullMQ's paused field.
+--       lease ms, failures kept, idle ttl ms, warning threshold (0 = none), BullMQ's paused field, the record's
+--       never-suspend field.
 -- Replies {verdict, count, account, time, warn (1 when this call must record the warning), streak start}.
 local streak, failures, meta, marker = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, at, eventId, account = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
@@ -52,6 +56,7 @@ if mode == 'failure' and warnAt > 0 and count >= warnAt and #first > 0 then
   warn = redis.call('HSETNX', streak, 'warned', now)
 end
 if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt} end
+if redis.call('HEXISTS', KEYS[5], ARGV[13]) == 1 then return {'counting', count, account, 0, warn, startedAt} end
 if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs, warn, startedAt} end
 
 local pausedField, leaseUntil = ARGV[12], now + leaseMs
