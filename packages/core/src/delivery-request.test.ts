@@ -87,6 +87,22 @@ describe('buildDeliveryRequest', () => {
     expect(req.headers['X-Service-Event-Type']).toBeUndefined();
   });
 
+  it("keeps the event's kind in its header when a stored extra header has that name (the setting renamed since)", () => {
+    for (const name of ['X-Other-Kind', 'x-other-kind']) {
+      const req = buildDeliveryRequest(
+        { url, format: 'json', auth: { scheme: 'none' }, headers: { [name]: 'mine', 'X-Tenant': 'acme' } },
+        event(),
+        { ...options, eventTypeHeader: 'X-Other-Kind' },
+      );
+      expect(req.headers).toEqual({
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Other-Kind': 'call_created',
+        'X-Tenant': 'acme',
+        'User-Agent': 'hookline/0.1',
+      });
+    }
+  });
+
   it('sends a bearer token exactly', () => {
     const req = buildDeliveryRequest(
       { url, format: 'json', auth: { scheme: 'bearer', token: 'tok_abc.123-XYZ' } },

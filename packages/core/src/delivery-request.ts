@@ -91,7 +91,7 @@ function build(
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     [options.eventTypeHeader]: event.type,
-    ...target.headers,
+    ...extraHeaders(target.headers, options.eventTypeHeader),
   };
   if (authorization !== undefined) headers['Authorization'] = authorization;
   if (signatures) Object.assign(headers, signatures(body));
@@ -156,4 +156,15 @@ export function previewDeliveryRequest(
       })
     : undefined;
   return build(target, maskedAuthorizationHeader(target.auth), signatures, event, options);
+}
+
+/**
+ * A hook's extra headers, less one named as the event-type header: a hook may not set that name, but one stored
+ * before the operator renamed the header (HOOKLINE_EVENT_TYPE_HEADER) would otherwise replace the event's kind.
+ */
+function extraHeaders(headers: HookHeaders | undefined, eventTypeHeader: string): HookHeaders | undefined {
+  if (!headers) return undefined;
+  const clash = eventTypeHeader.toLowerCase();
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === clash)) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== clash));
 }
