@@ -20,7 +20,7 @@ export const KIND_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 // Field names are JSON keys and form names; kept to identifiers so every receiver's parser maps them alike.
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Names that would read Object.prototype's members where a plain object is indexed by field name.
-const RESERVED_FIELDS = new Set([EVENT_TYPE_FIELD, '__proto__', 'constructor', 'prototype']);
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 const BUILT_IN_NAMES = new Set(BUILT_IN_KINDS.map((kind) => kind.name));
 
 const fieldSchema = z.strictObject({
@@ -28,7 +28,8 @@ const fieldSchema = z.strictObject({
     .string({ error: 'must be a string' })
     .max(64, 'must be at most 64 characters')
     .regex(FIELD_NAME, 'must be letters, digits and "_", not starting with a digit')
-    .refine((v) => !RESERVED_FIELDS.has(v), 'is reserved (EventType comes first in every body by itself)'),
+    .refine((v) => v !== EVENT_TYPE_FIELD, 'is reserved (EventType comes first in every body by itself)')
+    .refine((v) => !PROTOTYPE_NAMES.has(v), 'is reserved (a name every JavaScript object already has)'),
   type: z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }),
   optional: z.boolean({ error: 'must be true or false' }).optional(),
   /** Personal data: an erasure by number matches this field besides `from` and `to` (string fields only). */

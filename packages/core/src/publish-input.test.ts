@@ -115,6 +115,21 @@ describe('acceptPublishEventInput', () => {
     expect(accepted.length).toBeGreaterThan(400);
   });
 
+  it('refuses a rate longer than it can be kept, saying how long it may be', () => {
+    const input = {
+      type: 'call_created',
+      data: { call_id: 'c', direction: 'd', from: '', from_cnam: '', to: '', rate: `1${'0'.repeat(31)}.0` },
+    };
+    expect(acceptPublishEventInput(input)).toBeUndefined();
+    const parsed = publishEventInput.safeParse(input);
+    expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      [
+        'data.rate',
+        'must be a decimal number such as 0.0 or 0.0100 (at most 31 digits before the point and 30 after)',
+      ],
+    ]);
+  });
+
   it('accepts the product example, keeping the rate as written', () => {
     const input = {
       type: 'call_created',

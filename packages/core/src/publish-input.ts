@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalTextFromNumber, isDecimalText } from './decimal';
+import { DECIMAL_RULE, decimalTextFromNumber, isDecimalText } from './decimal';
 import { BUILT_IN_CATALOG, type EventCatalog, type EventField, type EventKind } from './event-kinds';
 import { freeTextProblem } from './text';
 import { isEventTimestamp } from './timestamp';
@@ -46,8 +46,10 @@ function textSchema(field: EventField) {
  * marked `DECIMAL_MARK`.
  */
 export const DECIMAL_JSON_SCHEMA = {
-  description: 'Decimal, as a JSON number or a string; its text is delivered as given (0.0 stays 0.0)',
-  anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$' }],
+  description:
+    'Decimal, as a JSON number or a string, at most 31 digits before the point and 30 after; its text is ' +
+    'delivered as given (0.0 stays 0.0)',
+  anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?(0|[1-9][0-9]{0,30})(\\.[0-9]{1,30})?$' }],
 } as const;
 export const DECIMAL_MARK = 'x-hookline-decimal';
 
@@ -58,9 +60,7 @@ const decimalSchema = z
       if (typeof value === 'number') return decimalTextFromNumber(value) ?? String(value);
       return value;
     },
-    z
-      .string({ error: 'must be a decimal number or decimal string' })
-      .refine(isDecimalText, 'must be a decimal number such as 0.0 or 0.0100'),
+    z.string({ error: 'must be a decimal number or decimal string' }).refine(isDecimalText, DECIMAL_RULE),
   )
   .meta({ [DECIMAL_MARK]: true });
 
