@@ -33,6 +33,8 @@ export interface BoardServerOptions {
   readonly ownRoutes?: readonly string[];
   /** A same-origin script of the app's own that the board page loads after Bull Board's. */
   readonly pageScript?: string;
+  /** Answers an error of the board's routes before Bull Board's handler does (true when it answered). */
+  readonly onError?: (error: Error, reply: FastifyReply) => boolean;
 }
 
 export class FastifyBoardAdapter implements IServerAdapter {
@@ -87,6 +89,7 @@ export class FastifyBoardAdapter implements IServerAdapter {
       if (!entry || !this.errorHandler) throw new Error('createBullBoard must be called before registering');
       const onError = this.errorHandler;
       scope.setErrorHandler((error: Error, _request, reply) => {
+        if (this.options.onError?.(error, reply)) return reply;
         const answer = onError(error);
         return reply.status(answer.status ?? 500).send(answer.body);
       });

@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { HookView } from '@hookline/core';
 import { hookQueueLayout } from '@hookline/redis';
 import { connectRedis } from '@hookline/testing';
@@ -44,6 +45,26 @@ describe('Bull Board for admins', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="hookline admin"/);
     }
     expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
+  });
+
+  it('answers 503 with a retry time on every route while Redis cannot be reached, never a 500', async () => {
+    // A connection to a port nobody listens on: every command fails as it does while Redis is down.
+    const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, enableOfflineQueue: false });
+    a.ctx.onCleanup(() => down.disconnect());
+    await mount(undefined, down);
+    for (const [method, url] of [
+      ['GET', '/admin'],
+      ['GET', '/admin/queues'],
+      ['GET', '/admin/queues/api/queues'],
+      ['PUT', `${queuePath(a.hook.id)}/pause`],
+    ] as const) {
+      const res = await call(method, url);
+      expect([method, url, res.statusCode]).toEqual([method, url, 503]);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(JSON.parse(res.body)).toEqual({
+        error: { code: 'REDIS_UNAVAILABLE', message: 'The service cannot reach its database; retry shortly' },
+      });
+    }
   });
 
   it('after 20 wrong passwords from one address it answers 429 to that address, even with the right one', async () => {

@@ -48,9 +48,23 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
   const connection = deps.redis.duplicate();
   connection.setMaxListeners(maxQueues * 4 + 16);
+  // While Redis cannot be reached, every admin route answers 503 (as the API and the website do), not a 500
+  // with ioredis' words.
+  const unavailable = (error: Error, reply: FastifyReply): boolean => {
+    if (deps.redis.status === 'ready') return false;
+    reply.log.warn({ err: { type: error.name, message: error.message } }, 'redis unavailable');
+    void reply
+      .code(503)
+      .header('retry-after', '5')
+      .send({
+        error: { code: 'REDIS_UNAVAILABLE', message: 'The service cannot reach its database; retry shortly' },
+      });
+    return true;
+  };
   const serverAdapter = new FastifyBoardAdapter(boardPath, {
     ownRoutes: BOARD_ACTION_ROUTES,
     pageScript: `${boardPath}${BOARD_ACTIONS_SCRIPT_PATH}`,
+    onError: unavailable,
   });
   const board = createBullBoard({
     queues: [],
@@ -80,6 +94,11 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   await app.register(
     async (scope) => {
       scope.addHook('onSend', async (_request, reply) => setAdminSecurityHeaders(reply, deps.https ?? false));
+      scope.setErrorHandler(async (error: Error, _request, reply) => {
+        // Anything else goes to the app's own handler.
+        if (!unavailable(error, reply)) throw error;
+        return reply;
+      });
       scope.addHook('onRequest', async (request, reply) => {
         // Basic credentials come with every request, so every pair is counted before it is checked, per
         // address (a right one is given back); a request without any (the browser's first, before it

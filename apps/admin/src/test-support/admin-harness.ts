@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { HookView } from '@hookline/core';
 import type { HookQueues, RedisKeys } from '@hookline/redis';
 import type { Store } from '@hookline/store';
@@ -46,12 +47,13 @@ export function useAdmin() {
     app: undefined as unknown as FastifyInstance,
     origin: '',
 
-    async mount(maxQueues?: number): Promise<FastifyInstance> {
+    /** `redis`: the connection the admin area is given (the test's own by default). */
+    async mount(maxQueues?: number, redis: Redis = ctx.redis): Promise<FastifyInstance> {
       // Closing must not wait for the keep-alive sockets of the test's own fetch pool.
       a.app = Fastify({ forceCloseConnections: true });
       ctx.onCleanup(() => a.app.close());
       await mountAdmin(a.app, {
-        redis: ctx.redis,
+        redis,
         keys: a.keys,
         hooks: a.store.hooks,
         control: a.control,
