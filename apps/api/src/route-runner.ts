@@ -41,6 +41,21 @@ function parseOrReject<S extends z.ZodType>(schema: S, value: unknown): z.output
 }
 
 /**
+ * A route that takes no input in its body accepts none, or `{}`: anything else was meant for something and is
+ * refused, as an unknown field is where a route has a body.
+ */
+function refuseAnyBody(body: unknown): undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length > 0)
+      throw validationError(keys.map((field) => ({ field, message: 'is not a known field' })));
+    return undefined;
+  }
+  throw validationError([{ field: '(body)', message: 'must be empty: this request takes no input' }]);
+}
+
+/**
  * Runs one route: scope first (404 before anything about the input is revealed), then query and body
  * validation (400 naming every bad field, before any side effect), then the handler. The answer is shaped by
  * the response schema, so fields the route did not declare (credentials above all) never leave.
@@ -55,7 +70,7 @@ export function routeHandler(route: Route, deps: ApiDeps) {
     const given = request.body === undefined && route.bodyOptional ? {} : request.body;
     const body = route.body
       ? (route.acceptBody?.(given) ?? parseOrReject(route.body, plainNumbers(given, route.keepNumberText)))
-      : undefined;
+      : refuseAnyBody(request.body);
     const result = await route.handle({ ...scope, query, body, request });
     const spec = route.responses[result.status];
     if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which it does not declare`);

@@ -217,6 +217,21 @@ describe('hook actions', () => {
       expect(await api.jobsOf(sibling.id)).toEqual([]);
     });
 
+    it('takes no input: an empty object is fine, a field or another body is refused, and nothing is queued', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      expect((await api.call('POST', `${hookUrl(acct, hook.id)}/test`, {})).statusCode).toBe(202);
+      const field = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, { zz: 1 });
+      expect(field.statusCode).toBe(400);
+      expect(field.json().error.details).toEqual([{ field: 'zz', message: 'is not a known field' }]);
+      const list = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, [1]);
+      expect(list.statusCode).toBe(400);
+      expect(list.json().error.details).toEqual([
+        { field: '(body)', message: 'must be empty: this request takes no input' },
+      ]);
+      expect(await api.jobsOf(hook.id)).toHaveLength(1);
+    });
+
     it('queues the sample behind events already waiting', async () => {
       const acct = await api.createAccount();
       const hook = await api.createHook(acct);
