@@ -56,3 +56,23 @@ describe('the notice of a hook an administrator paused', () => {
     }
   });
 });
+
+describe('the notice of a hook without a description', () => {
+  it('names it by its URL once, with it beside the description otherwise', () => {
+    const notice = {
+      kind: 'hook.failing' as const,
+      accountId: 'acct_0000000001',
+      hookId: 'hk_00000000000000000001',
+      at: '2026-11-25T09:10:00.000Z',
+      reason: '5 consecutive failures over 2 minutes',
+      actor: 'monitor',
+      failures: [],
+    };
+    const url = 'https://crm.example.com/calls';
+    const bare = noticeMail(notice, { id: notice.hookId, url });
+    expect(bare.text).toContain(`Your hook ${url} is failing`);
+    for (const part of [bare.text, bare.html]) expect(part.split(url)).toHaveLength(2);
+    const named = noticeMail(notice, { id: notice.hookId, url, description: 'CRM' });
+    expect(named.text).toContain(`Your hook “CRM” (${url}) is failing`);
+  });
+});

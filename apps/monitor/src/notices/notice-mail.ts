@@ -68,6 +68,7 @@ export function noticeMail(
   publicUrl?: string,
   brand: MailBrand = DEFAULT_MAIL_BRAND,
 ): NoticeMail {
+  // Named by its description, with its URL beside; without one, by its URL alone (not twice).
   const name = hook.description ? `“${hook.description}”` : hook.url;
   const subject = `[${brand.name}] Hook ${name} ${HEADLINE[notice.kind]}`;
   const link = publicUrl ? `${publicUrl}/hooks/${hook.id}` : undefined;
@@ -75,7 +76,7 @@ export function noticeMail(
   const why = notice.kind === 'hook.enabled' ? `What happened: ${reason}.` : `Why: ${reason}.`;
   const next = pausedByAdmin(notice) ? ADMIN_PAUSED : NEXT[notice.kind];
   const lines = [
-    `Your hook ${name} (${hook.url}) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.`,
+    `Your hook ${name}${hook.description ? ` (${hook.url})` : ''} ${HEADLINE[notice.kind]} at ${utc(notice.at)}.`,
     '',
     why,
     ...(notice.failures.length > 0
@@ -92,7 +93,7 @@ export function noticeMail(
     ...(brand.logoUrl
       ? [`<p><img src="${escape(brand.logoUrl)}" alt="${escape(brand.name)}" height="32" /></p>`]
       : []),
-    `<p>Your hook <strong>${escape(name)}</strong> (<code>${escape(hook.url)}</code>) ${HEADLINE[notice.kind]} at ${utc(notice.at)}.</p>`,
+    `<p>Your hook <strong>${escape(name)}</strong>${hook.description ? ` (<code>${escape(hook.url)}</code>)` : ''} ${HEADLINE[notice.kind]} at ${utc(notice.at)}.</p>`,
     `<p>${escape(why)}</p>`,
     ...(notice.failures.length > 0
       ? [
