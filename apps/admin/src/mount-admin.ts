@@ -48,6 +48,13 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
   const connection = deps.redis.duplicate();
   connection.setMaxListeners(maxQueues * 4 + 16);
+  // ioredis repeats an error on every reconnect attempt, and prints it when nobody listens: logged once.
+  let lastError = '';
+  connection.on('error', (error: Error) => {
+    if (error.message !== lastError) app.log.warn({ err: error }, 'admin board: redis connection error');
+    lastError = error.message;
+  });
+  connection.on('ready', () => (lastError = ''));
   // While Redis cannot be reached, every admin route answers 503 (as the API and the website do), not a 500
   // with ioredis' words.
   const unavailable = (error: Error, reply: FastifyReply): boolean => {

@@ -12,6 +12,21 @@ import { erasureSettleMs } from './erasure-settle';
 import { noticesFor } from './notices-for';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
+/** How long a stopping monitor waits for its work in flight while Redis does not answer. */
+const UNREACHABLE_STOP_MS = 3_000;
+
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  const answer = await Promise.race([settled, late]);
+  clearTimeout(timer);
+  return answer;
+}
+
 runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const { config, logger, metrics, watch, tracing } = base;
   // Its once-a-second loops run on one beat (core/beat.ts); the commands of a turn go out in one write.
@@ -45,7 +60,13 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {
-    await monitor.close();
+    // With Redis unreachable, the loops' work in flight waits on commands nobody answers (ioredis keeps them
+    // queued, even past a disconnect while it is between reconnects): it is given a few seconds, not the whole
+    // stop bound. That work is leased or idempotent; another monitor carries it on.
+    const closing = monitor.close();
+    if (redis.status !== 'ready' && !(await settlesWithin(closing, UNREACHABLE_STOP_MS)))
+      logger.warn({ waitedMs: UNREACHABLE_STOP_MS }, 'stopping with work in flight: Redis does not answer');
+    else await closing;
     await producer.close();
     await metricsServer.close();
     await history.close();

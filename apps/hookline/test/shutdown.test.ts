@@ -116,3 +116,25 @@ describe('a worker on SIGTERM while Redis is down', () => {
     expect([0, 1]).toContain(code);
   }, 30_000);
 });
+
+describe('a monitor on SIGTERM while Redis is down', () => {
+  const pg = usePostgres('monitorstop');
+
+  it('gives its work in flight a few seconds, then exits 0', async () => {
+    const monitor = spawnEntry('apps/hookline/src/monitor-main.ts', {
+      REDIS_URL: 'redis://127.0.0.1:1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      HOOKLINE_DATABASE_SCHEMA: pg.schema,
+      HOOKLINE_METRICS_PORT: '0',
+    });
+    await monitor.waitForOutput('monitor started');
+    // Its loops' passes are then waiting on commands no Redis will answer.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    monitor.kill('SIGTERM');
+    // It used to wait them out until its 30 s bound and exit 1.
+    const { code, signal } = await monitor.exited;
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    expect(monitor.output()).toContain('stopping with work in flight: Redis does not answer');
+  }, 45_000);
+});

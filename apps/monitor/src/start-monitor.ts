@@ -6,7 +6,7 @@ import type { RedisKeys } from '@hookline/redis';
 import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspension';
 import { AuditOutbox, HookQueues } from '@hookline/redis';
 import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
-import { refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
+import { logRedisErrors, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
@@ -111,7 +111,8 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   const consumer = new StreamGroupReader({
     redis,
-    blocking: redis.duplicate(),
+    // Its errors logged once per change, as the process's own connection's are (no unhandled error events).
+    blocking: logRedisErrors(redis.duplicate(), log),
     stream: keys.outcomes(),
     group: MONITOR_GROUP,
     consumer: consumerName,

@@ -4,7 +4,7 @@ import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
 import type { PublishEventInput } from '@hookline/core';
-import { fleetMetrics, type Logger, type Metrics } from '@hookline/telemetry';
+import { fleetMetrics, logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Mailer } from './mailer';
 import { noticeMail, type MailBrand } from './notice-mail';
 import type { OperatorHook } from './operator-hook';
@@ -42,7 +42,7 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   const log = deps.logger.child({ component: 'notifier' });
   const consumer = new StreamGroupReader({
     redis: deps.redis,
-    blocking: deps.redis.duplicate(),
+    blocking: logRedisErrors(deps.redis.duplicate(), log),
     stream: deps.keys.notices(),
     group: NOTICE_GROUP,
     consumer: deps.consumerName,
