@@ -14,7 +14,7 @@ import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
 import { loadOrCreateLocalSecrets } from './local-secrets';
-import { parseStartFlags, START_USAGE } from './start-flags';
+import { packageVersion, parseStartFlags, START_USAGE } from './start-flags';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -38,6 +38,10 @@ async function waitUntilReady(redis: {
 const flags = parseStartFlags(process.argv.slice(2));
 if (flags.kind === 'help') {
   print(START_USAGE);
+  process.exit(0);
+}
+if (flags.kind === 'version') {
+  print(packageVersion());
   process.exit(0);
 }
 if (flags.kind === 'invalid') {
