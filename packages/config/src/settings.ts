@@ -240,12 +240,12 @@ export const settingsSchema = z.object({
   HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: setting(
     int(10000, 1000, 120000),
     'the HTTP tier closes a connection whose request headers have not all arrived this long after it opened ' +
-      '(a slow or stalled client holds nothing for longer)',
+      '(a slow or stalled client holds nothing for longer); at most `HOOKLINE_HTTP_REQUEST_TIMEOUT_MS`',
   ),
   HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: setting(
     int(30000, 1000, 600000),
     'the HTTP tier answers `408` and closes the connection when a whole request (headers and body) has not ' +
-      'arrived this long after it started',
+      'arrived this long after it started; at least `HOOKLINE_HTTP_HEADERS_TIMEOUT_MS`',
   ),
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
