@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_TYPE_HEADER, isReservedHeaderName } from '@hookline/core';
 import { z } from 'zod';
 import { AA_CONTRAST, contrastWithWhite } from './brand';
 import { redisHaSettings } from './redis-ha-settings';
@@ -182,8 +183,15 @@ export const settingsSchema = z.object({
     z
       .string()
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a valid HTTP header name')
-      .default('X-Service-Event-Type'),
-    'name of the header carrying the event kind',
+      // The same list a hook's extra headers are checked against: either would send two values for one name.
+      .refine(
+        (v) => !isReservedHeaderName(v),
+        'is a header hookline sets itself on every delivery (Authorization, Content-Type, Host, User-Agent, ' +
+          'the signature or trace headers, …); choose a name of your own such as X-Service-Event-Type',
+      )
+      .default(DEFAULT_EVENT_TYPE_HEADER),
+    'name of the header carrying the event kind; not one hookline sets itself (`Authorization`, ' +
+      '`Content-Type`, `Host`, `User-Agent`, `webhook-signature`, `traceparent`, …: see "Extra headers")',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
   HOOKLINE_TRACE_PROPAGATE: setting(
