@@ -44,3 +44,42 @@ describe('HOOKLINE_EVENT_TYPE_HEADER', () => {
     expect(config.HOOKLINE_EVENT_TYPE_HEADER).toBe('X-Event-Kind');
   });
 });
+
+describe('credentials, which must be sendable as given', () => {
+  it('refuses an admin user with ":", with which no admin could ever sign in', () => {
+    expect(problemsWith({ HOOKLINE_ADMIN_USER: 'ops:admin' })).toEqual([
+      'HOOKLINE_ADMIN_USER: must not contain ":" (Basic authentication ends the user at the first ":")',
+    ]);
+  });
+
+  it.each([
+    ['HOOKLINE_API_KEY', 'operator key with spaces'],
+    ['HOOKLINE_API_KEY', 'operator-key-für-alle'],
+    ['HOOKLINE_API_KEY', 'operator-key-\t-tabbed'],
+    ['HOOKLINE_ADMIN_PASSWORD', 'pässwörd-of-mine'],
+    ['HOOKLINE_ADMIN_PASSWORD', 'password-line\nbreak'],
+    ['HOOKLINE_ADMIN_USER', 'opérateur'],
+    ['HOOKLINE_ADMIN_USER', 'ops\u0000'],
+  ])('refuses %s %j, which a client cannot send as given', (name, value) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      expect.stringMatching(new RegExp(`^${name}: must be visible ASCII`)),
+    ]);
+  });
+
+  it('takes any printable ASCII for Basic credentials, spaces and ":" in the password included', () => {
+    const config = loadConfig(
+      {
+        HOOKLINE_SECRET_KEY: KEY,
+        HOOKLINE_API_KEY: 'hl_Zm9v.YmFy~+/=!#$%&*',
+        HOOKLINE_ADMIN_USER: 'night ops',
+        HOOKLINE_ADMIN_PASSWORD: 'correct horse: battery "staple"',
+      },
+      'worker',
+    );
+    expect(config).toMatchObject({
+      HOOKLINE_API_KEY: 'hl_Zm9v.YmFy~+/=!#$%&*',
+      HOOKLINE_ADMIN_USER: 'night ops',
+      HOOKLINE_ADMIN_PASSWORD: 'correct horse: battery "staple"',
+    });
+  });
+});

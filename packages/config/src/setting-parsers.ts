@@ -75,3 +75,24 @@ export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
         .filter(Boolean),
     )
     .pipe(z.array(item));
+
+// Credentials are used as given (product.md §8): a character a client would send otherwise (non-ASCII, which
+// browsers encode differently) or not at all (control characters) would make them unusable.
+/** A Bearer token (RFC 6750): visible ASCII, no spaces, which the header would split on. */
+export const bearerToken = (minLength: number) =>
+  z
+    .string()
+    .min(minLength, `must be at least ${minLength} characters`)
+    .regex(
+      /^[\x21-\x7e]*$/,
+      'must be visible ASCII characters without spaces (it is sent as a Bearer token)',
+    );
+
+/** A user or password of Basic authentication (RFC 7617): printable ASCII, spaces included (it is base64-encoded). */
+export const basicCredential = () =>
+  z
+    .string()
+    .regex(
+      /^[\x20-\x7e]*$/,
+      'must be visible ASCII characters or spaces (no control or non-ASCII characters, which browsers send differently)',
+    );

@@ -2,7 +2,7 @@ import { DEFAULT_EVENT_TYPE_HEADER, isReservedHeaderName } from '@hookline/core'
 import { z } from 'zod';
 import { AA_CONTRAST, contrastWithWhite } from './brand';
 import { redisHaSettings } from './redis-ha-settings';
-import { cidr, commaList, int, setting, urlOf } from './setting-parsers';
+import { basicCredential, bearerToken, cidr, commaList, int, setting, urlOf } from './setting-parsers';
 
 export { settingDoc, type SettingDoc } from './setting-parsers';
 
@@ -139,8 +139,8 @@ export const settingsSchema = z.object({
     '— (no help link)',
   ),
   HOOKLINE_API_KEY: setting(
-    z.string().min(16, 'must be at least 16 characters').optional(),
-    'operator key, `Authorization: Bearer …`, at least 16 characters',
+    bearerToken(16).optional(),
+    'operator key, `Authorization: Bearer …`, at least 16 characters, visible ASCII without spaces',
     '— (`pnpm start` generates one into `secrets.json` in `HOOKLINE_DATA_DIR`)',
   ),
   HOOKLINE_SECRET_KEY: setting(
@@ -259,10 +259,20 @@ export const settingsSchema = z.object({
     int(9464, 0, 65535),
     '`/metrics` port of worker and monitor processes (`0` = any free port)',
   ),
-  HOOKLINE_ADMIN_USER: setting(z.string().min(1).default('admin'), 'Bull Board user'),
+  HOOKLINE_ADMIN_USER: setting(
+    basicCredential()
+      .min(1)
+      // Basic authentication sends `user:password`: the first `:` ends the user.
+      .refine(
+        (v) => !v.includes(':'),
+        'must not contain ":" (Basic authentication ends the user at the first ":")',
+      )
+      .default('admin'),
+    'Bull Board user: visible ASCII or spaces, no `:`',
+  ),
   HOOKLINE_ADMIN_PASSWORD: setting(
-    z.string().min(12, 'must be at least 12 characters').optional(),
-    'Bull Board password, at least 12 characters. After 20 wrong passwords from one address in 15 minutes, ' +
+    basicCredential().min(12, 'must be at least 12 characters').optional(),
+    'Bull Board password, at least 12 characters, visible ASCII or spaces. After 20 wrong passwords from one address in 15 minutes, ' +
       'that address gets `429` with `Retry-After` until the window ends (website sign-in: 5 per email, 20 ' +
       'per address)',
     '— (Bull Board is off without it; `pnpm start` generates one)',
