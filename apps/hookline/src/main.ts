@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadDataDir, secretKeyOf, suspensionRuleOf } from '@hookline/config';
+import { loadDataDir, secretKeyOf, settingAccepts, suspensionRuleOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { erasureSettleMs } from './erasure-settle';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
@@ -68,6 +68,8 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
     env.HOOKLINE_ALLOW_NETWORKS = [process.env.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32']
       .filter(Boolean)
       .join(',');
+  // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
+  if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
   if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnEntry } from '@hookline/testing';
+import { spawnEntry, TEST_REDIS_URL } from '@hookline/testing';
 
 // `pnpm start -- --help` / `--version` answer and exit without starting anything: no Redis, no data directory.
 describe('pnpm start, asked what it is', () => {
@@ -27,4 +28,29 @@ describe('pnpm start, asked what it is', () => {
     expect(await hookline.exited).toEqual({ code: 2, signal: null });
     expect(hookline.output()).toMatch(/^Unknown argument: --verbose\n\nUsage: pnpm start/);
   }, 30000);
+});
+
+describe('pnpm start with a REDIS_URL that is not a Redis URL', () => {
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  // Redis answers on that address (the tests' Redis): only the scheme is wrong, and the message says so.
+  it.each([TEST_REDIS_URL.replace(/^redis:/, 'http:'), 'notaurl'])(
+    'names the setting and what it must be for %s, instead of saying Redis does not answer',
+    async (url) => {
+      const hookline = spawnEntry('apps/hookline/src/main.ts', {
+        REDIS_URL: url,
+        HOOKLINE_DATA_DIR: dataDir,
+      });
+      expect(await hookline.exited).toEqual({ code: 1, signal: null });
+      expect(hookline.output()).toContain(
+        '  - REDIS_URL: must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379\n',
+      );
+      expect(hookline.output()).not.toContain('does not answer');
+    },
+    30000,
+  );
 });

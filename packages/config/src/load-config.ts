@@ -76,6 +76,14 @@ export function loadConfig(
   });
 }
 
+/**
+ * Whether one setting's own check accepts `value`: for the all-in-one start, which acts on REDIS_URL (asks it,
+ * or starts an embedded Redis) before loadConfig, and leaves a refused one to loadConfig's list of problems.
+ */
+export function settingAccepts(name: keyof Settings, value: string | undefined): boolean {
+  return settingsSchema.shape[name].safeParse(value).success;
+}
+
 /** One setting as its own parser reads it (its default when unset), or undefined when that parser refuses it. */
 function valueOf<K extends keyof Settings>(
   present: Readonly<Record<string, string | undefined>>,

@@ -13,10 +13,9 @@ export const settingsSchema = z.object({
   PORT: setting(int(8080, 0, 65535), 'HTTP port of the API / website / Bull Board'),
   HOST: setting(z.string().min(1).default('0.0.0.0'), 'interface the HTTP server listens on'),
   REDIS_URL: setting(
-    z
-      .string()
-      .default('redis://127.0.0.1:6379')
-      .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+    urlOf(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379').default(
+      'redis://127.0.0.1:6379',
+    ),
     'Redis for everything. `pnpm start` starts an embedded one when this is unset and nothing answers',
   ),
   DATABASE_URL: setting(
