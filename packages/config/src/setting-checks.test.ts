@@ -83,3 +83,36 @@ describe('credentials, which must be sendable as given', () => {
     });
   });
 });
+
+describe('numeric settings', () => {
+  it.each([
+    ['PORT', '0x1F90'],
+    ['PORT', '8080.0'],
+    ['PORT', ' 8080'],
+    ['PORT', '+8080'],
+    ['HOOKLINE_DELIVERY_TIMEOUT_MS', '1e4'],
+    ['HOOKLINE_DELIVERY_TIMEOUT_MS', '0b11111111'],
+    ['HOOKLINE_HOLD_MAX', 'Infinity'],
+  ])('refuse %s=%s: only decimal digits are read as a number', (name, value) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${name}: must be a whole number from \\d+ to \\d+ \\(decimal digits only\\)$`),
+      ),
+    ]);
+  });
+
+  it('say the range when out of it, and read plain digits', () => {
+    expect(problemsWith({ PORT: '65536' })).toEqual([
+      'PORT: must be a whole number from 0 to 65535 (decimal digits only)',
+    ]);
+    expect(problemsWith({ HOOKLINE_DELIVERY_TIMEOUT_MS: '-1' })).toEqual([
+      'HOOKLINE_DELIVERY_TIMEOUT_MS: must be a whole number from 100 to 120000 (decimal digits only)',
+    ]);
+    const config = loadConfig(
+      { HOOKLINE_SECRET_KEY: KEY, PORT: '8080', HOOKLINE_DELIVERY_TIMEOUT_MS: '010000' },
+      'worker',
+    );
+    expect(config.PORT).toBe(8080);
+    expect(config.HOOKLINE_DELIVERY_TIMEOUT_MS).toBe(10000);
+  });
+});

@@ -22,8 +22,19 @@ export function setting<T extends z.ZodType>(schema: T, doc: string, whenUnset?:
 export function settingDoc(schema: z.ZodType): SettingDoc | undefined {
   return docs.get(schema);
 }
-export const int = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * A whole number from `min` to `max`, written in decimal digits only: Number() would also read `0x1F90`, `1e4`,
+ * `0b11` or ` 80 ` as numbers, so a typo could start a process on another port or deadline than meant.
+ */
+export const int = (def: number, min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max} (decimal digits only)`;
+  return z
+    .string()
+    .regex(/^[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message))
+    .default(def);
+};
 
 // The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
 export const cidr = z
