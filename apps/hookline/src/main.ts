@@ -13,6 +13,7 @@ import { probeSender } from './probe-sender';
 import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
+import { listenHttp } from './listen-http';
 import { loadOrCreateLocalSecrets } from './local-secrets';
 import { packageVersion, parseStartFlags, START_USAGE } from './start-flags';
 
@@ -118,7 +119,7 @@ runProcess(
       ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await listenHttp(app, config);
     const worker = startWorker({
       config,
       redis: backgroundRedis,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnEntry, TEST_REDIS_URL } from '@hookline/testing';
+import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
 
 // `pnpm start -- --help` / `--version` answer and exit without starting anything: no Redis, no data directory.
 describe('pnpm start, asked what it is', () => {
@@ -53,4 +53,28 @@ describe('pnpm start with a REDIS_URL that is not a Redis URL', () => {
     },
     30000,
   );
+});
+
+describe('pnpm start on a HOST that is no address of this machine', () => {
+  const ctx = useRedis('start-host');
+
+  it('exits 1 naming HOST, not with the bare network error', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    // 192.0.2.1 is a documentation address (RFC 5737): no machine has it, and binding to it sends nothing.
+    const hookline = spawnEntry('apps/hookline/src/main.ts', {
+      HOST: '192.0.2.1',
+      PORT: '0',
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_DATA_DIR: dataDir,
+      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+      LOG_LEVEL: 'warn',
+    });
+    ctx.onCleanup(async () => {
+      hookline.kill('SIGKILL');
+      await hookline.exited;
+    });
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toMatch(/^HOST=192\.0\.2\.1: cannot listen there \(listen EADDRNOTAVAIL/m);
+  }, 60000);
 });

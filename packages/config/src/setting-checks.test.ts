@@ -116,3 +116,21 @@ describe('numeric settings', () => {
     expect(config.HOOKLINE_DELIVERY_TIMEOUT_MS).toBe(10000);
   });
 });
+
+describe('HOST', () => {
+  it.each(['0.0.0.0', '::', '127.0.0.1', 'fd00::5', 'localhost', 'api.internal', 'hookline_http_1'])(
+    'takes %s, an address or a host name',
+    (host) => {
+      expect(loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOST: host }, 'worker').HOST).toBe(host);
+    },
+  );
+
+  it.each(['http://0.0.0.0', '0.0.0.0:8080', '[::1]', 'my host', 'host/path', '-dash.example'])(
+    'refuses %s, naming the setting',
+    (host) => {
+      expect(problemsWith({ HOST: host })).toEqual([
+        expect.stringMatching(/^HOST: must be an IP address of this machine/),
+      ]);
+    },
+  );
+});

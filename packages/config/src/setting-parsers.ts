@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseCidr } from '@hookline/core';
 import { z } from 'zod';
 
@@ -42,6 +43,18 @@ export const cidr = z
   .refine(
     (value) => parseCidr(value) !== undefined,
     'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
+  );
+
+// An address to listen on: an IP address, or a host name (labels of letters, digits, - and _; whether it resolves
+// to an address of this machine is known only at listen, which then names HOST too).
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+export const listenHost = z
+  .string()
+  .refine(
+    (v) => isIP(v) !== 0 || HOST_NAME.test(v),
+    'must be an IP address of this machine (0.0.0.0 or :: for all of them, 127.0.0.1 for this machine only) ' +
+      'or a host name, without scheme, port or brackets',
   );
 
 // `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address.

@@ -1,8 +1,18 @@
 import { DEFAULT_EVENT_TYPE_HEADER, isReservedHeaderName } from '@hookline/core';
 import { z } from 'zod';
 import { AA_CONTRAST, contrastWithWhite } from './brand';
+import { httpTierSettings } from './http-tier-settings';
 import { redisHaSettings } from './redis-ha-settings';
-import { basicCredential, bearerToken, cidr, commaList, int, setting, urlOf } from './setting-parsers';
+import {
+  basicCredential,
+  bearerToken,
+  cidr,
+  commaList,
+  int,
+  listenHost,
+  setting,
+  urlOf,
+} from './setting-parsers';
 
 export { settingDoc, type SettingDoc } from './setting-parsers';
 
@@ -11,7 +21,11 @@ export { settingDoc, type SettingDoc } from './setting-parsers';
 
 export const settingsSchema = z.object({
   PORT: setting(int(8080, 0, 65535), 'HTTP port of the API / website / Bull Board'),
-  HOST: setting(z.string().min(1).default('0.0.0.0'), 'interface the HTTP server listens on'),
+  HOST: setting(
+    listenHost.default('0.0.0.0'),
+    'interface the HTTP server listens on: an IP address of this machine (`::` for every IPv6 and IPv4 one), or ' +
+      'a name that resolves to one',
+  ),
   REDIS_URL: setting(
     urlOf(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379').default(
       'redis://127.0.0.1:6379',
@@ -238,22 +252,7 @@ export const settingsSchema = z.object({
       'leased, not in the ready set); a hook that no worker has served this long after being woken, and that ' +
       'is stuck again, is reported: a `warn` log line, `hookline_hooks_stuck`, and an activity entry on its account',
   ),
-  // With the rest of the shutdown, the drain must fit the orchestrator's grace (Kubernetes: 30 s).
-  HOOKLINE_HTTP_DRAIN_MS: setting(
-    int(10000, 0, 120000),
-    'on SIGTERM, how long the HTTP tier lets requests in flight finish before it closes every connection ' +
-      'left (`0`–`120000`)',
-  ),
-  HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: setting(
-    int(10000, 1000, 120000),
-    'the HTTP tier closes a connection whose request headers have not all arrived this long after it opened ' +
-      '(a slow or stalled client holds nothing for longer); at most `HOOKLINE_HTTP_REQUEST_TIMEOUT_MS`',
-  ),
-  HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: setting(
-    int(30000, 1000, 600000),
-    'the HTTP tier answers `408` and closes the connection when a whole request (headers and body) has not ' +
-      'arrived this long after it started; at least `HOOKLINE_HTTP_HEADERS_TIMEOUT_MS`',
-  ),
+  ...httpTierSettings,
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
     '`/metrics` port of worker and monitor processes (`0` = any free port)',
