@@ -6,6 +6,7 @@ import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
 import { probeSender } from './probe-sender';
 import { buildHttpServer } from './http-server';
+import { listenHttp } from './listen-http';
 
 // Production entry point of the HTTP tier: API, website and admin area (Bull Board) on PORT. Run several
 // behind a load balancer; workers and the monitor run as their own processes.
@@ -28,7 +29,7 @@ runProcess(
       ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis, services, logger, metrics });
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await listenHttp(app, config);
     return async () => {
       await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
       await services.close();

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadDataDir, secretKeyOf, suspensionRuleOf } from '@hookline/config';
+import { loadDataDir, secretKeyOf, settingAccepts, suspensionRuleOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { erasureSettleMs } from './erasure-settle';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
@@ -13,8 +13,9 @@ import { probeSender } from './probe-sender';
 import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
+import { listenHttp } from './listen-http';
 import { loadOrCreateLocalSecrets } from './local-secrets';
-import { parseStartFlags, START_USAGE } from './start-flags';
+import { packageVersion, parseStartFlags, START_USAGE } from './start-flags';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -38,6 +39,10 @@ async function waitUntilReady(redis: {
 const flags = parseStartFlags(process.argv.slice(2));
 if (flags.kind === 'help') {
   print(START_USAGE);
+  process.exit(0);
+}
+if (flags.kind === 'version') {
+  print(packageVersion());
   process.exit(0);
 }
 if (flags.kind === 'invalid') {
@@ -64,6 +69,8 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
     env.HOOKLINE_ALLOW_NETWORKS = [process.env.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32']
       .filter(Boolean)
       .join(',');
+  // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
+  if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
   if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
@@ -112,7 +119,7 @@ runProcess(
       ...(tracing ? { tracing } : {}),
     });
     const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await listenHttp(app, config);
     const worker = startWorker({
       config,
       redis: backgroundRedis,

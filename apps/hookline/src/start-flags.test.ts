@@ -1,4 +1,4 @@
-import { parseStartFlags } from './start-flags';
+import { parseStartFlags, START_USAGE } from './start-flags';
 
 describe('pnpm start flags', () => {
   it('runs without flags, and with --demo (also after the bare -- that pnpm passes)', () => {
@@ -9,6 +9,12 @@ describe('pnpm start flags', () => {
   it('prints usage for --help and -h', () => {
     expect(parseStartFlags(['--', '--help'])).toEqual({ kind: 'help' });
     expect(parseStartFlags(['-h', '--demo'])).toEqual({ kind: 'help' });
+  });
+
+  it('prints the version for --version, which the usage lists', () => {
+    expect(parseStartFlags(['--', '--version'])).toEqual({ kind: 'version' });
+    expect(START_USAGE).toMatch(/^Usage: pnpm start \[-- --demo \| --help \| --version\]/);
+    expect(START_USAGE).toMatch(/^ {2}--version +print the version of hookline and exit$/m);
   });
 
   it('refuses anything else, naming it', () => {

@@ -3,6 +3,7 @@ export {
   loadConfig,
   loadDataDir,
   secretKeyOf,
+  settingAccepts,
   suspensionRuleOf,
   type Config,
   type Role,

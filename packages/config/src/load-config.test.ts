@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { ConfigError, loadConfig, secretKeyOf } from './load-config';
 
 const KEY = 'a'.repeat(64);
@@ -55,6 +56,34 @@ describe('loadConfig', () => {
     expect(drain('120000')).toBe(120000);
     for (const value of ['-1', '120001', '2.5', 'ten'])
       expect(() => drain(value)).toThrow(/HOOKLINE_HTTP_DRAIN_MS/);
+  });
+
+  it('refuses a headers deadline longer than the whole request deadline, naming both settings', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        const config = loadConfig({ HOOKLINE_SECRET_KEY: KEY, ...env }, 'worker');
+        // What Node's HTTP server is given: it throws on a pair it refuses.
+        createServer({
+          headersTimeout: config.HOOKLINE_HTTP_HEADERS_TIMEOUT_MS,
+          requestTimeout: config.HOOKLINE_HTTP_REQUEST_TIMEOUT_MS,
+        });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: '5000' })).toEqual([
+      'HOOKLINE_HTTP_HEADERS_TIMEOUT_MS (10000, its default) must not exceed HOOKLINE_HTTP_REQUEST_TIMEOUT_MS ' +
+        '(5000): the headers are part of the request',
+    ]);
+    expect(problems({ HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HOOKLINE_HTTP_HEADERS_TIMEOUT_MS (40000) must not exceed HOOKLINE_HTTP_REQUEST_TIMEOUT_MS ' +
+        '(30000, its default): the headers are part of the request',
+    ]);
+    expect(
+      problems({ HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: '5000', HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: '5000' }),
+    ).toEqual([]);
+    expect(problems({ HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: '10000' })).toEqual([]);
   });
 
   it('checks the history, notice and operator webhook settings, naming each problem', () => {

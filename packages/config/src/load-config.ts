@@ -63,6 +63,7 @@ export function loadConfig(
     problems.push(
       'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',
     );
+  problems.push(...httpTimeoutProblems(present));
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
   const logo = present.HOOKLINE_BRAND_LOGO ? loadBrandLogo(present.HOOKLINE_BRAND_LOGO, problems) : undefined;
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);
@@ -73,6 +74,37 @@ export function loadConfig(
     redisUrlGiven: present.REDIS_URL !== undefined,
     eventCatalog: catalog,
   });
+}
+
+/**
+ * Whether one setting's own check accepts `value`: for the all-in-one start, which acts on REDIS_URL (asks it,
+ * or starts an embedded Redis) before loadConfig, and leaves a refused one to loadConfig's list of problems.
+ */
+export function settingAccepts(name: keyof Settings, value: string | undefined): boolean {
+  return settingsSchema.shape[name].safeParse(value).success;
+}
+
+/** One setting as its own parser reads it (its default when unset), or undefined when that parser refuses it. */
+function valueOf<K extends keyof Settings>(
+  present: Readonly<Record<string, string | undefined>>,
+  name: K,
+): Settings[K] | undefined {
+  const parsed = settingsSchema.shape[name].safeParse(present[name]);
+  return parsed.success ? (parsed.data as Settings[K]) : undefined;
+}
+
+// Node refuses to create a server whose headers deadline is longer than its whole-request deadline (the headers
+// are part of the request): said here, naming both settings, rather than as Node's range error at listen.
+function httpTimeoutProblems(present: Readonly<Record<string, string | undefined>>): string[] {
+  const headers = valueOf(present, 'HOOKLINE_HTTP_HEADERS_TIMEOUT_MS');
+  const request = valueOf(present, 'HOOKLINE_HTTP_REQUEST_TIMEOUT_MS');
+  if (headers === undefined || request === undefined || headers <= request) return [];
+  const shown = (name: string, value: number) =>
+    `${name} (${value}${present[name] === undefined ? ', its default' : ''})`;
+  return [
+    `${shown('HOOKLINE_HTTP_HEADERS_TIMEOUT_MS', headers)} must not exceed ` +
+      `${shown('HOOKLINE_HTTP_REQUEST_TIMEOUT_MS', request)}: the headers are part of the request`,
+  ];
 }
 
 function loadEventCatalog(

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseCidr } from '@hookline/core';
 import { z } from 'zod';
 
@@ -22,8 +23,19 @@ export function setting<T extends z.ZodType>(schema: T, doc: string, whenUnset?:
 export function settingDoc(schema: z.ZodType): SettingDoc | undefined {
   return docs.get(schema);
 }
-export const int = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * A whole number from `min` to `max`, written in decimal digits only: Number() would also read `0x1F90`, `1e4`,
+ * `0b11` or ` 80 ` as numbers, so a typo could start a process on another port or deadline than meant.
+ */
+export const int = (def: number, min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max} (decimal digits only)`;
+  return z
+    .string()
+    .regex(/^[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message))
+    .default(def);
+};
 
 // The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
 export const cidr = z
@@ -31,6 +43,18 @@ export const cidr = z
   .refine(
     (value) => parseCidr(value) !== undefined,
     'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
+  );
+
+// An address to listen on: an IP address, or a host name (labels of letters, digits, - and _; whether it resolves
+// to an address of this machine is known only at listen, which then names HOST too).
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+export const listenHost = z
+  .string()
+  .refine(
+    (v) => isIP(v) !== 0 || HOST_NAME.test(v),
+    'must be an IP address of this machine (0.0.0.0 or :: for all of them, 127.0.0.1 for this machine only) ' +
+      'or a host name, without scheme, port or brackets',
   );
 
 // `host:port`, the host a name, an IPv4 address or a bracketed IPv6 address.
@@ -75,3 +99,24 @@ export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
         .filter(Boolean),
     )
     .pipe(z.array(item));
+
+// Credentials are used as given (product.md §8): a character a client would send otherwise (non-ASCII, which
+// browsers encode differently) or not at all (control characters) would make them unusable.
+/** A Bearer token (RFC 6750): visible ASCII, no spaces, which the header would split on. */
+export const bearerToken = (minLength: number) =>
+  z
+    .string()
+    .min(minLength, `must be at least ${minLength} characters`)
+    .regex(
+      /^[\x21-\x7e]*$/,
+      'must be visible ASCII characters without spaces (it is sent as a Bearer token)',
+    );
+
+/** A user or password of Basic authentication (RFC 7617): printable ASCII, spaces included (it is base64-encoded). */
+export const basicCredential = () =>
+  z
+    .string()
+    .regex(
+      /^[\x20-\x7e]*$/,
+      'must be visible ASCII characters or spaces (no control or non-ASCII characters, which browsers send differently)',
+    );

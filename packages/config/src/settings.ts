@@ -1,7 +1,18 @@
+import { DEFAULT_EVENT_TYPE_HEADER, isReservedHeaderName } from '@hookline/core';
 import { z } from 'zod';
 import { AA_CONTRAST, contrastWithWhite } from './brand';
+import { httpTierSettings } from './http-tier-settings';
 import { redisHaSettings } from './redis-ha-settings';
-import { cidr, commaList, int, setting, urlOf } from './setting-parsers';
+import {
+  basicCredential,
+  bearerToken,
+  cidr,
+  commaList,
+  int,
+  listenHost,
+  setting,
+  urlOf,
+} from './setting-parsers';
 
 export { settingDoc, type SettingDoc } from './setting-parsers';
 
@@ -10,12 +21,15 @@ export { settingDoc, type SettingDoc } from './setting-parsers';
 
 export const settingsSchema = z.object({
   PORT: setting(int(8080, 0, 65535), 'HTTP port of the API / website / Bull Board'),
-  HOST: setting(z.string().min(1).default('0.0.0.0'), 'interface the HTTP server listens on'),
+  HOST: setting(
+    listenHost.default('0.0.0.0'),
+    'interface the HTTP server listens on: an IP address of this machine (`::` for every IPv6 and IPv4 one), or ' +
+      'a name that resolves to one',
+  ),
   REDIS_URL: setting(
-    z
-      .string()
-      .default('redis://127.0.0.1:6379')
-      .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+    urlOf(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379').default(
+      'redis://127.0.0.1:6379',
+    ),
     'Redis for everything. `pnpm start` starts an embedded one when this is unset and nothing answers',
   ),
   DATABASE_URL: setting(
@@ -138,8 +152,8 @@ export const settingsSchema = z.object({
     '— (no help link)',
   ),
   HOOKLINE_API_KEY: setting(
-    z.string().min(16, 'must be at least 16 characters').optional(),
-    'operator key, `Authorization: Bearer …`, at least 16 characters',
+    bearerToken(16).optional(),
+    'operator key, `Authorization: Bearer …`, at least 16 characters, visible ASCII without spaces',
     '— (`pnpm start` generates one into `secrets.json` in `HOOKLINE_DATA_DIR`)',
   ),
   HOOKLINE_SECRET_KEY: setting(
@@ -182,8 +196,15 @@ export const settingsSchema = z.object({
     z
       .string()
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be a valid HTTP header name')
-      .default('X-Service-Event-Type'),
-    'name of the header carrying the event kind',
+      // The same list a hook's extra headers are checked against: either would send two values for one name.
+      .refine(
+        (v) => !isReservedHeaderName(v),
+        'is a header hookline sets itself on every delivery (Authorization, Content-Type, Host, User-Agent, ' +
+          'the signature or trace headers, …); choose a name of your own such as X-Service-Event-Type',
+      )
+      .default(DEFAULT_EVENT_TYPE_HEADER),
+    'name of the header carrying the event kind; not one hookline sets itself (`Authorization`, ' +
+      '`Content-Type`, `Host`, `User-Agent`, `webhook-signature`, `traceparent`, …: see "Extra headers")',
   ),
   HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
   HOOKLINE_TRACE_PROPAGATE: setting(
@@ -231,30 +252,25 @@ export const settingsSchema = z.object({
       'leased, not in the ready set); a hook that no worker has served this long after being woken, and that ' +
       'is stuck again, is reported: a `warn` log line, `hookline_hooks_stuck`, and an activity entry on its account',
   ),
-  // With the rest of the shutdown, the drain must fit the orchestrator's grace (Kubernetes: 30 s).
-  HOOKLINE_HTTP_DRAIN_MS: setting(
-    int(10000, 0, 120000),
-    'on SIGTERM, how long the HTTP tier lets requests in flight finish before it closes every connection ' +
-      'left (`0`–`120000`)',
-  ),
-  HOOKLINE_HTTP_HEADERS_TIMEOUT_MS: setting(
-    int(10000, 1000, 120000),
-    'the HTTP tier closes a connection whose request headers have not all arrived this long after it opened ' +
-      '(a slow or stalled client holds nothing for longer)',
-  ),
-  HOOKLINE_HTTP_REQUEST_TIMEOUT_MS: setting(
-    int(30000, 1000, 600000),
-    'the HTTP tier answers `408` and closes the connection when a whole request (headers and body) has not ' +
-      'arrived this long after it started',
-  ),
+  ...httpTierSettings,
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
     '`/metrics` port of worker and monitor processes (`0` = any free port)',
   ),
-  HOOKLINE_ADMIN_USER: setting(z.string().min(1).default('admin'), 'Bull Board user'),
+  HOOKLINE_ADMIN_USER: setting(
+    basicCredential()
+      .min(1)
+      // Basic authentication sends `user:password`: the first `:` ends the user.
+      .refine(
+        (v) => !v.includes(':'),
+        'must not contain ":" (Basic authentication ends the user at the first ":")',
+      )
+      .default('admin'),
+    'Bull Board user: visible ASCII or spaces, no `:`',
+  ),
   HOOKLINE_ADMIN_PASSWORD: setting(
-    z.string().min(12, 'must be at least 12 characters').optional(),
-    'Bull Board password, at least 12 characters. After 20 wrong passwords from one address in 15 minutes, ' +
+    basicCredential().min(12, 'must be at least 12 characters').optional(),
+    'Bull Board password, at least 12 characters, visible ASCII or spaces. After 20 wrong passwords from one address in 15 minutes, ' +
       'that address gets `429` with `Retry-After` until the window ends (website sign-in: 5 per email, 20 ' +
       'per address)',
     '— (Bull Board is off without it; `pnpm start` generates one)',

@@ -10,7 +10,8 @@ export const DEFAULT_EVENT_TYPE_HEADER = 'X-Service-Event-Type';
 
 // hookline's own headers, and those that frame or route the request: a customer's value would contradict
 // what is sent (Content-Length, Host), break the request (Transfer-Encoding, Connection) or impersonate
-// hookline (Authorization, the signatures, the event type).
+// hookline (Authorization, the signatures, the event type, the trace context HOOKLINE_TRACE_PROPAGATE adds).
+// The one list: a hook's extra headers and HOOKLINE_EVENT_TYPE_HEADER are both refused by it.
 const RESERVED = [
   'authorization',
   'content-type',
@@ -29,7 +30,14 @@ const RESERVED = [
   SIGNATURE_HEADERS.id,
   SIGNATURE_HEADERS.timestamp,
   SIGNATURE_HEADERS.signature,
+  'traceparent',
+  'tracestate',
 ].map((name) => name.toLowerCase());
+
+/** Whether hookline sets or frames this header itself on a delivery (names ignore case). */
+export function isReservedHeaderName(name: string): boolean {
+  return RESERVED.includes(name.toLowerCase());
+}
 
 // RFC 9110 §5.6.2: a header name is a token.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -69,7 +77,8 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
     })
     .describe(
       `Extra headers sent on every request (at most ${MAX_HOOK_HEADERS}), e.g. {"X-Api-Key":"k_123"}; not ` +
-        'Authorization, Content-Type, Host, User-Agent, the event-type or signature headers, nor hop-by-hop ones. ' +
+        'Authorization, Content-Type, Host, User-Agent, the event-type, signature or trace-context headers, nor ' +
+        'hop-by-hop ones. ' +
         'Shown in answers, the request preview and the history as sent (not secret: use auth for credentials). ' +
         '{} removes them',
     );

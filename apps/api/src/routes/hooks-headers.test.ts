@@ -46,6 +46,12 @@ describe('hook extra headers', () => {
       'is set by hookline',
     ],
     [
+      'the trace context (HOOKLINE_TRACE_PROPAGATE sets it)',
+      { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+      'headers.traceparent',
+      'is set by hookline',
+    ],
+    [
       'Transfer-Encoding',
       { 'Transfer-Encoding': 'chunked' },
       'headers.Transfer-Encoding',

@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
+
+// `pnpm start -- --help` / `--version` answer and exit without starting anything: no Redis, no data directory.
+describe('pnpm start, asked what it is', () => {
+  // A REDIS_URL that cannot answer: were anything started, the process would not exit 0 promptly.
+  const env = { REDIS_URL: 'redis://127.0.0.1:1', HOOKLINE_DATA_DIR: '/nonexistent/hookline-data' };
+  const version = (
+    JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
+  ).version;
+
+  it("prints the package's version for --version and exits 0", async () => {
+    const hookline = spawnEntry('apps/hookline/src/main.ts', env, ['--', '--version']);
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+    expect(hookline.output()).toBe(`${version}\n`);
+  }, 30000);
+
+  it('prints the usage, --version listed, for --help and exits 0', async () => {
+    const hookline = spawnEntry('apps/hookline/src/main.ts', env, ['--', '--help']);
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+    expect(hookline.output()).toMatch(/^Usage: pnpm start \[-- --demo \| --help \| --version\]/);
+  }, 30000);
+
+  it('refuses an unknown flag with the usage, exit 2', async () => {
+    const hookline = spawnEntry('apps/hookline/src/main.ts', env, ['--', '--verbose']);
+    expect(await hookline.exited).toEqual({ code: 2, signal: null });
+    expect(hookline.output()).toMatch(/^Unknown argument: --verbose\n\nUsage: pnpm start/);
+  }, 30000);
+});
+
+describe('pnpm start with a REDIS_URL that is not a Redis URL', () => {
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  // Redis answers on that address (the tests' Redis): only the scheme is wrong, and the message says so.
+  it.each([TEST_REDIS_URL.replace(/^redis:/, 'http:'), 'notaurl'])(
+    'names the setting and what it must be for %s, instead of saying Redis does not answer',
+    async (url) => {
+      const hookline = spawnEntry('apps/hookline/src/main.ts', {
+        REDIS_URL: url,
+        HOOKLINE_DATA_DIR: dataDir,
+      });
+      expect(await hookline.exited).toEqual({ code: 1, signal: null });
+      expect(hookline.output()).toContain(
+        '  - REDIS_URL: must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379\n',
+      );
+      expect(hookline.output()).not.toContain('does not answer');
+    },
+    30000,
+  );
+});
+
+describe('pnpm start on a HOST that is no address of this machine', () => {
+  const ctx = useRedis('start-host');
+
+  it('exits 1 naming HOST, not with the bare network error', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    // 192.0.2.1 is a documentation address (RFC 5737): no machine has it, and binding to it sends nothing.
+    const hookline = spawnEntry('apps/hookline/src/main.ts', {
+      HOST: '192.0.2.1',
+      PORT: '0',
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_DATA_DIR: dataDir,
+      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+      LOG_LEVEL: 'warn',
+    });
+    ctx.onCleanup(async () => {
+      hookline.kill('SIGKILL');
+      await hookline.exited;
+    });
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toMatch(/^HOST=192\.0\.2\.1: cannot listen there \(listen EADDRNOTAVAIL/m);
+  }, 60000);
+});

@@ -1,0 +1,136 @@
+import { ConfigError, loadConfig } from './load-config';
+
+// Values that would pass a loose check but fail later, in a request or at listen: refused at start instead,
+// each naming its setting.
+const KEY = 'a'.repeat(64);
+
+function problemsWith(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig({ HOOKLINE_SECRET_KEY: KEY, ...env }, 'worker');
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+}
+
+describe('HOOKLINE_EVENT_TYPE_HEADER', () => {
+  it.each([
+    'Authorization',
+    'content-type',
+    'Content-Length',
+    'Host',
+    'User-Agent',
+    'webhook-id',
+    'Webhook-Timestamp',
+    'webhook-signature',
+    'traceparent',
+    'tracestate',
+    'Connection',
+    'Transfer-Encoding',
+  ])('refuses %s, a header hookline sets on every delivery', (name) => {
+    expect(problemsWith({ HOOKLINE_EVENT_TYPE_HEADER: name })).toEqual([
+      expect.stringMatching(
+        /^HOOKLINE_EVENT_TYPE_HEADER: is a header hookline sets itself on every delivery/,
+      ),
+    ]);
+  });
+
+  it('takes a name of its own', () => {
+    const config = loadConfig(
+      { HOOKLINE_SECRET_KEY: KEY, HOOKLINE_EVENT_TYPE_HEADER: 'X-Event-Kind' },
+      'worker',
+    );
+    expect(config.HOOKLINE_EVENT_TYPE_HEADER).toBe('X-Event-Kind');
+  });
+});
+
+describe('credentials, which must be sendable as given', () => {
+  it('refuses an admin user with ":", with which no admin could ever sign in', () => {
+    expect(problemsWith({ HOOKLINE_ADMIN_USER: 'ops:admin' })).toEqual([
+      'HOOKLINE_ADMIN_USER: must not contain ":" (Basic authentication ends the user at the first ":")',
+    ]);
+  });
+
+  it.each([
+    ['HOOKLINE_API_KEY', 'operator key with spaces'],
+    ['HOOKLINE_API_KEY', 'operator-key-für-alle'],
+    ['HOOKLINE_API_KEY', 'operator-key-\t-tabbed'],
+    ['HOOKLINE_ADMIN_PASSWORD', 'pässwörd-of-mine'],
+    ['HOOKLINE_ADMIN_PASSWORD', 'password-line\nbreak'],
+    ['HOOKLINE_ADMIN_USER', 'opérateur'],
+    ['HOOKLINE_ADMIN_USER', 'ops\u0000'],
+  ])('refuses %s %j, which a client cannot send as given', (name, value) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      expect.stringMatching(new RegExp(`^${name}: must be visible ASCII`)),
+    ]);
+  });
+
+  it('takes any printable ASCII for Basic credentials, spaces and ":" in the password included', () => {
+    const config = loadConfig(
+      {
+        HOOKLINE_SECRET_KEY: KEY,
+        HOOKLINE_API_KEY: 'hl_Zm9v.YmFy~+/=!#$%&*',
+        HOOKLINE_ADMIN_USER: 'night ops',
+        HOOKLINE_ADMIN_PASSWORD: 'correct horse: battery "staple"',
+      },
+      'worker',
+    );
+    expect(config).toMatchObject({
+      HOOKLINE_API_KEY: 'hl_Zm9v.YmFy~+/=!#$%&*',
+      HOOKLINE_ADMIN_USER: 'night ops',
+      HOOKLINE_ADMIN_PASSWORD: 'correct horse: battery "staple"',
+    });
+  });
+});
+
+describe('numeric settings', () => {
+  it.each([
+    ['PORT', '0x1F90'],
+    ['PORT', '8080.0'],
+    ['PORT', ' 8080'],
+    ['PORT', '+8080'],
+    ['HOOKLINE_DELIVERY_TIMEOUT_MS', '1e4'],
+    ['HOOKLINE_DELIVERY_TIMEOUT_MS', '0b11111111'],
+    ['HOOKLINE_HOLD_MAX', 'Infinity'],
+  ])('refuse %s=%s: only decimal digits are read as a number', (name, value) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${name}: must be a whole number from \\d+ to \\d+ \\(decimal digits only\\)$`),
+      ),
+    ]);
+  });
+
+  it('say the range when out of it, and read plain digits', () => {
+    expect(problemsWith({ PORT: '65536' })).toEqual([
+      'PORT: must be a whole number from 0 to 65535 (decimal digits only)',
+    ]);
+    expect(problemsWith({ HOOKLINE_DELIVERY_TIMEOUT_MS: '-1' })).toEqual([
+      'HOOKLINE_DELIVERY_TIMEOUT_MS: must be a whole number from 100 to 120000 (decimal digits only)',
+    ]);
+    const config = loadConfig(
+      { HOOKLINE_SECRET_KEY: KEY, PORT: '8080', HOOKLINE_DELIVERY_TIMEOUT_MS: '010000' },
+      'worker',
+    );
+    expect(config.PORT).toBe(8080);
+    expect(config.HOOKLINE_DELIVERY_TIMEOUT_MS).toBe(10000);
+  });
+});
+
+describe('HOST', () => {
+  it.each(['0.0.0.0', '::', '127.0.0.1', 'fd00::5', 'localhost', 'api.internal', 'hookline_http_1'])(
+    'takes %s, an address or a host name',
+    (host) => {
+      expect(loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOST: host }, 'worker').HOST).toBe(host);
+    },
+  );
+
+  it.each(['http://0.0.0.0', '0.0.0.0:8080', '[::1]', 'my host', 'host/path', '-dash.example'])(
+    'refuses %s, naming the setting',
+    (host) => {
+      expect(problemsWith({ HOST: host })).toEqual([
+        expect.stringMatching(/^HOST: must be an IP address of this machine/),
+      ]);
+    },
+  );
+});
