@@ -27,3 +27,10 @@ export {
 } from './audit-log';
 export { AuditDrain, type AuditDrainOptions } from './audit-drain';
 export { AuditTrail } from './audit-trail';
+export {
+  FILTER_TEXT_MAX,
+  filterTextProblem,
+  parseFilterTime,
+  type FilterTextField,
+  type FilterTime,
+} from './filter-values';
