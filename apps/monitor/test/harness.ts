@@ -114,7 +114,10 @@ export function useMonitorHarness() {
         secretBox: SecretBox.fromKey(randomBytes(32)),
         hookQueues: h.hookQueues,
       }),
-      deliveryLog: new DeliveryLog(outbox, new HistoryReader(h.history.client, outbox)),
+      deliveryLog: new DeliveryLog(
+        outbox,
+        new HistoryReader(h.history.client, outbox, (id) => h.store.hooks.listIds(id)),
+      ),
       historyOutbox: outbox,
     };
     const account = await h.store.accounts.create({ name: 'Acme Telecom' });

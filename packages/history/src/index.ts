@@ -3,6 +3,7 @@ export { HistoryDrain, type HistoryDrainOptions } from './history-drain';
 export { hookHealth, type HookHealth } from './history-health';
 export {
   HistoryReader,
+  type AccountHooks,
   type DeliveryLine,
   type HistoryFilter,
   type Page,
