@@ -27,6 +27,8 @@ describe('history filters on the website', () => {
       const { status, page } = await get(`/search?call_id=${callId}`);
       expect(status).toBe(400);
       expect(page).toContain('<p class="field-error">A call id must not contain control characters.</p>');
+      // The title names no call it could not look for.
+      expect(page).not.toMatch(/<title>Call /);
     }
     const long = await get(`/search?call_id=${'x'.repeat(257)}`);
     expect(long.status).toBe(400);
