@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, type Cursor, type HistoryFilter, type PageRequest } from '@hookline/history';
+import { filterTextQuery, filterTimeQuery, wholeNumberQuery } from './query-fields';
 import { deliveryRecord } from './schemas';
 
 // The history API's query and answer shapes (product.md §10): filters, cursor pagination, one attempt in
 // full, a hook's health.
-
-const TIME = 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z';
-const time = z
-  .string()
-  .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)),
-    TIME,
-  )
-  .transform((v) => new Date(v));
-const LIMIT = 'must be a whole number from 1 to 200';
 
 /**
  * The query fields of a page of a newest-first list (the history, the audit log): `limit` of `what`, and the
@@ -22,13 +13,7 @@ const LIMIT = 'must be a whole number from 1 to 200';
  */
 export function pageQuery<C>(what: string, decode: (text: string) => C | undefined) {
   return {
-    limit: z.coerce
-      .number({ error: LIMIT })
-      .int(LIMIT)
-      .min(1, LIMIT)
-      .max(200, LIMIT)
-      .default(50)
-      .describe(`How many ${what}, newest first (at most 200)`),
+    limit: wholeNumberQuery(1, 200, 50).describe(`How many ${what}, newest first (at most 200)`),
     cursor: z
       .string()
       .transform((v, ctx) => {
@@ -42,9 +27,6 @@ export function pageQuery<C>(what: string, decode: (text: string) => C | undefin
   };
 }
 
-const text = (max: number) =>
-  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-
 export const historyQuery = z
   .strictObject({
     ...pageQuery('records', decodeCursor),
@@ -53,10 +35,10 @@ export const historyQuery = z
         error: `must be one of ${OUTCOMES.join(', ')}`,
       })
       .optional(),
-    call_id: text(256).optional().describe("Only the attempts of this call's events"),
-    event_id: text(64).optional(),
-    since: time.optional().describe('Attempted at or after this time'),
-    until: time.optional().describe('Attempted before this time'),
+    call_id: filterTextQuery('call_id').optional().describe("Only the attempts of this call's events"),
+    event_id: filterTextQuery('event_id').optional(),
+    since: filterTimeQuery.optional().describe('Attempted at or after this time'),
+    until: filterTimeQuery.optional().describe('Attempted before this time'),
   })
   .refine((q) => !(q.since && q.until && q.since >= q.until), {
     path: ['until'],
@@ -140,13 +122,9 @@ export const attemptDetail = deliveryRecord
   .meta({ id: 'Attempt' });
 
 export const healthQuery = z.strictObject({
-  hours: z.coerce
-    .number({ error: 'must be a whole number from 1 to 720' })
-    .int('must be a whole number from 1 to 720')
-    .min(1, 'must be a whole number from 1 to 720')
-    .max(720, 'must be a whole number from 1 to 720')
-    .default(24)
-    .describe('The window, in whole hours up to now (the current hour included)'),
+  hours: wholeNumberQuery(1, 720, 24).describe(
+    'The window, in whole hours up to now (the current hour included)',
+  ),
 });
 
 export const hookHealthView = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CATALOGUE, hookFormat, OUTCOMES, TRIGGERS, type ErrorCode } from '@hookline/core';
+import { wholeNumberQuery } from './query-fields';
 
 // Answer shapes shared by several routes. They strip undeclared keys when the runner shapes an answer, so
 // these lists are also the allow-list of what may ever leave the API.
@@ -173,13 +174,6 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-const LIMIT = 'must be a whole number from 1 to 1000';
 export const limitQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: LIMIT })
-    .int(LIMIT)
-    .min(1, LIMIT)
-    .max(1000, LIMIT)
-    .default(50)
-    .describe('How many entries, newest first'),
+  limit: wholeNumberQuery(1, 1000, 50).describe('How many entries, newest first'),
 });

@@ -42,7 +42,10 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const producer = new Producer({ redis, keys, catalog, ...(tracing ? { tracing } : {}) });
   const history = await openHistoryFor(config);
   const outbox = new HistoryOutbox(redis, keys);
-  const deliveryLog = new DeliveryLog(outbox, new HistoryReader(history.client, outbox));
+  const deliveryLog = new DeliveryLog(
+    outbox,
+    new HistoryReader(history.client, outbox, (id) => store.hooks.listIds(id)),
+  );
   const monitor = startMonitor({
     redis,
     keys,

@@ -27,9 +27,18 @@ it('an event accepted before the erasure by an API process that froze is never q
   const history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
   ctx.onCleanup(() => history.close());
   const outbox = new HistoryOutbox(ctx.redis, keys);
+  const base = createStore({
+    redis: ctx.redis,
+    keys,
+    secretBox: SecretBox.fromKey(randomBytes(32)),
+    hookQueues,
+  });
   const store = {
-    ...createStore({ redis: ctx.redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues }),
-    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
+    ...base,
+    deliveryLog: new DeliveryLog(
+      outbox,
+      new HistoryReader(history.client, outbox, (id) => base.hooks.listIds(id)),
+    ),
     historyOutbox: outbox,
   };
   const account = await store.accounts.create({ name: 'Acme Telecom' });

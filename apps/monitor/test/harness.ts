@@ -118,7 +118,10 @@ export function useMonitorHarness(options: Pick<StoreDeps, 'suspensionRule'> = {
         hookQueues: h.hookQueues,
         ...options,
       }),
-      deliveryLog: new DeliveryLog(outbox, new HistoryReader(h.history.client, outbox)),
+      deliveryLog: new DeliveryLog(
+        outbox,
+        new HistoryReader(h.history.client, outbox, (id) => h.store.hooks.listIds(id)),
+      ),
       historyOutbox: outbox,
     };
     const account = await h.store.accounts.create({ name: 'Acme Telecom' });

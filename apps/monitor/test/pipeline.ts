@@ -53,9 +53,19 @@ export async function openPipeline(
   ctx.onCleanup(() => history.close());
   const outbox = new HistoryOutbox(ctx.redis, keys);
   const secretBox = SecretBox.fromKey(randomBytes(32));
+  const base = createStore({
+    redis: ctx.redis,
+    keys,
+    secretBox,
+    hookQueues,
+    ...(catalog ? { catalog } : {}),
+  });
   const store = {
-    ...createStore({ redis: ctx.redis, keys, secretBox, hookQueues, ...(catalog ? { catalog } : {}) }),
-    deliveryLog: new DeliveryLog(outbox, new HistoryReader(history.client, outbox)),
+    ...base,
+    deliveryLog: new DeliveryLog(
+      outbox,
+      new HistoryReader(history.client, outbox, (id) => base.hooks.listIds(id)),
+    ),
     historyOutbox: outbox,
   };
   const ready = new ReadySet(ctx.redis, keys);

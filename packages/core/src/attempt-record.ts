@@ -71,15 +71,20 @@ export function searchKeyOf(event: DeliverableEvent): string | undefined {
 
 /**
  * The request as history keeps it: the Authorization value is replaced by its masked form, so no credential
- * is ever stored in the database; every other header and the body are exactly what was sent.
+ * is ever stored in the database; every other header and the body are exactly what was sent. The headers are
+ * the wire's, framing included, in its order: HTTP/1.1's client (undici, packages/delivery) writes `host` and
+ * `connection` before the request's own headers and `content-length` after them, in lower case; the
+ * deliverer's test holds this to what a real receiver gets.
  */
 export function recordRequest(
   request: DeliveryRequest,
   maskedAuthorization: string | undefined,
 ): RecordedRequest {
-  const headers: Record<string, string> = {};
+  // Every connection the deliverer opens is kept alive (pipelining 1, never reset for a POST).
+  const headers: Record<string, string> = { host: new URL(request.url).host, connection: 'keep-alive' };
   for (const [name, value] of Object.entries(request.headers))
     headers[name] = name.toLowerCase() === 'authorization' ? (maskedAuthorization ?? '••••') : value;
+  headers['content-length'] = String(Buffer.byteLength(request.body, 'utf8'));
   return {
     method: 'POST',
     url: request.url,

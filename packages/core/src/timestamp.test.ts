@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatEventTimestamp, isEventTimestamp } from './timestamp';
+import { formatEventTimestamp, isCalendarDate, isEventTimestamp } from './timestamp';
 
 describe('isEventTimestamp', () => {
   it.each([
@@ -58,4 +58,27 @@ describe('formatEventTimestamp', () => {
       { numRuns: 1000 },
     );
   });
+});
+
+describe('isCalendarDate', () => {
+  it.each([
+    [2026, 2, 28],
+    [2024, 2, 29],
+    [2000, 2, 29],
+    [2026, 11, 30],
+    [2026, 12, 31],
+    [4, 2, 29],
+  ])('accepts %i-%i-%i', (y, m, d) => expect(isCalendarDate(y, m, d)).toBe(true));
+
+  it.each([
+    [2026, 2, 29],
+    [2026, 2, 30],
+    [1900, 2, 29],
+    [2026, 11, 31],
+    [2026, 4, 31],
+    [2026, 13, 1],
+    [2026, 0, 1],
+    [2026, 1, 0],
+    [2026, 1, 32],
+  ])('refuses %i-%i-%i', (y, m, d) => expect(isCalendarDate(y, m, d)).toBe(false));
 });

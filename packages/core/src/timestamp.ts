@@ -12,9 +12,19 @@ export function isEventTimestamp(text: string): boolean {
     number,
     number,
   ];
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day >= 1 && day <= daysInMonth;
+  return isCalendarDate(year, month, day) && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+/**
+ * Whether year-month-day is a day the calendar has (month 1–12). JavaScript's Date rolls 30 February over
+ * into March without a word, so every date read from text is checked with this first.
+ */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  date.setUTCFullYear(year, month, 0);
+  return day <= date.getUTCDate();
 }
 
 /** The current UTC time in the seed's shape; milliseconds padded to seven digits. */

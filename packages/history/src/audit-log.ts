@@ -1,5 +1,6 @@
 import { AUDIT_ID, type AuditEntry } from '@hookline/core';
 import type { AuditOutbox } from '@hookline/redis';
+import { cursorTime } from './cursor';
 import { dayOf, Partitions } from './partitions';
 import type { SqlClient } from './sql-client';
 
@@ -53,8 +54,8 @@ export function decodeAuditCursor(text: string): AuditCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || !at || !id || !AUDIT_ID.test(id)) return undefined;
-  const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? undefined : { at: time, id };
+  const time = cursorTime(at);
+  return time ? { at: time, id } : undefined;
 }
 
 export interface AuditPage {

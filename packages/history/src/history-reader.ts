@@ -39,14 +39,29 @@ const newestFirst = (a: AttemptRecord, b: AttemptRecord) =>
   Date.parse(b.attempted_at) - Date.parse(a.attempted_at) ||
   (a.attempt_id < b.attempt_id ? 1 : a.attempt_id > b.attempt_id ? -1 : 0);
 
+/** The ids of an account's hooks: whose outboxes the account's log reads. */
+export type AccountHooks = (accountId: string) => Promise<readonly string[]>;
+
 /**
- * The history's reads. A hook's log and one attempt also look in the hook's Redis outbox: a record is
+ * Outboxes read at once by the account's log. An account has few hooks (tens), and an outbox is empty unless
+ * the writer is behind; an account with thousands still never has more than this many reads on Redis at once,
+ * each of at most OUTBOX_READ_MAX records (the window a hook's log reads).
+ */
+const OUTBOXES_AT_ONCE = 50;
+
+// WAITING_FIRST: a list reads the outboxes, then the database. The writer inserts a record before it trims it
+// from its outbox, so a record is in one or the other at every moment, and read in this order it is found in at
+// least one (twice is dropped); the other order misses one moved between the two reads.
+
+/**
+ * The history's reads. Every list and one attempt also look in the hooks' Redis outboxes: a record is
  * readable there from the moment its outcome is recorded, before the writer has moved it to the database.
  */
 export class HistoryReader {
   constructor(
     private readonly client: SqlClient,
     private readonly outbox: Pick<HistoryOutbox, 'pending'>,
+    private readonly accountHooks: AccountHooks,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -58,8 +73,9 @@ export class HistoryReader {
   async listForHook(hookId: string, filter: HistoryFilter, page: PageRequest): Promise<Page<DeliveryLine>> {
     const where = new Where();
     where.add('hook_id = $', hookId);
-    const rows = await this.select(where, filter, page);
+    // The outbox before the database (WAITING_FIRST).
     const pending = (await this.pending(hookId)).filter((r) => matches(r, filter, page.cursor));
+    const rows = await this.select(where, filter, page);
     return toPage([...pending, ...rows], page.limit);
   }
 
@@ -74,17 +90,26 @@ export class HistoryReader {
   ): Promise<Page<DeliveryLine>> {
     const where = new Where();
     where.add('account_id = $', accountId);
-    return toPage(await this.select(where, filter, page), page.limit);
+    // The outboxes before the database (WAITING_FIRST).
+    const pending = (await this.pendingOfAccount(accountId)).filter(
+      (r) => r.account_id === accountId && matches(r, filter, page.cursor),
+    );
+    const rows = await this.select(where, filter, page);
+    return toPage([...pending, ...rows], page.limit);
   }
 
   /** One attempt with its request and response; undefined unless it is this account's and this hook's. */
   async attempt(accountId: string, hookId: string, attemptId: string): Promise<AttemptRecord | undefined> {
+    // The outbox before the database (WAITING_FIRST).
+    const waiting = (await this.pending(hookId)).find(
+      (r) => r.attempt_id === attemptId && r.account_id === accountId,
+    );
+    if (waiting) return waiting;
     const rows = await this.client.query<AttemptRow>(
       `SELECT ${COLUMNS} FROM attempts WHERE attempt_id = $1 AND account_id = $2 AND hook_id = $3 LIMIT 1`,
       [attemptId, accountId, hookId],
     );
-    if (rows[0]) return fromRow(rows[0]);
-    return (await this.pending(hookId)).find((r) => r.attempt_id === attemptId && r.account_id === accountId);
+    return rows[0] && fromRow(rows[0]);
   }
 
   private async select(where: Where, filter: HistoryFilter, page: PageRequest): Promise<AttemptRecord[]> {
@@ -99,6 +124,21 @@ export class HistoryReader {
       where.params,
     );
     return rows.map(fromRow);
+  }
+
+  /**
+   * The records waiting in the outboxes of the account's hooks (a deleted hook's few are in the database within
+   * a second, as its writer round ends).
+   */
+  private async pendingOfAccount(accountId: string): Promise<AttemptRecord[]> {
+    const hookIds = await this.accountHooks(accountId);
+    const records: AttemptRecord[] = [];
+    for (let i = 0; i < hookIds.length; i += OUTBOXES_AT_ONCE)
+      for (const some of await Promise.all(
+        hookIds.slice(i, i + OUTBOXES_AT_ONCE).map((id) => this.pending(id)),
+      ))
+        records.push(...some);
+    return records;
   }
 
   private async pending(hookId: string): Promise<AttemptRecord[]> {

@@ -3,6 +3,7 @@ export { HistoryDrain, type HistoryDrainOptions } from './history-drain';
 export { hookHealth, type HookHealth } from './history-health';
 export {
   HistoryReader,
+  type AccountHooks,
   type DeliveryLine,
   type HistoryFilter,
   type Page,
@@ -27,3 +28,10 @@ export {
 } from './audit-log';
 export { AuditDrain, type AuditDrainOptions } from './audit-drain';
 export { AuditTrail } from './audit-trail';
+export {
+  FILTER_TEXT_MAX,
+  filterTextProblem,
+  parseFilterTime,
+  type FilterTextField,
+  type FilterTime,
+} from './filter-values';

@@ -12,6 +12,7 @@ import { attemptRecord } from './records';
 // The same behaviour, asserted on the PostgreSQL server and on PGlite: both run this one schema and SQL.
 const HOUR = 3600_000;
 const noOutbox = { pending: async () => [] } as unknown as HistoryOutbox;
+const noHooks = async () => [];
 
 export function historyContract(open: () => Promise<{ client: SqlClient; schema: string }>) {
   let client: SqlClient;
@@ -54,7 +55,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const writer = new HistoryWriter(client);
     await writer.write([record]);
     await writer.write([record]);
-    const reader = new HistoryReader(client, noOutbox);
+    const reader = new HistoryReader(client, noOutbox, noHooks);
     const got = await reader.attempt(record.account_id, record.hook_id, record.attempt_id);
     // NUL cannot be stored in PostgreSQL text: it is the one character replaced.
     expect(got).toEqual({
@@ -82,7 +83,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       attempted_at: new Date(base).toISOString(),
     });
     await new HistoryWriter(client).write([...records, other]);
-    const reader = new HistoryReader(client, noOutbox);
+    const reader = new HistoryReader(client, noOutbox, noHooks);
     const hook = records[0]!.hook_id;
 
     const first = await reader.listForHook(hook, {}, { limit: 3 });
@@ -117,7 +118,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     ];
     const theirs = attemptRecord({ call_id: 'c-42', account_id: 'acct_00000000000000000009' });
     await new HistoryWriter(client).write([...mine, theirs]);
-    const reader = new HistoryReader(client, noOutbox);
+    const reader = new HistoryReader(client, noOutbox, noHooks);
     const found = await reader.listForAccount(mine[0]!.account_id, { callId: 'c-42' }, { limit: 50 });
     expect(found.data.map((r) => r.attempt_id).sort()).toEqual(mine.map((r) => r.attempt_id).sort());
     expect(await reader.attempt(mine[0]!.account_id, theirs.hook_id, theirs.attempt_id)).toBeUndefined();
@@ -134,7 +135,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     const theirs = attemptRecord({ account_id: 'acct_00000000000000000009' });
     await new HistoryWriter(client).write([...records, theirs]);
     const plans: PlanNode[] = [];
-    const reader = new HistoryReader(explaining(client, plans), noOutbox);
+    const reader = new HistoryReader(explaining(client, plans), noOutbox, noHooks);
     const account = records[0]!.account_id;
 
     const first = await reader.listForAccount(account, {}, { limit: 4 });
@@ -222,7 +223,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     await expect(
       eraseHistory(client, hit.account_id, { kind: 'call_id', value: 'erase-me' }, at),
     ).resolves.toEqual([hit.event_id]);
-    const reader = new HistoryReader(client, noOutbox);
+    const reader = new HistoryReader(client, noOutbox, noHooks);
     const erased = await reader.attempt(hit.account_id, hit.hook_id, hit.attempt_id);
     expect(erased).toMatchObject({ attempt_id: hit.attempt_id, erased_at: at.toISOString() });
     expect(erased!.response_headers).toBeUndefined();

@@ -83,7 +83,7 @@ export function createServices(deps: {
     ...(deps.suspensionRule ? { suspensionRule: deps.suspensionRule } : {}),
   });
   const outbox = new HistoryOutbox(redis, keys);
-  const history = new HistoryReader(deps.historyDb, outbox);
+  const history = new HistoryReader(deps.historyDb, outbox, (accountId) => store.hooks.listIds(accountId));
   const deliveryLog = new DeliveryLog(outbox, history);
   const holdCap = createHoldCap({ hookQueues, outbox });
   const producer = new Producer({

@@ -112,6 +112,29 @@ describe("the account's delivery log", () => {
     ],
     ['outcome=lost', 'outcome', expect.stringContaining('must be one of delivered')],
     ['since=yesterday', 'since', 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z'],
+    // The database cannot hold NUL: such a filter was a 500, it is the caller's mistake.
+    ['call_id=%00', 'call_id', 'must not contain control characters'],
+    ['event_id=a%00b', 'event_id', 'must not contain control characters'],
+    // A cursor's time is only ever what toISOString wrote: a year PostgreSQL cannot hold was a 500.
+    [
+      `cursor=${Buffer.from('-100000-01-01T00:00:00.000Z|att_00000000000000000000').toString('base64url')}`,
+      'cursor',
+      'is not a cursor this API gave (use next_cursor)',
+    ],
+    [
+      `cursor=${Buffer.from('2026-02-30T00:00:00Z|att_00000000000000000000').toString('base64url')}`,
+      'cursor',
+      'is not a cursor this API gave (use next_cursor)',
+    ],
+    // Date.parse rolls these over into the next month.
+    ['since=2026-02-30T00:00:00Z', 'since', 'must be a date the calendar has (2026-02-30 is not one)'],
+    ['until=2026-11-31T00:00:00Z', 'until', 'must be a date the calendar has (2026-11-31 is not one)'],
+    // The message says a whole number: what a number parser would also read is not one.
+    ['limit=1e2', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=0x10', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=007', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=%205', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=5&limit=6', 'limit', 'must be a whole number from 1 to 200'],
     ['since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z', 'until', 'must be later than since'],
     ['hook=hk_1', 'hook', expect.any(String)],
   ])('answers 400 naming the field for %s', async (query, field, message) => {

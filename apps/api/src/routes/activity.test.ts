@@ -43,9 +43,13 @@ describe('GET /v1/accounts/{acct}/activity', () => {
 
   it('answers 400 for a bad limit, 404 for an unknown account, 401 without the key', async () => {
     const acct = await api.createAccount();
-    const bad = await api.call('GET', `/v1/accounts/${acct}/activity?limit=-1`);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details[0].field).toBe('limit');
+    for (const limit of ['-1', '1001', '1e2', '0x10', '007']) {
+      const bad = await api.call('GET', `/v1/accounts/${acct}/activity?limit=${limit}`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.details).toEqual([
+        { field: 'limit', message: 'must be a whole number from 1 to 1000' },
+      ]);
+    }
     expect((await api.call('GET', '/v1/accounts/acct_00000000000000000000/activity')).statusCode).toBe(404);
     expect((await api.call('GET', `/v1/accounts/${acct}/activity`, undefined, { key: 'x' })).statusCode).toBe(
       401,

@@ -202,6 +202,20 @@ describe('the audit log through the API', () => {
         .error.details.map((d: { field: string }) => d.field)
         .sort(),
     ).toEqual(['cursor', 'limit']);
+    // A forged cursor whose time PostgreSQL cannot hold is refused like any other (it was a 500).
+    const [, id] = Buffer.from(one.next_cursor!, 'base64url').toString('utf8').split('|');
+    const forged = Buffer.from(`-100000-01-01T00:00:00.000Z|${id}`).toString('base64url');
+    const far = await api.call('GET', `/v1/accounts/${acct}/audit?cursor=${forged}`);
+    expect(far.statusCode).toBe(400);
+    expect(far.json().error.details).toEqual([
+      { field: 'cursor', message: 'is not a cursor this API gave (use next_cursor)' },
+    ]);
+    for (const limit of ['1e2', '0x10', '007']) {
+      const res = await api.call('GET', `/v1/accounts/${acct}/audit?limit=${limit}`);
+      expect(res.json().error.details).toEqual([
+        { field: 'limit', message: 'must be a whole number from 1 to 200' },
+      ]);
+    }
     expect(
       (await api.call('GET', `/v1/accounts/${acct}/audit`, undefined, { key: 'wrong' })).statusCode,
     ).toBe(401);

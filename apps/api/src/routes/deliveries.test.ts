@@ -161,11 +161,14 @@ describe('the delivery history API', () => {
     expect(health.by_outcome.timed_out).toBe(1);
     expect(health.last_error).toMatchObject({ outcome: 'timed_out', error: 'no response within 15000 ms' });
     expect(health.series).toHaveLength(24);
-    const bad = await api.call('GET', hookUrl(acct, hookId, '/health?hours=721'));
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details).toEqual([
-      { field: 'hours', message: 'must be a whole number from 1 to 720' },
-    ]);
+    // Plain decimal digits only: 1e2, 0x10 and 007 are numbers to a parser, not what the message asks for.
+    for (const hours of ['721', '0', '1e2', '0x10', '007', '24.0', '-1']) {
+      const bad = await api.call('GET', hookUrl(acct, hookId, `/health?hours=${hours}`));
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.details).toEqual([
+        { field: 'hours', message: 'must be a whole number from 1 to 720' },
+      ]);
+    }
   });
 
   it('sends an attempt again: the same event, queued for that hook only, under the attempt id it answers', async () => {
@@ -210,6 +213,29 @@ describe('the delivery history API', () => {
     ['limit=201', 'limit', 'must be a whole number from 1 to 200'],
     ['outcome=lost', 'outcome', expect.stringContaining('must be one of delivered')],
     ['since=yesterday', 'since', 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z'],
+    // The database cannot hold NUL: such a filter was a 500, it is the caller's mistake.
+    ['call_id=%00', 'call_id', 'must not contain control characters'],
+    ['event_id=a%00b', 'event_id', 'must not contain control characters'],
+    // A cursor's time is only ever what toISOString wrote: a year PostgreSQL cannot hold was a 500.
+    [
+      `cursor=${Buffer.from('-100000-01-01T00:00:00.000Z|att_00000000000000000000').toString('base64url')}`,
+      'cursor',
+      'is not a cursor this API gave (use next_cursor)',
+    ],
+    [
+      `cursor=${Buffer.from('2026-02-30T00:00:00Z|att_00000000000000000000').toString('base64url')}`,
+      'cursor',
+      'is not a cursor this API gave (use next_cursor)',
+    ],
+    // Date.parse rolls these over into the next month.
+    ['since=2026-02-30T00:00:00Z', 'since', 'must be a date the calendar has (2026-02-30 is not one)'],
+    ['until=2026-11-31T00:00:00Z', 'until', 'must be a date the calendar has (2026-11-31 is not one)'],
+    // The message says a whole number: what a number parser would also read is not one.
+    ['limit=1e2', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=0x10', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=007', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=%205', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=5&limit=6', 'limit', 'must be a whole number from 1 to 200'],
     ['cursor=abc', 'cursor', 'is not a cursor this API gave (use next_cursor)'],
     ['since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z', 'until', 'must be later than since'],
     ['limt=5', 'limt', expect.any(String)],

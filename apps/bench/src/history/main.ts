@@ -70,7 +70,7 @@ async function searchLatency(history: HistoryStore) {
   let started = performance.now();
   await fillHistory(history.client, FILL_ROWS, { accounts, days: 30, now: Date.now() });
   const fillS = (performance.now() - started) / 1000;
-  const reader = new HistoryReader(history.client, { pending: async () => [] });
+  const reader = new HistoryReader(history.client, { pending: async () => [] }, async () => []);
   const byCall = new Float64Array(SEARCHES);
   const byHook = new Float64Array(SEARCHES);
   let found = 0;

@@ -42,7 +42,7 @@ export function hooklineParts(redis: Redis, prefix: string, secretKey: Buffer, h
   const keys = redisKeys(prefix);
   const hookQueues = new HookQueues(redis, keys);
   const outbox = new HistoryOutbox(redis, keys);
-  const reader = new HistoryReader(historyDb, outbox);
+  const reader = new HistoryReader(historyDb, outbox, (id) => store.hooks.listIds(id));
   const store: Store & SuspensionStore = {
     ...createStore({ redis, keys, secretBox: SecretBox.fromKey(secretKey), hookQueues }),
     deliveryLog: new DeliveryLog(outbox, reader),

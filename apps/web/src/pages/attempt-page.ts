@@ -20,9 +20,12 @@ function requestBlock(record: AttemptRecord): SafeHtml {
     </p>`;
   if (!request) return html`<p class="muted">Nothing was sent by this attempt.</p>`;
   const url = new URL(request.url);
+  // A record keeps the headers as sent, framing (host, content-length) included; one made before it did lacks
+  // host, which the URL gives.
+  const hasHost = Object.keys(request.headers).some((name) => name.toLowerCase() === 'host');
   const head = [
     `${request.method} ${url.pathname}${url.search} HTTP/1.1`,
-    `Host: ${url.host}`,
+    ...(hasHost ? [] : [`Host: ${url.host}`]),
     ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
   ].join('\n');
   const certificate = request.client_certificate

@@ -1,5 +1,5 @@
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
-import { decodeCursor, type HistoryFilter, type PageRequest } from '@hookline/history';
+import { decodeCursor, filterTextProblem, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { DEFAULT_ZONE, parseLocalTime, zoneField, zoneName, zoneOf } from '../view/zone';
 
@@ -35,6 +35,15 @@ function instant(value: string, zone: string, end: boolean): Date | undefined {
   return new Date(at.getTime() + (value.length === 16 ? 60_000 : 1000));
 }
 
+/**
+ * What is wrong with a call id typed to look for, as the page says it; undefined when it can be looked up. The
+ * rule is the history's own (the API's too): a NUL, say, could not even be looked for in the database.
+ */
+export function callIdProblem(callId: string): string | undefined {
+  const problem = filterTextProblem('call_id', callId);
+  return problem && `A call id ${problem}.`;
+}
+
 export function parseLogQuery(query: Record<string, unknown>, limit: number): LogQuery {
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
   const values = {
@@ -52,14 +61,18 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
     else problems.outcome = 'Choose an outcome from the list.';
   }
   if (values.call_id) {
-    if (values.call_id.length <= 256) filter.callId = values.call_id;
-    else problems.call_id = 'A call id is at most 256 characters.';
+    const problem = callIdProblem(values.call_id);
+    if (problem) problems.call_id = problem;
+    else filter.callId = values.call_id;
   }
   for (const name of ['since', 'until'] as const) {
     if (!values[name]) continue;
     const at = instant(values[name], zone, name === 'until');
     if (at) filter[name] = at;
-    else problems[name] = 'Enter a date and time.';
+    else
+      problems[name] = LOCAL.test(values[name])
+        ? 'That date or time does not exist.'
+        : 'Enter a date and time.';
   }
   if (filter.since && filter.until && filter.since >= filter.until) {
     problems.until = 'Must be later than “From”.';

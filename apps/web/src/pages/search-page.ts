@@ -49,7 +49,7 @@ function row(line: DeliveryLine, hooks: ReadonlyMap<string, HookView>): SafeHtml
 /** "Did call X's event reach my endpoints?": every attempt for that call, on every hook of the account. */
 export function searchPage(viewer: Viewer, r: SearchResults): SafeHtml {
   return layout(
-    r.callId ? `Call ${r.callId}` : 'Find a call',
+    r.callId && !r.problem ? `Call ${r.callId}` : 'Find a call',
     viewer,
     'hooks',
     html`<div class="page-header">

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeCursor } from '@hookline/history';
 import { newId, resendableEvent, traceOfRecord } from '@hookline/core';
 import { attemptPage } from '../pages/attempt-page';
+import { callIdProblem } from '../pages/log-filters';
 import { searchPage } from '../pages/search-page';
 import type { WebContext } from '../web-context';
 
@@ -79,16 +80,9 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const callId = (typeof request.query.call_id === 'string' ? request.query.call_id : '').trim();
     const viewer = await ctx.viewer(request, who);
     if (!callId) return ctx.page(reply, searchPage(viewer, { callId: '', lines: [], hooks: new Map() }));
-    if (callId.length > 256)
-      return ctx.page(
-        reply.code(400),
-        searchPage(viewer, {
-          callId,
-          lines: [],
-          hooks: new Map(),
-          problem: 'A call id is at most 256 characters.',
-        }),
-      );
+    const problem = callIdProblem(callId);
+    if (problem)
+      return ctx.page(reply, searchPage(viewer, { callId, lines: [], hooks: new Map(), problem }), 400);
     const cursor = typeof request.query.cursor === 'string' ? decodeCursor(request.query.cursor) : undefined;
     const [page, list] = await Promise.all([
       ctx.deps.history.listForAccount(

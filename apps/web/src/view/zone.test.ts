@@ -16,6 +16,12 @@ describe('times in a named zone', () => {
     expect(parseLocalTime('yesterday', 'UTC')).toBeUndefined();
   });
 
+  it('refuses a date or time the calendar and clock do not have, where Date.UTC would roll it over', () => {
+    for (const value of ['2026-02-30T00:00', '2026-11-31T10:00:00', '2026-02-29T00:00', '2026-11-25T24:00'])
+      expect(parseLocalTime(value, 'Europe/Paris')).toBeUndefined();
+    expect(parseLocalTime('2024-02-29T00:00', 'UTC')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
+  });
+
   it('writes an instant back as the same wall-clock value, and in words naming the zone', () => {
     const at = new Date('2026-11-25T19:52:03.456Z');
     expect(localInputValue(at, 'Europe/Paris')).toBe('2026-11-25T20:52:03');

@@ -1,3 +1,4 @@
+import { isCalendarDate } from '@hookline/core';
 import { html, type SafeHtml } from './html';
 
 // One time zone per page (product §15): the browser's, which the script reads and puts into every time shown,
@@ -40,13 +41,15 @@ function offsetAt(zone: string, at: number): number {
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
 /**
- * A `datetime-local` value read as a wall-clock time in `zone`; undefined if it is not one. In the hour a
- * clock is set back, the earlier of the two instants.
+ * A `datetime-local` value read as a wall-clock time in `zone`; undefined if it is not one (30 February
+ * included: Date.UTC would roll it over into March). In the hour a clock is set back, the earlier of the two
+ * instants.
  */
 export function parseLocalTime(value: unknown, zone: string): Date | undefined {
   const m = typeof value === 'string' ? LOCAL.exec(value) : null;
   if (!m) return undefined;
   const [y, mo, d, h, mi, s = '0', ms = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+  if (!isCalendarDate(+y!, +mo!, +d!) || +h! > 23 || +mi! > 59 || +s > 59) return undefined;
   const wall = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s, +ms.padEnd(3, '0'));
   if (Number.isNaN(wall)) return undefined;
   let at = wall - offsetAt(zone, wall);

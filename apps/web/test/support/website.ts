@@ -125,7 +125,7 @@ export function useWebsite(
     w.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
     ctx.onCleanup(() => w.history.close());
     const outbox = new HistoryOutbox(ctx.redis, w.keys);
-    w.reader = new HistoryReader(w.history.client, outbox);
+    w.reader = new HistoryReader(w.history.client, outbox, (id) => w.store.hooks.listIds(id));
     w.store = {
       ...createStore({
         redis: ctx.redis,

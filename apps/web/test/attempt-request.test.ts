@@ -1,0 +1,43 @@
+import { startReceiver, waitUntil } from '@hookline/testing';
+import { postForm, signInOverHttp } from './support/http-session';
+import { PASSWORD, useWebsite } from './support/website';
+
+jest.setTimeout(60000);
+
+// An attempt's page shows "the exact request sent" (product.md §10): after a real delivery, its header lines
+// are the ones the endpoint received, in order, framing included (host, connection, content-length), with
+// only the credentials masked.
+describe("an attempt's request on the website (real worker)", () => {
+  const w = useWebsite();
+
+  it('lists the headers the endpoint received, in the order received, the token masked', async () => {
+    const receiver = await startReceiver();
+    w.ctx.closeLater(receiver);
+    w.runWorker();
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, {
+      url: receiver.url('/hooks/calls'),
+      auth: { scheme: 'bearer', token: 'tok_123456789' },
+    });
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    expect((await postForm(w.baseUrl, session, `/hooks/${hook.id}/test`, {})).status).toBe(303);
+    const [line] = await waitUntil(async () => {
+      const { data } = await w.reader.listForHook(hook.id, {}, { limit: 1 });
+      return data.length > 0 ? data : undefined;
+    }, 'the test event’s attempt');
+    const res = await fetch(`${w.baseUrl}/hooks/${hook.id}/deliveries/${line!.attempt_id}`, {
+      headers: { cookie: session.cookie },
+    });
+    const page = await res.text();
+    const request = /<pre class="request" data-request>\n([\s\S]*?)<\/pre>/.exec(page)![1]!;
+    const [head] = request.split('\n\n');
+    const received = receiver.requests[0]!;
+    const wire: string[] = [];
+    for (let i = 0; i < received.rawHeaders.length; i += 2) {
+      const name = received.rawHeaders[i]!;
+      wire.push(`${name}: ${name === 'Authorization' ? 'Bearer ••••6789' : received.rawHeaders[i + 1]}`);
+    }
+    expect(head!.split('\n')).toEqual([`POST /hooks/calls HTTP/1.1`, ...wire]);
+    expect(page).not.toContain('tok_123456789');
+  });
+});
