@@ -45,8 +45,8 @@ function parseOrReject<S extends z.ZodType>(schema: S, value: unknown): z.output
  * refused, as an unknown field is where a route has a body.
  */
 function refuseAnyBody(body: unknown): undefined {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body === 'object' && !Array.isArray(body)) {
+  if (body === undefined) return undefined;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const keys = Object.keys(body);
     if (keys.length > 0)
       throw validationError(keys.map((field) => ({ field, message: 'is not a known field' })));

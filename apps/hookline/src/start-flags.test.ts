@@ -22,5 +22,14 @@ describe('pnpm start flags', () => {
       kind: 'invalid',
       problem: 'Unknown arguments: --port=1 x',
     });
+    // Also beside --version or --help: the command line was mistyped, and says so.
+    expect(parseStartFlags(['--version', '--bogus'])).toEqual({
+      kind: 'invalid',
+      problem: 'Unknown argument: --bogus',
+    });
+    expect(parseStartFlags(['--help', '--bogus'])).toEqual({
+      kind: 'invalid',
+      problem: 'Unknown argument: --bogus',
+    });
   });
 });

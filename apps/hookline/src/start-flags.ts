@@ -17,18 +17,21 @@ export type StartFlags =
   | { readonly kind: 'version' }
   | { readonly kind: 'invalid'; readonly problem: string };
 
+const KNOWN = new Set(['--demo', '--help', '-h', '--version']);
+
 /** The all-in-one start's command line: `--demo`, `--help`, `--version`, nothing else. */
 export function parseStartFlags(args: readonly string[]): StartFlags {
   // `pnpm start -- --demo` hands the script a bare `--` first.
   const given = args.filter((arg) => arg !== '--');
-  if (given.includes('--help') || given.includes('-h')) return { kind: 'help' };
-  if (given.includes('--version')) return { kind: 'version' };
-  const unknown = given.filter((arg) => arg !== '--demo');
+  // An unknown flag is refused whatever comes with it: a mistyped command line is said to be one.
+  const unknown = given.filter((arg) => !KNOWN.has(arg));
   if (unknown.length > 0)
     return {
       kind: 'invalid',
       problem: `Unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(' ')}`,
     };
+  if (given.includes('--help') || given.includes('-h')) return { kind: 'help' };
+  if (given.includes('--version')) return { kind: 'version' };
   return { kind: 'run', demo: given.includes('--demo') };
 }
 

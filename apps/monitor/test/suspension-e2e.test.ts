@@ -85,10 +85,16 @@ describe('suspension end to end, with the real worker', () => {
     // The third failure suspends the hook (its first is more than 200 ms old by then): nothing leaves after it,
     // not even in the moment before the monitor reads it (the worker's outcome script paused the queue).
     expect(sent).toBe(3);
-    // The monitor records the suspension the worker made, once, with its reason.
-    const activity = await store.activity.list(hook.account_id, 50);
-    expect(activity.filter((e) => e.kind === 'hook.suspended')).toEqual([
-      expect.objectContaining({ hook_id: hook.id, actor: 'monitor' }),
+    // The monitor records the suspension the worker made, once, with its reason; the warning at half the
+    // threshold (2 of 3) comes first and describes the streak as it stood then.
+    const activity = (await store.activity.list(hook.account_id, 50)).reverse();
+    const streak = activity.filter((e) => e.kind === 'hook.failing' || e.kind === 'hook.suspended');
+    expect(streak).toEqual([
+      expect.objectContaining({
+        kind: 'hook.failing',
+        detail: expect.stringMatching(/^2 consecutive failures/),
+      }),
+      expect.objectContaining({ kind: 'hook.suspended', hook_id: hook.id, actor: 'monitor' }),
     ]);
     await publish('c9', 'c10');
     expect(await hookQueues.waitingCount(hook.id)).toBe(Math.min(HOLD_MAX, 10 - sent));

@@ -101,6 +101,7 @@ describe('streaks', () => {
       accountId: ACCOUNT,
       warn: true,
       streakStartedAt: T0,
+      warnedAt: 1,
     });
     expect(second).toEqual({ kind: 'due', count: 2, accountId: ACCOUNT, dueAt: T0 + 1000 });
     expect(await hookQueues.isPaused(hookId)).toBe(false);
@@ -114,6 +115,28 @@ describe('streaks', () => {
     expect(await hookQueues.isPaused(hookId)).toBe(true);
     // Another monitor evaluating the same streak at the same time is not told to suspend it again.
     expect((await streaks.check(hookId, T0 + 1001)).kind).toBe('counting');
+  });
+
+  it('warns from where the warning failure stood, though workers have counted later failures already', async () => {
+    const streaks = new Streaks(ctx.redis, keys, { threshold: 6, windowMs: 60_000 });
+    // What workers' outcome scripts write for failures 1 to 5, before any monitor reads them.
+    for (const n of [1, 2, 3, 4, 5]) {
+      await ctx.redis.zadd(keys.hookStreakFailures(hookId), T0 + n, `evt_${n}`);
+      await ctx.redis.hincrby(keys.hookStreak(hookId), 'count', 1);
+    }
+    const steps = await streaks.applyMany(
+      [1, 2, 3, 4, 5].map((n) => failure(`evt_${n}`, T0 + n)),
+      T0 + 10,
+    );
+    // ceil(6 / 2) = 3: the third failure warns, describing a streak of 3, not the 5 counted by then.
+    expect(steps.map((s) => (s.kind === 'gone' ? undefined : s.warn && s.warnedAt))).toEqual([
+      undefined,
+      undefined,
+      3,
+      undefined,
+      undefined,
+    ]);
+    expect(await readStreak(ctx.redis, keys, hookId)).toEqual({ count: 5, startedAt: T0 + 1 });
   });
 
   it('hands an unrecorded suspension to another monitor once the lease has run out', async () => {

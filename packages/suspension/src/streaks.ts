@@ -39,6 +39,8 @@ export type StreakVerdict =
 export interface Warning {
   readonly warn?: boolean;
   readonly streakStartedAt?: number;
+  /** How long the streak was at the failure that warns (the count may have grown since: workers count too). */
+  readonly warnedAt?: number;
 }
 
 export interface StreakRules {
@@ -162,15 +164,17 @@ export async function readStreak(
 }
 
 function toVerdict(reply: unknown): StreakVerdict {
-  const [kind, count, accountId, time, warn, startedAt] = reply as [
+  const [kind, count, accountId, time, warn, startedAt, reached] = reply as [
     string,
     number,
     string,
     number,
+    number?,
     number?,
     number?,
   ];
-  const warning: Warning = warn === 1 ? { warn: true, streakStartedAt: Number(startedAt) } : {};
+  const warning: Warning =
+    warn === 1 ? { warn: true, streakStartedAt: Number(startedAt), warnedAt: Number(reached ?? count) } : {};
   switch (kind) {
     case 'gone':
       return { kind: 'gone' };

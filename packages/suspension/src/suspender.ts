@@ -85,15 +85,13 @@ export class Suspender {
       const at = clock();
       const startedAt = verdict.streakStartedAt ?? at.getTime();
       const failures = await recentFailures(store.deliveryLog, hookId, startedAt);
-      const reason = streakReason(verdict.count, startedAt, at.getTime(), failures.at(-1));
-      await recordWarning(this.deps, {
-        hookId,
-        accountId: verdict.accountId,
-        at,
-        reason,
-        failures,
-        count: verdict.count,
-      });
+      // The streak as it stood when it reached half the threshold, not as it stands now (workers count too):
+      // its first `count` failures, when the recent ones reach back to its start.
+      const count = verdict.warnedAt ?? verdict.count;
+      const fromStart = failures[0] !== undefined && Date.parse(failures[0].attempted_at) === startedAt;
+      const then = fromStart ? failures.slice(0, count) : failures;
+      const reason = streakReason(count, startedAt, at.getTime(), then.at(-1));
+      await recordWarning(this.deps, { hookId, accountId: verdict.accountId, at, reason, failures: then, count });
       return true;
     } catch (error) {
       this.deps.log.warn({ hookId, err: error }, 'failing hook not recorded yet; will retry');

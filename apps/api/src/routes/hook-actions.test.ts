@@ -165,6 +165,9 @@ describe('hook actions', () => {
       ['an unknown field', { held: 'deliver', force: true }, 'force'],
       ['since without its time', { held: 'since' }, 'since'],
       ['since with a bad time', { held: 'since', since: 'last tuesday' }, 'since'],
+      // Date.parse reads these as 1 December and the next midnight: every held event would be discarded.
+      ['since on a date the calendar lacks', { held: 'since', since: '2026-11-31T00:00:00Z' }, 'since'],
+      ['since at 24:00', { held: 'since', since: '2026-11-28T24:00:00Z' }, 'since'],
       ['a time without since', { held: 'deliver', since: '2026-11-24T09:00:00Z' }, 'since'],
       ['a probe that is not a boolean', { held: 'deliver', probe: 'yes' }, 'probe'],
     ])('answers 400 for %s, and the hook stays suspended', async (_label, body, field) => {
@@ -224,6 +227,8 @@ describe('hook actions', () => {
       const field = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, { zz: 1 });
       expect(field.statusCode).toBe(400);
       expect(field.json().error.details).toEqual([{ field: 'zz', message: 'is not a known field' }]);
+      const nothing = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, null);
+      expect(nothing.statusCode).toBe(400);
       const list = await api.call('POST', `${hookUrl(acct, hook.id)}/test`, [1]);
       expect(list.statusCode).toBe(400);
       expect(list.json().error.details).toEqual([

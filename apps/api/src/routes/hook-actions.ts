@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { heldChoiceText, HooklineError, notFound, type HeldChoice } from '@hookline/core';
+import { parseFilterTime } from '@hookline/history';
 import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
@@ -19,10 +20,21 @@ export const enableHookBody = z
       ),
     since: z
       .string()
-      .refine(
-        (v) => /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
-        SINCE,
-      )
+      .superRefine((v, ctx) => {
+        // A zone is required (the server's own would be a guess), and a date the calendar has: Date.parse
+        // rolls 2026-11-31 into December, which would discard every held event.
+        const time = parseFilterTime(v);
+        if (
+          !/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(v) ||
+          ('problem' in time && time.problem === 'shape')
+        )
+          ctx.addIssue({ code: 'custom', message: SINCE });
+        else if ('problem' in time)
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be a date the calendar has (${v.slice(0, 10)} is not one)`,
+          });
+      })
       .optional()
       .describe(
         'With held "since": events accepted before this time are discarded; one accepted at it is delivered',

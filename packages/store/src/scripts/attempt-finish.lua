@@ -63,7 +63,9 @@ local function suspendIfDue(meta, marker, due)
   if redis.call('HEXISTS', KEYS[3], 'never_suspend') == 1 then return end
   local pausedField, leaseUntil = ARGV[25], 0
 --!include streak-pause.lua
-  if paused and due then redis.call('ZADD', due, now, ARGV[26]) end
+  -- Due a moment later: the monitor normally records it from the failure's stream entry, in order after the
+  -- streak's warning; the due set only catches a worker that died before writing that entry.
+  if paused and due then redis.call('ZADD', due, now + 2000, ARGV[26]) end
 end
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
 local function bullmqFinish(KEYS, ARGV)

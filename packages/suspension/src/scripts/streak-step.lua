@@ -24,7 +24,8 @@
 -- ARGV: mode (failure|delivered|check), attempt time, event id, account id, now, threshold, window ms,
 --       lease ms, failures kept, idle ttl ms, warning threshold (0 = none), BullMQ's paused field, the record's
 --       never-suspend field.
--- Replies {verdict, count, account, time, warn (1 when this call must record the warning), streak start}.
+-- Replies {verdict, count, account, time, warn (1 when this call must record the warning), streak start, the
+-- streak's length at this failure}.
 local streak, failures, meta, marker = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local mode, at, eventId, account = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local now, threshold, windowMs = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
@@ -52,19 +53,27 @@ local first = redis.call('ZRANGE', failures, 0, 0, 'WITHSCORES')
 local startedAt = #first > 0 and tonumber(first[2]) or 0
 local warnAt = tonumber(ARGV[11] or '0')
 local warn = 0
-if mode == 'failure' and warnAt > 0 and count >= warnAt and #first > 0 then
+-- The streak as it stood at this failure: workers count failures too (attempt-finish.lua), so the count may
+-- already hold later ones (and a suspension). The warning is decided, and described, by where this one stood.
+local reached = count
+if mode == 'failure' then reached = count - redis.call('ZCOUNT', failures, '(' .. at, '+inf') end
+if mode == 'failure' and warnAt > 0 and reached >= warnAt and #first > 0 then
   warn = redis.call('HSETNX', streak, 'warned', now)
 end
-if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt} end
-if redis.call('HEXISTS', KEYS[5], ARGV[13]) == 1 then return {'counting', count, account, 0, warn, startedAt} end
-if now < startedAt + windowMs then return {'due', count, account, startedAt + windowMs, warn, startedAt} end
+if count < threshold or #first == 0 then return {'counting', count, account, 0, warn, startedAt, reached} end
+if redis.call('HEXISTS', KEYS[5], ARGV[13]) == 1 then
+  return {'counting', count, account, 0, warn, startedAt, reached}
+end
+if now < startedAt + windowMs then
+  return {'due', count, account, startedAt + windowMs, warn, startedAt, reached}
+end
 
 local pausedField, leaseUntil = ARGV[12], now + leaseMs
 --!include streak-pause.lua
-if paused then return {'suspend', count, account, startedAt, warn, startedAt} end
+if paused then return {'suspend', count, account, startedAt, warn, startedAt, reached} end
 local unrecorded = redis.call('HGET', streak, 'unrecorded')
 if unrecorded and now >= tonumber(redis.call('HGET', streak, 'lease_until') or '0') then
   redis.call('HSET', streak, 'lease_until', now + leaseMs)
-  return {'suspend', count, account, tonumber(unrecorded), warn, startedAt}
+  return {'suspend', count, account, tonumber(unrecorded), warn, startedAt, reached}
 end
-return {'counting', count, account, 0, warn, startedAt}
+return {'counting', count, account, 0, warn, startedAt, reached}
