@@ -91,7 +91,14 @@ export class Suspender {
       const fromStart = failures[0] !== undefined && Date.parse(failures[0].attempted_at) === startedAt;
       const then = fromStart ? failures.slice(0, count) : failures;
       const reason = streakReason(count, startedAt, at.getTime(), then.at(-1));
-      await recordWarning(this.deps, { hookId, accountId: verdict.accountId, at, reason, failures: then, count });
+      await recordWarning(this.deps, {
+        hookId,
+        accountId: verdict.accountId,
+        at,
+        reason,
+        failures: then,
+        count,
+      });
       return true;
     } catch (error) {
       this.deps.log.warn({ hookId, err: error }, 'failing hook not recorded yet; will retry');
