@@ -8,7 +8,7 @@ import {
   type PreparedTake,
   type RedisKeys,
 } from '@hookline/redis';
-import { attemptFinishCall, type Completing } from './attempt-finish-call';
+import { attemptFinishCall, type FinishCall } from './attempt-finish-call';
 import { STORE_SCRIPTS } from './scripts';
 import type { Redis } from 'ioredis';
 import type {
@@ -191,14 +191,14 @@ export class RedisAttemptLedger implements AttemptLedger {
     marker: string = record.event_id,
     emptiedJobData?: string,
   ): Promise<AttemptFinish> {
-    const { reply, unacknowledged } = await this.runFinish(
+    const { reply, unacknowledged } = await this.runFinish({
       hookId,
       record,
       fence,
       streakStep,
       marker,
       emptiedJobData,
-    );
+    });
     const finished = FINISHED[String(reply)] ?? 'recorded';
     // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
     // answers "recorded" to a repeat, and the WAIT covers the first write).
@@ -224,14 +224,14 @@ export class RedisAttemptLedger implements AttemptLedger {
     // So is the scheduler's lease: when the consumer asked for the next job and there is none, the script gives
     // the lease back (after an outcome the monitor is told of, the consumer does, after telling it).
     const releaseFor = markNext && !this.redis.isCluster ? completion.releaseFor : undefined;
-    const { reply, unacknowledged } = await this.runFinish(
+    const { reply, unacknowledged } = await this.runFinish({
       hookId,
       record,
       fence,
       streakStep,
       marker,
       emptiedJobData,
-      {
+      completing: {
         completion,
         markNext,
         cachedVersion: cached ? String(cached.version) : '',
@@ -242,7 +242,7 @@ export class RedisAttemptLedger implements AttemptLedger {
           : {}),
         ...(streakStep === 'failure' && this.suspensionRule ? { suspendBy: this.suspensionRule } : {}),
       },
-    );
+    });
     const [code, jobReply, nextMark, released] = reply as [number, unknown?, (MarkReply | 0)?, number?];
     const again = code === 2;
     const finished = again ? 'recorded' : (FINISHED[String(code)] ?? 'recorded');
@@ -309,26 +309,14 @@ export class RedisAttemptLedger implements AttemptLedger {
     return { jobId, start: this.started(hookId, cached, mark), askedAt };
   }
 
-  private runFinish(
-    hookId: string,
-    record: AttemptRecord,
-    fence: AttemptFence,
-    streakStep: StreakStep | undefined,
-    marker: string,
-    emptiedJobData: string | undefined,
-    completing?: Omit<Completing, 'dueSetReachable'>,
-  ) {
-    const call = attemptFinishCall(this.keys, {
-      hookId,
-      record,
-      fence,
-      streakStep,
-      marker,
-      emptiedJobData,
-      // On one Redis the due set is beside the hook's keys.
-      ...(completing ? { completing: { ...completing, dueSetReachable: !this.redis.isCluster } } : {}),
-    });
-    return runAcknowledged(this.redis, STORE_SCRIPTS.attemptFinish, call.keys, call.args);
+  private runFinish(call: FinishCall) {
+    // On one Redis the due set is beside the hook's keys.
+    const { completing } = call;
+    const laidOut = attemptFinishCall(
+      this.keys,
+      completing ? { ...call, completing: { ...completing, dueSetReachable: !this.redis.isCluster } } : call,
+    );
+    return runAcknowledged(this.redis, STORE_SCRIPTS.attemptFinish, laidOut.keys, laidOut.args);
   }
 
   private lockKey(hookId: string, fence: AttemptFence): string {
