@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { AuditInput, HookView } from '@hookline/core';
+import { redisUnavailable, type AuditInput, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { LoginLimiter, type Hooks } from '@hookline/store';
 import type { HookControl } from '@hookline/suspension';
@@ -60,12 +60,8 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   const unavailable = (error: Error, reply: FastifyReply): boolean => {
     if (deps.redis.status === 'ready') return false;
     reply.log.warn({ err: { type: error.name, message: error.message } }, 'redis unavailable');
-    void reply
-      .code(503)
-      .header('retry-after', '5')
-      .send({
-        error: { code: 'REDIS_UNAVAILABLE', message: 'The service cannot reach its database; retry shortly' },
-      });
+    const problem = redisUnavailable();
+    void reply.code(problem.status).header('retry-after', '5').send(problem.toBody());
     return true;
   };
   const serverAdapter = new FastifyBoardAdapter(boardPath, {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ERROR_CATALOGUE, HooklineError, type ErrorCode } from '@hookline/core';
+import { ERROR_CATALOGUE, HooklineError, redisUnavailable, type ErrorCode } from '@hookline/core';
 import { BODY_LIMIT } from './json-body';
 import { WWW_AUTHENTICATE } from './operator-auth';
 import { isRedisUnavailable } from './redis-unavailable';
@@ -28,8 +28,7 @@ export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, reque
     isClientStatus(fastify.statusCode)
   )
     return new HooklineError(codeForStatus(fastify.statusCode), fastify.message ?? 'Bad request');
-  if (isRedisUnavailable(error, redis))
-    return new HooklineError('REDIS_UNAVAILABLE', 'The service cannot reach its database; retry shortly');
+  if (isRedisUnavailable(error, redis)) return redisUnavailable();
   return new HooklineError('INTERNAL', `Internal error; quote request id ${requestId} when reporting it`);
 }
 

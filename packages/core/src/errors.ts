@@ -53,3 +53,7 @@ export function validationError(details: readonly FieldProblem[]): HooklineError
 }
 
 export const notFound = (what: string): HooklineError => new HooklineError('NOT_FOUND', `${what} not found`);
+
+/** What every front door answers while Redis cannot serve it (503, with a retry time beside it). */
+export const redisUnavailable = (): HooklineError =>
+  new HooklineError('REDIS_UNAVAILABLE', 'The service cannot reach its database; retry shortly');
