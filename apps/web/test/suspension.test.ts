@@ -29,7 +29,9 @@ describe('a suspended hook (browser)', () => {
     await w.suspend(hook.id, 4);
     for (const call_id of ['held-1', 'held-2', 'held-3'])
       await w.producer.publish(account.id, { type: 'call_created', data: { ...CALL, call_id } });
-    const page = await browser.page();
+    // In UTC whatever the machine's zone: the time picker's label and default are read as UTC below (other
+    // zones: time-zone.test.ts).
+    const page = await browser.page(DESKTOP, { timezoneId: 'UTC' });
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
     return { account, hook, page };
   }
