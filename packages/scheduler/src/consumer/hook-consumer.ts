@@ -1,45 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import { TurnBatch } from '@hookline/core';
-import type { ActiveJob, HookQueues, JobOffer, PreparedTake } from '@hookline/redis';
-import type { Logger, Metrics } from '@hookline/telemetry';
-import type { ReadySet } from '../ready-set';
-import type { WorkerRoster } from '../worker-roster';
+import type { ConsumerDeps } from './consumer-deps';
+import { HoldingDrain } from './drain';
 import { Holding, LeaseClock, TakingTokens } from './holding';
 import { dropStuckHoldings } from './stuck-holdings';
-import type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './job-source';
-import { ENGINE_TIMINGS, engineFigures, type ConsumerTimings } from '../timings';
+import type { BegunNext } from './job-source';
+import { ENGINE_TIMINGS, engineFigures } from '../timings';
 
-export interface ConsumerDeps<B extends BegunNext = BegunNext> {
-  /** For the blocking wait on the ready set only; every other command goes through `ready`, `jobs`, `queues`. */
-  blocking: Redis;
-  ready: ReadySet;
-  jobs: JobSource;
-  queues: Pick<HookQueues, 'needsWorker'>;
-  /**
-   * One job's delivery. It may complete the job itself with its outcome (`completing`, one round trip for
-   * both), answering `finished`; or answer how the job ends, and the consumer finishes it. `begun`: the job's
-   * attempt, begun by the script that took it (`takeAndBegin`, or the finish of the job before it: DeliveryEnd
-   * `next`), on its first delivery only.
-   */
-  deliver: (job: ActiveJob, completing: JobCompleting, begun?: B) => Promise<DeliveryEnd<B>>;
-  /**
-   * Runs a prepared take in a script that also begins the attempt of the job it takes (`begun`, handed to
-   * that job's delivery). Without it, a holding's first job is taken alone and its delivery begins it.
-   */
-  takeAndBegin?: (take: PreparedTake) => Promise<{ readonly jobReply: unknown; readonly begun?: B }>;
-  /** How long an event the egress proxy kept from leaving waits before its next try, and who is told. */
-  egress: EgressWaiting;
-  holderId: string;
-  /** Where the worker says it is alive, under `name` (host, pid and holder), for the monitor's metrics. */
-  roster: Pick<WorkerRoster, 'beat' | 'leave'>;
-  name: string;
-  maxHooks: number;
-  timings: ConsumerTimings;
-  logger: Logger;
-  metrics: Metrics;
-}
+export type { ConsumerDeps } from './consumer-deps';
 
 /**
  * Serves hook queues through a fixed set of connections, whatever the number of hooks: claims hooks from the
@@ -61,11 +30,17 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
   // Hooks whose queues ran empty in the same turn give their leases back in one script (quiet hooks do this
   // once per event).
   private readonly releases: TurnBatch<string, boolean>;
+  private readonly drainer: HoldingDrain<B>;
 
   constructor(private readonly deps: ConsumerDeps<B>) {
     this.leases = new LeaseClock(deps.timings.leaseMs);
     this.tokens = new TakingTokens(deps.holderId);
     this.releases = new TurnBatch((hookIds) => deps.ready.release(hookIds, deps.holderId));
+    this.drainer = new HoldingDrain(deps, {
+      mayContinue: (holding) => this.mayContinue(holding),
+      countInFlight: (change) => this.countInFlight(change),
+      stopping: this.stopping.signal,
+    });
   }
 
   get count(): number {
@@ -153,7 +128,8 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     const holding = new Holding(hookId, this.tokens);
     this.held.set(hookId, holding);
     this.deps.metrics.heldHooks.set(this.held.size);
-    const drain = this.drain(holding)
+    const drain = this.drainer
+      .drain(holding)
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error, hookId }, 'delivering to a hook failed');
         return false;
@@ -168,165 +144,6 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     if (!this.running || holding.lost || !this.leases.trusted()) return false;
     const full = this.held.size >= this.deps.maxHooks;
     return !full || holding.heldForMs() < this.deps.timings.tenureMs;
-  }
-
-  /**
-   * Delivers the hook's queue in order while this holding may go on. True when it ended because the queue
-   * had nothing to take (empty, or paused); false when it stopped with work possibly left (tenure over, a job
-   * another holder still has locked, the hook lost, an error).
-   */
-  private async drain(holding: Holding): Promise<boolean> {
-    const { jobs, deliver, timings, logger } = this.deps;
-    // The next job's attempt, when the take or the finish that took it began it too.
-    let { offer, begun } = await this.firstTake(holding);
-    for (;;) {
-      holding.stepped();
-      if (offer.kind === 'none') return true;
-      if (offer.kind === 'locked') {
-        // Another holder's request may still be in flight (a process that froze with the job): its lock
-        // expires on its own, and the job is taken over then.
-        if (!this.mayContinue(holding)) return false;
-        await sleep(Math.min(Math.max(offer.lockMsLeft, 50), timings.lockPollMs));
-        offer = await jobs.take(holding.hookId, holding.nextToken());
-        continue;
-      }
-      const job = offer.job;
-      holding.current = job;
-      this.countInFlight(+1);
-      let end: DeliveryEnd<B>;
-      // Whether a finish takes the next job is decided when the finish is made (or prepared for the outcome's
-      // script): this holding may go on then.
-      let fetchNext = false;
-      const completing: JobCompleting = {
-        prepare: (ending) => {
-          holding.finishing = true;
-          fetchNext = this.mayContinue(holding);
-          const finish = jobs.prepareFinish(job, ending, fetchNext);
-          // Asking for the next job, the holding ends if there is none: the same script may give the lease back.
-          return fetchNext ? { ...finish, releaseFor: this.deps.holderId } : finish;
-        },
-      };
-      try {
-        const markedBefore = begun?.jobId === job.id ? begun : undefined;
-        begun = undefined;
-        end = await deliver(job, completing, markedBefore);
-        // Before anything else is awaited: a claim of the hook from now on starts a new holding (serve).
-        if (end.kind === 'finished' && end.leaseReleased) holding.released = true;
-        // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
-        while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
-          holding.stepped();
-          end = await deliver(job, completing);
-        }
-        holding.stepped();
-        if (end.kind === 'completed' || end.kind === 'failed' || end.kind === 'finished')
-          await this.deps.egress.sent(holding.hookId);
-      } finally {
-        holding.current = undefined;
-        holding.finishing = false;
-        this.countInFlight(-1);
-      }
-      if (end.kind === 'not_sent') {
-        // Stopped waiting (shutting down, the lease in doubt, or the slot is wanted by another hook): the job
-        // stays at the head of the queue, unlocked, so the next holder takes it over at once and sends it.
-        await jobs.unlock(job).catch(() => false);
-        return false;
-      }
-      if (end.kind === 'withdrawn') {
-        // Nothing left and the mark is gone: keeping the lock would hold the event back until the lock
-        // expires (up to a whole lock, 25 s) for nothing. Let go of it (fenced: only while it is still ours)
-        // and of the hook, which is signalled again: its next taking begins the event afresh.
-        logger.info(
-          { hookId: holding.hookId, jobId: job.id, why: end.why },
-          'attempt taken back, nothing sent',
-        );
-        await jobs.unlock(job).catch(() => false);
-        return false;
-      }
-      if (end.kind === 'lost') {
-        // The job's lock is not ours: another holder has it, or (a failover) the new primary never had our
-        // take and the job waits unlocked. The lease may still be ours, so the hook is let go like one with
-        // work left (given back, re-checked, signalled) rather than held until its lease expires and is
-        // reclaimed (≈15 s with no holder at all); a holder that has the job keeps it by its lock.
-        logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
-        return false;
-      }
-      if (end.kind === 'finished' && end.again) {
-        // Finished by an earlier send of the outcome's script, whose reply (naming the next job, if it took
-        // one under this token) was lost: take finds that job by the token, as after a refused finish.
-        logger.info(
-          { hookId: holding.hookId, jobId: job.id },
-          'job finished by an earlier send of its outcome',
-        );
-        if (!fetchNext) return false;
-        offer = await this.takeOwnNext(holding, job);
-        continue;
-      }
-      let next;
-      try {
-        if (end.kind === 'finished') {
-          // Finished by the outcome's script: its reply names the next job taken under this token, if any.
-          next = jobs.finished(job, end.jobReply);
-          begun = end.next;
-        } else {
-          fetchNext = this.mayContinue(holding);
-          next = await jobs.finish(job, end, fetchNext);
-        }
-      } catch (error) {
-        // Refused: the job is no longer active under this token. Usually our client resent the call after a
-        // reconnect and the first one had finished the job (and taken the next under the same token: take
-        // finds it by that token). Or the lock had expired, and the job is whoever holds it now.
-        logger.info({ err: error, hookId: holding.hookId, jobId: job.id }, 'finishing a job was refused');
-        if (!fetchNext) return false;
-        offer = await this.takeOwnNext(holding, job);
-        continue;
-      }
-      if (!next) return fetchNext; // asked for the next job and there was none: the queue ran empty
-      offer = { kind: 'job', job: next };
-    }
-  }
-
-  /**
-   * The next job a finish took under this holding's token when its reply was lost: found again by the token
-   * (job-adopt.lua's same caller). It is this holding's as if the reply had arrived, so it is taken whether or
-   * not the holding may still go on, as the reply's next job would be delivered: the finish's script may have
-   * marked it too, and a marked job left behind waits out its lock and is recorded `unknown`, never sent (a
-   * failover, whose untrusted leases stop holdings, lost accepted events that way). Asked for while the
-   * holding may go on (`fetchNext`) only; a finish that took nothing leaves nothing to find.
-   */
-  private takeOwnNext(holding: Holding, finished: ActiveJob): Promise<JobOffer> {
-    return this.deps.jobs.take(holding.hookId, finished.token);
-  }
-
-  /**
-   * A holding's first take, with the attempt of the job it takes begun in the same script when the delivery
-   * gives one (`takeAndBegin`). When that call fails its script may still have run, the job then active under
-   * this token, and marked: a take under the same token finds it (job-adopt.lua's same caller), and its
-   * delivery's own begin is the same holder asking again, told to send.
-   */
-  private async firstTake(holding: Holding): Promise<{ offer: JobOffer; begun?: B | undefined }> {
-    const { jobs, takeAndBegin, logger } = this.deps;
-    const token = holding.nextToken();
-    if (!takeAndBegin) return { offer: await jobs.take(holding.hookId, token) };
-    const take = jobs.prepareTake(holding.hookId, token);
-    try {
-      const { jobReply, begun } = await takeAndBegin(take);
-      return { offer: await jobs.taken(take, jobReply), begun };
-    } catch (error) {
-      logger.info({ err: error, hookId: holding.hookId }, 'taking a job failed; taking again by its token');
-      return { offer: await jobs.take(holding.hookId, token) };
-    }
-  }
-
-  /** Waits before the next try of an event the egress proxy kept back; false when this holding must stop. */
-  private async waitOnEgress(
-    holding: Holding,
-    job: ActiveJob,
-    end: Extract<DeliveryEnd, { kind: 'not_sent' }>,
-  ): Promise<boolean> {
-    const delayMs = await this.deps.egress.notSent(holding.hookId, job.id, end.result);
-    if (!this.mayContinue(holding)) return false;
-    await sleep(delayMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-    return this.mayContinue(holding);
   }
 
   private countInFlight(change: number): void {
