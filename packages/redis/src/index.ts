@@ -3,6 +3,7 @@ export {
   redisKeys,
   STREAK_FAILURES_KEPT,
   STREAK_IDLE_TTL_MS,
+  SUSPENSION_DUE_AFTER_MS,
   type RedisKeys,
 } from './keys';
 export { LuaScript, loadScript, type ScriptClient } from './lua-script';

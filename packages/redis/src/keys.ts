@@ -19,6 +19,13 @@ export const STREAK_FAILURES_KEPT = 1000;
  */
 export const NEVER_SUSPEND_FIELD = 'never_suspend';
 
+/**
+ * A worker's failure that suspends a hook points the monitor at it through the suspension-due set, due this
+ * long after: the monitor normally records the suspension from the failure's stream entry first, and the due
+ * set only catches a worker killed before writing that entry. (`attempt-finish.lua`'s `now + 2000` is this.)
+ */
+export const SUSPENSION_DUE_AFTER_MS = 2000;
+
 export function redisKeys(prefix: string) {
   const hook = (hookId: string) => `${prefix}:{${hookId}}`;
   const account = (accountId: string) => `${prefix}:{${accountId}}`;

@@ -4,6 +4,7 @@ import { Lru, type AttemptRecord } from '@hookline/core';
 import {
   hookQueueLayout,
   runAcknowledged,
+  SUSPENSION_DUE_AFTER_MS,
   type PreparedFinish,
   type PreparedTake,
   type RedisKeys,
@@ -309,12 +310,21 @@ export class RedisAttemptLedger implements AttemptLedger {
     return { jobId, start: this.started(hookId, cached, mark), askedAt };
   }
 
-  private runFinish(call: FinishCall) {
-    // On one Redis the due set is beside the hook's keys.
+  private async runFinish(call: FinishCall) {
     const { completing } = call;
+    // On one Redis the due set is beside the hook's keys: the script itself points the monitor at a suspension
+    // it makes. On a Cluster the set is on another shard, so a failure that may suspend the hook points the
+    // monitor at it before the script runs (LT: never later than an entry already there; one that finds
+    // nothing to record is dropped by the monitor). A worker killed between the script and the failure's
+    // stream entry then leaves no hook paused with its suspension unrecorded.
+    const dueSetReachable = !this.redis.isCluster;
+    if (completing?.suspendBy && !dueSetReachable) {
+      const dueAt = Date.now() + SUSPENSION_DUE_AFTER_MS;
+      await this.redis.zadd(this.keys.suspensionDue(), 'LT', dueAt, call.hookId);
+    }
     const laidOut = attemptFinishCall(
       this.keys,
-      completing ? { ...call, completing: { ...completing, dueSetReachable: !this.redis.isCluster } } : call,
+      completing ? { ...call, completing: { ...completing, dueSetReachable } } : call,
     );
     return runAcknowledged(this.redis, STORE_SCRIPTS.attemptFinish, laidOut.keys, laidOut.args);
   }

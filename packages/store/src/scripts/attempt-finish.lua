@@ -64,7 +64,8 @@ local function suspendIfDue(meta, marker, due)
   local pausedField, leaseUntil = ARGV[25], 0
 --!include streak-pause.lua
   -- Due a moment later: the monitor normally records it from the failure's stream entry, in order after the
-  -- streak's warning; the due set only catches a worker that died before writing that entry.
+  -- streak's warning; the due set only catches a worker that died before writing that entry (2000 is
+  -- SUSPENSION_DUE_AFTER_MS in packages/redis keys.ts; on a Cluster the ledger adds the entry before this script).
   if paused and due then redis.call('ZADD', due, now + 2000, ARGV[26]) end
 end
 -- BullMQ's script whole, as the body of a function of its own KEYS and ARGV: its returns end the function.
