@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ErasureCounts } from './erasure';
 import type { HookView, UpdateHookInput } from './hook';
 
@@ -89,18 +89,6 @@ export interface AuditEntry {
 }
 
 export type AuditInput = Omit<AuditEntry, 'id' | 'at'>;
-
-// Within one millisecond a process's ids keep their order: the suffix after the first is the one before plus
-// one (as monotonic ULIDs do), so the log lists actions made in the same millisecond in the order they were made.
-// The first suffix is random below 2^63, so adding one cannot overflow its 16 hex digits in practice.
-let last = { time: -1, suffix: 0n };
-
-/** Audit ids sort by time like event ids: `aud_` + time (base 36) + a suffix, rising within a millisecond. */
-export function newAuditId(now: number): string {
-  const suffix = now === last.time ? last.suffix + 1n : randomBytes(8).readBigUInt64BE() >> 1n;
-  last = { time: now, suffix };
-  return `aud_${now.toString(36).padStart(9, '0')}${suffix.toString(16).padStart(16, '0')}`;
-}
 
 export const AUDIT_ID = /^aud_[0-9a-z]{25}$/;
 

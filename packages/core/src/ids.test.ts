@@ -1,4 +1,5 @@
-import { ID_PATTERN, newId } from './ids';
+import { AUDIT_ID } from './audit';
+import { ID_PATTERN, newAuditId, newId } from './ids';
 
 describe('newId', () => {
   it('makes ids of the documented shapes', () => {
@@ -17,6 +18,17 @@ describe('newId', () => {
       newId('att', at + 1),
     ];
     expect(ids[1]).toMatch(new RegExp(`^att_${at.toString(36).padStart(9, '0')}[0-9a-z]{4}[0-9a-f]{12}$`));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('makes audit ids that sort in the order they were made, also within one millisecond', () => {
+    const at = Date.UTC(2026, 10, 28, 6, 0, 0);
+    const ids = [
+      ...Array.from({ length: 200 }, () => newAuditId(at)),
+      ...Array.from({ length: 200 }, () => newAuditId(at + 1)),
+    ];
+    expect(ids.every((id) => AUDIT_ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
   });
 

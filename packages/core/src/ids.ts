@@ -21,21 +21,29 @@ function randomHex(bytes: number): string {
   return hex;
 }
 
-// Attempt ids made in one millisecond by one process sort in the order they were made: records written
-// together (held events dropped in one go) then list in their order, newest first, under one timestamp.
-let lastAttemptMs = 0;
-let attemptSeq = 0;
+// Attempt and audit ids made in one millisecond by one process sort in the order they were made: records
+// written together (held events dropped in one go, a hook's change and its test) then list in their order,
+// newest first, under one timestamp.
+let lastMs = 0;
+let seq = 0;
+
+/** The time (base 36) and a sequence within its millisecond: 13 characters that sort as they were made. */
+function sequencedTime(now: number): string {
+  seq = now === lastMs ? seq + 1 : 0;
+  lastMs = now;
+  return `${now.toString(36).padStart(9, '0')}${(seq % 36 ** 4).toString(36).padStart(4, '0')}`;
+}
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  if (prefix === 'att') {
-    attemptSeq = now === lastAttemptMs ? attemptSeq + 1 : 0;
-    lastAttemptMs = now;
-    const seq = (attemptSeq % 36 ** 4).toString(36).padStart(4, '0');
-    return `att_${now.toString(36).padStart(9, '0')}${seq}${randomHex(6)}`;
-  }
+  if (prefix === 'att') return `att_${sequencedTime(now)}${randomHex(6)}`;
   const timed = prefix === 'evt';
   const time = timed ? now.toString(36).padStart(9, '0') : '';
   return `${prefix}_${time}${randomHex(timed ? 8 : 10)}`;
+}
+
+/** Audit ids sort by time like attempt ids: `aud_` + time and sequence (ids.ts) + random. */
+export function newAuditId(now: number): string {
+  return `aud_${sequencedTime(now)}${randomHex(6)}`;
 }
 
 export const ID_PATTERN = /^(acct|hk|evt|att|ers)_[0-9a-z]{8,40}$/;
