@@ -54,7 +54,8 @@ export function filterField(
     ${Array.from({ length: count }, (_, i) => row(i, rows[i], fields))}
     <p class="hint" id="filter-hint">
       Only events whose fields meet every condition are sent to this hook, e.g. <code>direction</code> is
-      <code>inbound</code>. Fields are compared as sent.
+      <code>inbound</code>. Fields are compared as sent. For “is one of”, put commas between the values and
+      double quotes around a value that holds a comma, e.g. <code>"Smith, John", Doe</code>.
     </p>
     ${error ? html`<p class="field-error" id="filter-error">${error}</p>` : ''}
   </fieldset>`;
