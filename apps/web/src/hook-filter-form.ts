@@ -50,15 +50,52 @@ export function filterOfRows(rows: readonly FilterRow[]): HookFilter | undefined
     if (op === 'is') filter[field] = value;
     else if (op === 'prefix') filter[field] = { $prefix: value };
     else if (op === 'present' || op === 'absent') filter[field] = { $exists: op === 'present' };
-    else
-      filter[field] = {
-        $in: value
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== ''),
-      };
+    else filter[field] = { $in: readList(value) };
   }
   return filter;
+}
+
+// An "is one of" value is a list of texts with commas between, as CSV writes them: a text holding a comma or
+// a double quote, starting or ending with a space, or empty, is written in double quotes (a quote inside it
+// doubled). Caller names are often "Last, First": without quotes the form would split them, and saving the
+// hook for any other change would rewrite its filter.
+const needsQuotes = (value: string) => value === '' || /[",]/.test(value) || value.trim() !== value;
+
+/** The texts of an "is one of" value: `"Smith, John", Doe` is `Smith, John` and `Doe`. */
+export function readList(text: string): string[] {
+  const values: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && /\s/.test(text[i]!)) i += 1;
+    let value = '';
+    let quoted = false;
+    if (text[i] === '"') {
+      quoted = true;
+      for (i += 1; i < text.length; i += 1) {
+        if (text[i] !== '"') value += text[i];
+        else if (text[i + 1] === '"') {
+          value += '"';
+          i += 1;
+        } else {
+          i += 1;
+          break;
+        }
+      }
+    }
+    // Unquoted, or after a closing quote: the text up to the next comma, as typed but for outer spaces.
+    const comma = text.indexOf(',', i);
+    const end = comma < 0 ? text.length : comma;
+    const rest = text.slice(i, end);
+    value = quoted ? value + rest.trimEnd() : rest.trim();
+    if (quoted || value !== '') values.push(value);
+    i = end + 1;
+  }
+  return values;
+}
+
+/** The texts as an "is one of" value, read back whole by readList. */
+export function writeList(values: readonly string[]): string {
+  return values.map((v) => (needsQuotes(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(', ');
 }
 
 /** The stored filter as rows, to fill the edit form. */
@@ -67,7 +104,7 @@ export function rowsOfFilter(filter: HookFilter | undefined): FilterRow[] {
     if (typeof condition === 'string') return { field, op: 'is', value: condition };
     if ('$exists' in condition) return { field, op: condition.$exists ? 'present' : 'absent', value: '' };
     if ('$prefix' in condition) return { field, op: 'prefix', value: condition.$prefix };
-    return { field, op: 'in', value: condition.$in.join(', ') };
+    return { field, op: 'in', value: writeList(condition.$in) };
   });
 }
 

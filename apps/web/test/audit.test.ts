@@ -72,6 +72,20 @@ describe('the audit log through the website', () => {
     expect(JSON.stringify(await entries())).not.toContain('tok_web_secret_77');
   });
 
+  it('names an erasure request as requested, not as done', async () => {
+    // An erasure runs for a minute or more after it is accepted: the entry written then says it was asked for.
+    const account = await w.account('ops@acme.test');
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const actor = { kind: 'operator_key' as const, key: 'sha256:0123456789abcdef' };
+    const by = { erasure_id: 'ers_1', by: 'number' as const };
+    await w.audit.record({ account_id: account.id, action: 'erasure.requested', actor, detail: by });
+    const activity = await (
+      await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(activity).toContain('Personal data erasure requested');
+    expect(activity).not.toContain('Personal data erased');
+  });
+
   it('a refused form (bad input, wrong CSRF token) records nothing', async () => {
     const account = await w.account('ops@acme.test');
     const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);

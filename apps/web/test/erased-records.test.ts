@@ -60,5 +60,10 @@ describe('erased records on the website (browser)', () => {
     const content = await page.content();
     expect(content).not.toContain('+15550100');
     expect(content).not.toContain('c-secret');
+    // Nothing is offered that would be refused: an erased event cannot be sent again, and the page says why.
+    await expect(page.getByRole('button', { name: 'Send again' }).count()).resolves.toBe(0);
+    await expect(page.locator('[data-resend-refused]').textContent()).resolves.toBe(
+      'This event was erased on request (personal data), so it cannot be sent again.',
+    );
   });
 });

@@ -66,4 +66,33 @@ describe('hook filters on the website (browser)', () => {
     expect((await w.store.hooks.get(account.id, hook!.id))?.filter).toBeUndefined();
     expect((await publish({ direction: 'outbound' })).hooks).toEqual([hook!.id]);
   });
+
+  it('keeps "is one of" values holding commas, quotes or outer spaces when the hook form is saved', async () => {
+    // Caller names are often "Last, First": a value with a comma is shown in double quotes and read back whole,
+    // so saving the form for another change leaves the filter as it was.
+    const account = await w.account('ops@acme.test');
+    const filter = { from_cnam: { $in: ['Smith, John', 'Doe', ' padded ', 'say "hi"', ''] } };
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/inbound', filter });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
+    await expect(page.getByLabel('Filter 1: value').inputValue()).resolves.toBe(
+      '"Smith, John", Doe, " padded ", "say ""hi""", ""',
+    );
+    await page.getByLabel('Description').fill('Names');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
+    expect((await w.store.hooks.get(account.id, hook.id))?.filter).toEqual(filter);
+
+    // Typed by the customer: quotes keep a comma inside a value, unquoted values are trimmed.
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
+    await page.getByLabel('Filter 1: value').fill(' "Lee, Ann" ,  Bo ,');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('[data-hook-gets]').textContent()).resolves.toContain(
+      'from_cnam is one of “Lee, Ann”, “Bo”',
+    );
+    expect((await w.store.hooks.get(account.id, hook.id))?.filter).toEqual({
+      from_cnam: { $in: ['Lee, Ann', 'Bo'] },
+    });
+  });
 });

@@ -95,8 +95,18 @@ export function recordRequest(
 }
 
 /**
+ * Why an attempt cannot be sent again, or undefined when it can: its event was erased on request (product.md
+ * §18: never sent afterwards, and the record no longer has it), or the record does not keep the event.
+ */
+export function resendRefusal(record: AttemptRecord): 'erased' | 'not_kept' | undefined {
+  if (record.erased_at !== undefined) return 'erased';
+  return resendableEvent(record) ? undefined : 'not_kept';
+}
+
+/**
  * The event an attempt was of, as it was delivered, for a send-again; undefined when the record does not keep
- * it (made by an older version) or its kind cannot be encoded (a catalogue kind recorded without its layout).
+ * it (made by an older version, or emptied by an erasure) or its kind cannot be encoded (a catalogue kind
+ * recorded without its layout).
  */
 export function resendableEvent(record: AttemptRecord): DeliverableEvent | undefined {
   if (!record.event_fields) return undefined;

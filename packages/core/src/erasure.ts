@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AttemptRecord } from './attempt-record';
 import type { DeliveryRecord } from './outcomes';
-import { EVENT_TYPE_FIELD, type DeliverableEvent, type EventCatalog } from './event-kinds';
+import { EVENT_TYPE_FIELD, STRING_FIELD_MAX, type DeliverableEvent, type EventCatalog } from './event-kinds';
 import { freeTextProblem } from './text';
 
 // Erasure of one person's data (product.md §18): every event of an account whose call id is X, or whose
@@ -42,7 +42,9 @@ const value = (field: string) =>
     .string({ error: `${field} must be a text` })
     // Spaces only would match no event, and an erasure that reaches nothing must not look accepted.
     .refine((v) => v.trim() !== '', `${field} must not be empty or only spaces`)
-    .max(256, `${field} must be at most 256 characters`)
+    // As long as the longest text an event field accepts (a catalogue kind's call_id or personal field):
+    // a shorter cap would leave events that no erasure can name.
+    .max(STRING_FIELD_MAX, `${field} must be at most ${STRING_FIELD_MAX} characters`)
     .superRefine((v, ctx) => {
       const problem = freeTextProblem(v);
       if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });

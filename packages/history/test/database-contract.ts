@@ -233,6 +233,30 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     expect(other!.response_headers).toEqual({ 'x-caller': 'someone else' });
   });
 
+  it("an erasure by call id matches the event's call_id field, and the call_id column only of a record without fields", async () => {
+    // A kind without a call_id field shows its first field as the record's call id; an erasure by call id does
+    // not reach it, as it does not reach the kind's events still queued or in an outbox (erasure-match.lua):
+    // otherwise the same event would lose its records once in the database, and be delivered from its queue.
+    const firstField = attemptRecord({
+      event_type: 'sms_sent',
+      event_fields: { EventType: 'sms_sent', msg_id: 'X-1', to: '+3312' },
+      call_id: 'X-1',
+    });
+    const older = attemptRecord({ call_id: 'X-1' }); // written before records kept the event's fields
+    const call = attemptRecord({
+      event_fields: { EventType: 'call_created', call_id: 'X-1' },
+      call_id: 'X-1',
+    });
+    await new HistoryWriter(client).write([firstField, older, call]);
+    const at = new Date('2026-11-25T12:00:00.000Z');
+    const erased = await eraseHistory(client, firstField.account_id, { kind: 'call_id', value: 'X-1' }, at);
+    expect(erased.sort()).toEqual([older.event_id, call.event_id].sort());
+    const reader = new HistoryReader(client, noOutbox, noHooks);
+    const kept = await reader.attempt(firstField.account_id, firstField.hook_id, firstField.attempt_id);
+    expect(kept).toMatchObject({ call_id: 'X-1', event_fields: { msg_id: 'X-1' } });
+    expect(kept).not.toHaveProperty('erased_at');
+  });
+
   it('keeps records by time and drops whole days past retention', async () => {
     const now = Date.parse('2026-11-24T12:00:00.000Z');
     const day = 24 * HOUR;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   BUILT_IN_CATALOG,
   type DeliverableEvent,
+  eventErasureTags,
   type EventCatalog,
   type PublishEventInput,
   HooklineError,
@@ -305,7 +306,13 @@ export class Producer {
       event,
       acceptedAt,
       ...(adds ? { adds } : {}),
-      ...(idempotencyKey !== undefined ? { idempotencyKey, fingerprint: fingerprint(input) } : {}),
+      ...(idempotencyKey !== undefined
+        ? {
+            idempotencyKey,
+            fingerprint: fingerprint(input),
+            erasureTags: eventErasureTags(event.fields, event),
+          }
+        : {}),
       idempotencyTtlSeconds: this.ttl,
       ...(hooks ? { hooks } : {}),
       ...(trigger ? { trigger } : {}),

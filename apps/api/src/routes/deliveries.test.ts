@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '@hookline/core';
+import { erasedRecord, type AttemptRecord } from '@hookline/core';
 import { useApi } from '../test-support/api-harness';
 import { BASE, attemptAt, logLine } from '../test-support/attempt-records';
 
@@ -206,6 +206,20 @@ describe('the delivery history API', () => {
     expect(stolen.statusCode).toBe(404);
     expect(await api.jobsOf(hookId)).toEqual([]);
     expect(await api.jobsOf(theirs.hookId)).toEqual([]);
+  });
+
+  it('answers 409 saying the event was erased for an attempt whose record an erasure emptied, and queues nothing', async () => {
+    const fields = { EventType: 'call_created', call_id: 'call-1', rate: '0.0100' };
+    const { acct, hookId, records } = await hookWithLog(1, 0, (a, h, n) =>
+      erasedRecord(attemptAt(a, h, n, { event_fields: fields }), new Date(BASE)),
+    );
+    const res = await api.call('POST', hookUrl(acct, hookId, `/deliveries/${records[0]!.attempt_id}/resend`));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({
+      code: 'CONFLICT',
+      message: "This attempt's event was erased on request (personal data): it cannot be sent again",
+    });
+    expect(await api.jobsOf(hookId)).toEqual([]);
   });
 
   it.each([

@@ -4,6 +4,7 @@ import {
   newId,
   notFound,
   resendableEvent,
+  resendRefusal,
   traceOfRecord,
   type AttemptRecord,
   type DeliverableEvent,
@@ -114,8 +115,13 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
   ];
 }
 
-/** The event an attempt was of, as it was delivered; a conflict when the record does not keep it. */
+/** The event an attempt was of, as it was delivered; a conflict when it was erased or the record does not keep it. */
 function eventOf(record: AttemptRecord): DeliverableEvent {
+  if (resendRefusal(record) === 'erased')
+    throw new HooklineError(
+      'CONFLICT',
+      "This attempt's event was erased on request (personal data): it cannot be sent again",
+    );
   const event = resendableEvent(record);
   if (!event)
     throw new HooklineError(

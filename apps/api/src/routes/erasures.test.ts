@@ -92,6 +92,21 @@ describe('erasures through the API', () => {
     expect(await api.keyCount()).toBe(keys);
   });
 
+  it('accepts a call id or number as long as a catalogue text field (1024 characters), and no longer', async () => {
+    // A catalogue kind's call_id or personal field holds up to 1024 characters: an erasure must be able to
+    // name any value an event was accepted with, or that event could never be erased.
+    const acct = await api.createAccount();
+    for (const field of ['call_id', 'number']) {
+      const accepted = await api.call('POST', url(acct), { [field]: 'L'.repeat(1024) });
+      expect(accepted.statusCode).toBe(202);
+      const refused = await api.call('POST', url(acct), { [field]: 'L'.repeat(1025) });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        error: { details: [{ field, message: `${field} must be at most 1024 characters` }] },
+      });
+    }
+  });
+
   it("another account's erasure is not found (404)", async () => {
     const acct = await api.createAccount();
     const other = await api.createAccount('Other');

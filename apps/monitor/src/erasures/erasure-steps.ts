@@ -222,7 +222,9 @@ export async function eraseDatabase(d: StepDeps, s: StepInput): Promise<StepResu
 }
 
 /**
- * Idempotency keys whose remembered answer names an erased event (the key itself may be a call's id).
+ * Idempotency keys whose remembered answer names an erased event (the key itself may be a call's id), or
+ * carries one of the erasure's tags: an event no hook got is in no queue and no record, so no other step finds
+ * its id, and its answer keeps its tags instead (inbox-accept.lua).
  *
  * Found by SCAN on every master: SCAN walks one server's keys, and a Redis Cluster client sends it to one
  * node, so on a Cluster each master is scanned in turn (`nodes('master')`; a single server is its own only
@@ -236,8 +238,8 @@ export async function eraseIdempotency(
   s: StepInput,
 ): Promise<StepResult> {
   const erased = await d.erasures.events(s.accountId, s.erasureId);
+  const mine = new Set(erasureTags(s.target));
   let count = 0;
-  if (erased.size === 0) return { place: 'idempotency', count, eventIds: [] };
   for (const node of mastersOf(d.redis)) {
     let cursor = '0';
     do {
@@ -253,7 +255,8 @@ export async function eraseIdempotency(
       for (const key of keys) {
         const answer = await d.redis.get(key);
         const id = answer && /"id":"([^"]+)"/.exec(answer)?.[1];
-        if (id && erased.has(id)) count += await d.redis.del(key);
+        const tags = (answer && /"tags":"([^"]*)"/.exec(answer)?.[1]?.split(' ')) || [];
+        if ((id && erased.has(id)) || tags.some((tag) => mine.has(tag))) count += await d.redis.del(key);
       }
     } while (cursor !== '0');
   }

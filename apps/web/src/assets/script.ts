@@ -77,6 +77,28 @@ export const SCRIPT = String.raw`
     });
   }
 
+  // The filter editor offers the fields of the kinds ticked (a field of no subscribed kind would be refused);
+  // a field already chosen stays, so the form still shows what was asked, and the server says why it is refused.
+  function filterFields(form) {
+    var box = form.querySelector('[data-kinds]');
+    var editor = form.querySelector('[data-filter-editor]');
+    if (!box || !editor) return;
+    function update() {
+      var every = box.querySelector('input[name="events_all"]');
+      var ticked = [];
+      box.querySelectorAll('input[name="events"]').forEach(function (k) { if (k.checked) ticked.push(k.value); });
+      editor.querySelectorAll('option[data-kinds]').forEach(function (option) {
+        var kinds = option.getAttribute('data-kinds').split(' ');
+        var wanted = (every && every.checked) || kinds.some(function (k) { return ticked.indexOf(k) >= 0; });
+        var keep = wanted || option.selected;
+        option.hidden = !keep;
+        option.disabled = !keep;
+      });
+    }
+    box.addEventListener('change', update);
+    update();
+  }
+
   function confirmations() {
     document.querySelectorAll('form[data-confirm]').forEach(function (form) {
       form.addEventListener('submit', function (event) {
@@ -172,6 +194,7 @@ export const SCRIPT = String.raw`
     document.querySelectorAll('form[data-hook-form]').forEach(authForm);
     confirmations();
     document.querySelectorAll('[data-kinds]').forEach(kindChoices);
+    document.querySelectorAll('form[data-hook-form]').forEach(filterFields);
     // After a refused form, the focus goes to the first field to fix (not left on the page's top).
     var invalid = document.querySelector('form [aria-invalid="true"]');
     if (invalid) invalid.focus();

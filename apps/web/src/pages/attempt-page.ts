@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
+import { resendRefusal, type AttemptRecord, type DeliveryRecord, type HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, plural, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
@@ -168,28 +168,48 @@ export function attemptPage(
           </div>
           <div class="card-body response-block">${responseBlock(record)}</div>
         </section>
-        ${otherAttempts(hook, others)}
-        ${changeControl(
-          viewer,
-          (csrf) =>
-            html`<section class="card" aria-labelledby="again-title">
-              <div class="card-header"><h2 id="again-title">Send again</h2></div>
-              <div class="card-body">
-                <p>
-                  The same event (same id, same body) joins the end of this hook's queue: it arrives after
-                  every event queued before it, once. This never happens by itself.
-                </p>
-                <form
-                  method="post"
-                  action="/hooks/${hook.id}/deliveries/${record.attempt_id}/resend"
-                  data-confirm="Send this event again? It will arrive after the events already queued for this hook."
-                >
-                  ${csrfField(csrf)}
-                  <button class="btn btn-secondary" type="submit">Send again</button>
-                </form>
-              </div>
-            </section>`,
-        )}
+        ${otherAttempts(hook, others)} ${resendCard(viewer, hook, record)}
       </div>`,
+  );
+}
+
+// What the server would refuse is not offered (product.md §15): a record that cannot be sent again says why
+// in place of the button.
+const REFUSED: Record<NonNullable<ReturnType<typeof resendRefusal>>, string> = {
+  erased: 'This event was erased on request (personal data), so it cannot be sent again.',
+  not_kept: 'This attempt cannot be sent again: its record does not keep the event.',
+};
+
+/** Why this attempt cannot be sent again, in words (for a record resendRefusal refuses). */
+export function resendRefusedText(record: AttemptRecord): string {
+  return REFUSED[resendRefusal(record) ?? 'not_kept'];
+}
+
+function resendCard(viewer: Viewer, hook: HookView, record: AttemptRecord): SafeHtml {
+  if (resendRefusal(record))
+    return html`<section class="card" aria-labelledby="again-title">
+      <div class="card-header"><h2 id="again-title">Send again</h2></div>
+      <div class="card-body"><p data-resend-refused>${resendRefusedText(record)}</p></div>
+    </section>`;
+  return changeControl(
+    viewer,
+    (csrf) =>
+      html`<section class="card" aria-labelledby="again-title">
+        <div class="card-header"><h2 id="again-title">Send again</h2></div>
+        <div class="card-body">
+          <p>
+            The same event (same id, same body) joins the end of this hook's queue: it arrives after every
+            event queued before it, once. This never happens by itself.
+          </p>
+          <form
+            method="post"
+            action="/hooks/${hook.id}/deliveries/${record.attempt_id}/resend"
+            data-confirm="Send this event again? It will arrive after the events already queued for this hook."
+          >
+            ${csrfField(csrf)}
+            <button class="btn btn-secondary" type="submit">Send again</button>
+          </form>
+        </div>
+      </section>`,
   );
 }

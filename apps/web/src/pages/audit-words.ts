@@ -19,7 +19,7 @@ export const ACTION_WORDS: Record<AuditEntry['action'], [string, string]> = {
   'portal_link.used': ['Signed in with a link', ''],
   'account.created': ['Account created', 'badge-ok'],
   'account.password_changed': ['Password changed', ''],
-  'erasure.requested': ['Personal data erased', 'badge-warn'],
+  'erasure.requested': ['Personal data erasure requested', 'badge-warn'],
   'erasure.done': ['Personal data erasure finished', 'badge-warn'],
 };
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor } from '@hookline/history';
-import { newId, resendableEvent, traceOfRecord } from '@hookline/core';
-import { attemptPage } from '../pages/attempt-page';
+import { newId, resendableEvent, resendRefusal, traceOfRecord } from '@hookline/core';
+import { attemptPage, resendRefusedText } from '../pages/attempt-page';
 import { callIdProblem } from '../pages/log-filters';
 import { searchPage } from '../pages/search-page';
 import type { WebContext } from '../web-context';
@@ -42,12 +42,9 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const found = await attemptOf(who.account.id, request.params);
     if (!found) return ctx.notFound(request, reply);
     const { hook, record } = found;
-    const event = resendableEvent(record);
+    const event = resendRefusal(record) ? undefined : resendableEvent(record);
     if (!event) {
-      await ctx.sessions.flash(request, {
-        kind: 'warning',
-        message: 'This attempt cannot be sent again: its record does not keep the event.',
-      });
+      await ctx.sessions.flash(request, { kind: 'warning', message: resendRefusedText(record) });
       return reply.redirect(`/hooks/${hook.id}/deliveries/${record.attempt_id}`, 303);
     }
     const attemptId = newId('att');

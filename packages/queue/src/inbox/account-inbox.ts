@@ -81,6 +81,11 @@ export interface AcceptInput {
   readonly idempotencyTtlSeconds: number;
   /** What the request asked for (a hash): the same key with another one is a conflict. */
   readonly fingerprint?: string;
+  /**
+   * The event's erasure tags (hashes, see eventErasureTags), with an idempotency key: kept in the key's answer
+   * when no hook gets the event, for then the key is all Redis keeps of it and an erasure finds it by them.
+   */
+  readonly erasureTags?: readonly string[];
   /** The hooks to deliver to; when absent, the account's current hooks subscribed to the event's kind. */
   readonly hooks?: readonly string[];
   readonly graceMs: number;
@@ -138,6 +143,10 @@ export class AccountInbox {
     if (adds.length > 0 && this.redis.isCluster)
       throw new Error("a Redis Cluster cannot add to hooks' queues in the accept's script");
     const { addKeys, addArgs } = addsArguments(keys, adds);
+    // The tags come after the adds' arguments (inbox-accept.lua): without adds, their four leading arguments
+    // are sent saying none.
+    const tags = idemKey.length > 0 ? (input.erasureTags ?? []).join(' ') : '';
+    const tagArgs = tags === '' ? [] : [...(adds.length > 0 ? [] : NO_ADDS), tags];
     // The queues' meta writes sent by prepare went out first on this connection: waited for with the script.
     const [reply] = (await Promise.all([
       runConfirmed(
@@ -168,6 +177,7 @@ export class AccountInbox {
           input.trace?.tracestate ?? '',
           input.markAccount ? input.accountId : '',
           ...addArgs,
+          ...tagArgs,
         ],
       ),
       ...adds.map((add) => add.metaWritten),
@@ -335,6 +345,9 @@ function toEntry([id, fields]: RawEntry, readAt: number): InboxEntry {
 }
 
 /** inbox-accept.lua's KEYS and ARGV for prepared adds, after the accept's own (see its header). */
+/** addsArguments' four leading arguments when there are no adds: none, and nothing the script reads. */
+const NO_ADDS = [0, 0, '', 0] as const;
+
 function addsArguments(keys: RedisKeys, adds: readonly PreparedAdd[]) {
   if (adds.length === 0) return { addKeys: [], addArgs: [] };
   return {

@@ -16,7 +16,10 @@
 -- three arguments, its deduplication key (undeclared: a non-Cluster Redis only) and its queue's meta (one of
 -- its nine keys; named here so that only packages/redis/src/bullmq knows BullMQ's layout); KEYS
 -- end with each add's nine queue keys, then the scheduler's four (ready set, leases, signalled while leased,
--- hooks with work). They are made here, instead of an inbox entry, when the hooks found are exactly the
+-- hooks with work). After the adds' arguments (ARGV[19 + 6 × adds]; ARGV[15] is then sent, 0, without adds):
+-- the event's erasure tags, space-separated ('' or absent = none), kept in the idempotency key's answer when
+-- no hook gets the event: that key is then all Redis keeps of it (its name often the call's id), and an
+-- erasure of its call or number finds it by them. They are made here, instead of an inbox entry, when the hooks found are exactly the
 -- prepared ones, in order, and no entry is abandoned (whose events come first): the event is then in every
 -- hook's queue, its hooks signalled, in the write that accepts it, and there is nothing left to fan out or
 -- recover. Otherwise the entry is written as without them, and the caller fans out.
@@ -134,7 +137,10 @@ if #hooks > 0 and not matches then
   if ARGV[13] and ARGV[13] ~= '' then add('tracestate', ARGV[13]) end
   entry = redis.call('XADD', inbox, '*', unpack(fields))
 end
-local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"}'
+local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"'
+local tags = ARGV[19 + prepared * 6]
+if #hooks == 0 and tags and tags ~= '' then answer = answer .. ',"tags":"' .. tags .. '"' end
+answer = answer .. '}'
 if idemKey then redis.call('SET', idemKey, answer, 'EX', tonumber(ARGV[4])) end
 -- The caller has the event, the hooks (in the answer) and the time: the new entry is not read back.
 return {'accepted', answer, {}, abandoned, now, added, failed}
