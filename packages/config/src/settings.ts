@@ -91,8 +91,9 @@ export const settingsSchema = z.object({
     '—',
   ),
   HOOKLINE_SMTP_FROM: setting(
-    z.string().min(3).max(320).default('hookline <hookline@localhost>'),
+    z.string().min(3).max(320).optional(),
     'the From of notice e-mails, e.g. `Acme webhooks <webhooks@acme.example>`',
+    '`hookline <hookline@localhost>`; with `HOOKLINE_BRAND_NAME`, that name at `webhooks@localhost`',
   ),
   HOOKLINE_TRUST_PROXY: setting(
     commaList(cidr),
