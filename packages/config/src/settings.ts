@@ -106,7 +106,13 @@ export const settingsSchema = z.object({
       z.string().refine((v) => {
         try {
           const url = new URL(v);
-          return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+          // A CSP host is letters, digits, '-' and '.' (or an IPv6 literal); URL parsing also lets ';', quotes
+          // and '$' into a host, which in the header would end frame-ancestors and start another directive.
+          return (
+            ['http:', 'https:'].includes(url.protocol) &&
+            url.origin === v.replace(/\/$/, '') &&
+            /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/.test(url.hostname)
+          );
         } catch {
           return false;
         }
