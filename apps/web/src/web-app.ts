@@ -118,7 +118,9 @@ export function webFrameworkErrors(
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): unknown => {
     if (!(request.headers.accept ?? '').includes('text/html')) return api(error, request, reply);
     setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
-    const page = error.code === 'FST_ERR_BAD_URL' ? BAD_ADDRESS : NOT_FOUND;
+    // Fastify's other framework error (an async route constraint that threw) is a bug of ours: a 500 page.
+    if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'web request failed');
+    const page = error.code === 'FST_ERR_BAD_URL' ? BAD_ADDRESS : SERVER_ERROR(request.id);
     return ctx.page(reply, errorPage(undefined, page, ctx.brand), page.status);
   };
 }
