@@ -1,4 +1,4 @@
-import { useAdmin } from './test-support/admin-harness';
+import { AUTH, useAdmin } from './test-support/admin-harness';
 
 // Bull Board's pause and resume are changes someone made: each writes exactly one audit entry, with the
 // admin's name; pressing again when nothing changes writes none.
@@ -30,6 +30,22 @@ describe('Bull Board pause and resume in the audit log', () => {
       action: 'hook.resumed',
       actor: { kind: 'admin', name: 'ops' },
       detail: { held: 'deliver' },
+    });
+  });
+
+  it('a pause records the reason the admin gave, the one the customer reads (what was done, §16)', async () => {
+    await a.mount();
+    const answer = await a.call(
+      'PUT',
+      `${a.queuePath(a.hook.id)}/pause`,
+      { ...AUTH, 'content-type': 'application/json' },
+      JSON.stringify({ reason: 'endpoint migration until 10:00' }),
+    );
+    expect(answer.statusCode).toBe(200);
+    const [paused] = await entries();
+    expect(paused).toMatchObject({
+      action: 'hook.paused',
+      detail: { reason: 'endpoint migration until 10:00' },
     });
   });
 

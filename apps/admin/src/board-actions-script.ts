@@ -168,9 +168,12 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
     if (!document.getElementById('hookline-a11y-style')) {
       var style = document.createElement('style');
       style.id = 'hookline-a11y-style';
-      // Bull Board's grey for empty values and its key hints are below AA contrast.
+      // Bull Board's grey for empty values and its key hints are below AA contrast, and so are its reds: the
+      // overview's failed count (#ef4444 on white, 3.8:1) and a failed job's reason (#d5433c on its grey card,
+      // 3.8:1), on the queues of failing hooks, the very ones an admin opens. #b91c1c reaches 6.5:1 and 5.5:1.
       style.textContent =
-        '[class*="nullValue"]{color:#57606a !important}[class*="description-"],[class*="description-"] small,main small{color:#24292f !important;opacity:1 !important}kbd{color:#24292f !important;background:#f6f8fa !important}';
+        '[class*="nullValue"]{color:#57606a !important}[class*="description-"],[class*="description-"] small,main small{color:#24292f !important;opacity:1 !important}kbd{color:#24292f !important;background:#f6f8fa !important}' +
+        '[class*="flagAlert"],main .error{color:#b91c1c !important}';
       document.head.appendChild(style);
     }
     var main = document.querySelector('main');

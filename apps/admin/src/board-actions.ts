@@ -74,7 +74,8 @@ async function act(
   else await adapter.resume();
   const paused = await adapter.isPaused();
   // Only a change is recorded: pausing a paused hook (a second click) changed nothing.
-  if (deps.audit && paused !== before) await recordChange(request, deps.audit, adapter.hook, action);
+  if (deps.audit && paused !== before)
+    await recordChange(request, deps.audit, adapter.hook, action, reason?.text);
   return reply.send({ paused });
 }
 
@@ -83,6 +84,7 @@ async function recordChange(
   audit: NonNullable<BoardActionsDeps['audit']>,
   hook: HookOnBoard,
   action: 'pause' | 'resume',
+  reason: string | undefined,
 ): Promise<void> {
   await audit.record({
     account_id: hook.accountId,
@@ -90,7 +92,8 @@ async function recordChange(
     hook_id: hook.hookId,
     actor: { kind: 'admin', name: audit.admin },
     address: request.ip,
-    detail: action === 'resume' ? { held: 'deliver' } : {},
+    // A pause's reason is what was done, as the customer reads it on the hook's page.
+    detail: action === 'resume' ? { held: 'deliver' } : reason ? { reason } : {},
   });
 }
 

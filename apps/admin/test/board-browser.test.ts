@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { HookJobs } from '@hookline/redis';
 import { axeViolations, launchChromium } from '@hookline/testing';
 import { ADMIN, useAdmin } from '../src/test-support/admin-harness';
 
@@ -110,6 +111,13 @@ describe('Bull Board in a browser', () => {
 
   it('/admin and the Bull Board pages hookline serves fit a phone and pass axe-core', async () => {
     await a.mount();
+    // A hook an admin looks at has usually failed: Bull Board's failed count and failed jobs' reasons are drawn
+    // in reds of its own, which must pass axe too. One delivery failed, as a worker records it.
+    await a.publish('c0');
+    const jobs = new HookJobs(a.ctx.redis, a.keys, 5_000);
+    const taken = await jobs.take(a.hook.id, 'test:1');
+    if (taken.kind !== 'job') throw new Error(`no job to fail: ${taken.kind}`);
+    await jobs.finish(taken.job, { kind: 'failed', reason: 'failed 500' }, false);
     await a.control.suspend(a.hook.id, 'paused by admin: endpoint migration', 'admin:ops');
     await a.publish('c1');
     for (const viewport of [
@@ -143,6 +151,13 @@ describe('Bull Board in a browser', () => {
       await page.waitForLoadState('networkidle');
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, 'admin-board-queue');
+
+      await page.goto(
+        `${a.origin}/admin/queues/queue/${encodeURIComponent(a.keys.hookQueueName(a.hook.id))}?status=failed`,
+      );
+      await page.getByText('failed 500').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page)).toEqual([]);
     }
   });
 });

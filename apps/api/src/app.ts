@@ -92,6 +92,9 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
     genReqId: () => randomUUID(),
     // Our own ids only: a caller-chosen id could be made to collide with another request's in the logs.
     requestIdHeader: false,
+    // A path that cannot be decoded never reaches a route or the error handler: answer it in the catalogue's
+    // shape too, not Fastify's own ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}).
+    frameworkErrors: (error, request, reply) => void errorHandler(deps.redis)(error, request, reply),
   }) as unknown as FastifyInstance;
   app.setErrorHandler(errorHandler(deps.redis));
   app.setNotFoundHandler(notFoundHandler);

@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ERROR_CATALOGUE, HooklineError, redisUnavailable, type ErrorCode } from '@hookline/core';
+import {
+  ERROR_CATALOGUE,
+  HooklineError,
+  redisUnavailable,
+  validationError,
+  type ErrorCode,
+} from '@hookline/core';
 import { BODY_LIMIT } from './json-body';
 import { WWW_AUTHENTICATE } from './operator-auth';
 import { isRedisUnavailable } from './redis-unavailable';
@@ -14,6 +20,16 @@ const FASTIFY_ERRORS: Readonly<Record<string, () => HooklineError>> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HooklineError('INVALID_JSON', 'Request body is empty'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new HooklineError('INVALID_JSON', 'Content-Length does not match the body'),
+  // A path Fastify cannot decode (a % not starting a percent-encoded UTF-8 character), met before any route:
+  // the server's frameworkErrors option hands it here (see buildApp).
+  FST_ERR_BAD_URL: () =>
+    validationError([
+      {
+        field: 'path',
+        message:
+          'is not a valid address: a % must begin a percent-encoded UTF-8 character, such as %20 or %C3%A9',
+      },
+    ]),
 };
 
 /** Turns anything thrown while serving a request into an entry of the one error catalogue. */

@@ -90,6 +90,19 @@ describe('errors in the catalogue shape', () => {
       }
     });
 
+    it('answers a path that cannot be decoded with 400 in the catalogue shape, naming the path', async () => {
+      const res = await api.call('GET', '/v1/accounts/acct_00000000000000000000/hooks/%E0%A4%A');
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request: path',
+          details: [{ field: 'path', message: expect.stringContaining('percent-encoded') }],
+        },
+      });
+    });
+
     it('answers an unexpected failure with 500, the request id and no internals', async () => {
       const acct = await api.createAccount();
       // Data of the wrong type under the account's key makes Redis refuse the read (WRONGTYPE).

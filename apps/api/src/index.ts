@@ -3,3 +3,4 @@ export { OPERATOR, type ApiDeps } from './deps';
 export { openApiDocument } from './openapi';
 export { BODY_LIMIT } from './json-body';
 export { requestLogging } from './request-log';
+export { errorHandler } from './error-handler';

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { apiPlugin, BODY_LIMIT, requestLogging } from '@hookline/api';
+import { apiPlugin, BODY_LIMIT, errorHandler, requestLogging } from '@hookline/api';
 import type { Config } from '@hookline/config';
 import { mountAdmin } from '@hookline/admin';
 import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
 import { type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { webNotFound, webPlugin, type WebDeps } from '@hookline/web';
+import { webFrameworkErrors, webNotFound, webPlugin, type WebDeps } from '@hookline/web';
 
 export interface HttpServerDeps {
   readonly config: Config;
@@ -25,6 +25,31 @@ export interface HttpServerDeps {
  */
 export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInstance> {
   const { config, redis, services, logger, metrics } = deps;
+  const {
+    store,
+    producer,
+    control,
+    hookQueues,
+    keys,
+    history,
+    historyAnswers,
+    historyLagMs,
+    audit,
+    portalLinks,
+  } = services;
+  const webDeps: WebDeps = {
+    config,
+    redis,
+    keys,
+    store,
+    history,
+    producer,
+    control,
+    hookQueues,
+    audit,
+    portalLinks,
+    logger,
+  };
   const app = Fastify({
     loggerInstance: logger,
     // Access lines at debug, errors as ever, no child logger per request unless it writes (request-log.ts).
@@ -46,19 +71,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     // X-Forwarded-For / -Proto are believed only from the proxies named; anyone else could claim any address.
     trustProxy: config.HOOKLINE_TRUST_PROXY.length > 0 ? config.HOOKLINE_TRUST_PROXY.join(',') : false,
     requestIdHeader: false,
+    // Errors met before any route (a path that cannot be decoded): a page for a browser, the API's error shape
+    // for everyone else, never Fastify's own JSON.
+    frameworkErrors: webFrameworkErrors(webDeps, errorHandler(redis)),
   }) as unknown as FastifyInstance;
-  const {
-    store,
-    producer,
-    control,
-    hookQueues,
-    keys,
-    history,
-    historyAnswers,
-    historyLagMs,
-    audit,
-    portalLinks,
-  } = services;
 
   const proxy = config.HOOKLINE_EGRESS_PROXY ? parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) : undefined;
   const egressProxy = proxy && { shown: proxy.shown, answers: (ms: number) => proxyAnswers(proxy, ms) };
@@ -79,19 +95,6 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       ...(egressProxy ? { egressProxy } : {}),
     },
   });
-  const webDeps: WebDeps = {
-    config,
-    redis,
-    keys,
-    store,
-    history,
-    producer,
-    control,
-    hookQueues,
-    audit,
-    portalLinks,
-    logger,
-  };
   await app.register(webPlugin(webDeps));
   if (config.HOOKLINE_ADMIN_PASSWORD)
     await mountAdmin(app, {

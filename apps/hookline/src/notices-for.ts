@@ -1,5 +1,5 @@
 import type { Config } from '@hookline/config';
-import { smtpMailer, type MonitorDeps } from '@hookline/monitor';
+import { noticeSender, smtpMailer, type MonitorDeps } from '@hookline/monitor';
 import type { Accounts } from '@hookline/store';
 
 type NoticeSettings = Pick<
@@ -29,7 +29,7 @@ export function noticesFor(
   return {
     notices: {
       accounts,
-      ...(smtp ? { mailer: smtpMailer(smtp, config.HOOKLINE_SMTP_FROM) } : {}),
+      ...(smtp ? { mailer: smtpMailer(smtp, noticeSender(config)) } : {}),
       ...(url && secret ? { operator: { url, secret, producer } } : {}),
       ...(config.HOOKLINE_PUBLIC_URL ? { publicUrl: config.HOOKLINE_PUBLIC_URL } : {}),
       ...(config.HOOKLINE_BRAND_NAME

@@ -118,4 +118,27 @@ describe('the composed HTTP server', () => {
       actor: 'admin:ops',
     });
   }, 30000);
+  it('a malformed address answers in the API’s error shape, and a browser gets a page that says so', async () => {
+    // %E0%A4%A is a cut-off UTF-8 sequence: Fastify cannot decode the path and answered with its own JSON
+    // ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}), not §6's shape, and no page for a browser.
+    const api = await fetch(`${base}/v1/accounts/acct_1/hooks/%E0%A4%A`, {
+      headers: { authorization: `Bearer ${API_KEY}` },
+    });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toEqual({
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid request: path',
+        details: [{ field: 'path', message: expect.stringMatching(/^is not a valid address/) }],
+      },
+    });
+
+    const page = await fetch(`${base}/hooks/%zz`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const text = (await page.text()).replace(/<[^>]+>/g, ' ');
+    expect(text).toContain('This address is not valid');
+    expect(text).not.toMatch(/FST_|Bad Request/);
+  });
 });

@@ -55,10 +55,11 @@ describe('fleet gauges', () => {
 });
 
 describe('the activity entry of a stuck hook', () => {
-  it('says what the customer would notice, and that the operators know', () => {
+  it('says what the customer would notice, and that the operators know, without naming hookline', () => {
     const backlog = { waiting: 3, active: 0, paused: false };
+    // Shown as is on the Activity page, whatever the operator's brand (§16: customers never read hookline).
     expect(stuckDetail({ hookId: 'hk_1', since: 0, backlog }, 125_000)).toBe(
-      "3 events are waiting and no delivery process has taken them up for 2 minutes, even after hookline woke the hook; hookline's operators are alerted",
+      '3 events are waiting and no delivery process has taken them up for 2 minutes, even after the hook was woken again; your provider is alerted',
     );
   });
 });

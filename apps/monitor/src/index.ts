@@ -1,3 +1,3 @@
 export { startMonitor, type MonitorDeps, type RunningMonitor } from './start-monitor';
-export { smtpMailer, type Mailer } from './notices/mailer';
+export { noticeSender, smtpMailer, type Mailer } from './notices/mailer';
 export { noticeMail, type MailBrand, type NoticeMail } from './notices/notice-mail';

@@ -12,13 +12,16 @@ export interface StuckReportDeps {
   readonly announce?: (notice: Notice) => Promise<void>;
 }
 
-/** For the customer's activity feed: what they would notice, and that someone is on it. */
+/**
+ * For the customer's activity feed: what they would notice, and that someone is on it. Shown as written under any
+ * brand, so it names no product (§16); "your provider" is what the Activity page calls the operator.
+ */
 export function stuckDetail(report: StuckReport, now: number): string {
   const events = report.backlog.waiting === 1 ? '1 event is' : `${report.backlog.waiting} events are`;
   const minutes = Math.max(1, Math.round((now - report.since) / 60_000));
   return (
     `${events} waiting and no delivery process has taken them up for ${minutes} minute${minutes === 1 ? '' : 's'}, ` +
-    "even after hookline woke the hook; hookline's operators are alerted"
+    'even after the hook was woken again; your provider is alerted'
   );
 }
 

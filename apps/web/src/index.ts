@@ -1,2 +1,2 @@
-export { buildWebApp, webNotFound, webPlugin } from './web-app';
+export { buildWebApp, webFrameworkErrors, webNotFound, webPlugin } from './web-app';
 export type { WebDeps } from './deps';

@@ -9,7 +9,14 @@ import Fastify, {
 import { HooklineError, usableReturnUrl } from '@hookline/core';
 import { registerAssets, registerBrandAssets } from './assets/assets';
 import type { WebDeps } from './deps';
-import { CSRF_REFUSED, errorPage, NOT_FOUND, SERVER_ERROR, UNAVAILABLE } from './pages/error-page';
+import {
+  BAD_ADDRESS,
+  CSRF_REFUSED,
+  errorPage,
+  NOT_FOUND,
+  SERVER_ERROR,
+  UNAVAILABLE,
+} from './pages/error-page';
 import { accountRoutes } from './routes/account-routes';
 import { authRoutes } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
@@ -96,6 +103,25 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
     historyRoutes(app, ctx);
     accountRoutes(app, ctx);
     portalRoutes(app, ctx);
+  };
+}
+
+/**
+ * The host app's frameworkErrors option (errors Fastify meets before any route, such as a path it cannot
+ * decode): a page for browsers, `api` (the API's error handler, its error shape) for everyone else.
+ */
+export function webFrameworkErrors(
+  deps: WebDeps,
+  api: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown,
+) {
+  const ctx = new WebContext(deps);
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): unknown => {
+    if (!(request.headers.accept ?? '').includes('text/html')) return api(error, request, reply);
+    setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
+    // Fastify's other framework error (an async route constraint that threw) is a bug of ours: a 500 page.
+    if (error.code !== 'FST_ERR_BAD_URL') request.log.error({ err: error }, 'web request failed');
+    const page = error.code === 'FST_ERR_BAD_URL' ? BAD_ADDRESS : SERVER_ERROR(request.id);
+    return ctx.page(reply, errorPage(undefined, page, ctx.brand), page.status);
   };
 }
 

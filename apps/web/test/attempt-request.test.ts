@@ -39,5 +39,8 @@ describe("an attempt's request on the website (real worker)", () => {
     }
     expect(head!.split('\n')).toEqual([`POST /hooks/calls HTTP/1.1`, ...wire]);
     expect(page).not.toContain('tok_123456789');
+    // The tab's title names the call, not the attempt's id (§15: no ids where a customer reads).
+    const title = /<title>([^<]*)<\/title>/.exec(page)![1]!;
+    expect(title).toBe(`Attempt for call ${line!.call_id} · ${hook.url} · hookline`);
   });
 });

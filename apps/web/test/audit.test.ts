@@ -86,6 +86,25 @@ describe('the audit log through the website', () => {
     expect(activity).not.toContain('Personal data erased');
   });
 
+  it("the Activity page says an admin's pause with the reason the admin gave", async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/calls', description: 'CRM' });
+    // As Bull Board's pause writes it (apps/admin board-actions.ts).
+    await w.audit.record({
+      account_id: account.id,
+      action: 'hook.paused',
+      hook_id: hook.id,
+      actor: { kind: 'admin', name: 'ops' },
+      address: '127.0.0.1',
+      detail: { reason: 'endpoint migration until 10:00' },
+    });
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const activity = await (
+      await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(activity.replace(/<[^>]+>/g, ' ')).toContain('the reason given: “endpoint migration until 10:00”');
+  });
+
   it('a refused form (bad input, wrong CSRF token) records nothing', async () => {
     const account = await w.account('ops@acme.test');
     const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);

@@ -71,6 +71,8 @@ describe('sign-in links on the website', () => {
     expect(expired.status).toBe(410);
     const text = await expired.text();
     expect(text).toContain('This sign-in link has expired');
+    // Not "a few minutes": the operator chooses up to an hour (ttl_s 30–3600).
+    expect(text).toContain('Sign-in links stop working after a while, for your security.');
     expect(text).toContain('Go back');
     expect(expired.headers.get('set-cookie')).toBeNull();
 

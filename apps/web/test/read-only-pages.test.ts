@@ -136,6 +136,13 @@ describe('a read-only session’s pages (browser)', () => {
       page.getByText('This view can only look, so the password cannot be changed here.').count(),
     ).resolves.toBe(1);
 
+    // The once-only secret page, typed in by hand: its "shown already" note asks nothing this view cannot do.
+    await page.goto(`${w.baseUrl}/hooks/${active.id}/signing-secret`);
+    const note = await page.getByText('A signing secret is shown only once').innerText();
+    expect(note).toContain('A signing secret is shown only once, and this one was shown already.');
+    expect(note).toContain('Someone who can change this hook can rotate the secret to get a new one.');
+    expect(note).not.toContain('If you did not copy it, rotate');
+
     for (const path of ['/hooks/new', `/hooks/${active.id}/edit`, `/hooks/${active.id}/delete`]) {
       const res = await page.goto(`${w.baseUrl}${path}`);
       expect([path, res?.status()]).toEqual([path, 403]);

@@ -2,14 +2,24 @@ import { readFileSync } from 'node:fs';
 
 // The operator's brand (product.md §16): checked once at start like every setting.
 
-/** WCAG 2 contrast ratio of a #rrggbb colour against white (the same whether the colour is text or ground). */
-export function contrastWithWhite(hex: string): number {
+/** WCAG 2 relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
   const channel = (i: number) => {
     const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
-  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
-  return 1.05 / (luminance + 0.05);
+  return 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours (the same whichever is text and which ground). */
+export function contrastRatio(a: string, b: string): number {
+  const [dark, light] = [luminance(a), luminance(b)].sort((x, y) => x - y) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** WCAG 2 contrast ratio of a #rrggbb colour against white (the same whether the colour is text or ground). */
+export function contrastWithWhite(hex: string): number {
+  return contrastRatio(hex, '#ffffff');
 }
 
 /** WCAG AA for normal text. */

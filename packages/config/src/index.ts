@@ -10,4 +10,4 @@ export {
 } from './load-config';
 export { decodeSecretKey, settingsSchema, type Settings } from './settings';
 export { renderSettingsTable, settingsReference, type SettingReference } from './settings-reference';
-export { AA_CONTRAST, contrastWithWhite, type BrandLogo } from './brand';
+export { AA_CONTRAST, contrastRatio, contrastWithWhite, type BrandLogo } from './brand';

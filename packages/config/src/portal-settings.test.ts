@@ -16,14 +16,21 @@ describe('the operator’s settings for embedding (product.md §16)', () => {
     ).toEqual(['https://portal.example.com', 'http://127.0.0.2:8080']);
   });
 
-  it.each(['https://portal.example.com/app', '*.example.com', "'self'", 'ftp://x.example.com'])(
-    'refuses %s at start, naming the setting',
-    (value) => {
-      expect(() => load({ HOOKLINE_FRAME_ANCESTORS: value })).toThrow(
-        /HOOKLINE_FRAME_ANCESTORS.*each entry must be an origin such as https:\/\/portal\.example\.com/,
-      );
-    },
-  );
+  it.each([
+    'https://portal.example.com/app',
+    '*.example.com',
+    "'self'",
+    'ftp://x.example.com',
+    // URL parsing lets these characters into a host; in the CSP header they would end frame-ancestors and
+    // start a directive of their own.
+    'https://portal.example.com;script-src',
+    "https://portal.example.com'",
+    'https://por$tal.example.com',
+  ])('refuses %s at start, naming the setting', (value) => {
+    expect(() => load({ HOOKLINE_FRAME_ANCESTORS: value })).toThrow(
+      /HOOKLINE_FRAME_ANCESTORS.*each entry must be an origin such as https:\/\/portal\.example\.com/,
+    );
+  });
 });
 
 describe('the operator’s brand settings', () => {

@@ -91,8 +91,9 @@ export const settingsSchema = z.object({
     '—',
   ),
   HOOKLINE_SMTP_FROM: setting(
-    z.string().min(3).max(320).default('hookline <hookline@localhost>'),
+    z.string().min(3).max(320).optional(),
     'the From of notice e-mails, e.g. `Acme webhooks <webhooks@acme.example>`',
+    '`hookline <hookline@localhost>`; with `HOOKLINE_BRAND_NAME`, that name at `webhooks@localhost`',
   ),
   HOOKLINE_TRUST_PROXY: setting(
     commaList(cidr),
@@ -105,7 +106,13 @@ export const settingsSchema = z.object({
       z.string().refine((v) => {
         try {
           const url = new URL(v);
-          return ['http:', 'https:'].includes(url.protocol) && url.origin === v.replace(/\/$/, '');
+          // A CSP host is letters, digits, '-' and '.' (or an IPv6 literal); URL parsing also lets ';', quotes
+          // and '$' into a host, which in the header would end frame-ancestors and start another directive.
+          return (
+            ['http:', 'https:'].includes(url.protocol) &&
+            url.origin === v.replace(/\/$/, '') &&
+            /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/.test(url.hostname)
+          );
         } catch {
           return false;
         }

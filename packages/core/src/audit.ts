@@ -56,6 +56,8 @@ export interface AuditDetail {
   readonly fields?: string[];
   /** hook.enabled: what was done with the held events (`deliver`, `discard`, or `since <ISO time>`). */
   readonly held?: string;
+  /** hook.paused: the reason the admin gave (the customer reads it on the hook's page), when one was given. */
+  readonly reason?: string;
   /** hook.probed: whether the test request passed (and so the hook was re-enabled). */
   readonly passed?: boolean;
   /** hook.resent: the attempt that was sent again, and the new attempt. */

@@ -11,6 +11,9 @@ describe('plain words for customers', () => {
     );
     expect(plainWords('ECONNREFUSED 127.0.0.1:443')).toBe('the endpoint refused the connection');
     expect(plainWords('paused by admin:ops')).toBe('paused by an administrator');
+    expect(plainWords('discarded by operator when the hook was re-enabled')).toBe(
+      'discarded by your provider when the hook was re-enabled',
+    );
     expect(plainWords('HTTP 503 Service Unavailable')).toBe('HTTP 503 Service Unavailable');
     expect(utcInWords('2016-03-01T08:31:55Z')).toBe('1 Mar 2016, 08:31:55 UTC');
   });

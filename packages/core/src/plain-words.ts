@@ -5,6 +5,9 @@ import { errorInWords } from './error-words';
 
 const ISO = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\b/g;
 const ACTOR = /\b(customer|admin|portal):[A-Za-z0-9_.@-]+/g;
+// The operator key's actor is the bare word (`operator`); customers know the operator as their provider (the
+// Activity page's word), and only "by operator" is an actor: other uses of the word are left alone.
+const BY_OPERATOR = /\bby operator\b/g;
 const ERROR_CODE = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)\b[^;,]*/g;
 
 const ACTOR_WORDS: Readonly<Record<string, string>> = {
@@ -31,5 +34,6 @@ export function plainWords(text: string, when: (iso: string) => string = utcInWo
   return text
     .replace(ISO, (iso) => when(iso))
     .replace(ACTOR, (_all, kind: string) => ACTOR_WORDS[kind] ?? 'someone')
+    .replace(BY_OPERATOR, 'by your provider')
     .replace(ERROR_CODE, (code) => errorInWords(code) ?? 'a connection error');
 }

@@ -22,6 +22,10 @@ export function parseReturnUrl(raw: string): ParsedReturnUrl {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { problem: 'must be an absolute http:// or https:// URL' };
+  // Credentials would be sent back in every Location header and href (and browsers warn or refuse): refused,
+  // as in a hook's URL.
+  if (url.username || url.password)
+    return { problem: 'must not contain a user name or password (user-info)' };
   if (url.href.length > RETURN_URL_MAX)
     return { problem: `must be at most ${RETURN_URL_MAX} characters once percent-encoded` };
   return { href: url.href };

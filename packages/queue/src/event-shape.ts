@@ -41,15 +41,19 @@ export function toDeliverable(
   return { id, type: kind.name, fields, layout: layoutOf(kind, (field) => fields[field.name] !== undefined) };
 }
 
-/** The sample call_created a test event carries: it reads as a test on the receiver's side. */
+/**
+ * The sample call_created a test event carries: it reads as a test on the receiver's side. It names no product:
+ * the endpoint's owner and the attempt's page read it, and under an operator's brand (product.md §16) they must
+ * never read "hookline".
+ */
 export function testCallEvent(): PublishEventInput {
   return {
     type: 'call_created',
     data: {
       call_id: `test-${newId('evt').slice(4, 16)}`,
       direction: 'outbound',
-      from: 'hookline-test',
-      from_cnam: 'hookline test event',
+      from: 'test',
+      from_cnam: 'Test event',
       to: '0000000000',
       rate: '0.0',
     },

@@ -98,6 +98,24 @@ describe('the audit log through the API', () => {
     expect(text).not.toContain('whsec_');
   });
 
+  it("answers an admin's pause with the reason the admin gave", async () => {
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct);
+    // As Bull Board's pause writes it (apps/admin board-actions.ts).
+    await api.deps.audit.record({
+      account_id: acct,
+      action: 'hook.paused',
+      hook_id: hook.id,
+      actor: { kind: 'admin', name: 'ops' },
+      address: '127.0.0.1',
+      detail: { reason: 'endpoint migration until 10:00' },
+    });
+    expect((await audit(acct)).data[0]).toMatchObject({
+      action: 'hook.paused',
+      detail: { reason: 'endpoint migration until 10:00' },
+    });
+  });
+
   it('records a failed probe as such, and a send-again with both attempts', async () => {
     const receiver = api.ctx.closeLater(
       await startReceiver(() => ({ kind: 'status', status: 500, body: 'down' })),

@@ -47,6 +47,10 @@ export const auditEntry = z
           .describe('The fields changed, by name (never credential values)'),
         held: z.string().optional(),
         passed: z.boolean().optional(),
+        reason: z
+          .string()
+          .optional()
+          .describe('hook.paused: the reason the admin gave, as the customer reads it'),
         attempt_id: z.string().optional(),
         new_attempt_id: z.string().optional(),
         event_id: z.string().optional(),

@@ -116,6 +116,12 @@ describe('POST …/portal-links', () => {
       [{ read_only: 'yes' }, 'read_only', 'must be true or false'],
       [{ return_url: 'javascript:alert(1)' }, 'return_url', 'must be an absolute http:// or https:// URL'],
       [{ return_url: '/relative' }, 'return_url', 'must be an absolute http:// or https:// URL'],
+      // Credentials in the address would be sent back in every Location header and href, as hook URLs' are not.
+      [
+        { return_url: 'https://ops:s3cret@portal.example.com/' },
+        'return_url',
+        'must not contain a user name or password (user-info)',
+      ],
     ] as const) {
       const res = await api.call('POST', linksOf(acct), body);
       expect(res.statusCode).toBe(400);

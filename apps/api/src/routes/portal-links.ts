@@ -20,7 +20,7 @@ export const portalLinkBody = z.strictObject({
     .optional()
     .describe(
       'Where a used or expired link, and signing out, lead back to (your own site): an absolute http(s) URL ' +
-        'without control characters, kept in its normalised form',
+        'without control characters or user-info, kept in its normalised form',
     ),
   read_only: z
     .boolean({ error: 'must be true or false' })

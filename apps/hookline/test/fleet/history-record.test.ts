@@ -96,5 +96,10 @@ describe('the history record of an attempt', () => {
       outcome: 'delivered',
       call_id: expect.stringMatching(/^test-/),
     });
+    // The endpoint's owner reads this body (and so does the attempt's page): it names no product, so an
+    // operator's brand (product.md §16) is never contradicted by the word hookline.
+    const body = receiver.requests[0]!.body.toString('utf8');
+    expect(JSON.parse(body)).toMatchObject({ from: 'test', from_cnam: 'Test event' });
+    expect(body).not.toMatch(/hookline/i);
   });
 });

@@ -53,9 +53,19 @@ const escape = (text: string) =>
 // Plain words (§15): times, actors and error codes as a customer reads them, never the recorded codes.
 const utc = (iso: string) => utcInWords(iso);
 
+// An outcome without a status, as the website's log names it ("Connection error"), never its code ("error").
+const OUTCOME_WORDS: Readonly<Record<string, string>> = {
+  timed_out: 'timed out',
+  error: 'connection error',
+  blocked: 'not sent',
+  unknown: 'outcome unknown',
+};
+
 function failureLine(f: NoticeFailure): string {
-  const status = f.status_code !== undefined ? `HTTP ${f.status_code}` : f.outcome.replace('_', ' ');
-  return `${utc(f.attempted_at)}  ${status}${f.error ? `  ${plainWords(f.error)}` : ''}`;
+  if (f.status_code !== undefined)
+    return `${utc(f.attempted_at)}  HTTP ${f.status_code}${f.error ? `  ${plainWords(f.error)}` : ''}`;
+  const what = OUTCOME_WORDS[f.outcome] ?? f.outcome.replace('_', ' ');
+  return `${utc(f.attempted_at)}  ${what}${f.error ? `: ${plainWords(f.error)}` : ''}`;
 }
 
 /**

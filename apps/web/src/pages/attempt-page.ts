@@ -99,8 +99,9 @@ export function attemptPage(
   others: readonly DeliveryRecord[] = [],
 ): SafeHtml {
   const title = hook.description ?? hook.url;
+  // The tab's title names the call and the hook, as the log does; the attempt's id is on the page as a value.
   return layout(
-    `Attempt ${record.attempt_id}`,
+    `Attempt${record.call_id ? ` for call ${record.call_id}` : ''} · ${title}`,
     viewer,
     'hooks',
     html`<div class="page-header">

@@ -71,6 +71,7 @@ export function detailWords(entry: AuditEntry): string | undefined {
   if (d.passed === false)
     parts.push('the test event was not delivered, so the hook stays suspended and nothing held was sent');
   if (d.passed === true) parts.push('the endpoint accepted the test first');
+  if (d.reason) parts.push(`the reason given: “${d.reason}”`);
   if (entry.action === 'erasure.requested' || entry.action === 'erasure.done')
     parts.push(d.by === 'number' ? 'everything about one phone number' : 'everything about one call');
   if (entry.action === 'erasure.done' && d.counts) {

@@ -31,6 +31,14 @@ export const NOT_FOUND: ErrorPageInput = {
   action: { href: '/', label: 'Go to your hooks' },
 };
 
+/** A path that cannot be decoded (a % not starting a percent-encoded character): a mistyped or cut link. */
+export const BAD_ADDRESS: ErrorPageInput = {
+  status: 400,
+  title: 'This address is not valid',
+  message: 'The link may have been cut short or mistyped. Open the page again from your hooks.',
+  action: { href: '/', label: 'Go to your hooks' },
+};
+
 export const CSRF_REFUSED: ErrorPageInput = {
   status: 403,
   title: 'This request was refused',

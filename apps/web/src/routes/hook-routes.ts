@@ -73,10 +73,13 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       if (!hook) return ctx.notFound(request, reply);
       const pending = await ctx.sessions.takeSecret(request, hook.id, String(request.query.once ?? ''));
       if (!pending) {
+        // A read-only session cannot rotate: it is not told to (nothing offered that the server would refuse).
+        const next = who.readOnly
+          ? 'Someone who can change this hook can rotate the secret to get a new one.'
+          : 'If you did not copy it, rotate the secret to get a new one.';
         await ctx.sessions.flash(request, {
           kind: 'warning',
-          message:
-            'A signing secret is shown only once, and this one was shown already. If you did not copy it, rotate the secret to get a new one.',
+          message: `A signing secret is shown only once, and this one was shown already. ${next}`,
         });
         return reply.redirect(`/hooks/${hook.id}`, 303);
       }

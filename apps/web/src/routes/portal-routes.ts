@@ -12,7 +12,8 @@ const REFUSED: Record<'used' | 'expired' | 'unknown', Omit<ErrorPageInput, 'acti
   expired: {
     status: 410,
     title: 'This sign-in link has expired',
-    message: 'Sign-in links work for a few minutes only. Go back and open the page again to get a new link.',
+    message:
+      'Sign-in links stop working after a while, for your security. Go back and open the page again to get a new link.',
   },
   unknown: {
     status: 404,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '@hookline/config';
+import { AA_CONTRAST, contrastRatio, type Config } from '@hookline/config';
 import { html, trusted, type SafeHtml } from './html';
 import { LOGO_SVG } from '../assets/logo';
 
@@ -32,6 +32,32 @@ const hashed = (name: string, ext: string, type: string, body: string | Buffer):
   body,
 });
 
+/**
+ * The light grounds links are drawn on besides white cards: the page (--bg) and the notices (--ok-soft,
+ * --bad-soft, --warn-soft, --neutral-soft in base-styles.ts).
+ */
+const LINK_GROUNDS = ['#f5f6f8', '#e7f8ef', '#fdecea', '#fff5e0', '#eef0f3'];
+
+/**
+ * The brand colour as link text: itself when it reaches AA on every ground a link sits on, else the same hue
+ * darkened just enough. The start check holds it to 4.5:1 with white only (buttons, text on cards); on the
+ * page's grey a colour at the edge (#767676: 4.54:1 with white, 4.2:1 on #f5f6f8) would fail.
+ */
+export function linkColorOf(color: string): string {
+  const channels = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
+  for (let keep = 100; keep >= 0; keep -= 1) {
+    const shade = `#${channels
+      .map((c) =>
+        Math.floor((c * keep) / 100)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+    if (LINK_GROUNDS.every((ground) => contrastRatio(shade, ground) >= AA_CONTRAST)) return shade;
+  }
+  return '#000000';
+}
+
 export function brandOf(settings: BrandSettings): Brand {
   const color = settings.HOOKLINE_BRAND_COLOR;
   const logo = settings.brandLogo;
@@ -45,7 +71,9 @@ export function brandOf(settings: BrandSettings): Brand {
             'brand',
             'css',
             'text/css; charset=utf-8',
-            `:root { --primary: ${color}; --primary-hover: ${color}; }\n.brand img { width: 26px; height: 26px; object-fit: contain; }\n`,
+            `:root { --primary: ${color}; --primary-hover: ${color}; }\n` +
+              `a, a:hover { color: ${linkColorOf(color)}; }\n` +
+              `.brand img { width: 26px; height: 26px; object-fit: contain; }\n`,
           ),
         }
       : {}),
