@@ -39,6 +39,18 @@ const inbound = (callId: string, from: string) => ({
   data: { call_id: callId, direction: 'inbound', from, from_cnam: 'Someone', to: '+4420', rate: '0.0' },
 });
 
+const outbound = (callId: string) => ({
+  type: 'call_created',
+  data: {
+    call_id: callId,
+    direction: 'outbound',
+    from: '+4420',
+    from_cnam: 'Acme',
+    to: '+4421',
+    rate: '0.0',
+  },
+});
+
 describe('erasure of an event no hook got', () => {
   it.each([
     ['number', NUMBER],
@@ -59,5 +71,16 @@ describe('erasure of an event no hook got', () => {
     expect((await producer.publish(accountId, inbound('CALL-NOHOOK-KEPT', '+16660001'))).duplicate).toBe(
       true,
     );
+  });
+
+  it("removes it when the kind's last event went to a hook (the publish expected one, and none got it)", async () => {
+    expect((await producer.publish(accountId, outbound('CALL-OUT-1'))).hooks).toHaveLength(1);
+    expect((await producer.publish(accountId, inbound('CALL-AFTER-OUT', NUMBER))).hooks).toEqual([]);
+
+    const { id } = await store.erasures.request(accountId, { kind: 'number', value: NUMBER }, 'operator');
+    const done = await erasureDone(store.erasures, accountId, id);
+    expect(done.counts.idempotency).toBe(1);
+    expect(await ctx.redis.exists(keys.accountIdempotency(accountId, 'CALL-AFTER-OUT'))).toBe(0);
+    expect(await redisText(ctx.redis, ctx.prefix)).not.toContain(NUMBER);
   });
 });

@@ -131,6 +131,16 @@ export class AccountInbox {
     await INBOX_SCRIPTS.inboxMark.run(this.redis, [this.keys.inboxAccounts()], accountIds);
   }
 
+  /**
+   * Keeps an accepted event's erasure tags in its idempotency key's answer (inbox-tag-answer.lua): for an event
+   * no hook got whose accept was sent without them.
+   */
+  async tagAnswer(accountId: string, idempotencyKey: string, eventId: string, tags: readonly string[]) {
+    if (tags.length === 0) return;
+    const key = this.keys.accountIdempotency(accountId, idempotencyKey);
+    await INBOX_SCRIPTS.inboxTagAnswer.run(this.redis, [key], [eventId, tags.join(' ')]);
+  }
+
   async accept(input: AcceptInput): Promise<Acceptance> {
     const { keys } = this;
     const idemKey = input.idempotencyKey

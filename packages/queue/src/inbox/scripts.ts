@@ -9,6 +9,7 @@ const DIR = join(__dirname, 'scripts');
  */
 export const INBOX_SCRIPTS = {
   inboxAccept: loadWithBullmqAdd('inbox-accept', DIR),
+  inboxTagAnswer: loadScript('inbox-tag-answer', DIR),
   inboxMark: loadScript('inbox-mark', DIR),
   inboxQuietAccounts: loadScript('inbox-quiet-accounts', DIR),
   inboxForget: loadScript('inbox-forget', DIR),
