@@ -34,6 +34,11 @@ const RESERVED = [
   'tracestate',
 ].map((name) => name.toLowerCase());
 
+// Read in place of hookline's signature headers, each one of them, by the svix library receivers verify with
+// (its verify takes svix-id over webhook-id, and so on): one given as an extra header fails every signed
+// delivery's verification there.
+const READ_AS_SIGNATURE = ['svix-id', 'svix-timestamp', 'svix-signature'];
+
 /** Whether hookline sets or frames this header itself on a delivery (names ignore case). */
 export function isReservedHeaderName(name: string): boolean {
   return RESERVED.includes(name.toLowerCase());
@@ -66,6 +71,8 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
         if (!TOKEN.test(name))
           problem("is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces or colons)");
         else if (reserved.has(lower)) problem('is set by hookline and cannot be given');
+        else if (READ_AS_SIGNATURE.includes(lower))
+          problem("is read as hookline's signature by receivers' svix library and cannot be given");
         else if (seen.has(lower)) problem('is given twice (header names ignore case)');
         else if (value.length > MAX_VALUE_LENGTH) problem(`must be at most ${MAX_VALUE_LENGTH} characters`);
         else if (!VALUE.test(value))
@@ -77,7 +84,8 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
     })
     .describe(
       `Extra headers sent on every request (at most ${MAX_HOOK_HEADERS}), e.g. {"X-Api-Key":"k_123"}; not ` +
-        'Authorization, Content-Type, Host, User-Agent, the event-type, signature or trace-context headers, nor ' +
+        'Authorization, Content-Type, Host, User-Agent, the event-type, signature (webhook-* or svix-*) or ' +
+        'trace-context headers, nor ' +
         'hop-by-hop ones. ' +
         'Shown in answers, the request preview and the history as sent (not secret: use auth for credentials). ' +
         '{} removes them',

@@ -46,6 +46,12 @@ describe('hook extra headers', () => {
       'is set by hookline',
     ],
     [
+      "a header the svix library reads in place of hookline's signature",
+      { 'Svix-Id': 'msg_migrated' },
+      'headers.Svix-Id',
+      "is read as hookline's signature by receivers' svix library",
+    ],
+    [
       'the trace context (HOOKLINE_TRACE_PROPAGATE sets it)',
       { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
       'headers.traceparent',
