@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Producer } from '@hookline/queue';
 import { createRedis, HookQueues, redisKeys } from '@hookline/redis';
 import { createStore, SecretBox } from '@hookline/store';
-import { startRedisCluster, uniquePrefix, type RedisClusterFixture } from '@hookline/testing';
-import type { Redis } from 'ioredis';
+import { uniquePrefix, useRedisCluster } from '@hookline/testing';
 import { eraseIdempotency } from '../src/erasures/erasure-steps';
 
 // An erasure's idempotency step on a real Redis Cluster of three masters. Each account's fingerprints live in
@@ -12,19 +11,11 @@ import { eraseIdempotency } from '../src/erasures/erasure-steps';
 
 jest.setTimeout(60000);
 
-let cluster: RedisClusterFixture;
-let redis: Redis;
-beforeAll(async () => {
-  cluster = await startRedisCluster({ masters: 3 });
-  redis = createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes });
-}, 60000);
-afterAll(async () => {
-  redis?.disconnect();
-  await cluster?.stop();
-});
+const shared = useRedisCluster(({ nodes }) => createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: nodes }));
 
 /** The port of the master serving a key's slot. */
 async function masterPortOf(key: string): Promise<number> {
+  const { redis } = shared;
   const slots = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
   const slot = Number(await redis.call('CLUSTER', 'KEYSLOT', key));
   return slots.find(([from, to]) => slot >= from && slot <= to)![2][1];
@@ -32,6 +23,7 @@ async function masterPortOf(key: string): Promise<number> {
 
 describe('erasure on a Redis Cluster', () => {
   it('removes the idempotency keys of erased events on every master, and only those', async () => {
+    const { redis } = shared;
     const keys = redisKeys(uniquePrefix('erasure-cluster'));
     const hookQueues = new HookQueues(redis, keys);
     const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });

@@ -1,31 +1,14 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { loadConfig } from '@hookline/config';
 import { noticeSender, smtpMailer } from '../src';
+import { startMailbox } from './mailbox';
 
 // The From of notice e-mails (product.md §16): under an operator's brand, customers never read "hookline",
 // and the sender is the first thing a mail client shows. A real SMTP server on 127.0.0.1 receives the mail.
 
 async function firstMail(from: string): Promise<ParsedMail> {
-  const mails: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream).then(
-        (mail) => {
-          mails.push(mail);
-          done();
-        },
-        (error: Error) => done(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, from);
+  const mailbox = await startMailbox();
+  const mailer = smtpMailer(`smtp://127.0.0.1:${mailbox.port}`, from);
   try {
     await mailer.send('ops@acme.example', {
       subject: 'Hook “CRM” is failing',
@@ -34,9 +17,9 @@ async function firstMail(from: string): Promise<ParsedMail> {
     });
   } finally {
     mailer.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await mailbox.close();
   }
-  return mails[0]!;
+  return mailbox.mails[0]!;
 }
 
 const settings = (env: Record<string, string>) =>

@@ -1,37 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { HookControl } from '@hookline/suspension';
 import { fleetMetrics } from '@hookline/telemetry';
 import { machineText, waitUntil } from '@hookline/testing';
 import { smtpMailer } from '../src';
 import { useMonitorHarness } from './harness';
+import { startMailbox } from './mailbox';
 
 // Notices by e-mail (product.md §11): a real SMTP server on 127.0.0.1 receives what a customer would read.
 
 const h = useMonitorHarness();
-
-/** An SMTP server that keeps every message it is given, parsed. */
-async function startMailbox(): Promise<{ port: number; mails: ParsedMail[]; close(): Promise<void> }> {
-  const mails: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream).then(
-        (mail) => {
-          mails.push(mail);
-          done();
-        },
-        (error: Error) => done(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('notices by e-mail', () => {
   it('tells the account once per transition, with two monitors: failing, suspended, re-enabled', async () => {

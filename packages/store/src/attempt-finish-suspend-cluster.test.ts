@@ -1,7 +1,6 @@
-import type { AttemptRecord } from '@hookline/core';
 import { createRedis, PAUSED_FIELD, SUSPENSION_DUE_AFTER_MS } from '@hookline/redis';
-import { startRedisCluster, uniquePrefix, type RedisClusterFixture } from '@hookline/testing';
-import type { Redis } from 'ioredis';
+import { uniquePrefix, useRedisCluster } from '@hookline/testing';
+import { failFirst } from './test-support/fail-first';
 import { hookWithJobs } from './test-support/hook-with-jobs';
 
 // On a Redis Cluster the suspension-due set is on another shard than the hook's keys, so the outcome script
@@ -11,50 +10,17 @@ import { hookWithJobs } from './test-support/hook-with-jobs';
 
 jest.setTimeout(60000);
 
-let cluster: RedisClusterFixture;
-let redis: Redis;
-beforeAll(async () => {
-  cluster = await startRedisCluster({ masters: 3 });
-  redis = createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes });
-}, 60000);
-afterAll(async () => {
-  redis?.disconnect();
-  await cluster?.stop();
-});
+const shared = useRedisCluster(({ nodes }) => createRedis({ REDIS_URL: '', REDIS_CLUSTER_NODES: nodes }));
 
 async function failOnce(threshold: number) {
-  const ctx = { prefix: uniquePrefix('finish-suspend-cluster'), redis };
-  const { store, keys, hook, jobs, layout } = await hookWithJobs(ctx, {
-    suspensionRule: { threshold, windowMs: 0 },
-  });
-  const offer = await jobs.take(hook.id, 'w:1');
-  if (offer.kind !== 'job') throw new Error(`expected a job, got ${offer.kind}`);
-  const job = offer.job;
-  const fence = { jobId: job.id, token: job.token };
-  expect((await store.attempts.begin(hook.id, job.id, fence)).kind).toBe('send');
-  const record: AttemptRecord = {
-    attempt_id: `att_${job.id}`,
-    trigger: 'auto',
-    account_id: hook.account_id,
-    hook_id: hook.id,
-    event_id: job.id,
-    event_type: 'call_created',
-    outcome: 'failed',
-    status_code: 500,
-    duration_ms: 3,
-    attempted_at: new Date().toISOString(),
-  };
-  const before = Date.now();
-  const done = await store.attempts.finishAndComplete(
-    hook.id,
-    record,
-    fence,
-    'failure',
-    job.id,
-    '{}',
-    jobs.prepareFinish(job, { kind: 'failed', reason: 'failed 500' }, true),
+  const { redis } = shared;
+  const opened = await hookWithJobs(
+    { prefix: uniquePrefix('finish-suspend-cluster'), redis },
+    { suspensionRule: { threshold, windowMs: 0 } },
   );
-  expect(done.finished).toBe('recorded');
+  const { keys, hook, layout } = opened;
+  const before = Date.now();
+  await failFirst(opened);
   return {
     before,
     paused: (await redis.hget(layout.meta, PAUSED_FIELD)) !== null,

@@ -1,14 +1,9 @@
-import type { AttemptRecord, HookView } from '@hookline/core';
-import {
-  PAUSED_FIELD,
-  type ActiveJob,
-  type HookJobs,
-  type hookQueueLayout,
-  type RedisKeys,
-} from '@hookline/redis';
+import type { HookView } from '@hookline/core';
+import { PAUSED_FIELD, type HookJobs, type hookQueueLayout, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { SuspensionRule } from './contracts';
 import type { Store } from './create-store';
+import { failFirst as failFirstJob } from './test-support/fail-first';
 import { hookWithJobs } from './test-support/hook-with-jobs';
 
 // A worker's outcome script applies a failure to the hook's streak and, when that failure brings the streak to
@@ -28,42 +23,10 @@ describe("a failure's outcome script and the suspension rule", () => {
     ({ store, keys, hook, jobs, layout } = await hookWithJobs(ctx, { suspensionRule: rule }));
   }
 
-  const failed = (eventId: string, attemptedAt: number): AttemptRecord => ({
-    attempt_id: `att_${eventId}`,
-    trigger: 'auto',
-    account_id: hook.account_id,
-    hook_id: hook.id,
-    event_id: eventId,
-    event_type: 'call_created',
-    outcome: 'failed',
-    status_code: 500,
-    duration_ms: 3,
-    attempted_at: new Date(attemptedAt).toISOString(),
-  });
-
+  const opened = () => ({ store, hook, jobs });
   /** Takes evt_1, records its failure (attempted at `at`) and asks BullMQ for the next job in the same call. */
-  async function failFirst(
-    at = Date.now(),
-    beforeOutcome: () => Promise<unknown> = async () => undefined,
-  ): Promise<ActiveJob | undefined> {
-    const offer = await jobs.take(hook.id, 'w:1');
-    if (offer.kind !== 'job') throw new Error(`expected a job, got ${offer.kind}`);
-    const job = offer.job;
-    const fence = { jobId: job.id, token: job.token };
-    expect((await store.attempts.begin(hook.id, job.id, fence)).kind).toBe('send');
-    await beforeOutcome();
-    const done = await store.attempts.finishAndComplete(
-      hook.id,
-      failed(job.id, at),
-      fence,
-      'failure',
-      job.id,
-      '{}',
-      jobs.prepareFinish(job, { kind: 'failed', reason: 'failed 500' }, true),
-    );
-    expect(done.finished).toBe('recorded');
-    return jobs.finished(job, done.jobReply);
-  }
+  const failFirst = (at?: number, beforeOutcome?: () => Promise<unknown>) =>
+    failFirstJob(opened(), at, beforeOutcome);
 
   const paused = async () => (await ctx.redis.hget(layout.meta, PAUSED_FIELD)) !== null;
   const streak = () => ctx.redis.hgetall(keys.hookStreak(hook.id));

@@ -8,6 +8,7 @@ export {
 } from './redis-fixture';
 export {
   startRedisCluster,
+  useRedisCluster,
   type RedisClusterFixture,
   type RedisClusterNode,
   type RedisClusterOptions,

@@ -165,3 +165,24 @@ async function startOnce(options: RedisClusterOptions): Promise<RedisClusterFixt
     stop,
   };
 }
+
+/**
+ * A real Redis Cluster for the tests of one file: started before them, stopped after, with the client
+ * `connect` makes for them (hookline's own in most tests, so commands go through its Cluster options).
+ * Tests isolate themselves with a `uniquePrefix` of their own, as on one Redis.
+ */
+export function useRedisCluster<Client extends { disconnect(): void }>(
+  connect: (cluster: RedisClusterFixture) => Client,
+  options: RedisClusterOptions = { masters: 3 },
+): { readonly cluster: RedisClusterFixture; readonly redis: Client } {
+  const state = {} as { cluster: RedisClusterFixture; redis: Client };
+  beforeAll(async () => {
+    state.cluster = await startRedisCluster(options);
+    state.redis = connect(state.cluster);
+  }, 60_000);
+  afterAll(async () => {
+    state.redis?.disconnect();
+    await state.cluster?.stop();
+  });
+  return state;
+}
