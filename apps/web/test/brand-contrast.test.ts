@@ -1,4 +1,4 @@
-import { expectNoAxeViolations, PHONE, DESKTOP, signIn, useBrowser } from './support/browser';
+import { expectNoAxeViolations, PHONE, DESKTOP, screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -30,5 +30,7 @@ describe('a brand colour at the edge of the contrast rule', () => {
         await page.goto(`${w.baseUrl}${path}`);
         await expectNoAxeViolations(page);
       }
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await screenshot(page, 'brand-edge-colour-hook');
   });
 });
