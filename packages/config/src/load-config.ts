@@ -63,7 +63,7 @@ export function loadConfig(
     problems.push(
       'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',
     );
-  problems.push(...httpTimeoutProblems(present));
+  problems.push(...httpTimeoutProblems(present), ...embeddingProblems(present));
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
   const logo = present.HOOKLINE_BRAND_LOGO ? loadBrandLogo(present.HOOKLINE_BRAND_LOGO, problems) : undefined;
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);
@@ -105,6 +105,31 @@ function httpTimeoutProblems(present: Readonly<Record<string, string | undefined
     `${shown('HOOKLINE_HTTP_HEADERS_TIMEOUT_MS', headers)} must not exceed ` +
       `${shown('HOOKLINE_HTTP_REQUEST_TIMEOUT_MS', request)}: the headers are part of the request`,
   ];
+}
+
+// A sign-in link's session inside an operator's frame lives in a partitioned cookie, which must be Secure, and
+// browsers keep a Secure cookie from plain http only on this machine's names: with any other public address on
+// http the link would be spent and the customer, inside the frame, left signed out.
+function embeddingProblems(present: Readonly<Record<string, string | undefined>>): string[] {
+  const publicUrl = valueOf(present, 'HOOKLINE_PUBLIC_URL');
+  const ancestors = valueOf(present, 'HOOKLINE_FRAME_ANCESTORS');
+  if (!publicUrl || !ancestors?.length) return [];
+  const { protocol, hostname } = new URL(publicUrl);
+  if (protocol === 'https:' || isLoopbackName(hostname)) return [];
+  return [
+    `HOOKLINE_PUBLIC_URL: must be https:// with HOOKLINE_FRAME_ANCESTORS (${publicUrl}: browsers drop the ` +
+      'Secure cookie of a session inside a frame on plain http, except on localhost)',
+  ];
+}
+
+/** Names browsers treat as this machine, where http counts as secure (localhost, 127.0.0.0/8, ::1). */
+function isLoopbackName(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127(\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === '[::1]'
+  );
 }
 
 function loadEventCatalog(

@@ -31,6 +31,31 @@ describe('the operator’s settings for embedding (product.md §16)', () => {
       /HOOKLINE_FRAME_ANCESTORS.*each entry must be an origin such as https:\/\/portal\.example\.com/,
     );
   });
+  // A sign-in link's session inside the frame lives in a partitioned cookie, which must be Secure: a browser on
+  // plain http to any other host drops it, so the link would be spent and the customer left signed out.
+  it('refuses embedding with a public address on plain http that is not this machine', () => {
+    expect(() =>
+      load({
+        HOOKLINE_FRAME_ANCESTORS: 'https://portal.example.com',
+        HOOKLINE_PUBLIC_URL: 'http://hooks.example.com',
+      }),
+    ).toThrow(
+      'HOOKLINE_PUBLIC_URL: must be https:// with HOOKLINE_FRAME_ANCESTORS (http://hooks.example.com: ' +
+        'browsers drop the Secure cookie of a session inside a frame on plain http, except on localhost)',
+    );
+  });
+
+  it.each([
+    'https://hooks.example.com',
+    'http://localhost:8080',
+    'http://127.0.0.1:8080',
+    'http://[::1]:8080',
+  ])('embeds with the public address %s, and with none', (url) => {
+    const ancestors = { HOOKLINE_FRAME_ANCESTORS: 'https://portal.example.com' };
+    expect(load({ ...ancestors, HOOKLINE_PUBLIC_URL: url }).HOOKLINE_FRAME_ANCESTORS).toHaveLength(1);
+    expect(load(ancestors).HOOKLINE_FRAME_ANCESTORS).toHaveLength(1);
+    expect(load({ HOOKLINE_PUBLIC_URL: 'http://hooks.example.com' }).HOOKLINE_FRAME_ANCESTORS).toEqual([]);
+  });
 });
 
 describe('the operator’s brand settings', () => {

@@ -120,7 +120,8 @@ export const settingsSchema = z.object({
     ).transform((list) => list.map((v) => new URL(v).origin)),
     "comma-separated origins of the operator's pages that may show the website in an iframe (CSP " +
       '`frame-ancestors`); sessions opened by a sign-in link then use a partitioned cookie (`SameSite=None; ' +
-      'Secure; Partitioned`), which browsers accept over https or on localhost only',
+      'Secure; Partitioned`), which browsers accept over https or on localhost only: with ' +
+      '`HOOKLINE_PUBLIC_URL` on plain http, it must name localhost',
     '— (no page may frame the website)',
   ),
   HOOKLINE_BRAND_NAME: setting(
