@@ -47,7 +47,7 @@ export class EgressBackoff {
       );
     // Outlives the next wait and the try after it: a process that stops waiting leaves it to expire soon.
     await this.deps.waits
-      .waiting(hookId, result.error, this.deps.clock(), 2 * maxMs + 60_000)
+      .waiting(hookId, result.error, this.deps.clock(), 2 * maxMs + 60_000, result.cause)
       .catch((error: unknown) => logger.warn({ err: error, hookId }, 'could not record the egress wait'));
     return delayMs;
   }

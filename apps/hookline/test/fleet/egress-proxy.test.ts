@@ -1,5 +1,6 @@
 import { startReceiver, startTinyproxy, waitUntil } from '@hookline/testing';
 import { createMetrics } from '@hookline/telemetry';
+import { startHttpTier } from '../support/http-tier';
 import { useHookline } from './harness';
 
 // HOOKLINE_EGRESS_PROXY end to end: producer -> Redis -> worker -> tinyproxy (leaving from 127.0.0.2) -> endpoint.
@@ -122,5 +123,56 @@ describe('deliveries through the egress proxy', () => {
     await h.publish(account.id);
     await receiver.waitFor(1);
     expect(receiver.requests[0]!.remoteAddress).toBe('127.0.0.2');
+  });
+  it('/readyz says the proxy refuses while it keeps deliveries back, naming it by host and port only, and ok once they go', async () => {
+    const refusedPort = await startReceiver();
+    h.ctx.closeLater(refusedPort);
+    const allowed = await startReceiver();
+    h.ctx.closeLater(allowed);
+    // Reachable, and refusing: CONNECT to refusedPort is outside its ConnectPort list (403 Access violation).
+    const proxy = await startTinyproxy({
+      connectPorts: [allowed.port],
+      basicAuth: { user: 'hookline', password: 'egress-pw' },
+    });
+    h.ctx.onCleanup(() => proxy.close());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: refusedPort.url('/webhook') });
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: proxy.url }, { timings });
+    const { base } = await startHttpTier(h.ctx, { HOOKLINE_EGRESS_PROXY: proxy.url });
+    const egressCheck = async () => {
+      const res = await fetch(`${base}/readyz`);
+      const body = await res.text();
+      expect(res.status).toBe(200);
+      expect(body).not.toContain('egress-pw');
+      return (JSON.parse(body) as { checks: { name: string; status: string; detail: string }[] }).checks.find(
+        (c) => c.name === 'egress_proxy',
+      )!;
+    };
+
+    await h.publish(account.id, { call_id: 'kept-back' });
+    const refused = await waitUntil(async () => {
+      const check = await egressCheck();
+      return check.status !== 'ok' ? check : undefined;
+    }, 'readiness to report the refusal');
+    expect(refused).toEqual({
+      name: 'egress_proxy',
+      status: 'refused',
+      detail:
+        `127.0.0.1:${proxy.port} accepts connections but keeps deliveries back: 1 hook waits on it; the last ` +
+        `try: the egress proxy 127.0.0.1:${proxy.port} refused CONNECT 127.0.0.1:${refusedPort.port}: 403 Access violation`,
+    });
+    expect(refusedPort.requests).toHaveLength(0);
+
+    // The hook now points where the proxy lets it through: the waiting event goes, and readiness says so.
+    await h.store.hooks.update(account.id, hook.id, { url: allowed.url('/webhook') }, 'operator');
+    await allowed.waitFor(1);
+    await waitUntil(async () => (await egressCheck()).status === 'ok', 'readiness to be ok again');
+    expect(await egressCheck()).toEqual({
+      name: 'egress_proxy',
+      status: 'ok',
+      detail: expect.stringMatching(
+        new RegExp(`^127\\.0\\.0\\.1:${proxy.port} accepted a connection in \\d+ ms$`),
+      ),
+    });
   });
 });
