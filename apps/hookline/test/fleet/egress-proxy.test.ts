@@ -175,4 +175,33 @@ describe('deliveries through the egress proxy', () => {
       ),
     });
   });
+  it('a worker stopped while the proxy kept a hook waiting leaves no wait behind: the next one says afresh', async () => {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const refusing = await startTinyproxy({ connectPorts: [443] });
+    h.ctx.onCleanup(() => refusing.close());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url('/webhook') });
+    const first = h.startWorker({ HOOKLINE_EGRESS_PROXY: refusing.url }, { timings });
+    const { base } = await startHttpTier(h.ctx, { HOOKLINE_EGRESS_PROXY: refusing.url });
+    const hookWait = async () => (await h.store.hooks.get(account.id, hook.id))?.egress_wait;
+    const readiness = async () =>
+      (
+        (await (await fetch(`${base}/readyz`)).json()) as { checks: { name: string; status: string }[] }
+      ).checks.find((c) => c.name === 'egress_proxy')!.status;
+
+    await h.publish(account.id, { call_id: 'kept-back' });
+    await waitUntil(hookWait, 'the wait on the hook');
+    expect(await readiness()).toBe('refused');
+
+    // The operator fixes the proxy's rules and restarts the workers (here: another proxy that lets it through).
+    await first.close();
+    const fixed = await startTinyproxy({ connectPorts: [receiver.port] });
+    h.ctx.onCleanup(() => fixed.close());
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: fixed.url }, { timings });
+    await receiver.waitFor(1);
+    await waitUntil(async () => (await hookWait()) === undefined, 'the wait on the hook to be gone');
+    expect(await readiness()).toBe('ok');
+    expect(receiver.requests).toHaveLength(1);
+  });
 });

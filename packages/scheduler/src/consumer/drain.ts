@@ -83,6 +83,7 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
         // Stopped waiting (shutting down, the lease in doubt, or the slot is wanted by another hook): the job
         // stays at the head of the queue, unlocked, so the next holder takes it over at once and sends it.
         await jobs.unlock(job).catch(() => false);
+        await this.deps.egress.stoppedWaiting(holding.hookId).catch(() => undefined);
         return false;
       }
       if (end.kind === 'withdrawn') {

@@ -93,4 +93,11 @@ export interface EgressWaiting {
   notSent(hookId: string, jobId: string, result: NotSent): Promise<number>;
   /** A request of the hook left: its wait, if any, is over. */
   sent(hookId: string): Promise<void>;
+  /**
+   * This process stopped keeping the hook's event waiting (shutting down, or the hook goes to another holder),
+   * the event still unsent: the hook's wait is no longer this process's to report. The next holder tries at once
+   * and says afresh whether the proxy still keeps it back; left in place, the wait would outlive a proxy that
+   * was fixed meanwhile, and the next holder, not knowing of it, would never clear it.
+   */
+  stoppedWaiting(hookId: string): Promise<void>;
 }

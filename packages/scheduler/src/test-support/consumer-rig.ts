@@ -88,7 +88,11 @@ export class ConsumerRig {
         }
       },
       // The rig's deliveries never go through an egress proxy.
-      egress: { notSent: () => Promise.resolve(0), sent: () => Promise.resolve() },
+      egress: {
+        notSent: () => Promise.resolve(0),
+        sent: () => Promise.resolve(),
+        stoppedWaiting: () => Promise.resolve(),
+      },
       holderId: holder,
       roster: new WorkerRoster(this.redis, this.keys),
       name: holder,
