@@ -204,4 +204,48 @@ describe('deliveries through the egress proxy', () => {
     expect(await readiness()).toBe('ok');
     expect(receiver.requests).toHaveLength(1);
   });
+  it('an event waiting on the proxy is held when the hook is suspended meanwhile, and goes once, first, on resume', async () => {
+    const { receiver, proxy, account, hook, metrics } = await setUp();
+    await proxy.stop();
+    await h.publish(account.id, { call_id: 'waited' });
+    await waitUntil(async () => (await h.store.hooks.get(account.id, hook.id))?.egress_wait, 'the wait');
+
+    // An admin pauses the hook (Bull Board) while its event waits, then the proxy comes back.
+    await h.hookQueues.pause(hook.id);
+    await proxy.start();
+    // The worker lets go of the event (its wait ends, the gauge says so) or, wrongly, sends it to a suspended hook.
+    await waitUntil(
+      async () =>
+        receiver.requests.length > 0 ||
+        ((await metrics.hooksWaitingOnEgress.get()).values[0]?.value === 0 &&
+          (await h.store.hooks.get(account.id, hook.id))?.egress_wait === undefined),
+      'the worker to stop waiting, or a request',
+    );
+    // Any holder may now take the hook up: it must not take the event and send it. A second worker, started
+    // now, and a new event (which signals the hook) give it every chance.
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: proxy.url }, { timings });
+    await h.publish(account.id, { call_id: 'held-behind' });
+    // Both are held, the one that waited on the proxy first (the website's held list shows them).
+    await waitUntil(async () => (await h.hookQueues.waitingCount(hook.id)) === 2, 'both events held');
+    expect(receiver.requests).toHaveLength(0);
+    expect((await h.store.hooks.get(account.id, hook.id))?.state).toBe('suspended');
+
+    await h.hookQueues.resume(hook.id);
+    await h.publish(account.id, { call_id: 'after' });
+    await receiver.waitFor(3);
+    expect(receiver.requests.map((r) => JSON.parse(r.body.toString()).call_id)).toEqual([
+      'waited',
+      'held-behind',
+      'after',
+    ]);
+    const log = await waitUntil(async () => {
+      const records = await h.deliveries(hook.id);
+      return records.length === 3 ? records : undefined;
+    }, 'three records');
+    expect(log.map((r) => [r.call_id, r.outcome, r.trigger])).toEqual([
+      ['after', 'delivered', 'auto'],
+      ['held-behind', 'delivered', 'auto'],
+      ['waited', 'delivered', 'auto'],
+    ]);
+  });
 });

@@ -37,6 +37,12 @@ export interface JobSource {
    * takes it at once instead of waiting for the lock to expire. False when the lock was not the token's.
    */
   unlock(job: ActiveJob): Promise<boolean>;
+  /**
+   * Puts a job that was never sent back at the head of its hook's queue (its lock deleted while it is still
+   * the token's): the next holder takes it first, and while the hook is paused it is held with the others.
+   * False when the lock was not the token's.
+   */
+  requeue(job: ActiveJob): Promise<boolean>;
 }
 
 /**

@@ -142,5 +142,6 @@ export function interceptedSource(
     finished: (job, reply) => inner.finished(job, reply),
     extendLock: (job) => inner.extendLock(job),
     unlock: (job) => inner.unlock(job),
+    requeue: (job) => inner.requeue(job),
   };
 }
