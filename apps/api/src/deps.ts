@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@hookline/config';
 import type { EventCatalog, HookEnabler, HookSender, PublishEventInput } from '@hookline/core';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
+import type { EgressFleetWait } from '@hookline/redis';
 import type { Accounts, ActivityFeed, Hooks, PortalLinks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
@@ -28,12 +29,14 @@ export interface ApiDeps {
   /** Whether the history database answers within `ms` (readiness). */
   historyAnswers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
   /**
-   * With HOOKLINE_EGRESS_PROXY: the proxy as it may be named (host:port) and whether it accepts a connection
-   * within `ms` (readiness reports it; it never makes the HTTP tier unready).
+   * With HOOKLINE_EGRESS_PROXY: the proxy as it may be named (host:port), whether it accepts a connection
+   * within `ms`, and the hooks the workers keep waiting on it (readiness reports both; neither makes the HTTP
+   * tier unready).
    */
   readonly egressProxy?: {
     readonly shown: string;
     answers(ms: number): Promise<{ ok: true; ms: number } | { ok: false; reason: string }>;
+    waiting(): Promise<EgressFleetWait | undefined>;
   };
   readonly producer: HookSender & {
     /** `options.trace`: the request's W3C trace context headers, unchecked (the producer checks them). */

@@ -6,6 +6,7 @@ import { apiPlugin, BODY_LIMIT, errorHandler, requestLogging } from '@hookline/a
 import type { Config } from '@hookline/config';
 import { mountAdmin } from '@hookline/admin';
 import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
+import { EgressWaits } from '@hookline/redis';
 import { type Services } from '@hookline/services';
 import type { Logger, Metrics } from '@hookline/telemetry';
 import { webFrameworkErrors, webNotFound, webPlugin, type WebDeps } from '@hookline/web';
@@ -77,7 +78,12 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   }) as unknown as FastifyInstance;
 
   const proxy = config.HOOKLINE_EGRESS_PROXY ? parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) : undefined;
-  const egressProxy = proxy && { shown: proxy.shown, answers: (ms: number) => proxyAnswers(proxy, ms) };
+  const egressWaits = new EgressWaits(redis, keys);
+  const egressProxy = proxy && {
+    shown: proxy.shown,
+    answers: (ms: number) => proxyAnswers(proxy, ms),
+    waiting: () => egressWaits.fleet(new Date()),
+  };
   await app.register(apiPlugin, {
     deps: {
       config,

@@ -45,11 +45,25 @@ export class EgressBackoff {
         { hookId, jobId, tries, delayMs, reason: result.error },
         'still waiting on the egress proxy',
       );
-    // Outlives the next wait and the try after it: a process that stops waiting leaves it to expire soon.
+    // Outlives the next wait and the try after it: a process that dies while waiting leaves it to expire soon
+    // (one that stops waiting clears it: stoppedWaiting).
     await this.deps.waits
-      .waiting(hookId, result.error, this.deps.clock(), 2 * maxMs + 60_000)
+      .waiting(hookId, result.error, this.deps.clock(), 2 * maxMs + 60_000, result.cause)
       .catch((error: unknown) => logger.warn({ err: error, hookId }, 'could not record the egress wait'));
     return delayMs;
+  }
+
+  /** This process no longer keeps the hook waiting, its event unsent (see EgressWaiting.stoppedWaiting). */
+  async stoppedWaiting(hookId: string): Promise<void> {
+    const tries = this.tries.get(hookId);
+    if (tries === undefined) return;
+    this.tries.delete(hookId);
+    this.deps.metrics.hooksWaitingOnEgress.set(this.tries.size);
+    this.deps.logger.info(
+      { hookId, tries },
+      'stopped waiting on the egress proxy for this hook; its event stays at the head of its queue',
+    );
+    await this.deps.waits.clear(hookId).catch(() => undefined);
   }
 
   /** A request of the hook left (whatever its outcome): the wait, if there was one, is over. */

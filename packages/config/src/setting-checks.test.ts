@@ -134,3 +134,43 @@ describe('HOST', () => {
     },
   );
 });
+
+describe('HOOKLINE_EGRESS_PROXY', () => {
+  const SHAPE = /^HOOKLINE_EGRESS_PROXY: must be http:\/\/\[user:password@\]host:port/;
+
+  it.each([
+    ['no port (would quietly mean 80)', 'http://proxy.internal'],
+    ['no port, with credentials', 'http://ops:Secr3tPass@proxy.internal'],
+    ['port 0', 'http://proxy.internal:0'],
+    ['a fragment', 'http://proxy.internal:3128#egress'],
+    ['a path', 'http://proxy.internal:3128/path'],
+    ['a query', 'http://proxy.internal:3128?x=1'],
+    ['https', 'https://proxy.internal:3128'],
+    ['another scheme', 'socks5://proxy.internal:1080'],
+    ['no scheme', 'proxy.internal:3128'],
+    ['garbage', 'garbage'],
+  ])('refuses %s, naming the setting', (_, value) => {
+    expect(problemsWith({ HOOKLINE_EGRESS_PROXY: value })).toEqual([expect.stringMatching(SHAPE)]);
+  });
+
+  it('refuses a password that is not valid percent-encoding, naming the setting and not the password', () => {
+    const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: 'http://ops:p%zzSecr3t@proxy.internal:3128' });
+    expect(problems).toEqual([
+      'HOOKLINE_EGRESS_PROXY: user and password must be percent-encoded (%40 for @, %25 for %)',
+    ]);
+    expect(problems.join()).not.toContain('Secr3t');
+  });
+
+  it.each([
+    'http://proxy.internal:3128',
+    'http://proxy.internal:3128/',
+    'http://ops:s3cr%40t@10.0.0.5:8080',
+    'http://ops:p@ss@proxy.internal:3128',
+    'http://[fd00::5]:3128',
+    'http://proxy.internal:80',
+  ])('takes %s', (value) => {
+    expect(
+      loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_EGRESS_PROXY: value }, 'worker').HOOKLINE_EGRESS_PROXY,
+    ).toBe(value);
+  });
+});

@@ -120,3 +120,35 @@ export const basicCredential = () =>
       /^[\x20-\x7e]*$/,
       'must be visible ASCII characters or spaces (no control or non-ASCII characters, which browsers send differently)',
     );
+
+/**
+ * A forward proxy: `http://[user:password@]host:port`, nothing after the port but `/`. The port is required:
+ * the URL parser would read a missing one as 80, where proxies listen on 3128 or 8080, and every delivery would
+ * then wait on a proxy that is not there. User and password are percent-decoded when the proxy is asked, so
+ * they must decode here already (or the process would stop later on a bare "URI malformed"). The value is
+ * never echoed: it may hold the proxy's password.
+ */
+const PROXY_SHAPE = /^http:\/\/(?:[^/?#\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^:@/?#[\]\s]+):(\d{1,5})\/?$/i;
+export const forwardProxyUrl = (shapeMessage: string) =>
+  z.string().superRefine((value, ctx) => {
+    const port = Number(PROXY_SHAPE.exec(value)?.[1]);
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !(port >= 1 && port <= 65535)) {
+      ctx.addIssue({ code: 'custom', message: shapeMessage });
+      return;
+    }
+    try {
+      decodeURIComponent(url.username);
+      decodeURIComponent(url.password);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'user and password must be percent-encoded (%40 for @, %25 for %)',
+      });
+    }
+  });

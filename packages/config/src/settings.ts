@@ -8,6 +8,7 @@ import {
   bearerToken,
   cidr,
   commaList,
+  forwardProxyUrl,
   int,
   listenHost,
   setting,
@@ -225,17 +226,9 @@ export const settingsSchema = z.object({
       'with `false` an endpoint receives exactly the headers shown in "Walk-through with curl"',
   ),
   HOOKLINE_EGRESS_PROXY: setting(
-    z
-      .string()
-      .refine((v) => {
-        try {
-          const url = new URL(v);
-          return url.protocol === 'http:' && url.hostname !== '' && url.pathname === '/' && !url.search;
-        } catch {
-          return false;
-        }
-      }, 'must be http://[user:password@]host:port (a forward proxy that allows CONNECT)')
-      .optional(),
+    forwardProxyUrl(
+      'must be http://[user:password@]host:port, the port included (a forward proxy that allows CONNECT)',
+    ).optional(),
     'a forward proxy every outbound request goes through (deliveries, tests, probes, operator notices), as ' +
       'CONNECT tunnels to the address the network policy allowed, so endpoints see fixed source addresses ' +
       '(see "Egress proxy"). A refused or unreachable proxy sends nothing: events wait and go later',

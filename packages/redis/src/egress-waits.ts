@@ -7,10 +7,22 @@ export interface EgressWait {
   readonly reason: string;
 }
 
+/** Why the proxy kept a try back: it answered CONNECT with a refusal, or it did not answer at all. */
+export type EgressWaitCause = 'refused' | 'unreachable';
+
+/** The fleet's view, for readiness: how many hooks wait, and the latest try kept back. */
+export interface EgressFleetWait {
+  readonly hooks: number;
+  readonly cause: EgressWaitCause;
+  readonly reason: string;
+}
+
 /**
- * Where workers say that a hook's deliveries wait on the egress proxy, for the hook's answers and page. The
- * entry expires by itself `ttlMs` after the last failed try, so a worker that died while waiting, or a proxy
- * that came back while another process delivered, leaves nothing stale for long.
+ * Where workers say that a hook's deliveries wait on the egress proxy, for the hook's answers and page, and
+ * fleet-wide for /readyz. The entry expires by itself `ttlMs` after the last failed try, so a worker that died
+ * while waiting, or a proxy that came back while another process delivered, leaves nothing stale for long.
+ * The hook's entry and the fleet index live in different cluster slots: written one after the other, never in
+ * one transaction.
  */
 export class EgressWaits {
   constructor(
@@ -19,22 +31,53 @@ export class EgressWaits {
   ) {}
 
   /** Records one more refused try; `since` stays the first of the run. */
-  async waiting(hookId: string, reason: string, at: Date, ttlMs: number): Promise<void> {
+  async waiting(
+    hookId: string,
+    reason: string,
+    at: Date,
+    ttlMs: number,
+    cause: EgressWaitCause = 'refused',
+  ): Promise<void> {
     const key = this.keys.hookEgressWait(hookId);
     await this.redis
       .multi()
       .hsetnx(key, 'since', at.toISOString())
-      .hset(key, 'reason', reason)
+      .hset(key, 'reason', reason, 'cause', cause)
       .pexpire(key, ttlMs)
+      .exec();
+    const expiresAt = at.getTime() + ttlMs;
+    await this.redis
+      .multi()
+      .zadd(this.keys.egressWaiting(), expiresAt, hookId)
+      // Entries of waits nobody renewed (a worker gone, a hook deleted): the index stays as small as the waits.
+      .zremrangebyscore(this.keys.egressWaiting(), '-inf', at.getTime())
+      .pexpire(this.keys.egressWaiting(), ttlMs)
       .exec();
   }
 
   async clear(hookId: string): Promise<void> {
     await this.redis.del(this.keys.hookEgressWait(hookId));
+    await this.redis.zrem(this.keys.egressWaiting(), hookId);
   }
 
   async get(hookId: string): Promise<EgressWait | undefined> {
     const [since, reason] = await this.redis.hmget(this.keys.hookEgressWait(hookId), 'since', 'reason');
     return since && reason ? { since, reason } : undefined;
+  }
+
+  /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
+  async fleet(now: Date): Promise<EgressFleetWait | undefined> {
+    const index = this.keys.egressWaiting();
+    const [hooks, latest] = await Promise.all([
+      this.redis.zcount(index, `(${now.getTime()}`, '+inf'),
+      this.redis.zrevrangebyscore(index, '+inf', `(${now.getTime()}`, 'LIMIT', 0, 1),
+    ]);
+    if (hooks === 0 || !latest[0]) return undefined;
+    const [reason, cause] = await this.redis.hmget(this.keys.hookEgressWait(latest[0]), 'reason', 'cause');
+    return {
+      hooks,
+      cause: cause === 'unreachable' ? 'unreachable' : 'refused',
+      reason: reason ?? 'the egress proxy kept a delivery back',
+    };
   }
 }

@@ -68,4 +68,4 @@ export {
   SENTINEL_REQUEST_WAIT_MS,
   untilReady,
 } from './failover';
-export { EgressWaits, type EgressWait } from './egress-waits';
+export { EgressWaits, type EgressFleetWait, type EgressWait, type EgressWaitCause } from './egress-waits';

@@ -75,6 +75,12 @@ export function redisKeys(prefix: string) {
      * the worker that keeps the event waiting, with a short expiry it renews; read by the hook's answers and page.
      */
     hookEgressWait: (hookId: string) => `${hook(hookId)}:egress-wait`,
+    /**
+     * The hooks waiting on the egress proxy, fleet-wide: ZSET hookId -> when its wait entry expires (ms). Written
+     * beside each hook's entry, only on kept-back tries and when a wait ends (never per delivery); read by
+     * /readyz, so a proxy that takes connections but refuses every tunnel does not look healthy.
+     */
+    egressWaiting: () => `${prefix}:egress-waiting`,
 
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,

@@ -65,6 +65,8 @@ export class HookRecordAccess {
       keys.hookErasedByFence(hookId),
       keys.hookEgressWait(hookId),
     );
+    // The fleet index of egress waits is in another slot: a deleted hook waits on nothing (/readyz counts it).
+    await this.redis.zrem(keys.egressWaiting(), hookId);
   }
 
   /** Takes the hook out of both indexes (each in its own slot). */

@@ -22,7 +22,11 @@ describe('readiness with an egress proxy', () => {
         createMetrics(),
         api.history.client,
       ),
-      egressProxy: { shown: egress.shown, answers: (ms: number) => proxyAnswers(egress, ms) },
+      egressProxy: {
+        shown: egress.shown,
+        answers: (ms: number) => proxyAnswers(egress, ms),
+        waiting: async () => undefined,
+      },
     };
     api.ctx.onCleanup(() => deps.producer.close());
     api.ctx.onCleanup(() => deps.closeProbes());

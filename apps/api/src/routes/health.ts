@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HooklineError } from '@hookline/core';
-import { answersWithin } from '@hookline/redis';
+import { answersWithin, type EgressFleetWait } from '@hookline/redis';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
@@ -13,13 +13,13 @@ const ready = z.object({
         .string()
         .describe(
           'what was checked: `redis`, `postgres` (the delivery history), `history_writer` (its lag), ' +
-            '`egress_proxy` (with HOOKLINE_EGRESS_PROXY: whether it accepts connections)',
+            '`egress_proxy` (with HOOKLINE_EGRESS_PROXY: whether it accepts connections and lets deliveries through)',
         ),
       status: z
-        .enum(['ok', 'lagging', 'unreachable'])
+        .enum(['ok', 'lagging', 'refused', 'unreachable'])
         .describe(
-          '`lagging`, `unreachable` (the egress proxy): reported, not a reason to take this instance out of ' +
-            'service (events are still accepted; deliveries wait for the proxy)',
+          '`lagging`, `refused` and `unreachable` (the egress proxy): reported, not a reason to take this ' +
+            'instance out of service (events are still accepted; deliveries wait for the proxy)',
         ),
       detail: z.string(),
     }),
@@ -52,9 +52,10 @@ async function readiness(deps: ApiDeps) {
     );
   // Said, never failed on: every HTTP tier instance would be taken out of service at once for a writer that
   // is behind (the records wait in Redis, nothing is lost), and producers could not publish.
-  const [lagMs, proxy] = await Promise.all([
+  const [lagMs, proxy, waiting] = await Promise.all([
     deps.historyLagMs(),
     deps.egressProxy?.answers(READY_TIMEOUT_MS),
+    deps.egressProxy?.waiting(),
   ]);
   return [
     { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
@@ -69,18 +70,38 @@ async function readiness(deps: ApiDeps) {
     },
     // Said, never failed on, for the same reason: accepting events does not need the proxy, and they wait for
     // it in their queues. The workers' view is hookline_egress_proxy_failures_total.
-    ...(deps.egressProxy && proxy
-      ? [
-          {
-            name: 'egress_proxy',
-            status: proxy.ok ? ('ok' as const) : ('unreachable' as const),
-            detail: proxy.ok
-              ? `${deps.egressProxy.shown} accepted a connection in ${proxy.ms} ms`
-              : `${deps.egressProxy.shown} cannot be reached (${proxy.reason}); deliveries wait for it`,
-          },
-        ]
-      : []),
+    ...(deps.egressProxy && proxy ? [egressProxyCheck(deps.egressProxy.shown, proxy, waiting)] : []),
   ];
+}
+
+/**
+ * A connection is not enough: a proxy that takes it and then refuses every tunnel (wrong credentials, access
+ * rules) keeps every delivery back. What the workers met says so (the latest kept-back try, by host and port).
+ */
+function egressProxyCheck(
+  shown: string,
+  proxy: { ok: true; ms: number } | { ok: false; reason: string },
+  waiting: EgressFleetWait | undefined,
+) {
+  if (!proxy.ok)
+    return {
+      name: 'egress_proxy',
+      status: 'unreachable' as const,
+      detail: `${shown} cannot be reached (${proxy.reason}); deliveries wait for it`,
+    };
+  if (waiting)
+    return {
+      name: 'egress_proxy',
+      status: waiting.cause,
+      detail:
+        `${shown} accepts connections but keeps deliveries back: ${waiting.hooks} ` +
+        `${waiting.hooks === 1 ? 'hook waits' : 'hooks wait'} on it; the last try: ${waiting.reason}`,
+    };
+  return {
+    name: 'egress_proxy',
+    status: 'ok' as const,
+    detail: `${shown} accepted a connection in ${proxy.ms} ms`,
+  };
 }
 
 export function healthRoutes(deps: ApiDeps): Route[] {

@@ -228,6 +228,21 @@ export class HookJobs {
     );
   }
 
+  /**
+   * Puts a job that was never sent back at the head of its hook's queue (job-requeue.lua): taken first by the
+   * next holder, held with the others while the hook is paused. False when the lock was no longer ours.
+   */
+  async requeue(job: ActiveJob): Promise<boolean> {
+    const layout = hookQueueLayout(this.keys, job.hookId);
+    return (
+      (await BULLMQ_SCRIPTS.jobRequeue.run(
+        this.redis,
+        [this.lockKey(job.hookId, job.id), layout.active, layout.wait],
+        [job.token, job.id],
+      )) === 1
+    );
+  }
+
   /** The key that holds the job's lock, for scripts that fence on it. */
   lockKey(hookId: string, jobId: string): string {
     return hookQueueLayout(this.keys, hookId).jobLock(jobId);

@@ -18,6 +18,8 @@ export const BULLMQ_SCRIPTS = {
   jobAdopt: loadScript('job-adopt', DIR),
   /** Let go of the lock of an active job that was never sent, so the next holder takes it at once. */
   jobUnlock: loadScript('job-unlock', DIR),
+  /** Put a job that was never sent back at the head of its queue (held there while the hook is paused). */
+  jobRequeue: loadScript('job-requeue', DIR),
   /** Suspension's pause, once across callers; the hold cap's drop of the oldest held events. */
   hookPauseOnce: loadScript('hook-pause-once', DIR),
   heldDropOldest: loadScript('held-drop-oldest', DIR),

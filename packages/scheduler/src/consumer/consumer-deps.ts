@@ -12,7 +12,7 @@ export interface ConsumerDeps<B extends BegunNext = BegunNext> {
   blocking: Redis;
   ready: ReadySet;
   jobs: JobSource;
-  queues: Pick<HookQueues, 'needsWorker'>;
+  queues: Pick<HookQueues, 'needsWorker' | 'isPaused'>;
   /**
    * One job's delivery. It may complete the job itself with its outcome (`completing`, one round trip for
    * both), answering `finished`; or answer how the job ends, and the consumer finishes it. `begun`: the job's

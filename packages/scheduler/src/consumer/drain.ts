@@ -80,9 +80,11 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
         this.host.countInFlight(-1);
       }
       if (end.kind === 'not_sent') {
-        // Stopped waiting (shutting down, the lease in doubt, or the slot is wanted by another hook): the job
-        // stays at the head of the queue, unlocked, so the next holder takes it over at once and sends it.
-        await jobs.unlock(job).catch(() => false);
+        // Stopped waiting (shutting down, the lease in doubt, the slot is wanted by another hook, or the hook
+        // was suspended meanwhile): the job goes back to the head of the queue, never sent, so the next holder
+        // takes it first and sends it as its first attempt — or, while the hook is paused, it is held.
+        await jobs.requeue(job).catch(() => false);
+        await this.deps.egress.stoppedWaiting(holding.hookId).catch(() => undefined);
         return false;
       }
       if (end.kind === 'withdrawn') {
@@ -180,6 +182,10 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
     const delayMs = await this.deps.egress.notSent(holding.hookId, job.id, end.result);
     if (!this.host.mayContinue(holding)) return false;
     await sleep(delayMs, undefined, { signal: this.host.stopping }).catch(() => undefined);
-    return this.host.mayContinue(holding);
+    if (!this.host.mayContinue(holding)) return false;
+    // Suspended meanwhile (an admin's pause, the monitor's suspension): the event was never sent, so it is held
+    // like the events behind it and goes first on resume; trying again would send to a hook that gets nothing.
+    // Asked only here, between tries the proxy refused, never per delivery. Unknown counts as paused.
+    return !(await this.deps.queues.isPaused(holding.hookId).catch(() => true));
   }
 }

@@ -37,6 +37,12 @@ export interface JobSource {
    * takes it at once instead of waiting for the lock to expire. False when the lock was not the token's.
    */
   unlock(job: ActiveJob): Promise<boolean>;
+  /**
+   * Puts a job that was never sent back at the head of its hook's queue (its lock deleted while it is still
+   * the token's): the next holder takes it first, and while the hook is paused it is held with the others.
+   * False when the lock was not the token's.
+   */
+  requeue(job: ActiveJob): Promise<boolean>;
 }
 
 /**
@@ -93,4 +99,11 @@ export interface EgressWaiting {
   notSent(hookId: string, jobId: string, result: NotSent): Promise<number>;
   /** A request of the hook left: its wait, if any, is over. */
   sent(hookId: string): Promise<void>;
+  /**
+   * This process stopped keeping the hook's event waiting (shutting down, or the hook goes to another holder),
+   * the event still unsent: the hook's wait is no longer this process's to report. The next holder tries at once
+   * and says afresh whether the proxy still keeps it back; left in place, the wait would outlive a proxy that
+   * was fixed meanwhile, and the next holder, not knowing of it, would never clear it.
+   */
+  stoppedWaiting(hookId: string): Promise<void>;
 }

@@ -88,7 +88,11 @@ export class ConsumerRig {
         }
       },
       // The rig's deliveries never go through an egress proxy.
-      egress: { notSent: () => Promise.resolve(0), sent: () => Promise.resolve() },
+      egress: {
+        notSent: () => Promise.resolve(0),
+        sent: () => Promise.resolve(),
+        stoppedWaiting: () => Promise.resolve(),
+      },
       holderId: holder,
       roster: new WorkerRoster(this.redis, this.keys),
       name: holder,
@@ -138,5 +142,6 @@ export function interceptedSource(
     finished: (job, reply) => inner.finished(job, reply),
     extendLock: (job) => inner.extendLock(job),
     unlock: (job) => inner.unlock(job),
+    requeue: (job) => inner.requeue(job),
   };
 }

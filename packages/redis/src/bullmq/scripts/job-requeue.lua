@@ -1,0 +1,11 @@
+-- KEYS: an active job's lock, the hook queue's active list, its wait list. ARGV: the caller's lock token, the job id.
+-- Puts a job that was never sent (the egress proxy kept it back, its attempt's mark taken back) back at the head
+-- of its hook's queue, as if never taken: the next holder takes it first, and while the hook is paused it is
+-- held with the events behind it (a job left active would be taken over and sent to a suspended hook, and would
+-- look to the watchdog like work with no worker). BullMQ takes from the right of the wait list. Only the
+-- caller's own job. Returns 1 when put back, 0 when the lock was not (any more) the caller's.
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('LREM', KEYS[2], 1, ARGV[2]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[3], ARGV[2])
+redis.call('DEL', KEYS[1])
+return 1
