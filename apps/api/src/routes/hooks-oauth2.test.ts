@@ -39,4 +39,25 @@ describe('OAuth 2.0 hooks (API)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.details.map((d: { field: string }) => d.field)).toEqual([field]);
   });
+
+  // The client secret travels to token_url, not to the hook's URL: a plain-http token endpoint reads it on the way.
+  it.each([
+    [
+      'an https hook with a plain-http token_url',
+      'https://crm.example.com/hook',
+      'http://auth.example.com/token',
+      true,
+    ],
+    ['a plain-http hook with an https token_url', 'http://crm.example.com/hook', oauth.token_url, true],
+    ['https for both', 'https://crm.example.com/hook', oauth.token_url, false],
+  ])('warns about credentials over plain http for %s', async (_name, url, tokenUrl, insecure) => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), {
+      ...base,
+      url,
+      auth: { ...oauth, token_url: tokenUrl },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().insecure_credentials).toBe(insecure);
+  });
 });
