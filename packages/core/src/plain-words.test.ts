@@ -17,4 +17,17 @@ describe('plain words for customers', () => {
     expect(plainWords('HTTP 503 Service Unavailable')).toBe('HTTP 503 Service Unavailable');
     expect(utcInWords('2016-03-01T08:31:55Z')).toBe('1 Mar 2016, 08:31:55 UTC');
   });
+
+  it('keeps the sentence around a code in words, its closing bracket too', () => {
+    // As the deliverer records an endpoint that refused a client certificate; the attempt page shows it so.
+    expect(
+      plainWords(
+        'the endpoint refused the TLS connection before answering; it most likely did not accept the client ' +
+          'certificate CN=stranger (UND_ERR_SOCKET: other side closed)',
+      ),
+    ).toBe(
+      'the endpoint refused the TLS connection before answering; it most likely did not accept the client ' +
+        'certificate CN=stranger (the connection was closed before an answer)',
+    );
+  });
 });
