@@ -33,6 +33,15 @@ describe('OAuth 2.0 hooks (API)', () => {
     ['a token_url that is not http(s)', { ...oauth, token_url: 'ftp://auth.example.com/' }, 'auth.token_url'],
     ['an empty secret', { ...oauth, client_secret: '' }, 'auth.client_secret'],
     ['an unknown client_auth', { ...oauth, client_auth: 'jwt' }, 'auth.client_auth'],
+    // RFC 6749 §3.2: the token endpoint's URI must not include a fragment.
+    [
+      'a token_url with a #fragment',
+      { ...oauth, token_url: 'https://auth.example.com/token#x' },
+      'auth.token_url',
+    ],
+    // RFC 6749 §3.3: scope tokens are visible ASCII without " and \, separated by single spaces.
+    ['a scope with a double quote', { ...oauth, scope: 'events:"write"' }, 'auth.scope'],
+    ['a scope with two spaces in a row', { ...oauth, scope: 'a  b' }, 'auth.scope'],
   ])('refuses %s, naming the field', async (_name, auth, field) => {
     const acct = await api.createAccount();
     const res = await api.call('POST', hooksUrl(acct), { ...base, auth });
