@@ -168,7 +168,10 @@ export class RedisHooks implements Hooks {
     const change = parsed.data;
     const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
-    const keepsTls = change.tls ? true : change.tls === undefined && stored.tls_sealed !== undefined;
+    // Only a change of either is judged: a hook saved so before this check can still change its other settings.
+    const keepsTls = change.tls
+      ? true
+      : change.url !== undefined && change.tls === undefined && !!stored.tls_sealed;
     const plainTls =
       keepsTls && clientCertificateUrlProblem(change.url ?? stored.url, change.tls ? 'tls' : 'url');
     if (plainTls) throw validationError([plainTls]);
