@@ -30,4 +30,17 @@ describe('plain words for customers', () => {
         'certificate CN=stranger (the connection was closed before an answer)',
     );
   });
+
+  it('tells an endpoint certificate hookline could not verify from a failed handshake', () => {
+    // A hook whose own CA (tls.ca) did not sign the endpoint's certificate, or a public endpoint's broken chain.
+    expect(plainWords('SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain')).toBe(
+      'the endpoint’s TLS certificate could not be verified',
+    );
+    expect(
+      plainWords("ERR_TLS_CERT_ALTNAME_INVALID: Hostname/IP does not match certificate's altnames"),
+    ).toBe('the endpoint’s TLS certificate could not be verified');
+    expect(plainWords('ERR_SSL_WRONG_VERSION_NUMBER: wrong version number')).toBe(
+      'the TLS handshake with the endpoint failed',
+    );
+  });
 });

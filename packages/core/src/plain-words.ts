@@ -10,7 +10,8 @@ const ACTOR = /\b(customer|admin|portal):[A-Za-z0-9_.@-]+/g;
 const BY_OPERATOR = /\bby operator\b/g;
 // A code and its detail (`ECONNREFUSED 203.0.113.7:443`), up to the end of its clause or of the brackets it
 // stands in, whose closing one stays.
-const ERROR_CODE = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)\b[^;,)]*/g;
+const ERROR_CODE =
+  /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|(?:CERT|SELF_SIGNED|UNABLE_TO|DEPTH_ZERO)_[A-Z_]+)\b[^;,)]*/g;
 
 const ACTOR_WORDS: Readonly<Record<string, string>> = {
   customer: 'the customer',
