@@ -134,6 +134,7 @@ export function clientCertificateUrlProblem(url: string, field: 'tls' | 'url'): 
     ? { field, message: 'a client certificate is presented only over https; the url is http://' }
     : {
         field,
-        message: 'url must be https:// while the hook has a client certificate (remove it with tls: null)',
+        message:
+          'url must be https:// while the hook has a client certificate; remove the certificate to use http://',
       };
 }
