@@ -131,14 +131,24 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         // (at once, not after the lock) tries again.
         return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
       case 'unsendable': {
-        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
-        return recordAndEnd(
+        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension. An
+        // attempt all the same: its span in the producer's trace, as the history record names it.
+        const trace = startDeliveryTrace(deps.tracing, data, startedAt);
+        const ended = await recordAndEnd(
           data,
           fence,
-          { outcome: 'failed', startedAt, error: start.reason },
+          {
+            outcome: 'failed',
+            startedAt,
+            error: start.reason,
+            attemptId: trace.attemptId,
+            ...(trace.ids ? { trace: trace.ids } : {}),
+          },
           failed(`failed: ${start.reason}`),
           completing,
         );
+        endDeliveryTrace(trace, 'failed', undefined, start.reason);
+        return ended;
       }
     }
     // An OAuth 2.0 hook's token first (cached, or asked for through the same policy and proxy): without one,

@@ -292,4 +292,37 @@ describe('tracing across processes', () => {
     expect(record).toMatchObject({ trace_id: TRACE, span_id: span.spanId });
     expect(endpoint.requests).toHaveLength(0);
   }, 60000);
+
+  it('records an attempt that could not be sent (credentials that do not open) as an error span in the trace', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, {
+      url: endpoint.url(),
+      auth: { scheme: 'bearer', token: 'tok_123456' },
+    });
+    // Another HOOKLINE_SECRET_KEY, as after it was changed: the hook's sealed credentials do not open.
+    const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_SECRET_KEY: 'ab'.repeat(32) });
+    await worker.waitForOutput('worker started');
+
+    const { id: eventId } = await h.producer.publish(
+      account.id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: PARENT } },
+    );
+    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
+    expect(span).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      statusCode: 2,
+      attributes: { 'hookline.hook_id': hook.id, 'hookline.outcome': 'failed' },
+    });
+    const [line] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the failed record');
+    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
+    expect(record).toMatchObject({ outcome: 'failed', trace_id: TRACE, span_id: span.spanId });
+    expect(endpoint.requests).toHaveLength(0);
+  }, 60000);
 });
