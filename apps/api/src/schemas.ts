@@ -56,7 +56,10 @@ export const hookView = z
     updated_at: z.string(),
     insecure_credentials: z
       .boolean()
-      .describe('True when credentials are sent to a plain http:// URL: allowed, but readable on the way'),
+      .describe(
+        'True when credentials are sent to a plain http:// URL (the hook URL, or an OAuth 2.0 token_url): ' +
+          'allowed, but readable on the way',
+      ),
     health: z
       .enum(['healthy', 'failing'])
       .describe(

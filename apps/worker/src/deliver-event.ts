@@ -16,7 +16,7 @@ import type { DeliveryEnd, JobCompleting } from '@hookline/scheduler';
 import type { OAuthTokens } from '@hookline/delivery';
 import type { AttemptLedger, BegunAttempt } from '@hookline/store';
 import type { OutcomeRecorder, RecordedAttempt } from './outcome-recorder';
-import { endDeliveryTrace, startDeliveryTrace } from './delivery-trace';
+import { endDeliveryTrace, startDeliveryTrace, type DeliveryTrace } from './delivery-trace';
 
 export interface DeliverEventDeps {
   attempts: Pick<AttemptLedger, 'begin' | 'withdraw' | 'release'>;
@@ -131,35 +131,56 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         // (at once, not after the lock) tries again.
         return { kind: 'withdrawn', why: 'no replica acknowledged the attempt mark in time; nothing sent' };
       case 'unsendable': {
-        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension.
-        return recordAndEnd(
+        // Nothing left: recorded as a failure naming the cause, which counts toward the hook's suspension. An
+        // attempt all the same: its span in the producer's trace, as the history record names it.
+        const trace = startDeliveryTrace(deps.tracing, data, startedAt);
+        const ended = await recordAndEnd(
           data,
           fence,
-          { outcome: 'failed', startedAt, error: start.reason },
+          {
+            outcome: 'failed',
+            startedAt,
+            error: start.reason,
+            attemptId: trace.attemptId,
+            ...(trace.ids ? { trace: trace.ids } : {}),
+          },
           failed(`failed: ${start.reason}`),
           completing,
         );
+        endDeliveryTrace(trace, 'failed', undefined, start.reason);
+        return ended;
       }
     }
     // An OAuth 2.0 hook's token first (cached, or asked for through the same policy and proxy): without one,
     // nothing is sent to the endpoint.
     let lockMsLeft = start.lockMsLeft;
     let oauthToken: string | undefined;
+    let trace: DeliveryTrace | undefined;
     const auth = start.target.auth;
     if (auth.scheme === 'oauth2' && deps.oauth) {
+      // The attempt's span covers getting the token: a token that cannot be had is the attempt's outcome, in the
+      // producer's trace like any other. A span left unended (nothing sent, or the job lost) is never exported.
+      trace = startDeliveryTrace(deps.tracing, data, startedAt);
       const got = await deps.oauth.token({ id: start.target.id, version: start.target.version, auth });
       if (got.kind === 'not_sent') {
         const released = await deps.attempts.release(data.hookId, job.id, fence);
         return released === 'fenced' ? lostEnd : { kind: 'not_sent', result: got.result };
       }
       if (got.kind === 'failed') {
-        return recordAndEnd(
+        const ended = await recordAndEnd(
           data,
           fence,
-          { ...got.result, startedAt },
+          {
+            ...got.result,
+            startedAt,
+            attemptId: trace.attemptId,
+            ...(trace.ids ? { trace: trace.ids } : {}),
+          },
           failed(`error: ${got.result.error}`),
           completing,
         );
+        endDeliveryTrace(trace, got.result.outcome, got.result.statusCode, got.result.error);
+        return ended;
       }
       oauthToken = got.token;
       // Asking for the token took time: the lock is measured again (the same holder asking again is told to
@@ -181,7 +202,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         ? { kind: 'withdrawn', why }
         : { kind: 'lost', why };
     }
-    const trace = startDeliveryTrace(deps.tracing, data, startedAt);
+    trace ??= startDeliveryTrace(deps.tracing, data, startedAt);
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,

@@ -6,10 +6,14 @@ const PHRASES: [RegExp, string][] = [
   [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'the connection was closed before an answer'],
   [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b/, 'no answer in time'],
   [/^(EHOSTUNREACH|ENETUNREACH)\b/, 'the host could not be reached'],
+  // hookline's check of the endpoint's certificate (its chain, its CA — the hook's own `tls.ca` when given —, its
+  // host name, its dates): said apart from a failed handshake, as a customer with a client certificate would
+  // otherwise suspect their own.
   [
-    /^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL)/,
-    'the TLS certificate or handshake was not accepted',
+    /^(ERR_TLS_CERT|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER)/,
+    'the endpoint’s TLS certificate could not be verified',
   ],
+  [/^(ERR_TLS|ERR_SSL)/, 'the TLS handshake with the endpoint failed'],
 ];
 
 /** The recorded error in words, lower case (e.g. "the endpoint refused the connection"); undefined if unknown. */
@@ -68,6 +72,6 @@ function tokenWhy(why: string): string {
   if (why.startsWith('the ')) return why.replace(/\s*\(.*$/s, '');
   const words = errorInWords(why);
   return words
-    ? words.replace(/^the endpoint\b/, 'the token endpoint')
+    ? words.replace(/\bthe endpoint\b/, 'the token endpoint')
     : 'the token endpoint could not be reached';
 }

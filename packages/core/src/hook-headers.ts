@@ -4,18 +4,21 @@ import { SIGNATURE_HEADERS } from './signing';
 /** At most this many extra headers per hook (product.md §17). */
 export const MAX_HOOK_HEADERS = 10;
 const MAX_VALUE_LENGTH = 1000;
+// Ten headers of the longest name and value stay well inside receivers' header limits (Node.js: 16 KiB).
+const MAX_NAME_LENGTH = 256;
 
 /** The event-type header's default name (`HOOKLINE_EVENT_TYPE_HEADER`). */
 export const DEFAULT_EVENT_TYPE_HEADER = 'X-Service-Event-Type';
 
 // hookline's own headers, and those that frame or route the request: a customer's value would contradict
-// what is sent (Content-Length, Host), break the request (Transfer-Encoding, Connection) or impersonate
+// what is sent (Content-Length, Host, Content-Encoding: the body is never encoded), break the request (Transfer-Encoding, Connection) or impersonate
 // hookline (Authorization, the signatures, the event type, the trace context HOOKLINE_TRACE_PROPAGATE adds).
 // The one list: a hook's extra headers and HOOKLINE_EVENT_TYPE_HEADER are both refused by it.
 const RESERVED = [
   'authorization',
   'content-type',
   'content-length',
+  'content-encoding',
   'host',
   'transfer-encoding',
   'connection',
@@ -68,7 +71,9 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
         const value = headers[name]!;
         const problem = (message: string) => ctx.addIssue({ code: 'custom', path: [name], message });
         const lower = name.toLowerCase();
-        if (!TOKEN.test(name))
+        if (name.length > MAX_NAME_LENGTH)
+          problem(`is not a header name of at most ${MAX_NAME_LENGTH} characters`);
+        else if (!TOKEN.test(name))
           problem("is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces or colons)");
         else if (reserved.has(lower)) problem('is set by hookline and cannot be given');
         else if (READ_AS_SIGNATURE.includes(lower))
@@ -84,7 +89,7 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
     })
     .describe(
       `Extra headers sent on every request (at most ${MAX_HOOK_HEADERS}), e.g. {"X-Api-Key":"k_123"}; not ` +
-        'Authorization, Content-Type, Host, User-Agent, the event-type, signature (webhook-* or svix-*) or ' +
+        'Authorization, Content-Type, Content-Encoding, Host, User-Agent, the event-type, signature (webhook-* or svix-*) or ' +
         'trace-context headers, nor ' +
         'hop-by-hop ones. ' +
         'Shown in answers, the request preview and the history as sent (not secret: use auth for credentials). ' +

@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import type { FieldProblem } from './errors';
 
 /** A hook's client certificate for mutual TLS, PEM as given: the key is write-only and sealed at rest. */
 export interface HookTls {
@@ -120,4 +121,20 @@ export function hookTlsInput(now: () => Date = () => new Date()) {
         "never shown again) and optionally ca (PEM: the endpoint's private CA, which then replaces the public " +
         'roots for this hook). Checked when saved: the key must match and the certificate be valid',
     );
+}
+
+/**
+ * A client certificate is presented in a TLS handshake, which a plain-http URL never has: the certificate would go
+ * unused and the events in clear, while the customer believes the endpoint authenticates hookline. Named by the
+ * field the request gave (`tls` when it sets a certificate, else `url` when it makes a certified hook plain).
+ */
+export function clientCertificateUrlProblem(url: string, field: 'tls' | 'url'): FieldProblem | undefined {
+  if (!/^http:/i.test(url)) return undefined;
+  return field === 'tls'
+    ? { field, message: 'a client certificate is presented only over https; the url is http://' }
+    : {
+        field,
+        message:
+          'url must be https:// while the hook has a client certificate; remove the certificate to use http://',
+      };
 }

@@ -24,15 +24,25 @@ const headerSafe = (field: string) =>
 const tokenUrl = z
   .string()
   .max(2048, 'token_url must be at most 2048 characters')
-  .refine((value) => {
+  .superRefine((value, ctx) => {
+    let url: URL | undefined;
     try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+      url = new URL(value);
     } catch {
-      return false;
+      url = undefined;
     }
-  }, 'token_url must be an absolute http:// or https:// URL without user-info')
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'token_url must be an absolute http:// or https:// URL without user-info',
+      });
+    // RFC 6749 §3.2: a token endpoint's URI has no fragment (it would never be sent).
+    else if (url.hash) ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
+  })
   .transform((value) => new URL(value).href);
+
+// RFC 6749 §3.3: scope tokens of visible ASCII but `"` and `\`, separated by single spaces; sent as given.
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
 
 export const hookAuthInput = z.discriminatedUnion(
   'scheme',
@@ -59,7 +69,13 @@ export const hookAuthInput = z.discriminatedUnion(
       token_url: tokenUrl,
       client_id: headerSafe('client_id'),
       client_secret: headerSafe('client_secret'),
-      scope: headerSafe('scope').optional(),
+      scope: headerSafe('scope')
+        .refine(
+          // Empty or with control characters: headerSafe says so already.
+          (v) => v === '' || /[\x00-\x1f\x7f]/.test(v) || SCOPE.test(v),
+          'scope must be space-separated scope tokens: visible ASCII characters other than " and \\, one space between tokens',
+        )
+        .optional(),
       audience: headerSafe('audience').optional(),
       client_auth: z
         .enum(['basic', 'post'], { error: 'client_auth must be "basic" or "post"' })

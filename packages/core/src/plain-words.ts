@@ -8,7 +8,10 @@ const ACTOR = /\b(customer|admin|portal):[A-Za-z0-9_.@-]+/g;
 // The operator key's actor is the bare word (`operator`); customers know the operator as their provider (the
 // Activity page's word), and only "by operator" is an actor: other uses of the word are left alone.
 const BY_OPERATOR = /\bby operator\b/g;
-const ERROR_CODE = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)\b[^;,]*/g;
+// A code and its detail (`ECONNREFUSED 203.0.113.7:443`), up to the end of its clause or of the brackets it
+// stands in, whose closing one stays.
+const ERROR_CODE =
+  /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|(?:CERT|SELF_SIGNED|UNABLE_TO|DEPTH_ZERO)_[A-Z_]+)\b[^;,)]*/g;
 
 const ACTOR_WORDS: Readonly<Record<string, string>> = {
   customer: 'the customer',

@@ -146,10 +146,16 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
   };
 }
 
-/** Credentials sent over plain HTTP can be read on the way: allowed, but the customer is warned. */
-export function hasInsecureCredentials(url: string, scheme: AuthScheme): boolean {
-  return scheme !== 'none' && /^http:/i.test(url);
+/**
+ * Credentials sent over plain HTTP can be read on the way: allowed, but the customer is warned. An OAuth 2.0
+ * hook sends its client secret to `token_url` and its token to the URL, so either on plain HTTP is a warning.
+ */
+export function hasInsecureCredentials(url: string, auth: MaskedAuth): boolean {
+  if (auth.scheme === 'none') return false;
+  return PLAIN_HTTP.test(url) || (auth.scheme === 'oauth2' && PLAIN_HTTP.test(auth.token_url));
 }
+
+const PLAIN_HTTP = /^http:/i;
 
 /**
  * The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state; `events`
@@ -179,7 +185,7 @@ export function toHookView(
     ...(paused && hook.suspended_reason ? { suspended_reason: hook.suspended_reason } : {}),
     created_at: hook.created_at,
     updated_at: hook.updated_at,
-    insecure_credentials: hasInsecureCredentials(hook.url, hook.auth_scheme),
+    insecure_credentials: hasInsecureCredentials(hook.url, hook.auth_masked),
     health: failing ? 'failing' : 'healthy',
     events,
     signing: hook.signing_sealed !== undefined,

@@ -6,6 +6,7 @@ import {
   newSigningSecret,
   notFound,
   validationError,
+  clientCertificateUrlProblem,
   zodProblems,
   type Clock,
   type CreateHookInput,
@@ -97,6 +98,8 @@ export class RedisHooks implements Hooks {
     if (!isIdOf('acct', accountId) || !(await redis.exists(keys.accountRecord(accountId))))
       throw notFound('Account');
     const hook = parsed.data;
+    const plainTls = hook.tls && clientCertificateUrlProblem(hook.url, 'tls');
+    if (plainTls) throw validationError([plainTls]);
     checkFilter(hook.filter, hook.events, this.deps.catalog ?? BUILT_IN_CATALOG);
     const id = newId('hk');
     const now = this.records.now();
@@ -165,6 +168,13 @@ export class RedisHooks implements Hooks {
     const change = parsed.data;
     const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
+    // Only a change of either is judged: a hook saved so before this check can still change its other settings.
+    const keepsTls = change.tls
+      ? true
+      : change.url !== undefined && change.tls === undefined && !!stored.tls_sealed;
+    const plainTls =
+      keepsTls && clientCertificateUrlProblem(change.url ?? stored.url, change.tls ? 'tls' : 'url');
+    if (plainTls) throw validationError([plainTls]);
     if (change.events !== undefined || change.filter !== undefined)
       await this.checkChangedFilter(accountId, hookId, change);
     const now = this.records.now();

@@ -63,6 +63,15 @@ describe('hook extra headers', () => {
       'headers.Transfer-Encoding',
       'is set by hookline',
     ],
+    // The body is sent as is: a receiver told it is gzip would try to unpack it and refuse every delivery.
+    ['Content-Encoding', { 'Content-Encoding': 'gzip' }, 'headers.Content-Encoding', 'is set by hookline'],
+    // Ten such names would pass receivers' header limits (Node.js: 16 KiB) and fail every delivery with 431.
+    [
+      'a name over 256 characters',
+      { [`X-${'n'.repeat(255)}`]: 'a' },
+      `headers.X-${'n'.repeat(255)}`,
+      'at most 256',
+    ],
     ['a line break in a value', { 'X-A': 'a\r\nX-B: b' }, 'headers.X-A', 'visible ASCII'],
     ['a non-ASCII value', { 'X-A': 'Jönas' }, 'headers.X-A', 'visible ASCII'],
     ['a space in a name', { 'X A': 'a' }, 'headers.X A', 'is not a header name'],

@@ -44,4 +44,27 @@ describe('hook client certificates (API)', () => {
     expect(res.body).not.toContain('PRIVATE KEY');
     expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
   });
+
+  it('refuses a client certificate with a plain-http URL, naming the field that was given', async () => {
+    const acct = await api.createAccount();
+    const tls = { ...pki.client, ca: pki.ca };
+    const plain = { ...base, url: 'http://mtls.example.com/hook' };
+    // Created so: the certificate would never be presented and the events would travel in clear.
+    const created = await api.call('POST', hooksUrl(acct), { ...plain, tls });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().error.details.map((d: { field: string }) => d.field)).toEqual(['tls']);
+    expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+
+    const secure = (await api.call('POST', hooksUrl(acct), { ...base, tls })).json();
+    const toPlain = await api.call('PATCH', `${hooksUrl(acct)}/${secure.id}`, { url: plain.url });
+    expect(toPlain.statusCode).toBe(400);
+    expect(toPlain.json().error.details.map((d: { field: string }) => d.field)).toEqual(['url']);
+    // Without its certificate, the hook may move to http.
+    const both = await api.call('PATCH', `${hooksUrl(acct)}/${secure.id}`, { url: plain.url, tls: null });
+    expect(both.statusCode).toBe(200);
+
+    const added = await api.call('PATCH', `${hooksUrl(acct)}/${secure.id}`, { tls });
+    expect(added.statusCode).toBe(400);
+    expect(added.json().error.details.map((d: { field: string }) => d.field)).toEqual(['tls']);
+  });
 });

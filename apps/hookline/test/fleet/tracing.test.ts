@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SAMPLE_CALL_DATA } from '@hookline/core';
 import { spawnEntry, startReceiver, TEST_DATABASE_URL, TEST_REDIS_URL, waitUntil } from '@hookline/testing';
 import { startOtlpCollector, type ExportedSpan, type OtlpCollector } from '../support/otlp-collector';
@@ -244,5 +246,83 @@ describe('tracing across processes', () => {
       attempt_id: unknown.attributes['hookline.attempt_id'],
     });
     expect(endpoint.requests).toHaveLength(1);
+  }, 60000);
+
+  it('records an attempt that got no OAuth 2.0 token as an error span in the trace, kept by its history record', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    // A token endpoint that does not know the client.
+    const tokens = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":"invalid_client"}');
+    });
+    await new Promise<void>((r) => tokens.listen(0, '127.0.0.1', r));
+    h.ctx.onCleanup(() => new Promise((r) => tokens.close(r)));
+    const account = await h.account();
+    const hook = await h.hook(account.id, {
+      url: endpoint.url(),
+      auth: {
+        scheme: 'oauth2',
+        token_url: `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/oauth/token`,
+        client_id: 'hookline',
+        client_secret: 's3cret',
+      },
+    });
+    const worker = h.spawnWorker(undefined, collector.env);
+    await worker.waitForOutput('worker started');
+
+    const { id: eventId } = await h.producer.publish(
+      account.id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: PARENT } },
+    );
+    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
+    expect(span).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      statusCode: 2,
+      attributes: { 'hookline.hook_id': hook.id, 'hookline.outcome': 'error' },
+    });
+    const [line] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the error record');
+    expect(line).toMatchObject({ outcome: 'error', attempt_id: span.attributes['hookline.attempt_id'] });
+    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
+    expect(record).toMatchObject({ trace_id: TRACE, span_id: span.spanId });
+    expect(endpoint.requests).toHaveLength(0);
+  }, 60000);
+
+  it('records an attempt that could not be sent (credentials that do not open) as an error span in the trace', async () => {
+    const collector = await startOtlpCollector(h.ctx.closeLater);
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, {
+      url: endpoint.url(),
+      auth: { scheme: 'bearer', token: 'tok_123456' },
+    });
+    // Another HOOKLINE_SECRET_KEY, as after it was changed: the hook's sealed credentials do not open.
+    const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_SECRET_KEY: 'ab'.repeat(32) });
+    await worker.waitForOutput('worker started');
+
+    const { id: eventId } = await h.producer.publish(
+      account.id,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: PARENT } },
+    );
+    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
+    expect(span).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      statusCode: 2,
+      attributes: { 'hookline.hook_id': hook.id, 'hookline.outcome': 'failed' },
+    });
+    const [line] = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the failed record');
+    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
+    expect(record).toMatchObject({ outcome: 'failed', trace_id: TRACE, span_id: span.spanId });
+    expect(endpoint.requests).toHaveLength(0);
   }, 60000);
 });
