@@ -41,6 +41,27 @@ describe('credentials on the hook form', () => {
     return { asked, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token` };
   }
 
+  it('warns while typing, and on the page it answers with, when the client secret would go to an http:// token URL', async () => {
+    await w.account('ops@acme.test');
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.getByRole('link', { name: 'Create your first hook' }).click();
+    const warning = page.locator('[data-http-warning]');
+    await page.getByLabel('Endpoint URL').fill('https://crm.example.com/calls');
+    await page.locator('#auth_scheme-oauth2').check();
+    await page.getByLabel('Token URL').fill('https://auth.example.com/token');
+    await expect(warning.isVisible()).resolves.toBe(false);
+    await page.getByLabel('Token URL').fill('http://auth.example.com/token');
+    await expect(warning.isVisible()).resolves.toBe(true);
+    await expect(warning.textContent()).resolves.toMatch(/client secret/);
+
+    // Answered with the form again (no client id): the warning is drawn by the server too.
+    await page.getByLabel('Client secret').fill('oauth-secret-7788');
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await page.locator('#oauth2_client_id-error').waitFor();
+    await expect(warning.isVisible()).resolves.toBe(true);
+  });
+
   it('creates an OAuth 2.0 hook; a test event reaches the endpoint with the token the endpoint issued', async () => {
     const receiver = await startReceiver();
     w.ctx.closeLater(receiver);

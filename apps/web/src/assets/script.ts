@@ -53,13 +53,17 @@ export const SCRIPT = String.raw`
   function authForm(form) {
     var radios = form.querySelectorAll('input[name="auth_scheme"]');
     var url = form.querySelector('input[name="url"]');
+    var tokenUrl = form.querySelector('input[name="oauth2_token_url"]');
     var warning = form.querySelector('[data-http-warning]');
+    function plain(input) { return !!input && /^http:\/\//i.test(input.value.trim()); }
     function update() {
       var scheme = (form.querySelector('input[name="auth_scheme"]:checked') || {}).value || 'none';
-      if (warning && url) warning.hidden = !(scheme !== 'none' && /^http:\/\//i.test(url.value.trim()));
+      // The client secret of OAuth 2.0 goes to the token URL: in clear too when that is http://.
+      if (warning) warning.hidden = !((scheme !== 'none' && plain(url)) || (scheme === 'oauth2' && plain(tokenUrl)));
     }
     radios.forEach(function (r) { r.addEventListener('change', update); });
     if (url) url.addEventListener('input', update);
+    if (tokenUrl) tokenUrl.addEventListener('input', update);
     update();
   }
 

@@ -93,7 +93,12 @@ const howItWorks = (deadlineMs: number) =>
     </div>
   </aside>`;
 
-const insecure = (values: HookFormValues) => values.scheme !== 'none' && /^http:\/\//i.test(values.url);
+// Credentials travel in clear to an http:// hook URL, and an OAuth 2.0 client secret to an http:// token URL
+// (the API's insecure_credentials says the same of the saved hook).
+const plainHttp = (url: string) => /^http:\/\//i.test(url.trim());
+const insecure = (values: HookFormValues) =>
+  (values.scheme !== 'none' && plainHttp(values.url)) ||
+  (values.scheme === 'oauth2' && plainHttp(values.oauth2.token_url));
 
 export function hookFormPage(
   viewer: Viewer,
@@ -177,9 +182,9 @@ export function hookFormPage(
               ${insecure(values) ? '' : trusted('hidden')}
             >
               <p>
-                <strong>Credentials over plain HTTP.</strong> With an <code>http://</code> URL the token or
-                password travels unencrypted and can be read on the way. Use <code>https://</code> if your
-                endpoint supports it.
+                <strong>Credentials over plain HTTP.</strong> With an <code>http://</code> URL (the
+                endpoint's, or an OAuth 2.0 token URL) the token, password or client secret travels
+                unencrypted and can be read on the way. Use <code>https://</code> where it is supported.
               </p>
             </div>
             <div class="form-actions">
