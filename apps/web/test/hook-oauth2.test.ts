@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startReceiver, waitUntil } from '@hookline/testing';
-import { expectEveryControlLabelled, signIn, useBrowser } from './support/browser';
+import { expectEveryControlLabelled, screenshot, signIn, useBrowser } from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -60,6 +60,7 @@ describe('credentials on the hook form', () => {
     await page.getByRole('button', { name: 'Create hook' }).click();
     await page.locator('#oauth2_client_id-error').waitFor();
     await expect(warning.isVisible()).resolves.toBe(true);
+    await screenshot(page, 'hook-form-oauth2-http-token-url');
   });
 
   it('creates an OAuth 2.0 hook; a test event reaches the endpoint with the token the endpoint issued', async () => {
