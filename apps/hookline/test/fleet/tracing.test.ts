@@ -64,6 +64,37 @@ describe('tracing across processes', () => {
       timeoutMs,
     );
 
+  /**
+   * Publishes in the producer's trace to a hook whose attempt ends before any request (`outcome`): the attempt
+   * is an error span there all the same, and its history record keeps the span's trace and span ids.
+   */
+  async function expectUnsentAttemptInTrace(
+    collector: OtlpCollector,
+    accountId: string,
+    hookId: string,
+    outcome: 'error' | 'failed',
+  ): Promise<void> {
+    const { id: eventId } = await h.producer.publish(
+      accountId,
+      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
+      { trace: { traceparent: PARENT } },
+    );
+    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
+    expect(span).toMatchObject({
+      traceId: TRACE,
+      parentSpanId: PRODUCER_SPAN,
+      statusCode: 2,
+      attributes: { 'hookline.hook_id': hookId, 'hookline.outcome': outcome },
+    });
+    const [line] = await waitUntil(async () => {
+      const log = await h.deliveries(hookId);
+      return log.length === 1 ? log : undefined;
+    }, `the ${outcome} record`);
+    expect(line).toMatchObject({ outcome, attempt_id: span.attributes['hookline.attempt_id'] });
+    const record = await h.reader.attempt(accountId, hookId, line!.attempt_id);
+    expect(record).toMatchObject({ outcome, trace_id: TRACE, span_id: span.spanId });
+  }
+
   /** An OTLP collector, an endpoint (answering 200 unless told otherwise), and an account with a hook to it. */
   async function tracedHook(respond?: Parameters<typeof startReceiver>[0]) {
     const collector = await startOtlpCollector(h.ctx.closeLater);
@@ -271,25 +302,7 @@ describe('tracing across processes', () => {
     const worker = h.spawnWorker(undefined, collector.env);
     await worker.waitForOutput('worker started');
 
-    const { id: eventId } = await h.producer.publish(
-      account.id,
-      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
-      { trace: { traceparent: PARENT } },
-    );
-    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
-    expect(span).toMatchObject({
-      traceId: TRACE,
-      parentSpanId: PRODUCER_SPAN,
-      statusCode: 2,
-      attributes: { 'hookline.hook_id': hook.id, 'hookline.outcome': 'error' },
-    });
-    const [line] = await waitUntil(async () => {
-      const log = await h.deliveries(hook.id);
-      return log.length === 1 ? log : undefined;
-    }, 'the error record');
-    expect(line).toMatchObject({ outcome: 'error', attempt_id: span.attributes['hookline.attempt_id'] });
-    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
-    expect(record).toMatchObject({ trace_id: TRACE, span_id: span.spanId });
+    await expectUnsentAttemptInTrace(collector, account.id, hook.id, 'error');
     expect(endpoint.requests).toHaveLength(0);
   }, 60000);
 
@@ -305,24 +318,7 @@ describe('tracing across processes', () => {
     const worker = h.spawnWorker(undefined, { ...collector.env, HOOKLINE_SECRET_KEY: 'ab'.repeat(32) });
     await worker.waitForOutput('worker started');
 
-    const { id: eventId } = await h.producer.publish(
-      account.id,
-      { type: 'call_created', data: { ...SAMPLE_CALL_DATA } },
-      { trace: { traceparent: PARENT } },
-    );
-    const span = await deliveryOf(collector, (s) => s.attributes['hookline.event_id'] === eventId);
-    expect(span).toMatchObject({
-      traceId: TRACE,
-      parentSpanId: PRODUCER_SPAN,
-      statusCode: 2,
-      attributes: { 'hookline.hook_id': hook.id, 'hookline.outcome': 'failed' },
-    });
-    const [line] = await waitUntil(async () => {
-      const log = await h.deliveries(hook.id);
-      return log.length === 1 ? log : undefined;
-    }, 'the failed record');
-    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
-    expect(record).toMatchObject({ outcome: 'failed', trace_id: TRACE, span_id: span.spanId });
+    await expectUnsentAttemptInTrace(collector, account.id, hook.id, 'failed');
     expect(endpoint.requests).toHaveLength(0);
   }, 60000);
 });
