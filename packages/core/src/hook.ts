@@ -210,7 +210,7 @@ export function hookInputSchemas(
       // null (or {}) removes the filter.
       filter: filter.nullable().optional(),
       signing: signing.optional(),
-      headers: headers.optional(),
+      headers: headers.nullable().optional(),
       tls: tls.nullable().optional(),
     })
     .refine(

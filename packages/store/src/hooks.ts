@@ -190,9 +190,10 @@ export class RedisHooks implements Hooks {
     if (change.auth !== undefined) Object.assign(set, authFields(this.deps.secretBox, hookId, change.auth));
     if (typeof change.description === 'string') set.description = change.description;
     if (change.description === null) remove.push('description');
-    if (change.headers !== undefined && Object.keys(change.headers).length > 0)
+    // `{}` and null both remove them (null as for description, filter and tls).
+    if (change.headers && Object.keys(change.headers).length > 0)
       set[HEADERS_FIELD] = JSON.stringify(change.headers);
-    if (change.headers !== undefined && Object.keys(change.headers).length === 0) remove.push(HEADERS_FIELD);
+    else if (change.headers !== undefined) remove.push(HEADERS_FIELD);
     if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
     if (change.tls === null) remove.push(...TLS_FIELDS);
     if ((await this.records.change(hookId, accountId, true, remove, set)) < 0) return undefined;

@@ -7,7 +7,7 @@ describe('hook extra headers', () => {
   const hooksUrl = (acct: string) => `/v1/accounts/${acct}/hooks`;
   const base = { url: 'https://www.example.com/webhook', format: 'json' };
 
-  it('keeps them on create, shows them, replaces them on update and removes them with {}', async () => {
+  it('keeps them on create, shows them, replaces them on update and removes them with {} or null', async () => {
     const acct = await api.createAccount();
     const created = await api.call('POST', hooksUrl(acct), {
       ...base,
@@ -21,6 +21,11 @@ describe('hook extra headers', () => {
     expect(updated.json().headers).toEqual({ 'X-Tenant': 'acme eu-2' });
     const cleared = await api.call('PATCH', hookUrl, { headers: {} });
     expect(cleared.json()).not.toHaveProperty('headers');
+    expect((await api.call('GET', hookUrl)).json()).not.toHaveProperty('headers');
+    // null removes them too, as it does a description, a filter or a client certificate.
+    await api.call('PATCH', hookUrl, { headers: { 'X-Tenant': 'acme eu-3' } });
+    const nulled = await api.call('PATCH', hookUrl, { headers: null });
+    expect(nulled.statusCode).toBe(200);
     expect((await api.call('GET', hookUrl)).json()).not.toHaveProperty('headers');
   });
 
