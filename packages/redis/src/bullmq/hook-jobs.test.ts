@@ -97,4 +97,20 @@ describe('hook jobs through BullMQ without a Worker', () => {
     // The next job's attempt is not recorded: its live lock is waited for again.
     expect((await jobs.take(hookId, 'c:1')).kind).toBe('locked');
   });
+  it('a job put back unsent is waiting at the head, as Bull Board shows a job never started', async () => {
+    const first = jobOf(await jobs.take(hookId, 'a:1'));
+    expect(await jobs.requeue(first)).toBe(true);
+    // Bull Board reads these through the queue: waiting, never processed, no attempt started.
+    const job = (await queue.getJob(first.id))!;
+    expect(await job.getState()).toBe('waiting');
+    expect(job.processedOn).toBeUndefined();
+    expect(job.attemptsStarted).toBe(0);
+    // Taken again first, as if it had never been: its first start once more.
+    const again = jobOf(await jobs.take(hookId, 'b:1'));
+    expect(again.id).toBe(first.id);
+    expect((await queue.getJob(first.id))!.attemptsStarted).toBe(1);
+    // Only the holder's own job: a stale token puts nothing back.
+    expect(await jobs.requeue(first)).toBe(false);
+    expect(await job.getState()).toBe('active');
+  });
 });

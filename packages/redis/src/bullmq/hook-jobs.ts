@@ -237,7 +237,7 @@ export class HookJobs {
     return (
       (await BULLMQ_SCRIPTS.jobRequeue.run(
         this.redis,
-        [this.lockKey(job.hookId, job.id), layout.active, layout.wait],
+        [this.lockKey(job.hookId, job.id), layout.active, layout.wait, layout.jobPrefix + job.id],
         [job.token, job.id],
       )) === 1
     );
