@@ -20,6 +20,10 @@ const headerSafe = (field: string) =>
       if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${problem}` });
     });
 
+// A bare '#' is a fragment too, empty: `hash` is '' then, yet the URL keeps the '#' as stored and shown. Only a
+// fragment puts a '#' in `href` (elsewhere it is percent-encoded).
+const hasFragment = (url: URL) => url.href.includes('#');
+
 // Where an OAuth 2.0 hook gets its tokens: https (or http, with the same warning as credentials on http).
 const tokenUrl = z
   .string()
@@ -37,7 +41,8 @@ const tokenUrl = z
         message: 'token_url must be an absolute http:// or https:// URL without user-info',
       });
     // RFC 6749 §3.2: a token endpoint's URI has no fragment (it would never be sent).
-    else if (url.hash) ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
+    else if (hasFragment(url))
+      ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
   })
   .transform((value) => new URL(value).href);
 
@@ -118,7 +123,7 @@ const hookUrlInput = (whenNull?: string) =>
         ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
       if (url.username || url.password)
         ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
-      if (url.hash) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
+      if (hasFragment(url)) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
     })
     .transform((value) => new URL(value).href);
 

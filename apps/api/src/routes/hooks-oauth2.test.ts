@@ -39,6 +39,11 @@ describe('OAuth 2.0 hooks (API)', () => {
       { ...oauth, token_url: 'https://auth.example.com/token#x' },
       'auth.token_url',
     ],
+    [
+      'a token_url with an empty #fragment',
+      { ...oauth, token_url: 'https://auth.example.com/token#' },
+      'auth.token_url',
+    ],
     // RFC 6749 §3.3: scope tokens are visible ASCII without " and \, separated by single spaces.
     ['a scope with a double quote', { ...oauth, scope: 'events:"write"' }, 'auth.scope'],
     ['a scope with two spaces in a row', { ...oauth, scope: 'a  b' }, 'auth.scope'],

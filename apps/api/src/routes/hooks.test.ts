@@ -145,6 +145,8 @@ describe('hooks', () => {
       ['CR LF in the token', { ...x, auth: { scheme: 'bearer', token: 'a\r\nX-Evil: 1' } }, 'auth.token'],
       ['a url over 2048 characters', { ...x, url: `https://x.example.com/${'a'.repeat(2048)}` }, 'url'],
       ['a relative url', { ...x, url: '/webhook' }, 'url'],
+      // A '#' with nothing after it is still a fragment: stored and shown as given, never sent.
+      ['an empty #fragment in the url', { ...x, url: 'https://x.example.com/hook#' }, 'url'],
       // Values the parser or the header would silently change: what is shown must be what is used.
       ['a tab in the url', { ...x, url: 'https://x.example.com/a\tb' }, 'url'],
       ['a line feed in the url', { ...x, url: 'https://x.example.com/a\nb' }, 'url'],
