@@ -9,6 +9,9 @@ import { STORE_SCRIPTS } from './scripts';
  * Reads and writes of one hook's record hash, and the keys that live and die with it. Every change goes
  * through one script (hook-change.lua), so a hook deleted meanwhile is never written back.
  */
+/** What `change` answers when the record is no longer at the version the caller read. */
+export const STALE_VERSION = -2;
+
 export class HookRecordAccess {
   constructor(
     private readonly redis: Redis,
@@ -33,7 +36,8 @@ export class HookRecordAccess {
 
   /**
    * Removes then sets fields of the record, if it exists and (with an account id) belongs to that account;
-   * with `bumpVersion` every worker re-reads the hook before its next request. Negative: nothing written.
+   * with `bumpVersion` every worker re-reads the hook before its next request. With `ifVersion`, only while the
+   * record is still at that version (else STALE_VERSION: read again). Negative: nothing written.
    */
   async change(
     hookId: string,
@@ -41,11 +45,19 @@ export class HookRecordAccess {
     bumpVersion: boolean,
     remove: readonly string[],
     set: Record<string, string>,
+    ifVersion?: number,
   ): Promise<number> {
     const result = await STORE_SCRIPTS.hookChange.run(
       this.redis,
       [this.keys.hookRecord(hookId)],
-      [accountId, bumpVersion ? '1' : '0', String(remove.length), ...remove, ...Object.entries(set).flat()],
+      [
+        accountId,
+        bumpVersion ? '1' : '0',
+        ifVersion === undefined ? '' : String(ifVersion),
+        String(remove.length),
+        ...remove,
+        ...Object.entries(set).flat(),
+      ],
     );
     return Number(result);
   }

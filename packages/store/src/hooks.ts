@@ -7,6 +7,7 @@ import {
   notFound,
   validationError,
   clientCertificateUrlProblem,
+  HooklineError,
   zodProblems,
   type Clock,
   type CreateHookInput,
@@ -36,12 +37,15 @@ import {
   toHookTarget,
   toSuspensionInfo,
 } from './hook-record';
-import { HookRecordAccess } from './hook-record-access';
+import { HookRecordAccess, STALE_VERSION } from './hook-record-access';
 import { HookSigningSecrets } from './hook-signing-secrets';
 import { HookViews } from './hook-views';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
 import type { SecretBox } from './secret-box';
+
+// Tries of an update whose hook another update changed between its read and its write; past them, 409.
+const CHANGE_TRIES = 5;
 
 export interface HooksDeps {
   readonly redis: Redis;
@@ -166,6 +170,54 @@ export class RedisHooks implements Hooks {
     const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
     const change = parsed.data;
+    // Judged against the record as read and written only while it is still so: two changes at once (one making
+    // the url http://, one adding a certificate) each pass alone, and together left a certificate on a
+    // plain-http hook. The one that lost is judged again on the record the other left.
+    let written = await this.writeChange(accountId, hookId, change);
+    for (let again = 1; written === 'stale' && again < CHANGE_TRIES; again++)
+      written = await this.writeChange(accountId, hookId, change);
+    if (written === 'stale')
+      throw new HooklineError(
+        'CONFLICT',
+        'The hook was changed by another request meanwhile; send the change again',
+      );
+    if (!written) return undefined;
+    const { now, secret } = written;
+    if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
+      return undefined;
+    if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
+      return undefined;
+    // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
+    const detail = Object.keys(change).join(', ');
+    await this.deps.activity.append(accountId, {
+      kind: 'hook.updated',
+      at: now,
+      hook_id: hookId,
+      actor,
+      detail,
+    });
+    const updated = await this.get(accountId, hookId);
+    return updated && secret ? { ...updated, signing_secret: secret } : updated;
+  }
+
+  rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined> {
+    return this.signingSecrets.rotate(accountId, hookId, actor);
+  }
+
+  setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
+    return this.signingSecrets.set(accountId, hookId, secret, actor);
+  }
+
+  async neverSuspend(accountId: string, hookId: string): Promise<boolean> {
+    return (await this.records.change(hookId, accountId, false, [], { [NEVER_SUSPEND_FIELD]: '1' })) >= 0;
+  }
+
+  /** One try of an update's write: undefined when the hook is gone, 'stale' when it changed since it was read. */
+  private async writeChange(
+    accountId: string,
+    hookId: string,
+    change: UpdateHookInput,
+  ): Promise<{ now: string; secret: string | undefined } | 'stale' | undefined> {
     const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
     // Only a change of either is judged: a hook saved so before this check can still change its other settings.
@@ -196,34 +248,9 @@ export class RedisHooks implements Hooks {
     else if (change.headers !== undefined) remove.push(HEADERS_FIELD);
     if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
     if (change.tls === null) remove.push(...TLS_FIELDS);
-    if ((await this.records.change(hookId, accountId, true, remove, set)) < 0) return undefined;
-    if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
-      return undefined;
-    if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
-      return undefined;
-    // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
-    const detail = Object.keys(change).join(', ');
-    await this.deps.activity.append(accountId, {
-      kind: 'hook.updated',
-      at: now,
-      hook_id: hookId,
-      actor,
-      detail,
-    });
-    const updated = await this.get(accountId, hookId);
-    return updated && secret ? { ...updated, signing_secret: secret } : updated;
-  }
-
-  rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined> {
-    return this.signingSecrets.rotate(accountId, hookId, actor);
-  }
-
-  setSigningSecret(accountId: string, hookId: string, secret: string, actor: string): Promise<boolean> {
-    return this.signingSecrets.set(accountId, hookId, secret, actor);
-  }
-
-  async neverSuspend(accountId: string, hookId: string): Promise<boolean> {
-    return (await this.records.change(hookId, accountId, false, [], { [NEVER_SUSPEND_FIELD]: '1' })) >= 0;
+    const version = await this.records.change(hookId, accountId, true, remove, set, stored.version);
+    if (version === STALE_VERSION) return 'stale';
+    return version < 0 ? undefined : { now, secret };
   }
 
   /** The filter the hook will have, against the kinds it will get: either may change without the other. */

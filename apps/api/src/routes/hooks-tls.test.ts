@@ -67,4 +67,18 @@ describe('hook client certificates (API)', () => {
     expect(added.statusCode).toBe(400);
     expect(added.json().error.details.map((d: { field: string }) => d.field)).toEqual(['tls']);
   });
+  it('never ends with a certificate on a plain-http url, however two changes interleave', async () => {
+    const acct = await api.createAccount();
+    const tls = { ...pki.client, ca: pki.ca };
+    const hook = (await api.call('POST', hooksUrl(acct), base)).json();
+    const hookUrl = `${hooksUrl(acct)}/${hook.id}`;
+    // One client moves the hook to http while another adds a certificate: each alone is fine.
+    const [toPlain, added] = await Promise.all([
+      api.call('PATCH', hookUrl, { url: 'http://mtls.example.com/hook' }),
+      api.call('PATCH', hookUrl, { tls }),
+    ]);
+    const after = (await api.call('GET', hookUrl)).json();
+    expect([toPlain.statusCode, added.statusCode].sort()).toEqual([200, 400]);
+    expect(after.url.startsWith('http:') && after.tls !== undefined).toBe(false);
+  });
 });

@@ -65,6 +65,8 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       tag: 'hooks',
       scope: 'hook',
       body: schemas.update,
+      // Another change of the same hook kept landing between this one's read and its write.
+      otherErrors: ['CONFLICT'],
       responses: {
         200: {
           description:
