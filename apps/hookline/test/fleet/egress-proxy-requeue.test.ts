@@ -48,6 +48,29 @@ describe('events kept back by the egress proxy, put back in the queue', () => {
     ]);
   });
 
+  it('hooks taking turns at the only slot keep waiting: each wait stays shown, from its first refused try', async () => {
+    const { account } = await setUp();
+    const refusing = await startTinyproxy({ connectPorts: [443] });
+    h.ctx.onCleanup(() => refusing.close());
+    const second = await h.hook(account.id, { url: 'http://127.0.0.1:9/other' });
+    // One slot for two hooks: each holds it for its tenure (1 s), then hands it to the other while still waiting.
+    h.startWorker({ HOOKLINE_EGRESS_PROXY: refusing.url, HOOKLINE_WORKER_MAX_HOOKS: 1 }, { timings });
+    await h.publish(account.id, { call_id: 'turns-1' });
+    const hooks = (await h.store.hooks.list(account.id)).map((x) => x.id);
+    expect(hooks).toContain(second.id);
+    const waits = async () =>
+      Promise.all(hooks.map(async (id) => (await h.store.hooks.get(account.id, id))?.egress_wait?.since));
+    const first = await waitUntil(async () => {
+      const since = await waits();
+      return since.every(Boolean) ? since : undefined;
+    }, 'both hooks waiting');
+    // Through several hand-overs of the slot, neither wait is cleared nor begins again.
+    for (let i = 0; i < 30; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await waits()).toEqual(first);
+    }
+  });
+
   it('a worker stopped while three events wait goes on with the next worker, in order, once each', async () => {
     const { receiver, account, hook } = await setUp();
     const refusing = await startTinyproxy({ connectPorts: [443] });

@@ -48,6 +48,7 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
       holding.current = job;
       this.host.countInFlight(+1);
       let end: DeliveryEnd<B>;
+      let waited: 'again' | 'suspended' | 'stop' | undefined;
       // Whether a finish takes the next job is decided when the finish is made (or prepared for the outcome's
       // script): this holding may go on then.
       let fetchNext = false;
@@ -67,7 +68,7 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
         // Before anything else is awaited: a claim of the hook from now on starts a new holding (serve).
         if (end.kind === 'finished' && end.leaseReleased) holding.released = true;
         // The job stays active under our lock (renewed while it is `current`) while it waits on the proxy.
-        while (end.kind === 'not_sent' && (await this.waitOnEgress(holding, job, end))) {
+        while (end.kind === 'not_sent' && (waited = await this.waitOnEgress(holding, job, end)) === 'again') {
           holding.stepped();
           end = await deliver(job, completing);
         }
@@ -84,7 +85,11 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
         // was suspended meanwhile): the job goes back to the head of the queue, never sent, so the next holder
         // takes it first and sends it as its first attempt — or, while the hook is paused, it is held.
         await jobs.requeue(job).catch(() => false);
-        await this.deps.egress.stoppedWaiting(holding.hookId).catch(() => undefined);
+        // The wait ends here only for a paused hook or a process that stops: a hook handed to another holder
+        // (the slot is wanted, the lease in doubt) still waits, its backoff kept for when this process holds it
+        // again, and its entry renewed by whoever meets the proxy's refusal next.
+        if (waited === 'suspended' || this.host.stopping.aborted)
+          await this.deps.egress.stoppedWaiting(holding.hookId).catch(() => undefined);
         return false;
       }
       if (end.kind === 'withdrawn') {
@@ -173,19 +178,22 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
     }
   }
 
-  /** Waits before the next try of an event the egress proxy kept back; false when this holding must stop. */
+  /**
+   * Waits before the next try of an event the egress proxy kept back: `again` to try, `suspended` when the hook was
+   * paused meanwhile, `stop` when this holding must stop (the process stops, the slot is wanted, the lease in doubt).
+   */
   private async waitOnEgress(
     holding: Holding,
     job: ActiveJob,
     end: Extract<DeliveryEnd, { kind: 'not_sent' }>,
-  ): Promise<boolean> {
+  ): Promise<'again' | 'suspended' | 'stop'> {
     const delayMs = await this.deps.egress.notSent(holding.hookId, job.id, end.result);
-    if (!this.host.mayContinue(holding)) return false;
+    if (!this.host.mayContinue(holding)) return 'stop';
     await sleep(delayMs, undefined, { signal: this.host.stopping }).catch(() => undefined);
-    if (!this.host.mayContinue(holding)) return false;
+    if (!this.host.mayContinue(holding)) return 'stop';
     // Suspended meanwhile (an admin's pause, the monitor's suspension): the event was never sent, so it is held
     // like the events behind it and goes first on resume; trying again would send to a hook that gets nothing.
     // Asked only here, between tries the proxy refused, never per delivery. Unknown counts as paused.
-    return !(await this.deps.queues.isPaused(holding.hookId).catch(() => true));
+    return (await this.deps.queues.isPaused(holding.hookId).catch(() => true)) ? 'suspended' : 'again';
   }
 }
