@@ -21,6 +21,24 @@ describe('events kept back by the egress proxy, put back in the queue', () => {
   const ids = (r: { body: Buffer }[]) =>
     r.map((x) => (JSON.parse(x.body.toString()) as { call_id: string }).call_id);
 
+  /** The endpoint got `calls` once each, in order, and each is recorded delivered as its first attempt (auto). */
+  async function expectSentOnceInOrder(
+    receiver: Awaited<ReturnType<typeof startReceiver>>,
+    hookId: string,
+    calls: string[],
+    timeoutMs?: number,
+  ): Promise<void> {
+    await receiver.waitFor(calls.length, timeoutMs);
+    expect(ids(receiver.requests)).toEqual(calls);
+    const log = await waitUntil(async () => {
+      const records = await h.deliveries(hookId);
+      return records.length === calls.length ? records : undefined;
+    }, `${calls.length} records`);
+    expect(log.map((r) => [r.call_id, r.outcome, r.trigger])).toEqual(
+      [...calls].reverse().map((call) => [call, 'delivered', 'auto']),
+    );
+  }
+
   it('a paused hook with events kept back goes on resume alone, in order, once each', async () => {
     const { receiver, proxy, account, hook } = await setUp();
     const metrics = createMetrics();
@@ -35,17 +53,7 @@ describe('events kept back by the egress proxy, put back in the queue', () => {
     // As an admin's resume (HookControl.enable) does: the flag goes, then the hook is signalled ready.
     await h.hookQueues.resume(hook.id);
     await new ReadySet(h.ctx.redis, h.keys).signal([hook.id]);
-    await receiver.waitFor(3);
-    expect(ids(receiver.requests)).toEqual(['q-1', 'q-2', 'q-3']);
-    const log = await waitUntil(async () => {
-      const records = await h.deliveries(hook.id);
-      return records.length === 3 ? records : undefined;
-    }, 'three records');
-    expect(log.map((r) => [r.call_id, r.outcome, r.trigger])).toEqual([
-      ['q-3', 'delivered', 'auto'],
-      ['q-2', 'delivered', 'auto'],
-      ['q-1', 'delivered', 'auto'],
-    ]);
+    await expectSentOnceInOrder(receiver, hook.id, ['q-1', 'q-2', 'q-3']);
   });
 
   it('hooks taking turns at the only slot keep waiting: each wait stays shown, from its first refused try', async () => {
@@ -82,17 +90,7 @@ describe('events kept back by the egress proxy, put back in the queue', () => {
     const fixed = await startTinyproxy({ connectPorts: [receiver.port] });
     h.ctx.onCleanup(() => fixed.close());
     h.startWorker({ HOOKLINE_EGRESS_PROXY: fixed.url }, { timings });
-    await receiver.waitFor(3);
-    expect(ids(receiver.requests)).toEqual(['s-1', 's-2', 's-3']);
-    const log = await waitUntil(async () => {
-      const records = await h.deliveries(hook.id);
-      return records.length === 3 ? records : undefined;
-    }, 'three records');
-    expect(log.map((r) => [r.call_id, r.outcome, r.trigger])).toEqual([
-      ['s-3', 'delivered', 'auto'],
-      ['s-2', 'delivered', 'auto'],
-      ['s-1', 'delivered', 'auto'],
-    ]);
+    await expectSentOnceInOrder(receiver, hook.id, ['s-1', 's-2', 's-3']);
   });
 
   it('a worker killed while three events wait: the next worker sends them in order, once each', async () => {
@@ -107,17 +105,7 @@ describe('events kept back by the egress proxy, put back in the queue', () => {
     const fixed = await startTinyproxy({ connectPorts: [receiver.port] });
     h.ctx.onCleanup(() => fixed.close());
     h.startWorker({ HOOKLINE_EGRESS_PROXY: fixed.url }, { timings });
-    await receiver.waitFor(3, 45000);
-    expect(ids(receiver.requests)).toEqual(['k-1', 'k-2', 'k-3']);
-    const log = await waitUntil(async () => {
-      const records = await h.deliveries(hook.id);
-      return records.length === 3 ? records : undefined;
-    }, 'three records');
-    expect(log.map((r) => [r.call_id, r.outcome])).toEqual([
-      ['k-3', 'delivered'],
-      ['k-2', 'delivered'],
-      ['k-1', 'delivered'],
-    ]);
+    await expectSentOnceInOrder(receiver, hook.id, ['k-1', 'k-2', 'k-3'], 45000);
   }, 90000);
 });
 
