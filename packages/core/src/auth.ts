@@ -78,3 +78,18 @@ export function maskAuth(auth: HookAuth): MaskedAuth {
       return { scheme: 'basic', username: auth.username, password_last4: last4(auth.password) };
   }
 }
+
+/**
+ * Credentials sent over plain HTTP can be read on the way: allowed, but the customer is warned. An OAuth 2.0
+ * hook sends its client secret to `token_url` and its token to the URL, so either on plain HTTP is a warning.
+ * For the saved hook (its masked auth) and for a form as typed alike.
+ */
+export function hasInsecureCredentials(
+  url: string,
+  auth: { readonly scheme: string; readonly token_url?: string },
+): boolean {
+  if (auth.scheme === 'none') return false;
+  return PLAIN_HTTP.test(url) || (auth.scheme === 'oauth2' && PLAIN_HTTP.test(auth.token_url ?? ''));
+}
+
+const PLAIN_HTTP = /^http:/i;

@@ -11,8 +11,9 @@ const MAX_NAME_LENGTH = 256;
 export const DEFAULT_EVENT_TYPE_HEADER = 'X-Service-Event-Type';
 
 // hookline's own headers, and those that frame or route the request: a customer's value would contradict
-// what is sent (Content-Length, Host, Content-Encoding: the body is never encoded), break the request (Transfer-Encoding, Connection) or impersonate
-// hookline (Authorization, the signatures, the event type, the trace context HOOKLINE_TRACE_PROPAGATE adds).
+// what is sent (Content-Length, Host, Content-Encoding: the body is never encoded), break the request
+// (Transfer-Encoding, Connection) or impersonate hookline (Authorization, the signatures, the event type, the
+// trace context HOOKLINE_TRACE_PROPAGATE adds).
 // The one list: a hook's extra headers and HOOKLINE_EVENT_TYPE_HEADER are both refused by it.
 const RESERVED = [
   'authorization',

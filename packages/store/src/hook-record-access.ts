@@ -5,13 +5,13 @@ import { parseStoredHook, type StoredHook } from './hook-record';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
 
+/** What `change` answers when the record is no longer at the version the caller read. */
+export const STALE_VERSION = -2;
+
 /**
  * Reads and writes of one hook's record hash, and the keys that live and die with it. Every change goes
  * through one script (hook-change.lua), so a hook deleted meanwhile is never written back.
  */
-/** What `change` answers when the record is no longer at the version the caller read. */
-export const STALE_VERSION = -2;
-
 export class HookRecordAccess {
   constructor(
     private readonly redis: Redis,

@@ -12,6 +12,7 @@ import {
   type ClientCertificateFacts,
   clientCertificateFacts,
   clientCertificateView,
+  hasInsecureCredentials,
   type HookView,
   type MaskedAuth,
 } from '@hookline/core';
@@ -145,17 +146,6 @@ export function parseStoredHook(hookId: string, raw: Record<string, string>): St
       : {}),
   };
 }
-
-/**
- * Credentials sent over plain HTTP can be read on the way: allowed, but the customer is warned. An OAuth 2.0
- * hook sends its client secret to `token_url` and its token to the URL, so either on plain HTTP is a warning.
- */
-export function hasInsecureCredentials(url: string, auth: MaskedAuth): boolean {
-  if (auth.scheme === 'none') return false;
-  return PLAIN_HTTP.test(url) || (auth.scheme === 'oauth2' && PLAIN_HTTP.test(auth.token_url));
-}
-
-const PLAIN_HTTP = /^http:/i;
 
 /**
  * The hook as answers show it. `paused` is the queue's flag, the single source of truth for the state; `events`

@@ -1,5 +1,5 @@
 import { deadlineText } from '../view/format';
-import type { EventKind, HookView } from '@hookline/core';
+import { hasInsecureCredentials, type EventKind, type HookView } from '@hookline/core';
 import type { FieldErrors, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
 import { authSchemeField, credentialFields } from './hook-form-auth-fields';
@@ -93,12 +93,9 @@ const howItWorks = (deadlineMs: number) =>
     </div>
   </aside>`;
 
-// Credentials travel in clear to an http:// hook URL, and an OAuth 2.0 client secret to an http:// token URL
-// (the API's insecure_credentials says the same of the saved hook).
-const plainHttp = (url: string) => /^http:\/\//i.test(url.trim());
+// The saved hook's insecure_credentials, for the form as typed.
 const insecure = (values: HookFormValues) =>
-  (values.scheme !== 'none' && plainHttp(values.url)) ||
-  (values.scheme === 'oauth2' && plainHttp(values.oauth2.token_url));
+  hasInsecureCredentials(values.url, { scheme: values.scheme, token_url: values.oauth2.token_url });
 
 export function hookFormPage(
   viewer: Viewer,
