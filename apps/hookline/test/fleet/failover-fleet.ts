@@ -57,6 +57,8 @@ export interface FleetReport {
   firstReceipts: ReadonlyMap<string, number>;
   /** Each event as its producer saw it. */
   publishes: ReadonlyMap<string, Publish>;
+  /** The history's records of each lost event (`outcome: error`), oldest first: how it was lost. */
+  lostRecords: ReadonlyMap<string, string[]>;
 }
 
 export async function startFleet(options: FleetOptions) {
@@ -207,7 +209,9 @@ export async function startFleet(options: FleetOptions) {
         at: r.receivedAt,
       }));
       const rows = async () =>
-        history.client.query<{ call_id: string; outcome: string }>('SELECT call_id, outcome FROM attempts');
+        history.client.query<{ call_id: string; outcome: string; error: string | null }>(
+          'SELECT call_id, outcome, error FROM attempts ORDER BY attempted_at',
+        );
       // The history writer has every record within about a second of its attempt; a record missing for good
       // (lost in a lag window) must not hold the run up for the whole drain time.
       let recordCount = 0;
@@ -227,6 +231,10 @@ export async function startFleet(options: FleetOptions) {
       }
       const inHistory = new Map<string, number>();
       for (const row of recorded) inHistory.set(row.call_id, (inHistory.get(row.call_id) ?? 0) + 1);
+      const lost = accepted.filter((id) => !seen.has(id));
+      const lostRecords = new Map<string, string[]>(lost.map((id) => [id, []]));
+      for (const row of recorded)
+        lostRecords.get(row.call_id)?.push(`${row.outcome}${row.error ? `: ${row.error}` : ''}`);
       const orderViolations: string[] = [];
       const lastSeq = new Map<string, number>();
       for (const { path, id, at } of received) {
@@ -240,7 +248,7 @@ export async function startFleet(options: FleetOptions) {
         accepted: accepted.length,
         received: received.length,
         duplicates: [...seen].filter(([, n]) => n > 1).map(([id]) => id),
-        lost: accepted.filter((id) => !seen.has(id)),
+        lost,
         orderViolations,
         maxInFlightPerHook: receiver.maxInFlightPerPath,
         historyMissing: [...seen.keys()].filter((id) => !inHistory.has(id)),
@@ -252,6 +260,7 @@ export async function startFleet(options: FleetOptions) {
         rate,
         firstReceipts,
         publishes: load.publishes,
+        lostRecords,
       };
     },
     statuses: load.statuses,
@@ -281,7 +290,7 @@ function traceConnection(env: Record<string, string>): Cluster | Redis {
 
 /** The report as the tests print it: counts instead of id lists, the load reached. */
 export function summary(report: FleetReport): Record<string, unknown> {
-  const { firstReceipts: _receipts, publishes: _publishes, ...rest } = report;
+  const { firstReceipts: _receipts, publishes: _publishes, lostRecords: _records, ...rest } = report;
   return {
     ...rest,
     duplicates: report.duplicates.length,
