@@ -12,9 +12,10 @@ import {
 } from '@hookline/core';
 import { parseDeliverJob, type DeliverJobData } from '@hookline/queue';
 import type { ActiveJob, JobEnd } from '@hookline/redis';
-import type { DeliveryEnd, JobCompleting } from '@hookline/scheduler';
+import { retryWrite, type DeliveryEnd, type JobCompleting } from '@hookline/scheduler';
 import type { OAuthTokens } from '@hookline/delivery';
 import type { AttemptLedger, BegunAttempt } from '@hookline/store';
+import type { Logger } from '@hookline/telemetry';
 import type { OutcomeRecorder, RecordedAttempt } from './outcome-recorder';
 import { endDeliveryTrace, startDeliveryTrace, type DeliveryTrace } from './delivery-trace';
 
@@ -34,6 +35,9 @@ export interface DeliverEventDeps {
   tracing?: Tracing;
   /** HOOKLINE_TRACE_PROPAGATE: the request carries the attempt's `traceparent` (and `tracestate`). */
   propagateTrace?: boolean;
+  /** How long a mark whose call fails is asked for again from the first failure: the job's lock (write-retry.ts). */
+  markRetryMs: number;
+  logger: Logger;
 }
 
 /**
@@ -83,10 +87,24 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
     // The event's erasure tags are hashes: computed only if an erasure is running on the hook.
+    // A mark whose call fails may have been written, its reply lost (a failover that outlasted the client's
+    // own retries): asked again by the same holder, it is told to send. Given up, the holding ended with the job
+    // marked under its lock, and whoever took it over recorded it `unknown`, never sent.
     const start =
       begun?.start ??
-      (await deps.attempts.begin(data.hookId, job.id, fence, () =>
-        eventErasureTags(data.event.fields, data.event),
+      (await retryWrite(
+        () => {
+          askedAt = performance.now();
+          return deps.attempts.begin(data.hookId, job.id, fence, () =>
+            eventErasureTags(data.event.fields, data.event),
+          );
+        },
+        deps.markRetryMs,
+        (error, n) =>
+          deps.logger.warn(
+            { err: error, hookId: data.hookId, jobId: job.id, n },
+            'marking an attempt failed; retrying',
+          ),
       ));
     const startedAt = deps.clock().getTime();
     switch (start.kind) {
@@ -198,9 +216,17 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       // Nothing left: the mark is taken back (while the lock is still ours), so the take-over sends the event
       // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
       const why = `stalled before sending: ${Math.round(lockLeft)} ms of lock left`;
-      return (await deps.attempts.withdraw?.(data.hookId, job.id, fence))
-        ? { kind: 'withdrawn', why }
-        : { kind: 'lost', why };
+      // Tried again like the mark: given up, the mark would stay for the take-over to record `unknown`.
+      const withdrawn = await retryWrite(
+        async () => (await deps.attempts.withdraw?.(data.hookId, job.id, fence)) ?? false,
+        deps.markRetryMs,
+        (error, n) =>
+          deps.logger.warn(
+            { err: error, hookId: data.hookId, jobId: job.id, n },
+            'taking a mark back failed; retrying',
+          ),
+      );
+      return withdrawn ? { kind: 'withdrawn', why } : { kind: 'lost', why };
     }
     trace ??= startDeliveryTrace(deps.tracing, data, startedAt);
     const request = buildDeliveryRequest(start.target, data.event, {

@@ -12,8 +12,8 @@ import type { OutboxMarks, PreparedFinish, RedisKeys } from '@hookline/redis';
 import { appendOutcome, type DeliverJobData } from '@hookline/queue';
 import type { AttemptFence, AttemptLedger, FinishedJob } from '@hookline/store';
 import { streakStep } from '@hookline/suspension';
+import { retryWrite } from '@hookline/scheduler';
 import type { Logger, Metrics } from '@hookline/telemetry';
-import { retryWrite } from './write-retry';
 
 export interface RecordedAttempt extends Partial<Omit<AttemptResult, 'outcome'>> {
   readonly outcome: RecordedOutcome;
@@ -42,7 +42,7 @@ export class OutcomeRecorder {
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
       logger: Logger;
-      /** How long a failing outcome write is tried again: the job's lock (write-retry.ts says why). */
+      /** How long a failing outcome write is tried again: the job's lock (packages/scheduler's write-retry.ts says why). */
       retryMs: number;
     },
   ) {}
@@ -65,7 +65,7 @@ export class OutcomeRecorder {
     );
     // An event an erasure reached is recorded without anything of its content.
     const recorded = attempt.outcome === 'erased' ? erasedRecord(entry, new Date(attempt.startedAt)) : entry;
-    // Tried again while Redis fails over (see write-retry.ts).
+    // Tried again while Redis fails over (see packages/scheduler's write-retry.ts).
     const step = streakStep(attempt.outcome);
     // The outcome stream is written after the script, so only an outcome that needs none lets the script mark
     // the next job's attempt too: nothing on Redis then stands between that mark and the next request.

@@ -99,11 +99,13 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
     logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
   );
+  // A failing write about a job this holder may have marked is tried again for as long as its lock (write-retry.ts).
+  const retryMs = deps.timings?.outcomeRetryMs ?? figures.lockMs;
   const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
     recorder: new OutcomeRecorder({
       ...{ redis, keys, attempts: deps.store.attempts, marks, metrics, logger },
-      retryMs: deps.timings?.outcomeRetryMs ?? figures.lockMs,
+      retryMs,
     }),
     attempt: (request) => deliverer.attempt(request),
     oauth: new OAuthTokens((request) => deliverer.attempt(request)),
@@ -114,6 +116,8 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
     clock,
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
     propagateTrace: config.HOOKLINE_TRACE_PROPAGATE === true,
+    markRetryMs: retryMs,
+    logger,
   });
   // Every outcome a worker records is exported from the start, at 0: a rate over `unknown` must not be "no
   // data" until the first crash. (`expired` and `discarded` are not attempts, and never counted here.)

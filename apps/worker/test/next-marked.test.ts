@@ -73,4 +73,36 @@ describe("a hook's events, marked by the script that takes them", () => {
     expect(rig.callIdsReceived()).toEqual(['only']);
     expect((await rig.recorded(hook.id)).map((r) => r.outcome)).toEqual(['delivered']);
   }, 30_000);
+
+  // In a failover a mark's call can fail after its script ran, and the next calls fail too for a while (the
+  // Cluster client's own retries ran out before the promotion). Asked again by the same holder it is told to
+  // send; given up, the job waited out its lock marked and was recorded `unknown`, never sent.
+  it('a mark whose call fails after its script ran, then for a while: asked again, sent once, recorded once', async () => {
+    const store = rig.store();
+    const ledger = store.attempts as Required<AttemptLedger>;
+    let calls = 0;
+    const attempts = ledgerWith(ledger, {
+      // The take's own mark is not handed on (as when no replica acknowledged it): the delivery marks it.
+      takeAndBegin: async (take) => ({ jobReply: (await ledger.takeAndBegin(take)).jobReply }),
+      begin: async (...args) => {
+        calls += 1;
+        if (calls === 1) {
+          await ledger.begin(...args); // written, its reply lost
+          throw new Error('Connection is closed.');
+        }
+        if (calls <= 3)
+          throw new Error('Too many Cluster redirections. Last error: Error: Connection is closed.');
+        return ledger.begin(...args);
+      },
+    });
+    // A short lock: given up, the take-over would come (and record `unknown`) within the wait below.
+    rig.startWorker(attempts, { lockMs: 5_000 });
+    const { account, hook } = await rig.hookOnReceiver(store, 'Mark reply lost');
+    await rig.publish(account.id, 'only');
+    await waitUntil(async () => (await rig.recorded(hook.id)).length === 1, 'the outcome recorded', 15_000);
+
+    expect(calls).toBe(4);
+    expect(rig.callIdsReceived()).toEqual(['only']);
+    expect((await rig.recorded(hook.id)).map((r) => r.outcome)).toEqual(['delivered']);
+  }, 30_000);
 });

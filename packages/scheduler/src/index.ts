@@ -20,3 +20,4 @@ export {
 } from './timings';
 export type { BegunNext, DeliveryEnd, EgressWaiting, JobCompleting, JobSource } from './consumer/job-source';
 export { ENGINE_SCRIPTS } from './scripts';
+export { retryWrite } from './write-retry';

@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-// How long a worker keeps trying to record an outcome whose request has left, when the write fails: as long
-// as the job's lock (25 s by default; start-worker.ts passes it), since nobody can take the job over before
-// then. Giving up sooner left the job active with its attempt marked, and the next event too when the
+// How long a worker keeps trying a call about a job it may have marked, when the call fails: as long as the
+// job's lock (25 s by default; start-worker.ts passes it), since nobody can take the job over before then.
+// Two such calls: recording an outcome whose request has left (apps/worker's OutcomeRecorder), and taking
+// again, by the holding's own token, the job a lost reply handed it (consumer/drain.ts: a take's script or an
+// outcome's may have marked that job; left behind, it waits out its lock and is recorded `unknown`, never sent).
+//
+// For the outcome, giving up sooner left the job active with its attempt marked, and the next event too when the
 // script's first run had taken and marked it: whoever took over recorded both `unknown`, the second never
 // sent. A failover with replica acknowledgements needs the promotion and a replica back (the Sentinel
 // failover test saw 17 s under load), and a write queued behind other WAITs on its connection may itself

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActiveJob, JobOffer } from '@hookline/redis';
+import { retryWrite } from '../write-retry';
 import type { ConsumerDeps } from './consumer-deps';
 import type { Holding } from './holding';
 import type { BegunNext, DeliveryEnd, JobCompleting } from './job-source';
@@ -155,7 +156,25 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
    * holding may go on (`fetchNext`) only; a finish that took nothing leaves nothing to find.
    */
   private takeOwnNext(holding: Holding, finished: ActiveJob): Promise<JobOffer> {
-    return this.deps.jobs.take(holding.hookId, finished.token);
+    return this.takeByToken(holding, finished.token);
+  }
+
+  /**
+   * A take by this holding's own token, for the job a lost reply may have handed it (and marked), tried again
+   * while it fails for as long as a job lock from the first failure (write-retry.ts): the failover that lost the
+   * reply usually refuses the next call too, for seconds, and given up at once the holding ended with that job
+   * active and marked under its token, to be recorded `unknown` once its lock ran out, never sent (what an
+   * outcome's write given up at once did before it was tried again the same way). Safe to repeat: the job already ours is handed back
+   * (job-adopt.lua's same caller), and a job still waiting is taken under the token (moveToActive).
+   */
+  private takeByToken(holding: Holding, token: string): Promise<JobOffer> {
+    const { jobs, logger } = this.deps;
+    return retryWrite(
+      () => jobs.take(holding.hookId, token),
+      jobs.lockMs,
+      (error, n) =>
+        logger.warn({ err: error, hookId: holding.hookId, n }, 'taking a job by its token failed; retrying'),
+    );
   }
 
   /**
@@ -174,7 +193,7 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
       return { offer: await jobs.taken(take, jobReply), begun };
     } catch (error) {
       logger.info({ err: error, hookId: holding.hookId }, 'taking a job failed; taking again by its token');
-      return { offer: await jobs.take(holding.hookId, token) };
+      return { offer: await this.takeByToken(holding, token) };
     }
   }
 

@@ -62,6 +62,36 @@ describe('the consumer loop', () => {
     expect(rig.delivered[1]?.token).toBe(rig.delivered[0]?.token);
   });
 
+  // In a failover the call after a lost reply is usually refused too, for seconds: the job that reply handed
+  // over (in a worker, taken and marked by the outcome's script) must still go on under the same token, not
+  // wait out its lock for a new taking (which, for a marked job, records `unknown` and never sends it).
+  it('a take by its own token that Redis refuses for a while is tried again: the fetched job goes on under that token', async () => {
+    let lost = false;
+    let refused = 0;
+    const source = interceptedSource(rig.jobs(60_000), {
+      finish: async (call, _job, _end, fetchNext) => {
+        if (lost || !fetchNext) return call();
+        lost = true;
+        await call(); // applied: the job is finished and the next one active under the same token
+        throw new Error('Connection is closed.'); // its reply never came back
+      },
+      take: async (call) => {
+        if (lost && refused < 3) {
+          refused += 1;
+          throw new Error('CLUSTERDOWN The cluster is down');
+        }
+        return call();
+      },
+    });
+    await publish('hk_r', range(3));
+    rig.start('w_1', source);
+    // Far sooner than the 60 s lock a new taking would wait out.
+    await waitUntil(() => rig.numbersOf('hk_r').length === 3 || undefined, 'three deliveries', 10_000);
+    expect(refused).toBe(3);
+    expect(rig.numbersOf('hk_r')).toEqual(range(3));
+    expect(rig.delivered[1]?.token).toBe(rig.delivered[0]?.token);
+  });
+
   it('a lease lost mid-delivery: the holder finishes its job and stops; the new holder goes on after it', async () => {
     const leaseMs = 900;
     let stolen = false;
