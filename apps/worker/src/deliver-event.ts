@@ -46,6 +46,13 @@ export interface DeliverEventDeps {
  * (`completing`, from the consumer: one round trip for both).
  */
 export function createDeliverEvent(deps: DeliverEventDeps) {
+  /** A call about the job's attempt mark, tried again while it fails, for the job's lock (write-retry.ts). */
+  function retried<T>(hookId: string, job: ActiveJob, what: string, call: () => Promise<T>): Promise<T> {
+    return retryWrite(call, deps.markRetryMs, (error, n) =>
+      deps.logger.warn({ err: error, hookId, jobId: job.id, n }, `${what} failed; retrying`),
+    );
+  }
+
   /** Records the outcome and, in the same script, ends the job as `end`. */
   async function recordAndEnd(
     data: DeliverJobData,
@@ -92,20 +99,12 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     // marked under its lock, and whoever took it over recorded it `unknown`, never sent.
     const start =
       begun?.start ??
-      (await retryWrite(
-        () => {
-          askedAt = performance.now();
-          return deps.attempts.begin(data.hookId, job.id, fence, () =>
-            eventErasureTags(data.event.fields, data.event),
-          );
-        },
-        deps.markRetryMs,
-        (error, n) =>
-          deps.logger.warn(
-            { err: error, hookId: data.hookId, jobId: job.id, n },
-            'marking an attempt failed; retrying',
-          ),
-      ));
+      (await retried(data.hookId, job, 'marking an attempt', () => {
+        askedAt = performance.now();
+        return deps.attempts.begin(data.hookId, job.id, fence, () =>
+          eventErasureTags(data.event.fields, data.event),
+        );
+      }));
     const startedAt = deps.clock().getTime();
     switch (start.kind) {
       case 'fenced':
@@ -217,14 +216,11 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       // instead of recording `unknown` (a wait for replica acknowledgements during a failover can end here).
       const why = `stalled before sending: ${Math.round(lockLeft)} ms of lock left`;
       // Tried again like the mark: given up, the mark would stay for the take-over to record `unknown`.
-      const withdrawn = await retryWrite(
+      const withdrawn = await retried(
+        data.hookId,
+        job,
+        'taking a mark back',
         async () => (await deps.attempts.withdraw?.(data.hookId, job.id, fence)) ?? false,
-        deps.markRetryMs,
-        (error, n) =>
-          deps.logger.warn(
-            { err: error, hookId: data.hookId, jobId: job.id, n },
-            'taking a mark back failed; retrying',
-          ),
       );
       return withdrawn ? { kind: 'withdrawn', why } : { kind: 'lost', why };
     }
