@@ -31,7 +31,7 @@ export function createWorld(redisUrl: string): BenchWorld {
     secretBox: SecretBox.fromKey(secretKey),
     hookQueues: new HookQueues(redis, keys),
   });
-  const producer = new Producer({ redis: producerRedis, keys });
+  const producer = new Producer({ redis: producerRedis, keys, erasureTags: store.erasureTags });
   return { prefix, keys, secretKeyHex: secretKey.toString('hex'), redis, producerRedis, store, producer };
 }
 

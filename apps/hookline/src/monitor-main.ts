@@ -39,7 +39,13 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const catalog = config.eventCatalog;
   const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys), catalog });
   // Publishes the operator's notices (HOOKLINE_OPERATOR_WEBHOOK_URL) to their hook.
-  const producer = new Producer({ redis, keys, catalog, ...(tracing ? { tracing } : {}) });
+  const producer = new Producer({
+    redis,
+    keys,
+    catalog,
+    erasureTags: store.erasureTags,
+    ...(tracing ? { tracing } : {}),
+  });
   const history = await openHistoryFor(config);
   const outbox = new HistoryOutbox(redis, keys);
   const deliveryLog = new DeliveryLog(

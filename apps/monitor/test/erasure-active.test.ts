@@ -43,7 +43,7 @@ describe("an erasure and a hook's active job", () => {
     const hook = (path: string) =>
       store.hooks.create(account.id, { url: `http://127.0.0.1:9${path}`, format: 'json' }, 'operator');
     const [dead, live] = [await hook('/dead'), await hook('/live')];
-    const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+    const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, erasureTags: store.erasureTags }));
     const event = await producer.publish(account.id, {
       type: 'call_created',
       data: { call_id: 'a1', direction: 'inbound', from: NUMBER, from_cnam: 'Ada', to: '+4420', rate: '0.0' },
@@ -91,7 +91,7 @@ describe('an erasure whose event a live worker holds', () => {
       { url: 'http://127.0.0.1:9/h', format: 'json' },
       'operator',
     );
-    const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+    const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, erasureTags: store.erasureTags }));
     const event = await producer.publish(account.id, {
       type: 'call_created',
       data: { call_id: 'a2', direction: 'inbound', from: NUMBER, from_cnam: 'Ada', to: '+4420', rate: '0.0' },

@@ -27,7 +27,7 @@ describe('erasure on a Redis Cluster', () => {
     const keys = redisKeys(uniquePrefix('erasure-cluster'));
     const hookQueues = new HookQueues(redis, keys);
     const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
-    const producer = new Producer({ redis, keys });
+    const producer = new Producer({ redis, keys, erasureTags: store.erasureTags });
     try {
       // Two accounts on each master.
       const byMaster = new Map<number, string[]>();

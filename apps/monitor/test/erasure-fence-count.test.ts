@@ -1,4 +1,4 @@
-import { eventErasureTags, type HookView } from '@hookline/core';
+import type { HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Producer } from '@hookline/queue';
 import type { Store } from '@hookline/store';
@@ -115,7 +115,7 @@ describe("the fence's count, taken over mid-way", () => {
     const { id } = await store.erasures.request(acct, target, 'operator');
     // What the worker's finish script leaves for two events of the number and one of another number.
     const entry = (eventId: string, from: string) =>
-      [eventId, ...eventErasureTags({ call_id: eventId, from, to: '+4420' })].join(' ');
+      [eventId, ...store.erasureTags.ofEvent({ call_id: eventId, from, to: '+4420' })].join(' ');
     const fenced = keys.hookErasedByFence(hook.id);
     await ctx.redis.hset(fenced, 'evt_a', entry('evt_a', SECOND), 'evt_b', entry('evt_b', SECOND));
     await ctx.redis.hset(fenced, 'evt_c', entry('evt_c', FIRST));

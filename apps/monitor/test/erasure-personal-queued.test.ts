@@ -23,7 +23,9 @@ it('reaches waiting events, retained jobs and outbox records by their personal f
     { url: 'http://127.0.0.1:9/cb', format: 'json' },
     'operator',
   );
-  const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, catalog }));
+  const producer = ctx.closeLater(
+    new Producer({ redis: ctx.redis, keys, catalog, erasureTags: store.erasureTags }),
+  );
   const publish = (callback: string, note: string) =>
     producer.publish(account.id, { type: 'callback_requested', data: { callback, note } });
   const finished = await publish(NUMBER, 'finished one');

@@ -41,7 +41,9 @@ function startNoticeWorker() {
 describe("the operator's notices", () => {
   it('are signed webhooks, one per transition with two monitors, with the account, hook, state, reason and failures', async () => {
     const receiver = h.ctx.closeLater(await startReceiver());
-    const producer = h.ctx.closeLater(new Producer({ redis: h.ctx.redis, keys: h.keys }));
+    const producer = h.ctx.closeLater(
+      new Producer({ redis: h.ctx.redis, keys: h.keys, erasureTags: h.store.erasureTags }),
+    );
     startNoticeWorker();
     const notices = {
       notices: {
@@ -97,7 +99,9 @@ describe("the operator's notices", () => {
     const receiver = h.ctx.closeLater(
       await startReceiver(() => (down ? { kind: 'status', status: 500 } : { kind: 'status', status: 200 })),
     );
-    const producer = h.ctx.closeLater(new Producer({ redis: h.ctx.redis, keys: h.keys }));
+    const producer = h.ctx.closeLater(
+      new Producer({ redis: h.ctx.redis, keys: h.keys, erasureTags: h.store.erasureTags }),
+    );
     const config = { HOOKLINE_SUSPEND_AFTER_FAILURES: 2, HOOKLINE_SUSPEND_AFTER_MS: 0 };
     startNoticeWorker();
     h.start(config, {

@@ -81,6 +81,7 @@ export async function openPipeline(
     new Producer({
       redis: ctx.redis,
       keys,
+      erasureTags: store.erasureTags,
       ...(catalog ? { catalog } : {}),
       ...(holdMax !== undefined
         ? { onHeld: (ids: readonly string[]) => Promise.all(ids.map((id) => holdCap(id, holdMax))) }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import {
   buildDeliveryRequest,
-  eventErasureTags,
+  type ErasureTags,
   maskAuth,
   maskedAuthorizationHeader,
   recordRequest,
@@ -21,6 +21,8 @@ import { endDeliveryTrace, startDeliveryTrace, type DeliveryTrace } from './deli
 
 export interface DeliverEventDeps {
   attempts: Pick<AttemptLedger, 'begin' | 'withdraw' | 'release'>;
+  /** The erasure fence's tags (the store's): an event's are sent with its mark while an erasure runs on its hook. */
+  erasureTags: ErasureTags;
   recorder: OutcomeRecorder;
   attempt: (request: DeliveryRequest) => Promise<SendResult>;
   /** OAuth 2.0 tokens of the hooks that use them (the deliverer's OAuthTokens). */
@@ -93,7 +95,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     let askedAt = begun?.askedAt ?? performance.now();
     // Marks the event as being attempted and reads the hook, in one step, right before the request can leave.
     // The job id names the attempt: the event id itself, or, for a send-again, the event id and the new attempt's.
-    // The event's erasure tags are hashes: computed only if an erasure is running on the hook.
+    // The event's erasure tags are keyed hashes: computed only if an erasure is running on the hook.
     // A mark whose call fails may have been written, its reply lost (a failover that outlasted the client's
     // own retries): asked again by the same holder, it is told to send. Given up, the holding ended with the job
     // marked under its lock, and whoever took it over recorded it `unknown`, never sent.
@@ -102,7 +104,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       (await retried(data.hookId, job, 'marking an attempt', () => {
         askedAt = performance.now();
         return deps.attempts.begin(data.hookId, job.id, fence, () =>
-          eventErasureTags(data.event.fields, data.event),
+          deps.erasureTags.ofEvent(data.event.fields, data.event),
         );
       }));
     const startedAt = deps.clock().getTime();

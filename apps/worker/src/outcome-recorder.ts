@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   buildAttemptRecord,
   erasedRecord,
-  eventErasureTags,
+  type ErasureTags,
   isDropped,
   type AttemptResult,
   type RecordedOutcome,
@@ -38,6 +38,8 @@ export class OutcomeRecorder {
       redis: Redis;
       keys: RedisKeys;
       attempts: Pick<AttemptLedger, 'finishAndComplete'>;
+      /** The erasure fence's tags (the store's): an `erased` record's, which the erasure counts it by. */
+      erasureTags: ErasureTags;
       /** Tells the history writer which hooks have new records. */
       marks: Pick<OutboxMarks, 'add'>;
       metrics: Metrics;
@@ -82,7 +84,7 @@ export class OutcomeRecorder {
           completion,
           !announced,
           // The erasure that set the fence counts the event by these (its own tags among them).
-          attempt.outcome === 'erased' ? eventErasureTags(event.fields, event) : undefined,
+          attempt.outcome === 'erased' ? this.deps.erasureTags.ofEvent(event.fields, event) : undefined,
         ),
       this.deps.retryMs,
       (error, n) =>

@@ -29,7 +29,7 @@ import {
   WorkerRoster,
   type ConsumerTimings,
 } from '@hookline/scheduler';
-import type { AttemptLedger } from '@hookline/store';
+import type { Store } from '@hookline/store';
 import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
 import { EgressBackoff } from './egress-backoff';
@@ -53,7 +53,7 @@ export interface WorkerDeps {
    */
   redis: Redis;
   keys: RedisKeys;
-  store: { attempts: AttemptLedger };
+  store: Pick<Store, 'attempts' | 'erasureTags'>;
   metrics: Metrics;
   logger: Logger;
   clock?: Clock;
@@ -103,9 +103,10 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   const retryMs = deps.timings?.outcomeRetryMs ?? figures.lockMs;
   const deliver = createDeliverEvent({
     attempts: deps.store.attempts,
+    erasureTags: deps.store.erasureTags,
     recorder: new OutcomeRecorder({
-      ...{ redis, keys, attempts: deps.store.attempts, marks, metrics, logger },
-      retryMs,
+      ...{ redis, keys, attempts: deps.store.attempts, erasureTags: deps.store.erasureTags },
+      ...{ marks, metrics, logger, retryMs },
     }),
     attempt: (request) => deliverer.attempt(request),
     oauth: new OAuthTokens((request) => deliverer.attempt(request)),

@@ -28,7 +28,7 @@ describe('a worker whose replica does not acknowledge for a while', () => {
     const hookQueues = new HookQueues(redis, keys);
     const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
     const receiver = await startReceiver();
-    const producer = new Producer({ redis, keys });
+    const producer = new Producer({ redis, keys, erasureTags: store.erasureTags });
     const hookIds: string[] = [];
     for (let i = 0; i < HOOKS; i++) {
       const account = await store.accounts.create({ name: `Account ${i}` });
@@ -53,7 +53,7 @@ describe('a worker whose replica does not acknowledge for a while', () => {
       },
       redis,
       keys,
-      store: { attempts: store.attempts },
+      store,
       metrics: createMetrics(),
       logger: createLogger('error', 'test', { write: (line: string) => void errors.push(line) }),
     });

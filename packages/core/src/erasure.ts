@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AttemptRecord } from './attempt-record';
 import type { DeliveryRecord } from './outcomes';
-import { EVENT_TYPE_FIELD, STRING_FIELD_MAX, type DeliverableEvent, type EventCatalog } from './event-kinds';
+import { STRING_FIELD_MAX, type EventCatalog } from './event-kinds';
 import { freeTextProblem } from './text';
 
 // Erasure of one person's data (product.md §18): every event of an account whose call id is X, or whose
 // `from` or `to` is the number N. This file holds the pure parts: what an erasure asks for, which events it
-// matches, the tags the delivery fence compares, and what is left of a history record afterwards.
+// matches and what is left of a history record afterwards (the tags the delivery fence compares: erasure-tags.ts).
 
 /**
  * Per kind, the fields the operator's catalogue marks personal (`"personal": true`): an erasure by number
@@ -81,48 +80,6 @@ export function erasureMatches(
   if (target.kind === 'call_id') return has('call_id');
   const personal = type !== undefined && target.personal && Object.hasOwn(target.personal, type);
   return NUMBER_FIELDS.some(has) || (personal ? (target.personal?.[type] ?? []).some(has) : false);
-}
-
-// Tags, not values, are what the fence keeps in Redis while an erasure runs: a worker about to send an event
-// sends the tags of its fields, and the script refuses when one is marked. They are dropped when the erasure
-// is done; they are hashes so that no key holds the number or call id itself.
-const tag = (kind: 'c' | 'n' | 'p', text: string) =>
-  `${kind}:${createHash('sha256').update(`hookline-erasure:${kind}:${text}`).digest('base64url').slice(0, 22)}`;
-// A personal field's tag names its kind and field: a worker cannot know which fields its catalogue marks (it
-// may have none, or another version during a deploy), so it tags every text field of a catalogue kind, and
-// only the erasure's own (kind, field) pairs are marked.
-const personalTag = (kind: string, field: string, value: string) => tag('p', `${kind}\n${field}\n${value}`);
-
-/** The erasure's main tag (its call id, or its number in `from` and `to`). */
-export function erasureTag(target: ErasureTarget): string {
-  return tag(target.kind === 'call_id' ? 'c' : 'n', target.value);
-}
-
-/** Every tag an erasure marks in the fence: its main tag and one per personal field it matches. */
-export function erasureTags(target: ErasureTarget): string[] {
-  const tags = [erasureTag(target)];
-  if (target.kind === 'number')
-    for (const [kind, names] of Object.entries(target.personal ?? {}))
-      for (const name of names) tags.push(personalTag(kind, name, target.value));
-  return tags;
-}
-
-/**
- * The tags of an event: what any erasure that reaches it would have marked. Built-in kinds have no personal
- * fields (the catalogue marks only its own kinds), so their events cost the two or three tags they always did;
- * an event of a catalogue kind (it carries its layout) adds one per text field.
- */
-export function eventErasureTags(
-  fields: Readonly<Record<string, string>>,
-  event?: Pick<DeliverableEvent, 'type' | 'layout'>,
-): string[] {
-  const tags: string[] = [];
-  if (Object.hasOwn(fields, 'call_id')) tags.push(tag('c', fields['call_id']!));
-  for (const name of NUMBER_FIELDS) if (Object.hasOwn(fields, name)) tags.push(tag('n', fields[name]!));
-  for (const [name, type] of event?.layout ?? [])
-    if (type === 'string' && name !== EVENT_TYPE_FIELD && Object.hasOwn(fields, name))
-      tags.push(personalTag(event!.type, name, fields[name]!));
-  return tags;
 }
 
 /**

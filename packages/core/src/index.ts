@@ -33,5 +33,6 @@ export * from './response-headers';
 export * from './failure-streak';
 export * from './trace-context';
 export * from './erasure';
+export * from './erasure-tags';
 export * from './audit';
 export { plainWords, utcInWords } from './plain-words';

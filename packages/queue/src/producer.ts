@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   BUILT_IN_CATALOG,
   type DeliverableEvent,
-  eventErasureTags,
+  type ErasureTags,
   type EventCatalog,
   type PublishEventInput,
   HooklineError,
@@ -48,6 +48,11 @@ export interface ProducerDeps {
   catalog?: EventCatalog;
   /** Spans (`hookline.publish`, `hookline.fanout`, `hookline.resend`), when an exporter is configured. */
   tracing?: Tracing;
+  /**
+   * The erasure fence's tags (the store's, keyed from the secret key): an event no hook gets keeps them in its
+   * idempotency key's answer, where an erasure, tagging with the same key, finds it.
+   */
+  erasureTags: ErasureTags;
 }
 
 /** What a producer may add to a publish beside the event. */
@@ -313,7 +318,7 @@ export class Producer {
         ? {
             idempotencyKey,
             fingerprint: fingerprint(input),
-            ...(tagged ? { erasureTags: eventErasureTags(event.fields, event) } : {}),
+            ...(tagged ? { erasureTags: this.deps.erasureTags.ofEvent(event.fields, event) } : {}),
           }
         : {}),
       idempotencyTtlSeconds: this.ttl,
@@ -346,7 +351,12 @@ export class Producer {
     if (!hooks && !sameHooks(expected, acceptance.answer.hooks))
       this.lastHooks.set(hooksKey(accountId, event.type), acceptance.answer.hooks);
     if (idempotencyKey !== undefined && !tagged && acceptance.answer.hooks.length === 0)
-      await this.inbox.tagAnswer(accountId, idempotencyKey, event.id, eventErasureTags(event.fields, event));
+      await this.inbox.tagAnswer(
+        accountId,
+        idempotencyKey,
+        event.id,
+        this.deps.erasureTags.ofEvent(event.fields, event),
+      );
     await this.queued(accountId, acceptance);
     return { ...acceptance.answer, duplicate: false };
   }

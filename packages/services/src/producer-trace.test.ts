@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DeliverableEvent, PublishEventInput } from '@hookline/core';
 import { InboxRecovery, Producer, type DeliverJobData } from '@hookline/queue';
 import { hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
-import { createStore, SecretBox } from '@hookline/store';
+import { createStore, SecretBox, type Store } from '@hookline/store';
 import { useRedis } from '@hookline/testing';
 
 // The W3C trace context a producer gives travels with its event into every hook's job (the inbox entry in
@@ -16,6 +16,7 @@ let keys: RedisKeys;
 let hookQueues: HookQueues;
 let accountId: string;
 let hookIds: string[];
+let store: Store;
 
 const event = (callId: string): PublishEventInput => ({
   type: 'call_created',
@@ -24,7 +25,12 @@ const event = (callId: string): PublishEventInput => ({
 
 const producer = (graceMs?: number) =>
   ctx.closeLater(
-    new Producer({ redis: ctx.redis, keys, ...(graceMs !== undefined ? { recoveryGraceMs: graceMs } : {}) }),
+    new Producer({
+      redis: ctx.redis,
+      keys,
+      erasureTags: store.erasureTags,
+      ...(graceMs !== undefined ? { recoveryGraceMs: graceMs } : {}),
+    }),
   );
 
 async function jobs(hookId: string): Promise<DeliverJobData[]> {
@@ -39,7 +45,7 @@ async function jobs(hookId: string): Promise<DeliverJobData[]> {
 beforeEach(async () => {
   keys = redisKeys(ctx.prefix);
   hookQueues = new HookQueues(ctx.redis, keys);
-  const store = createStore({
+  store = createStore({
     redis: ctx.redis,
     keys,
     secretBox: SecretBox.fromKey(randomBytes(32)),

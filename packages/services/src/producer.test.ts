@@ -42,6 +42,7 @@ function producer(recoveryGraceMs?: number, more: Partial<ProducerDeps> = {}): P
     new Producer({
       redis: ctx.redis,
       keys,
+      erasureTags: store.erasureTags,
       ...(recoveryGraceMs !== undefined ? { recoveryGraceMs } : {}),
       ...more,
     }),

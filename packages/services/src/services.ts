@@ -89,6 +89,7 @@ export function createServices(deps: {
   const producer = new Producer({
     redis,
     keys,
+    erasureTags: store.erasureTags,
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.log ? { log: deps.log } : {}),
     ...(catalog ? { catalog } : {}),

@@ -162,7 +162,7 @@ export interface AttemptLedger {
    * a send-again of it (the same event, another attempt).
    */
   /**
-   * `erasureTags`: the event's (core's eventErasureTags), refused while an erasure has one of them marked; as a
+   * `erasureTags`: the event's (core's ErasureTags.ofEvent), refused while an erasure has one of them marked; as a
    * function, computed only while an erasure runs on the hook.
    */
   begin(

@@ -1,4 +1,4 @@
-import { type Clock, type EventCatalog, systemClock } from '@hookline/core';
+import { type Clock, type ErasureTags, type EventCatalog, systemClock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { RedisAccounts } from './accounts';
@@ -41,16 +41,20 @@ export interface Store {
   readonly attempts: AttemptLedger;
   /** Erasures of personal data: accepted by the front doors, run by the monitor. */
   readonly erasures: RedisErasures;
+  /** The erasure fence's tags (keyed from the secret box's key), for the producer, workers and monitor. */
+  readonly erasureTags: ErasureTags;
 }
 
 export function createStore(deps: StoreDeps): Store {
   const clock = deps.clock ?? systemClock;
   const activity = new RedisActivityFeed(deps.redis, deps.keys, deps.activityMax ?? DEFAULT_ACTIVITY_MAX);
+  const erasureTags = deps.secretBox.erasureTags();
   return {
     accounts: new RedisAccounts(deps.redis, deps.keys, activity, clock),
     hooks: new RedisHooks({ ...deps, activity, clock }),
     activity,
     attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox, deps.suspensionRule),
-    erasures: new RedisErasures({ ...deps, activity, clock }),
+    erasures: new RedisErasures({ ...deps, activity, clock, erasureTags }),
+    erasureTags,
   };
 }

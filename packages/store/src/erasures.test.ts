@@ -1,4 +1,5 @@
-import { erasureTag, eventErasureTags, layoutOf, parseEventCatalog, type HookView } from '@hookline/core';
+import { createHash, randomBytes } from 'node:crypto';
+import { ErasureTags, layoutOf, parseEventCatalog, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { CALLBACK_CATALOG, useRedis } from '@hookline/testing';
 import type { AttemptFence } from './contracts';
@@ -25,34 +26,51 @@ beforeEach(async () => {
 
 describe('erasure fence and record', () => {
   it('refuses a matching event once accepted, sends the others, and comes down when done', async () => {
-    const begun = await store.attempts.begin(hook.id, 'evt_0', fence, eventErasureTags(fields(NUMBER)));
+    const begun = await store.attempts.begin(
+      hook.id,
+      'evt_0',
+      fence,
+      store.erasureTags.ofEvent(fields(NUMBER)),
+    );
     expect(begun.kind).toBe('send');
     const view = await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
     expect(view).toMatchObject({ state: 'running', by: 'number', requested_by: 'operator' });
     // The same holder asking again (its first reply lost, so nothing left) is refused too: no request starts.
-    expect(await store.attempts.begin(hook.id, 'evt_0', fence, eventErasureTags(fields(NUMBER)))).toEqual({
-      kind: 'erased',
-    });
-    expect(await store.attempts.begin(hook.id, 'evt_1', fence, eventErasureTags(fields(NUMBER)))).toEqual({
+    expect(
+      await store.attempts.begin(hook.id, 'evt_0', fence, store.erasureTags.ofEvent(fields(NUMBER))),
+    ).toEqual({
       kind: 'erased',
     });
     expect(
-      (await store.attempts.begin(hook.id, 'evt_2', fence, eventErasureTags(fields('+1999')))).kind,
+      await store.attempts.begin(hook.id, 'evt_1', fence, store.erasureTags.ofEvent(fields(NUMBER))),
+    ).toEqual({
+      kind: 'erased',
+    });
+    expect(
+      (await store.attempts.begin(hook.id, 'evt_2', fence, store.erasureTags.ofEvent(fields('+1999')))).kind,
     ).toBe('send');
-    // The fence and the running record hold a hash and a sealed text, never the number.
+    // The fence and the running record hold a keyed hash and a sealed text, never the number; nor a tag that
+    // could be made without the secret key (hashing every number until one matches).
     const raw = JSON.stringify([
       await ctx.redis.smembers(keys.hookErasing(hook.id)),
       await ctx.redis.hgetall(keys.erasure(hook.account_id, view.id)),
     ]);
-    expect(raw).toContain(erasureTag({ kind: 'number', value: NUMBER }));
+    const asked = { kind: 'number', value: NUMBER } as const;
+    expect(raw).toContain(store.erasureTags.main(asked));
     expect(raw).not.toContain(NUMBER);
+    const unkeyed = createHash('sha256')
+      .update(`hookline-erasure:n:${NUMBER}`)
+      .digest('base64url')
+      .slice(0, 22);
+    expect(raw).not.toContain(unkeyed);
+    expect(raw).not.toContain(ErasureTags.fromSecretKey(randomBytes(32)).main(asked).slice(2));
 
     const work = await store.erasures.work(hook.account_id, view.id);
     expect(work?.target).toEqual({ kind: 'number', value: NUMBER });
     await store.erasures.finish(hook.account_id, view.id, work!.target, { ...work!.view.counts, history: 2 });
-    expect((await store.attempts.begin(hook.id, 'evt_3', fence, eventErasureTags(fields(NUMBER)))).kind).toBe(
-      'send',
-    );
+    expect(
+      (await store.attempts.begin(hook.id, 'evt_3', fence, store.erasureTags.ofEvent(fields(NUMBER)))).kind,
+    ).toBe('send');
     expect(await store.erasures.get(hook.account_id, view.id)).toMatchObject({
       state: 'done',
       counts: { history: 2 },
@@ -71,7 +89,7 @@ describe('erasure fence and record', () => {
     fence = await holdJob(ctx.redis, keys, hook.id);
     // As the worker does: the event carries its kind's layout, and it tags each text field.
     const tags = (callback: string, note: string) =>
-      eventErasureTags({ callback, note }, { type: kind.name, layout: layoutOf(kind) });
+      store.erasureTags.ofEvent({ callback, note }, { type: kind.name, layout: layoutOf(kind) });
     const view = await store.erasures.request(hook.account_id, { kind: 'number', value: NUMBER }, 'operator');
     expect((await store.attempts.begin(hook.id, 'evt_p1', fence, tags(NUMBER, 'x'))).kind).toBe('erased');
     // The number in a field the catalogue does not mark is not personal data: the event is sent.
@@ -90,7 +108,7 @@ describe('erasure fence and record', () => {
     const computed: string[] = [];
     const tagsOf = (from: string) => () => {
       computed.push(from);
-      return eventErasureTags(fields(from));
+      return store.erasureTags.ofEvent(fields(from));
     };
     expect((await store.attempts.begin(hook.id, 'evt_0', fence, tagsOf(NUMBER))).kind).toBe('send');
     expect(computed).toEqual([]);

@@ -1,7 +1,6 @@
 import {
   BUILT_IN_CATALOG,
   erasedDelivery,
-  erasureTags,
   newId,
   personalFields,
   type EventCatalog,
@@ -9,6 +8,7 @@ import {
   type Clock,
   type DeliveryRecord,
   type ErasureCounts,
+  type ErasureTags,
   type ErasureTarget,
   newAuditId,
   type AuditActor,
@@ -23,7 +23,7 @@ import type { SecretBox } from './secret-box';
 // Erasures of personal data (product.md §18) as records: who asked, how far it got, how many records each
 // place had. What is erased (the call id or number) is kept only while the erasure runs, sealed with the
 // secret key (no key in Redis holds it in clear), and dropped when it is done; the fence in each hook's slot
-// holds a hash of it (core's erasureTag), also only while it runs.
+// holds a keyed hash of it (core's ErasureTags), also only while it runs.
 
 /**
  * How long a fence tag (and an `erased` record's entry for its erasure's count) may outlive an erasure that never
@@ -67,10 +67,16 @@ export class RedisErasures {
       readonly secretBox: SecretBox;
       readonly activity: RedisActivityFeed;
       readonly clock: Clock;
+      readonly erasureTags: ErasureTags;
       /** The operator's catalogue: its personal fields are matched by an erasure by number. */
       readonly catalog?: EventCatalog;
     },
   ) {}
+
+  /** The tags the erasure marks in the fence, and which an event's or an idempotency answer's are matched to. */
+  tagsOf(target: ErasureTarget): string[] {
+    return this.deps.erasureTags.ofErasure(target);
+  }
 
   /**
    * Accepts an erasure. The fence comes first: once every hook of the account has the tag, no worker starts a
@@ -89,7 +95,7 @@ export class RedisErasures {
     const personal = personalFields(this.deps.catalog ?? BUILT_IN_CATALOG);
     const target: ErasureTarget =
       asked.kind === 'number' && Object.keys(personal).length > 0 ? { ...asked, personal } : asked;
-    const tags = erasureTags(target);
+    const tags = this.tagsOf(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
     // Each hook's set is in the hook's slot: one small transaction per hook, sent together.
     await Promise.all(
@@ -241,7 +247,7 @@ export class RedisErasures {
     counts: ErasureCounts,
   ): Promise<void> {
     const { redis, keys } = this.deps;
-    const tags = erasureTags(target);
+    const tags = this.tagsOf(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
     await Promise.all(hookIds.map((hookId) => redis.srem(keys.hookErasing(hookId), ...tags)));
     const now = this.deps.clock();

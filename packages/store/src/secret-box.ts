@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ErasureTags } from '@hookline/core';
 
 const VERSION = 'v1';
 const KEY_BYTES = 32;
@@ -24,6 +25,11 @@ export class SecretBox {
   static fromKey(key: Buffer): SecretBox {
     if (key.length !== KEY_BYTES) throw new Error(`SecretBox needs a ${KEY_BYTES}-byte key`);
     return new SecretBox(Buffer.from(key));
+  }
+
+  /** The erasure fence's tagger, keyed from this box's key: processes with the same secret key tag alike. */
+  erasureTags(): ErasureTags {
+    return ErasureTags.fromSecretKey(this.#key);
   }
 
   seal(plaintext: string, context: string): string {

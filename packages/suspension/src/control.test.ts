@@ -23,7 +23,7 @@ let hook: HookView;
 
 beforeEach(async () => {
   ({ keys, hookQueues, store, control } = suspensionForTest(ctx));
-  producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys }));
+  producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, erasureTags: store.erasureTags }));
   receiver = ctx.closeLater(await startReceiver());
   const account = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(

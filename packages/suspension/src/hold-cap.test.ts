@@ -30,6 +30,7 @@ function producerWithCap(holdMax: number): Producer {
     new Producer({
       redis: ctx.redis,
       keys,
+      erasureTags: store.erasureTags,
       onHeld: (hookIds) => Promise.all(hookIds.map((id) => cap(id, holdMax))),
     }),
   );

@@ -79,7 +79,9 @@ export function useAdmin() {
       `/admin/queues/api/queues/${encodeURIComponent(a.keys.hookQueueName(hookId))}`,
 
     async publish(...callIds: string[]): Promise<void> {
-      const producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: a.keys }));
+      const producer = ctx.closeLater(
+        new Producer({ redis: ctx.redis, keys: a.keys, erasureTags: a.store.erasureTags }),
+      );
       const data = {
         direction: 'outbound',
         from: 'jonas1',

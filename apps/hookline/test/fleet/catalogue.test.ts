@@ -42,7 +42,12 @@ describe('event kinds of the catalogue, and subscriptions', () => {
       hookQueues: h.hookQueues,
       catalog,
     });
-    const producer = new Producer({ redis: h.ctx.redis, keys: h.keys, catalog });
+    const producer = new Producer({
+      redis: h.ctx.redis,
+      keys: h.keys,
+      catalog,
+      erasureTags: store.erasureTags,
+    });
     h.ctx.closeLater(producer);
     return { store, producer };
   }

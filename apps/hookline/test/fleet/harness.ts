@@ -48,7 +48,13 @@ export function hooklineParts(redis: Redis, prefix: string, secretKey: Buffer, h
     deliveryLog: new DeliveryLog(outbox, reader),
     historyOutbox: outbox,
   };
-  return { keys, hookQueues, store, reader, producer: new Producer({ redis, keys }) };
+  return {
+    keys,
+    hookQueues,
+    store,
+    reader,
+    producer: new Producer({ redis, keys, erasureTags: store.erasureTags }),
+  };
 }
 
 /** A real worker process with the tests' settings (loopback allowed, short idle), killed after the test. */

@@ -24,7 +24,7 @@ describe('Redis restart', () => {
     const keys = redisKeys('restart');
     const hookQueues = new HookQueues(redis, keys);
     const store = createStore({ redis, keys, secretBox: SecretBox.fromKey(randomBytes(32)), hookQueues });
-    const producer = new Producer({ redis, keys });
+    const producer = new Producer({ redis, keys, erasureTags: store.erasureTags });
     const worker = startWorker({
       config: WORKER_CONFIG,
       redis,

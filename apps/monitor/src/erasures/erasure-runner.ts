@@ -59,6 +59,7 @@ export interface ErasureRunnerDeps extends StepDeps {
   readonly erasures: Pick<
     RedisErasures,
     | 'running'
+    | 'tagsOf'
     | 'lease'
     | 'release'
     | 'work'

@@ -3,7 +3,6 @@ import {
   buildAttemptRecord,
   erasedRecord,
   erasureMatches,
-  erasureTags,
   type AttemptRecord,
   type Clock,
   type DeliverableEvent,
@@ -28,7 +27,7 @@ import { ERASURE_FENCE_TTL_MS, type RedisErasures } from '@hookline/store';
 export interface StepDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
-  readonly erasures: Pick<RedisErasures, 'events' | 'addEvents' | 'cleanSuspensionFailures'>;
+  readonly erasures: Pick<RedisErasures, 'events' | 'addEvents' | 'cleanSuspensionFailures' | 'tagsOf'>;
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly hookQueues: Pick<HookQueues, 'eraseWaitingWindow' | 'eraseRetainedWindow' | 'eraseActive'>;
   readonly sql: SqlClient;
@@ -155,7 +154,7 @@ export async function eraseActiveJobs(d: StepDeps, s: StepInput): Promise<StepRe
  * holds no field the outbox and database steps could match.
  */
 export async function countFenceErased(d: StepDeps, s: StepInput): Promise<StepResult> {
-  const mine = new Set(erasureTags(s.target));
+  const mine = new Set(d.erasures.tagsOf(s.target));
   const counted = d.keys.erasureFenceCounted(s.accountId, s.erasureId);
   for (const hookId of await hooksOf(d, s.accountId)) {
     const key = d.keys.hookErasedByFence(hookId);
@@ -238,7 +237,7 @@ export async function eraseIdempotency(
   s: StepInput,
 ): Promise<StepResult> {
   const erased = await d.erasures.events(s.accountId, s.erasureId);
-  const mine = new Set(erasureTags(s.target));
+  const mine = new Set(d.erasures.tagsOf(s.target));
   let count = 0;
   for (const node of mastersOf(d.redis)) {
     let cursor = '0';

@@ -137,7 +137,9 @@ export function useWebsite(
       deliveryLog: new DeliveryLog(outbox, w.reader),
       historyOutbox: outbox,
     };
-    w.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: w.keys, ...catalog }));
+    w.producer = ctx.closeLater(
+      new Producer({ redis: ctx.redis, keys: w.keys, ...catalog, erasureTags: w.store.erasureTags }),
+    );
     const ready = new ReadySet(ctx.redis, w.keys);
     // Probes (Test & re-enable) go to the tests' receivers on this machine.
     const deliverer = createDeliverer({ timeoutMs: 2500, allowNetworks: ['127.0.0.0/8'] });

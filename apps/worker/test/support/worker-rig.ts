@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SAMPLE_CALL_DATA } from '@hookline/core';
+import { ErasureTags, SAMPLE_CALL_DATA } from '@hookline/core';
 import { Producer } from '@hookline/queue';
 import { HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type AttemptLedger, type Store } from '@hookline/store';
@@ -19,6 +19,8 @@ export function useWorkerRig(label: string) {
     hookQueues: undefined as unknown as HookQueues,
     receiver: undefined as unknown as Receiver,
     producer: undefined as unknown as Producer,
+    /** The erasure tags of the rig's producer and workers (no test here runs an erasure: any key will do). */
+    erasureTags: ErasureTags.fromSecretKey(randomBytes(32)),
     /** A store sealing credentials with a key of its own (each call: another key). */
     store(): Store {
       return createStore({
@@ -48,7 +50,7 @@ export function useWorkerRig(label: string) {
         },
         redis: ctx.redis,
         keys: rig.keys,
-        store: { attempts },
+        store: { attempts, erasureTags: rig.erasureTags },
         metrics: createMetrics(),
         logger: createLogger('silent', 'test'),
         ...(timings ? { timings } : {}),
@@ -93,7 +95,9 @@ export function useWorkerRig(label: string) {
     rig.hookQueues = new HookQueues(ctx.redis, rig.keys);
     rig.receiver = await startReceiver();
     ctx.onCleanup(() => rig.receiver.close());
-    rig.producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys: rig.keys }));
+    rig.producer = ctx.closeLater(
+      new Producer({ redis: ctx.redis, keys: rig.keys, erasureTags: rig.erasureTags }),
+    );
   });
   return rig;
 }

@@ -82,7 +82,7 @@ export interface AcceptInput {
   /** What the request asked for (a hash): the same key with another one is a conflict. */
   readonly fingerprint?: string;
   /**
-   * The event's erasure tags (hashes, see eventErasureTags), with an idempotency key: kept in the key's answer
+   * The event's erasure tags (keyed hashes, core's ErasureTags), with an idempotency key: kept in the key's answer
    * when no hook gets the event, for then the key is all Redis keeps of it and an erasure finds it by them.
    */
   readonly erasureTags?: readonly string[];
