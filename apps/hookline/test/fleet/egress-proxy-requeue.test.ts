@@ -2,22 +2,14 @@ import { startReceiver, startTinyproxy, waitUntil } from '@hookline/testing';
 import { ReadySet } from '@hookline/scheduler';
 import { createMetrics } from '@hookline/telemetry';
 import { startHttpTier } from '../support/http-tier';
+import { EGRESS_TIMINGS, proxiedHook } from './egress-support';
 import { useHookline } from './harness';
 
 // Events the egress proxy kept back, when the worker stops waiting: several queued, resumed without a new event.
 describe('events kept back by the egress proxy, put back in the queue', () => {
   const h = useHookline();
-  const timings = { egressFirstWaitMs: 50, egressMaxWaitMs: 200 };
-
-  async function setUp() {
-    const receiver = await startReceiver();
-    h.ctx.closeLater(receiver);
-    const proxy = await startTinyproxy({ connectPorts: [receiver.port] });
-    h.ctx.onCleanup(() => proxy.close());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: receiver.url('/webhook') });
-    return { receiver, proxy, account, hook };
-  }
+  const timings = EGRESS_TIMINGS;
+  const setUp = () => proxiedHook(h);
   const ids = (r: { body: Buffer }[]) =>
     r.map((x) => (JSON.parse(x.body.toString()) as { call_id: string }).call_id);
 

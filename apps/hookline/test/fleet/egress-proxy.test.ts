@@ -1,21 +1,16 @@
 import { startReceiver, startTinyproxy, waitUntil } from '@hookline/testing';
 import { createMetrics } from '@hookline/telemetry';
 import { startHttpTier } from '../support/http-tier';
+import { EGRESS_TIMINGS, proxiedHook } from './egress-support';
 import { useHookline } from './harness';
 
 // HOOKLINE_EGRESS_PROXY end to end: producer -> Redis -> worker -> tinyproxy (leaving from 127.0.0.2) -> endpoint.
 describe('deliveries through the egress proxy', () => {
   const h = useHookline();
-  // Short waits between tries, so a test sees many refused tries in little time.
-  const timings = { egressFirstWaitMs: 50, egressMaxWaitMs: 200 };
+  const timings = EGRESS_TIMINGS;
 
   async function setUp() {
-    const receiver = await startReceiver();
-    h.ctx.closeLater(receiver);
-    const proxy = await startTinyproxy({ connectPorts: [receiver.port] });
-    h.ctx.onCleanup(() => proxy.close());
-    const account = await h.account();
-    const hook = await h.hook(account.id, { url: receiver.url('/webhook') });
+    const { receiver, proxy, account, hook } = await proxiedHook(h);
     const metrics = createMetrics();
     h.startWorker({ HOOKLINE_EGRESS_PROXY: proxy.url }, { metrics, timings });
     return { receiver, proxy, account, hook, metrics };
