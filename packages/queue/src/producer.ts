@@ -5,34 +5,26 @@ import {
   type ErasureTags,
   type EventCatalog,
   type PublishEventInput,
-  HooklineError,
   newId,
   publishAcceptor,
   publishEventSchema,
   type Clock,
   systemClock,
   inSpan,
-  Lru,
   traceContextFrom,
   type TraceContext,
   type Tracing,
   validationError,
   zodProblems,
 } from '@hookline/core';
-import { type PreparedAdd, type RedisKeys } from '@hookline/redis';
-import type { Acceptance, AccountInbox, InboxEntry } from './inbox/account-inbox';
-import { AccountMarks } from './inbox/account-marks';
-import { createInboxFanOut, type EventToQueue, type FanOut } from './inbox/fan-out';
+import type { RedisKeys } from '@hookline/redis';
+import { EventAccept, type PublishResult } from './inbox/event-accept';
+import { createInboxFanOut, type FanOut } from './inbox/fan-out';
 import { INBOX_GRACE_MS } from './inbox/inbox-recovery';
-import { fingerprint, testCallEvent, toDeliverable } from './event-shape';
+import { testCallEvent, toDeliverable } from './event-shape';
 import type { AttemptTrigger, LogSink } from '@hookline/core';
 
-export interface PublishResult {
-  readonly id: string;
-  readonly hooks: string[];
-  /** True when this idempotency key was accepted before: the answer is the original one, nothing was enqueued. */
-  readonly duplicate: boolean;
-}
+export type { PublishResult } from './inbox/event-accept';
 
 export interface ProducerDeps {
   redis: Redis;
@@ -64,30 +56,11 @@ export interface PublishOptions {
   readonly trace?: { readonly traceparent?: unknown; readonly tracestate?: unknown };
 }
 
-interface AcceptOptions {
-  readonly idempotencyKey: string | undefined;
-  readonly hooks: readonly string[] | undefined;
-  readonly trigger: AttemptTrigger | undefined;
-  readonly trace: TraceContext | undefined;
-}
-
 const DAY_SECONDS = 24 * 3600;
-// A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
-// the rest.
-const MAX_ABANDONED_PER_PUBLISH = 10;
-/**
- * Accounts and kinds whose hooks this process remembers from their last publish: the adds it prepares for the
- * accept's own script (one Redis). A publish of a kind not remembered, or whose hooks changed, fans out after
- * its accept, and the next one is prepared. Sized for a phone system's fleet, where most accounts are quiet
- * and come back after minutes, in turn: a cache smaller than the accounts publishing in turn forgets each one
- * just before its next publish, and then every publish pays the fan-out (4 Redis commands and ≈ 25 µs of
- * this process's CPU more; 20,000 accounts in turn with 10,000 remembered missed every time). An entry holds
- * ≈ 260 bytes of heap (measured: an account and kind with one hook), so 100,000 cost ≈ 26 MB at most, held
- * only once that many pairs have published through this process.
- */
-const HOOKS_REMEMBERED = 100_000;
 
 /**
+ * The way events come in: checks a publish against the catalogue, opens its span, and accepts it (EventAccept).
+ *
  * Accepts events and fans each one out to every hook of its account, all or none, on one Redis or a Redis
  * Cluster alike. Accepting is a single write in the account's slot (the event and the snapshot of the
  * account's hooks go into the account's inbox, with the idempotency key); the fan-out then adds the event to
@@ -103,31 +76,34 @@ const HOOKS_REMEMBERED = 100_000;
  * must go first, or a queue refuses its add (see inbox-accept.lua).
  */
 export class Producer {
-  private readonly inbox: AccountInbox;
   private readonly fanOut: FanOut;
+  private readonly accepting: EventAccept;
   private readonly clock: Clock;
-  private readonly ttl: number;
-  private readonly graceMs: number;
-  private readonly marks: AccountMarks;
   private readonly catalog: EventCatalog;
   private readonly accept_: (body: unknown) => PublishEventInput | undefined;
   private readonly schema: ReturnType<typeof publishEventSchema>;
-  private readonly lastHooks = new Lru<string, readonly string[]>(HOOKS_REMEMBERED);
 
   constructor(private readonly deps: ProducerDeps) {
-    ({ inbox: this.inbox, fanOut: this.fanOut } = createInboxFanOut({
+    const { inbox, fanOut } = createInboxFanOut({
       redis: deps.redis,
       keys: deps.keys,
       ...(deps.onHeld ? { onHeld: deps.onHeld } : {}),
       ...(deps.tracing ? { tracing: deps.tracing } : {}),
-    }));
+    });
+    this.fanOut = fanOut;
     this.clock = deps.clock ?? systemClock;
-    this.ttl = deps.idempotencyTtlSeconds ?? DAY_SECONDS;
-    this.graceMs = deps.recoveryGraceMs ?? INBOX_GRACE_MS;
+    this.accepting = new EventAccept({
+      inbox,
+      fanOut,
+      clock: this.clock,
+      ttlSeconds: deps.idempotencyTtlSeconds ?? DAY_SECONDS,
+      graceMs: deps.recoveryGraceMs ?? INBOX_GRACE_MS,
+      erasureTags: deps.erasureTags,
+      ...(deps.log ? { log: deps.log } : {}),
+    });
     this.catalog = deps.catalog ?? BUILT_IN_CATALOG;
     this.accept_ = publishAcceptor(this.catalog);
     this.schema = publishEventSchema(this.catalog);
-    this.marks = new AccountMarks(this.inbox, this.graceMs);
   }
 
   /**
@@ -186,67 +162,8 @@ export class Producer {
         'hookline.attempt_id': attemptId,
         'hookline.trigger': trigger,
       }),
-      (trace) => this.queueAgain(accountId, hookId, event, attemptId, trigger, trace),
+      (trace) => this.accepting.again(accountId, hookId, event, attemptId, trigger, trace),
     );
-  }
-
-  private async queueAgain(
-    accountId: string,
-    hookId: string,
-    event: DeliverableEvent,
-    attemptId: string,
-    trigger: AttemptTrigger,
-    trace: TraceContext | undefined,
-  ): Promise<void> {
-    const acceptedAt = this.clock().getTime();
-    const mark = await this.marks.ensure(accountId);
-    const queued: EventToQueue = { event, acceptedAt, trigger, attemptId, ...(trace ? { trace } : {}) };
-    const adds = this.prepared(accountId, [hookId], queued);
-    const acceptance = await this.inbox.accept({
-      accountId,
-      event,
-      acceptedAt,
-      idempotencyTtlSeconds: this.ttl,
-      hooks: [hookId],
-      trigger,
-      attemptId,
-      ...(trace ? { trace } : {}),
-      graceMs: this.graceMs,
-      maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
-      ...(mark ? { markAccount: true } : {}),
-      ...(adds ? { adds } : {}),
-    });
-    // Written by the accept only with an inbox entry: an event whose adds it made has nothing to recover.
-    if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
-    await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'accepted') await this.queued(accountId, acceptance);
-  }
-
-  /**
-   * On one Redis, the event's adds to the hooks it is expected to go to, for the accept's own script: a
-   * publish is then one script, with no inbox entry to fan out, delete or recover (see inbox-accept.lua).
-   */
-  private prepared(
-    accountId: string,
-    hookIds: readonly string[] | undefined,
-    event: EventToQueue,
-  ): PreparedAdd[] | undefined {
-    if (!this.inbox.oneNode || !hookIds || hookIds.length === 0) return undefined;
-    return this.fanOut.prepare(accountId, hookIds, event);
-  }
-
-  /** An accepted event: its hooks hold it when paused, or it is fanned out now when its adds were not made. */
-  private async queued(
-    accountId: string,
-    acceptance: Extract<Acceptance, { kind: 'accepted' }>,
-  ): Promise<void> {
-    if (acceptance.addsStopped)
-      this.deps.log?.warn(
-        { accountId, eventId: acceptance.answer.id, reason: acceptance.addsStopped },
-        "the accept's adds stopped half-way; the event is fanned out instead",
-      );
-    if (acceptance.added) await this.fanOut.tellHeld(acceptance.added);
-    else if (acceptance.entry) await this.fanOut.deliver(accountId, acceptance.entry);
   }
 
   async close(): Promise<void> {
@@ -281,7 +198,7 @@ export class Producer {
     });
     // The attempts join the publish's span; without tracing, the producer's own context goes on as given.
     return inSpan(this.deps.tracing, 'hookline.publish', parent, attributes, async (trace, span) => {
-      const result = await this.acceptEvent(accountId, input, event, now.getTime(), {
+      const result = await this.accepting.event(accountId, input, event, now.getTime(), {
         idempotencyKey,
         hooks,
         trigger,
@@ -291,99 +208,4 @@ export class Producer {
       return result;
     });
   }
-
-  private async acceptEvent(
-    accountId: string,
-    input: PublishEventInput,
-    event: DeliverableEvent,
-    acceptedAt: number,
-    { idempotencyKey, hooks, trigger, trace }: AcceptOptions,
-  ): Promise<PublishResult> {
-    // Indexed before the entry exists (or, on one Redis, by the same script), so an entry left by a crash is
-    // always somewhere recovery looks.
-    const mark = await this.marks.ensure(accountId);
-    // The hooks asked for, or those the account's last publish of this kind went to.
-    const expected = hooks ?? this.lastHooks.get(hooksKey(accountId, event.type));
-    const queued: EventToQueue = { event, acceptedAt, trigger, ...(trace ? { trace } : {}) };
-    const adds = this.prepared(accountId, expected, queued);
-    // An event no hook gets keeps its erasure tags in its idempotency key's answer (inbox-accept.lua). Made
-    // only when no hook is expected (about 9 µs of hashing): an expected hook that did not get it is tagged after.
-    const tagged = idempotencyKey !== undefined && (!expected || expected.length === 0);
-    const acceptance = await this.inbox.accept({
-      accountId,
-      event,
-      acceptedAt,
-      ...(adds ? { adds } : {}),
-      ...(idempotencyKey !== undefined
-        ? {
-            idempotencyKey,
-            fingerprint: fingerprint(input),
-            ...(tagged ? { erasureTags: this.deps.erasureTags.ofEvent(event.fields, event) } : {}),
-          }
-        : {}),
-      idempotencyTtlSeconds: this.ttl,
-      ...(hooks ? { hooks } : {}),
-      ...(trigger ? { trigger } : {}),
-      ...(trace ? { trace } : {}),
-      graceMs: this.graceMs,
-      maxAbandoned: MAX_ABANDONED_PER_PUBLISH,
-      ...(mark ? { markAccount: true } : {}),
-    });
-    // Written by the accept only with an inbox entry: an event whose adds it made has nothing to recover.
-    if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
-    // Earlier events first: a hook then still gets its events in acceptance order after a crash.
-    const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'conflict')
-      throw new HooklineError(
-        'IDEMPOTENCY_CONFLICT',
-        'An event with this id was accepted with a different body; use a new id for a different event',
-      );
-    if (acceptance.kind === 'duplicate') {
-      if (!acceptance.answer)
-        throw new HooklineError('CONFLICT', 'An event with this id is still being accepted; retry');
-      // The first request may still be fanning out, or may have died doing so: the answer waits until
-      // every hook's queue has the event, whoever completes it.
-      const { pending } = acceptance;
-      if (pending && !completed.has(pending.id)) await this.fanOut.deliver(accountId, pending);
-      return { ...acceptance.answer, duplicate: true };
-    }
-    // Remembered when they changed: reading them above already made them the most recently used.
-    if (!hooks && !sameHooks(expected, acceptance.answer.hooks))
-      this.lastHooks.set(hooksKey(accountId, event.type), acceptance.answer.hooks);
-    if (idempotencyKey !== undefined && !tagged && acceptance.answer.hooks.length === 0)
-      await this.inbox.tagAnswer(
-        accountId,
-        idempotencyKey,
-        event.id,
-        this.deps.erasureTags.ofEvent(event.fields, event),
-      );
-    await this.queued(accountId, acceptance);
-    return { ...acceptance.answer, duplicate: false };
-  }
-
-  private async completeAbandoned(accountId: string, entries: readonly InboxEntry[]): Promise<Set<string>> {
-    const completed = new Set<string>();
-    for (const entry of entries) {
-      try {
-        await this.fanOut.deliver(accountId, entry, true);
-        completed.add(entry.id);
-      } catch (error) {
-        // Not this request's event: it stays in the inbox for the monitor, and this event goes ahead.
-        this.deps.log?.warn(
-          { accountId, eventId: entry.event.id, err: error },
-          'completing an interrupted fan-out failed; the monitor will retry',
-        );
-        break;
-      }
-    }
-    return completed;
-  }
-}
-
-function hooksKey(accountId: string, kind: string): string {
-  return `${accountId}\n${kind}`;
-}
-
-function sameHooks(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((hookId, i) => hookId === b[i]);
 }
