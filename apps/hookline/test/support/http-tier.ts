@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '@hookline/config';
+import { loadConfig, secretKeyOf } from '@hookline/config';
 import { createServices } from '@hookline/services';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, type useRedis } from '@hookline/testing';
 import { buildHttpServer } from '../../src/http-server';
 import { openTestHistory } from './test-history';
 
-/** The HTTP tier as http-main wires it, on the test's Redis prefix, listening on 127.0.0.1:0. */
+/**
+ * The HTTP tier as http-main wires it, on the test's Redis prefix, listening on 127.0.0.1:0; with a secret key of
+ * its own unless `settings` give HOOKLINE_SECRET_KEY.
+ */
 export async function startHttpTier(
   ctx: ReturnType<typeof useRedis>,
   settings: Record<string, string>,
@@ -28,7 +31,7 @@ export async function startHttpTier(
   const services = createServices({
     redis: ctx.redis,
     settings: config,
-    secretKey: randomBytes(32),
+    secretKey: secretKeyOf(config),
     historyDb: history.client,
   });
   ctx.onCleanup(() => services.close());
