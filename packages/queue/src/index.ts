@@ -15,5 +15,5 @@ export { StreamGroupReader, type StreamGroupReaderOptions, type StreamEntry } fr
 export { Producer, type ProducerDeps, type PublishOptions, type PublishResult } from './producer';
 export { InboxRecovery, INBOX_GRACE_MS, type InboxRecoveryDeps } from './inbox/inbox-recovery';
 export { createInboxFanOut, type FanOut } from './inbox/fan-out';
-export type { InboxEntry } from './inbox/account-inbox';
+export type { InboxEntry } from './inbox/inbox-entry';
 export { INBOX_SCRIPTS } from './inbox/scripts';

@@ -11,7 +11,8 @@ import {
 } from '@hookline/core';
 import type { PreparedAdd } from '@hookline/redis';
 import { fingerprint } from '../event-shape';
-import type { Acceptance, AccountInbox, InboxEntry } from './account-inbox';
+import type { AccountInbox } from './account-inbox';
+import type { Acceptance, InboxEntry } from './inbox-entry';
 import { AccountMarks } from './account-marks';
 import type { EventToQueue, FanOut } from './fan-out';
 

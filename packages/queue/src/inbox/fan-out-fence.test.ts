@@ -2,7 +2,7 @@ import type { DeliverableEvent } from '@hookline/core';
 import { hookQueueLayout, HookQueues, redisKeys, StaleFanOutError, type RedisKeys } from '@hookline/redis';
 import { useRedis, waitUntil } from '@hookline/testing';
 import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS, FANOUT_STALE_MS } from '../jobs';
-import type { InboxEntry } from './account-inbox';
+import type { InboxEntry } from './inbox-entry';
 import { createInboxFanOut } from './fan-out';
 
 // The fan-out's fence, on a real Redis: a fan-out whose entry was read FANOUT_STALE_MS ago or more adds

@@ -10,7 +10,8 @@ import {
   type DeliverJobData,
 } from '../jobs';
 import { ReadySet } from '@hookline/scheduler';
-import { AccountInbox, type InboxEntry } from './account-inbox';
+import { AccountInbox } from './account-inbox';
+import type { InboxEntry } from './inbox-entry';
 import { InboxTidy } from './inbox-tidy';
 
 export interface FanOutDeps {

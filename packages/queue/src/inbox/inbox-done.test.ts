@@ -3,7 +3,7 @@ import { hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hooklin
 import { ENGINE_SCRIPTS } from '@hookline/scheduler';
 import { useRedis, waitUntil } from '@hookline/testing';
 import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS } from '../jobs';
-import type { InboxEntry } from './account-inbox';
+import type { InboxEntry } from './inbox-entry';
 import { createInboxFanOut } from './fan-out';
 
 // A fan-out answers once its jobs are queued and signalled; its inbox entry is deleted after, with those of

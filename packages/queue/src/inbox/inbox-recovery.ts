@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
 import type { LogSink, Tracing } from '@hookline/core';
-import type { AccountInbox, InboxEntry } from './account-inbox';
+import type { AccountInbox } from './account-inbox';
+import type { InboxEntry } from './inbox-entry';
 import { createInboxFanOut, type FanOut } from './fan-out';
 
 export interface InboxRecoveryDeps {
