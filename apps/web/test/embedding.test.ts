@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Frame, Page } from 'playwright-core';
 import { startReceiver } from '@hookline/testing';
-import { useBrowser } from './support/browser';
+import { expectNoAxeViolations, screenshot, useBrowser } from './support/browser';
 import { useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -28,6 +28,21 @@ async function hostPage(host: string): Promise<{ origin: string; server: Server 
   return { origin: `http://${host}:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** A GET to `url` with `host` as its Host header (the port kept), and its status and headers. */
+function getAs(
+  host: string,
+  url: string,
+  cookie?: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { host: `${host}:${port}`, ...(cookie ? { cookie } : {}) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    }).on('error', reject);
+  });
+}
+
 describe('the website in the operator’s iframe', () => {
   let operator: { origin: string; server: Server };
   let stranger: { origin: string; server: Server };
@@ -40,7 +55,9 @@ describe('the website in the operator’s iframe', () => {
     stranger.server.close();
   });
   const w = useWebsite({ config: () => ({ HOOKLINE_FRAME_ANCESTORS: [operator.origin] }) });
-  const browser = useBrowser();
+  // hookline.test: the website under a name, which Chromium treats as an ordinary plain-http site (loopback
+  // addresses are trusted like https, so a Secure cookie is kept there).
+  const browser = useBrowser(['--host-resolver-rules=MAP hookline.test 127.0.0.1']);
 
   async function framed(page: Page, host: string, link: string): Promise<Frame> {
     await page.goto(
@@ -105,6 +122,62 @@ describe('the website in the operator’s iframe', () => {
     // Chromium shows its own error page in the frame instead of the website.
     expect(frame.url()).toBe('chrome-error://chromewebdata/');
     await page.context().close();
+  });
+
+  it('a sign-in link opened in the frame over plain http is not used: the page says so, and it works afterwards', async () => {
+    const account = await w.account('ops@acme.test');
+    const link = await w.portalLinks.create(account.id, { readOnly: false, ttlSeconds: 300 });
+    const plainHttp = w.baseUrl.replace('127.0.0.1', 'hookline.test');
+    const page = await browser.page();
+    const frame = await framed(page, operator.origin, `${plainHttp}/portal/${link.token}`);
+    await frame.getByRole('heading', { name: 'Your browser did not keep the sign-in' }).waitFor();
+    // In a tab of its own on the same plain-http site: refused the same way, and still unused.
+    const tab = await browser.page();
+    await tab.goto(`${plainHttp}/portal/${link.token}`);
+    await tab.getByRole('heading', { name: 'Your browser did not keep the sign-in' }).waitFor();
+    await expectNoAxeViolations(tab);
+    await screenshot(tab, 'portal-cookie-refused');
+    expect(await w.audit.list(account.id, { limit: 10 })).toMatchObject({ data: [] });
+
+    // The same link where the browser keeps the cookie (https, or here a loopback address): it signs in once.
+    const frameAgain = await framed(page, operator.origin, `${w.baseUrl}/portal/${link.token}`);
+    await frameAgain.getByRole('link', { name: 'Create your first hook' }).waitFor();
+    expect((await w.audit.list(account.id, { limit: 10 })).data.map((e) => e.action)).toEqual([
+      'portal_link.used',
+    ]);
+    expect((await page.context().cookies(w.baseUrl)).map((c) => c.name)).toEqual(['hookline_session']);
+    await page.context().close();
+    await tab.context().close();
+  });
+
+  it('over plain http at a name, uses a link only once a cookie set as its session would be came back', async () => {
+    const account = await w.account('ops@acme.test');
+    const link = await w.portalLinks.create(account.id, { readOnly: true, ttlSeconds: 300 });
+    const open = (query: string, cookie?: string) =>
+      getAs('hookline.test', `${w.baseUrl}/portal/${link.token}${query}`, cookie);
+    const first = await open('');
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe(`/portal/${link.token}?checked=1`);
+    const check = String(first.headers['set-cookie']);
+    expect(check).toBe(
+      'hookline_cookie_check=1; Path=/; HttpOnly; SameSite=None; Secure; Partitioned; Max-Age=60',
+    );
+    // No cookie came back: refused, and the link is kept.
+    expect((await open('?checked=1')).status).toBe(403);
+    const signedIn = await open('?checked=1', check.split(';')[0]);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe('/');
+    expect(signedIn.headers['set-cookie']).toEqual([
+      'hookline_cookie_check=; Path=/; HttpOnly; SameSite=None; Secure; Partitioned; Max-Age=0',
+      expect.stringMatching(
+        /^hookline_session=[^;]+; Path=\/; HttpOnly; SameSite=None; Secure; Partitioned$/,
+      ),
+    ]);
+    expect((await open('?checked=1', check.split(';')[0])).status).toBe(410);
+    // On a loopback host (as over https) the cookie is kept, and a link is used at once.
+    const other = await w.portalLinks.create(account.id, { readOnly: true, ttlSeconds: 300 });
+    const direct = await getAs('127.0.0.1', `${w.baseUrl}/portal/${other.token}`);
+    expect([direct.status, direct.headers.location]).toEqual([303, '/']);
   });
 
   it('answers with frame-ancestors naming exactly the listed origins, and no X-Frame-Options', async () => {

@@ -3,7 +3,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM } from './chromium-path';
 
 /** Starts Debian's Chromium headless; fails, saying how to install it, when it is missing. */
-export async function launchChromium(): Promise<Browser> {
+/** `args`: more Chromium flags, e.g. `--host-resolver-rules=MAP name.test 127.0.0.1` for a named host. */
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
   return chromium.launch({
@@ -14,6 +15,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-gpu',
       '--disable-background-networking',
       '--no-first-run',
+      ...args,
     ],
     timeout: 30000,
   });

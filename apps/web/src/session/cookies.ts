@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-// The site sets exactly one cookie, so a few lines replace a cookie library (whose ESM-only parser cannot be
-// loaded by the CommonJS test runner).
+// The site sets two cookies (the session's, and a short check before a sign-in link is used in a frame), so a
+// few lines replace a cookie library (whose ESM-only parser cannot be loaded by the CommonJS test runner).
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
@@ -31,7 +31,11 @@ export function setCookie(reply: FastifyReply, name: string, value: string, opti
   if (options.partitioned) attributes.push('SameSite=None', 'Secure', 'Partitioned');
   else attributes.push('SameSite=Lax', ...(options.secure ? ['Secure'] : []));
   if (options.maxAge !== undefined) attributes.push(`Max-Age=${options.maxAge}`);
-  // Replaces any cookie set earlier in this request (sign-out then a fresh anonymous session).
+  // Replaces the same cookie set earlier in this request (sign-out then a fresh anonymous session); keeps others.
+  const earlier = reply.getHeader('set-cookie');
+  const others = (Array.isArray(earlier) ? earlier : earlier === undefined ? [] : [String(earlier)]).filter(
+    (cookie) => !cookie.startsWith(`${name}=`),
+  );
   reply.removeHeader('set-cookie');
-  reply.header('set-cookie', attributes.join('; '));
+  reply.header('set-cookie', others.length > 0 ? [...others, attributes.join('; ')] : attributes.join('; '));
 }

@@ -17,6 +17,8 @@ export const SESSION_COOKIE = 'hookline_session';
 /** Over https the cookie is `Secure`, and the `__Host-` prefix makes browsers refuse it otherwise, or with a
  * Domain: no plain-http page or sibling subdomain can set or overwrite it. */
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+/** Set before a sign-in link is used, to see whether the browser keeps the session's cookie (portal-routes). */
+const COOKIE_CHECK = 'hookline_cookie_check';
 
 /** Binds Redis sessions to requests through an HttpOnly, SameSite cookie. */
 export class Sessions {
@@ -30,7 +32,7 @@ export class Sessions {
   constructor(
     private readonly store: SessionStore,
     private readonly secure: boolean,
-    private readonly embeddable = false,
+    readonly embeddable = false,
   ) {
     this.cookie = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   }
@@ -86,6 +88,33 @@ export class Sessions {
     const next = { id: session.id, data: change(session.data) };
     await this.store.save(next.id, next.data);
     this.loaded.set(request, next);
+  }
+
+  /**
+   * Whether a sign-in link's session cookie may not be kept by the browser: partitioned cookies are `Secure`,
+   * which browsers keep over https and on loopback hosts only. Reached over plain http at another name (or
+   * through an https proxy hookline was not told of), the link checks first (`setCookieCheck`).
+   */
+  linkCookieMayBeDropped(request: FastifyRequest): boolean {
+    if (!this.embeddable || this.secure || request.protocol === 'https') return false;
+    return !isLoopbackHost(request.headers.host ?? '');
+  }
+
+  /**
+   * Sets a short-lived cookie the way a sign-in link's session cookie would be set: whether it comes back on
+   * the next request says whether this browser keeps that session here (`keptCookieCheck`).
+   */
+  setCookieCheck(reply: FastifyReply): void {
+    // As a link's session would be (cookieOptions): partitioned when the site may be framed.
+    setCookie(reply, COOKIE_CHECK, '1', { secure: this.secure, partitioned: this.embeddable, maxAge: 60 });
+  }
+
+  /** Whether the check cookie came back; one that did is deleted, its answer given. */
+  keptCookieCheck(request: FastifyRequest, reply: FastifyReply): boolean {
+    const kept = readCookie(request, COOKIE_CHECK) === '1';
+    if (kept)
+      setCookie(reply, COOKIE_CHECK, '', { secure: this.secure, partitioned: this.embeddable, maxAge: 0 });
+    return kept;
   }
 
   /** A one-time message shown on the next page the visitor sees (after a redirect). */
@@ -146,4 +175,10 @@ export class Sessions {
     setCookie(reply, this.cookie, session.id, this.cookieOptions(portal));
     return session;
   }
+}
+
+/** localhost (and its subdomains), 127.0.0.0/8 and [::1], with or without a port. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\./.test(name) || name === '[::1]';
 }

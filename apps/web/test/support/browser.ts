@@ -10,11 +10,11 @@ export const PHONE = { width: 375, height: 800 };
 export const SCREENSHOTS =
   process.env.SCREENSHOTS_DIR ?? resolve(__dirname, '../../../../artifacts/screenshots');
 
-/** One Debian Chromium per test file; a fresh context (cookies, storage) per test. */
-export function useBrowser() {
+/** One Debian Chromium per test file (`args`: more flags for it); a fresh context (cookies, storage) per test. */
+export function useBrowser(args: readonly string[] = []) {
   const b = { browser: undefined as unknown as Browser, contexts: [] as BrowserContext[] };
   beforeAll(async () => {
-    b.browser = await launchChromium();
+    b.browser = await launchChromium(args);
   }, 60000);
   afterEach(async () => {
     for (const context of b.contexts.splice(0)) await context.close();
