@@ -32,7 +32,7 @@ export class Sessions {
   constructor(
     private readonly store: SessionStore,
     private readonly secure: boolean,
-    readonly embeddable = false,
+    private readonly embeddable = false,
   ) {
     this.cookie = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   }
