@@ -1,6 +1,7 @@
 export {
   ConfigError,
   loadConfig,
+  isLoopbackName,
   loadDataDir,
   secretKeyOf,
   settingAccepts,

@@ -123,7 +123,7 @@ function embeddingProblems(present: Readonly<Record<string, string | undefined>>
 }
 
 /** Names browsers treat as this machine, where http counts as secure (localhost, 127.0.0.0/8, ::1). */
-function isLoopbackName(hostname: string): boolean {
+export function isLoopbackName(hostname: string): boolean {
   return (
     hostname === 'localhost' ||
     hostname.endsWith('.localhost') ||

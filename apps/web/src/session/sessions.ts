@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackName } from '@hookline/config';
 import { readCookie, setCookie } from './cookies';
 import { randomBytes } from 'node:crypto';
 import type {
@@ -97,7 +98,7 @@ export class Sessions {
    */
   linkCookieMayBeDropped(request: FastifyRequest): boolean {
     if (!this.embeddable || this.secure || request.protocol === 'https') return false;
-    return !isLoopbackHost(request.headers.host ?? '');
+    return !isLoopbackName(hostnameOf(request.headers.host));
   }
 
   /**
@@ -177,8 +178,11 @@ export class Sessions {
   }
 }
 
-/** localhost (and its subdomains), 127.0.0.0/8 and [::1], with or without a port. */
-function isLoopbackHost(host: string): boolean {
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-  return name === 'localhost' || name.endsWith('.localhost') || /^127\./.test(name) || name === '[::1]';
+/** The Host header's name (`[::1]` bracketed, as URL gives it), or '' when it is missing or not a host. */
+function hostnameOf(host: string | undefined): string {
+  try {
+    return host ? new URL(`http://${host}`).hostname : '';
+  } catch {
+    return '';
+  }
 }
