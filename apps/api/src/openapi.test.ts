@@ -146,6 +146,12 @@ describe('GET /openapi.json', () => {
       expect.objectContaining({ name: 'hook', in: 'path', required: true }),
       expect.objectContaining({ name: 'attempt_id', in: 'path', required: true }),
     ]);
+    // Trace context rides in headers (product.md §19), optional: a bad one never refuses an event.
+    expect(op('/v1/accounts/{acct}/events', 'post').parameters).toEqual([
+      expect.objectContaining({ name: 'acct', in: 'path', required: true }),
+      expect.objectContaining({ name: 'traceparent', in: 'header', required: false }),
+      expect.objectContaining({ name: 'tracestate', in: 'header', required: false }),
+    ]);
     expect(Object.keys(op('/v1/accounts/{acct}/hooks/{hook}/health', 'get').responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '404']),
     );

@@ -85,6 +85,14 @@ function operation(route: Route, schemas: SchemaCollector, errorRef: JsonSchema)
     for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, JsonSchema>))
       parameters.push({ name, in: 'query', required: required.includes(name), schema });
   }
+  for (const header of route.headers)
+    parameters.push({
+      name: header.name,
+      in: 'header',
+      required: false,
+      description: header.description,
+      schema: { type: 'string', ...header.schema },
+    });
   const responses: Record<string, JsonSchema> = {};
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = {

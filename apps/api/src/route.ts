@@ -20,6 +20,14 @@ export interface ResponseSpec {
 
 export type Responses = Readonly<Record<number, ResponseSpec>>;
 
+/** A request header a route reads, for the document (the route reads it itself: headers are never refused). */
+export interface HeaderDoc {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of its value (default: a string). */
+  readonly schema?: Readonly<Record<string, unknown>>;
+}
+
 /** Extra JSON Schema for one body field, for what zod cannot express (e.g. a number given as text). */
 export interface FieldDoc {
   readonly schema: Readonly<Record<string, unknown>>;
@@ -74,6 +82,7 @@ export interface RouteDefinition<
    */
   readonly acceptBody?: (parsed: unknown) => Parsed<BS> | undefined;
   readonly bodyDocs?: Readonly<Record<string, FieldDoc>>;
+  readonly headers?: readonly HeaderDoc[];
   /** Errors this route can give beyond those implied by its auth, scope and input (for the document). */
   readonly otherErrors?: readonly ErrorCode[];
   readonly responses: RS;
@@ -106,6 +115,7 @@ export interface Route {
   readonly keepNumberText: readonly string[];
   readonly acceptBody?: (parsed: unknown) => unknown;
   readonly bodyDocs: Readonly<Record<string, FieldDoc>>;
+  readonly headers: readonly HeaderDoc[];
   readonly otherErrors: readonly ErrorCode[];
   readonly responses: Responses;
   handle(ctx: ErasedContext): Promise<{
@@ -130,6 +140,7 @@ export function defineRoute<
     bodyOptional: definition.body?.safeParse({}).success ?? false,
     keepNumberText: definition.keepNumberText ?? [],
     bodyDocs: definition.bodyDocs ?? {},
+    headers: definition.headers ?? [],
     otherErrors: definition.otherErrors ?? [],
     // The runner resolves the scope and parses query and body with the route's own schemas before calling,
     // so the context it passes has exactly the types the definition was checked against.

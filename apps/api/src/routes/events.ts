@@ -26,6 +26,15 @@ export function eventRoutes(deps: ApiDeps): Route[] {
       keepNumberText: decimalPaths(catalog),
       // Every published event passes here: valid bodies skip zod (which cost the most of the API's own work).
       acceptBody: publishAcceptor(catalog),
+      headers: [
+        {
+          name: 'traceparent',
+          description:
+            "W3C trace context (00-<trace id>-<parent id>-<flags>): each delivery attempt's span joins this " +
+            'trace; a value that is not valid starts a new trace, and the event is accepted either way',
+        },
+        { name: 'tracestate', description: 'W3C trace state, carried with traceparent' },
+      ],
       otherErrors: ['CONFLICT', 'IDEMPOTENCY_CONFLICT'],
       responses: {
         202: {
