@@ -20,6 +20,24 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('reads a setting set to the empty string as not set (the README says so)', () => {
+    const config = loadConfig(
+      {
+        HOOKLINE_SECRET_KEY: KEY,
+        HOOKLINE_QUEUE_PREFIX: '',
+        HOOKLINE_DELIVERY_TIMEOUT_MS: '',
+        REDIS_URL: '',
+      },
+      'worker',
+    );
+    expect(config.HOOKLINE_QUEUE_PREFIX).toBe('hookline');
+    expect(config.HOOKLINE_DELIVERY_TIMEOUT_MS).toBe(15000);
+    expect(config.redisUrlGiven).toBe(false);
+    expect(() => loadConfig({ HOOKLINE_SECRET_KEY: '' }, 'worker')).toThrow(
+      /HOOKLINE_SECRET_KEY: is required/,
+    );
+  });
+
   it('reports every problem at once, naming each setting', () => {
     let error: unknown;
     try {
