@@ -179,7 +179,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     if (auth.scheme === 'oauth2' && deps.oauth) {
       // The attempt's span covers getting the token: a token that cannot be had is the attempt's outcome, in the
       // producer's trace like any other. A span left unended (nothing sent, or the job lost) is never exported.
-      trace = startDeliveryTrace(deps.tracing, data, startedAt);
+      trace = startDeliveryTrace(deps.tracing, data, startedAt, deps.propagateTrace);
       const got = await deps.oauth.token({ id: start.target.id, version: start.target.version, auth });
       if (got.kind === 'not_sent') {
         const released = await deps.attempts.release(data.hookId, job.id, fence);
@@ -226,7 +226,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       );
       return withdrawn ? { kind: 'withdrawn', why } : { kind: 'lost', why };
     }
-    trace ??= startDeliveryTrace(deps.tracing, data, startedAt);
+    trace ??= startDeliveryTrace(deps.tracing, data, startedAt, deps.propagateTrace);
     const request = buildDeliveryRequest(start.target, data.event, {
       eventTypeHeader: deps.eventTypeHeader,
       userAgent: deps.userAgent,

@@ -1,5 +1,6 @@
 import {
   newId,
+  newTraceContext,
   traceContextFrom,
   traceIdsOf,
   type RecordedOutcome,
@@ -13,21 +14,27 @@ import type { DeliverJobData } from '@hookline/queue';
 export interface DeliveryTrace {
   readonly attemptId: string;
   readonly span?: TraceSpan;
-  /** For the history record: the attempt's span, or (no exporter) the producer's. */
+  /** For the history record: the attempt's span, or (no exporter) the producer's, or the new trace sent on. */
   readonly ids?: { readonly trace_id: string; readonly span_id: string };
-  /** What `traceparent` says when propagation is on: the attempt's span, or the producer's as given. */
+  /**
+   * What `traceparent` says when propagation is on: the attempt's span, or the producer's as given, or (neither)
+   * the root of a new trace.
+   */
   readonly outbound?: TraceContext;
 }
 
 /**
  * Starts the `hookline.delivery` span of one attempt, a child of the publish (or send-again) that queued the
  * job, or the root of a new trace when it carried no context. Without tracing, nothing is started: the
- * producer's own context is what the history keeps and what propagation sends on.
+ * producer's own context is what the history keeps and what propagation sends on; with `propagate` and no
+ * context at all, a new trace's root is sent on and kept, so an endpoint's trace can still be matched with
+ * the attempt.
  */
 export function startDeliveryTrace(
   tracing: Tracing | undefined,
   data: DeliverJobData,
   startedAt: number,
+  propagate = false,
 ): DeliveryTrace {
   // The same id the recorder gives the record: the span names it too.
   const attemptId = data.attemptId ?? newId('att', startedAt);
@@ -41,8 +48,8 @@ export function startDeliveryTrace(
     'hookline.attempt_id': attemptId,
     'hookline.trigger': data.trigger ?? 'auto',
   });
-  const ids = traceIdsOf(span, parent);
-  const outbound = span?.context ?? parent;
+  const outbound = span?.context ?? parent ?? (propagate ? newTraceContext() : undefined);
+  const ids = traceIdsOf(span, outbound);
   return { attemptId, ...(span ? { span } : {}), ...(ids ? { ids } : {}), ...(outbound ? { outbound } : {}) };
 }
 

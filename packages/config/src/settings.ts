@@ -222,8 +222,9 @@ export const settingsSchema = z.object({
       .default('false')
       .transform((v) => v === 'true'),
     "`true` adds W3C `traceparent` (and `tracestate`) to every delivery, naming the attempt's span (or, " +
-      'without an exporter, the producer\'s), so an endpoint that traces joins the trace (see "Tracing"); ' +
-      'with `false` an endpoint receives exactly the headers shown in "Walk-through with curl"',
+      "without an exporter, the producer's, or a new trace's when the event came without one), so an " +
+      'endpoint that traces joins the trace (see "Tracing"); with `false` an endpoint receives exactly the ' +
+      'headers shown in "Walk-through with curl"',
   ),
   HOOKLINE_EGRESS_PROXY: setting(
     forwardProxyUrl(

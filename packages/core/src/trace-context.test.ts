@@ -1,4 +1,10 @@
-import { parseTraceparent, parseTracestate, traceContextFrom, traceIdsOf } from './trace-context';
+import {
+  newTraceContext,
+  parseTraceparent,
+  parseTracestate,
+  traceContextFrom,
+  traceIdsOf,
+} from './trace-context';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';
@@ -77,5 +83,15 @@ describe('traceContextFrom (headers or producer options)', () => {
   it("gives the producer's ids for the history when hookline makes no span", () => {
     expect(traceIdsOf(undefined, { traceparent: VALID })).toEqual({ trace_id: TRACE, span_id: SPAN });
     expect(traceIdsOf(undefined, undefined)).toBeUndefined();
+  });
+
+  it('starts new traces that follow the rules, sampled, each its own', () => {
+    const made = Array.from({ length: 50 }, () => newTraceContext());
+    for (const context of made) {
+      expect(context.tracestate).toBeUndefined();
+      expect(parseTraceparent(context.traceparent)).toMatchObject({ sampled: true });
+      expect(traceContextFrom(context.traceparent)).toEqual(context);
+    }
+    expect(new Set(made.map((c) => c.traceparent.slice(3, 35))).size).toBe(50);
   });
 });

@@ -3,6 +3,8 @@
 // Checked here, once, by the rules of the specification; a value that breaks them is dropped, never refused:
 // tracing must not cost a producer an event.
 
+import { randomBytes } from 'node:crypto';
+
 /** The trace an event belongs to, as the W3C headers spell it; `traceparent` always in its version-00 form. */
 export interface TraceContext {
   readonly traceparent: string;
@@ -39,6 +41,21 @@ export function parseTraceparent(value: string): ParsedTraceparent | undefined {
 
 export function formatTraceparent(traceId: string, spanId: string, sampled: boolean): string {
   return `00-${traceId}-${spanId}-${sampled ? '01' : '00'}`;
+}
+
+/**
+ * The root of a new trace, sampled, for an attempt that has no trace of its own (no exporter, no producer's
+ * context) but must send one on (HOOKLINE_TRACE_PROPAGATE): the endpoint's trace and the history then share its
+ * id. Random ids are all zero with a chance of 2^-64, which the loop still rules out.
+ */
+export function newTraceContext(): TraceContext {
+  for (;;) {
+    const bytes = randomBytes(24);
+    const traceId = bytes.toString('hex', 0, 16);
+    const spanId = bytes.toString('hex', 16, 24);
+    if (traceId !== ZERO_TRACE && spanId !== ZERO_SPAN)
+      return { traceparent: formatTraceparent(traceId, spanId, true) };
+  }
 }
 
 const SIMPLE_KEY = /^[a-z][a-z0-9_\-*/]{0,255}$/;

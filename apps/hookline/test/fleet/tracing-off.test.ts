@@ -53,4 +53,31 @@ describe('without OTEL_* variables', () => {
       span_id: 'b7ad6b7169203331',
     });
   }, 30000);
+
+  it('with propagation and no trace at all, sends the root of a new trace, which the history keeps', async () => {
+    const endpoint = h.ctx.closeLater(await startReceiver());
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: endpoint.url() });
+    const worker = h.spawnWorker(undefined, { HOOKLINE_TRACE_PROPAGATE: 'true' });
+    await worker.waitForOutput('worker started');
+    for (let i = 0; i < 2; i++)
+      await h.producer.publish(account.id, { type: 'call_created', data: { ...SAMPLE_CALL_DATA } });
+    await endpoint.waitFor(2);
+    const sent = endpoint.requests.map((r) => r.headers.traceparent as string);
+    for (const traceparent of sent) expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    // One trace per attempt, never a shared or made-up constant one.
+    expect(new Set(sent.map((t) => t.split('-')[1])).size).toBe(2);
+    expect(endpoint.requests.every((r) => r.headers.tracestate === undefined)).toBe(true);
+    const log = await waitUntil(async () => {
+      const lines = await h.deliveries(hook.id);
+      return lines.length === 2 ? lines : undefined;
+    }, 'the records');
+    const kept = await Promise.all(
+      log.map(async (line) => {
+        const record = await h.reader.attempt(account.id, hook.id, line.attempt_id);
+        return `00-${record!.trace_id}-${record!.span_id}-01`;
+      }),
+    );
+    expect(kept.sort()).toEqual([...sent].sort());
+  }, 30000);
 });
