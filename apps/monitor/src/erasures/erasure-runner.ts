@@ -16,9 +16,12 @@ import {
   type StepResult,
 } from './erasure-steps';
 
-// Runs accepted erasures to the end, one at a time per monitor, each under a lease so that two monitors never
-// run the same one and a monitor killed mid-way is taken over (by itself after a restart, or another) once
-// the lease lapses. Progress is the number of steps done, written with the counts after each step.
+// Runs accepted erasures to the end, each under a lease so that two monitors never run the same one and a
+// monitor killed mid-way is taken over (by itself after a restart, or another) once the lease lapses.
+// Progress is the number of steps done, written with the counts after each step. An account's erasures run
+// one after another, in the order they were accepted (only its oldest running one may be taken, by any
+// monitor); different accounts' run side by side, up to MAX_AT_ONCE per monitor, so that one account's
+// erasures, each waiting out `settleMs`, never hold up another's.
 //
 // The order matters. The fence (tags in every hook, set when the erasure was accepted) already stops any
 // new request of a matching event. Then: the inbox first, so recovery fans nothing out that the queue step
@@ -33,6 +36,10 @@ import {
 // records, which need the ids of every event erased. (New steps go before those two: an erasure resumed from
 // an older list skips nothing.)
 type Step = (d: StepDeps, s: StepInput) => Promise<StepResult>;
+/** Erasures one monitor runs at once (of as many accounts): most of an erasure's time is its settle wait. */
+export const MAX_AT_ONCE = 8;
+/** How many running erasures a pass looks at, oldest first: enough to reach past one account's long list. */
+const LOOK_AT = 1000;
 const SETTLE = 'settle' as const;
 const ACTIVE_GONE = 'active-gone' as const;
 export const STEPS: readonly (Step | typeof SETTLE | typeof ACTIVE_GONE)[] = [
@@ -134,11 +141,22 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
     deps.log.info({ erasureId, accountId, counts }, 'erasure done');
   };
 
+  // The erasure each account has running here; a pass starts the next of an account once its run ended.
+  const inFlight = new Map<string, Promise<void>>();
   const pass = async () => {
-    for (const { accountId, id } of await deps.erasures.running()) {
-      if (closed) return;
-      if (!(await deps.erasures.lease(id, deps.holder, leaseMs))) continue;
-      await runOne(accountId, id);
+    const looked = new Set<string>();
+    for (const { accountId, id } of await deps.erasures.running(LOOK_AT)) {
+      if (closed || inFlight.size >= MAX_AT_ONCE) return;
+      // Only the account's oldest: the later ones wait for it, whichever monitor runs it.
+      if (looked.has(accountId)) continue;
+      looked.add(accountId);
+      if (inFlight.has(accountId) || !(await deps.erasures.lease(id, deps.holder, leaseMs))) continue;
+      const run = runOne(accountId, id)
+        .catch((error: unknown) =>
+          deps.log.error({ err: error, erasureId: id, accountId }, 'erasure step failed; retrying'),
+        )
+        .finally(() => inFlight.delete(accountId));
+      inFlight.set(accountId, run);
     }
   };
   // On the process's beat, with the monitor's other once-a-second loops (core/beat.ts).
@@ -151,6 +169,7 @@ export function startErasureRunner(deps: ErasureRunnerDeps): RunningErasures {
       closed = true;
       passes.leave();
       await passes.inFlight();
+      await Promise.all(inFlight.values());
     },
   };
 }
