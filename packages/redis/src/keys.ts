@@ -61,6 +61,8 @@ export function redisKeys(prefix: string) {
      * from the moment an erasure is accepted. Each erasure removes its tag when it is done.
      */
     hookErasing: (hookId: string) => `${hook(hookId)}:erasing`,
+    /** How many running erasures stand behind each tag of hookErasing (erasure-fence-up/down.lua). */
+    hookErasingCounts: (hookId: string) => `${hook(hookId)}:erasing:counts`,
     /**
      * Events of the hook the fence refused and recorded `erased` (a worker held them while an erasure ran): HASH
      * job id -> `<event id> <tag> <tag>…`, the event's erasure tags (hashes, never a value). Written by the

@@ -79,6 +79,24 @@ describe('erasure fence and record', () => {
     expect(await store.erasures.running()).toEqual([]);
   });
 
+  it('keeps the fence up while a second erasure of the same number runs, though the first is done', async () => {
+    const asked = { kind: 'number', value: NUMBER } as const;
+    const first = await store.erasures.request(hook.account_id, asked, 'operator');
+    const second = await store.erasures.request(hook.account_id, asked, 'operator');
+    const finish = async (id: string) => {
+      const work = (await store.erasures.work(hook.account_id, id))!;
+      await store.erasures.finish(hook.account_id, id, work.target, work.view.counts);
+    };
+    const begin = (eventId: string) =>
+      store.attempts.begin(hook.id, eventId, fence, store.erasureTags.ofEvent(fields(NUMBER)));
+    await finish(first.id);
+    expect((await begin('evt_f1')).kind).toBe('erased');
+    await finish(second.id);
+    expect((await begin('evt_f2')).kind).toBe('send');
+    // Nothing of either fence is left on the hook.
+    expect(await ctx.redis.exists(keys.hookErasing(hook.id), keys.hookErasingCounts(hook.id))).toBe(0);
+  });
+
   it('refuses an event of a catalogue kind whose personal field is the number, and not one where another field is', async () => {
     const parsed = parseEventCatalog(CALLBACK_CATALOG);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));

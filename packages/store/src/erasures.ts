@@ -18,6 +18,7 @@ import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { isIdOf } from './id-guard';
+import { STORE_SCRIPTS } from './scripts';
 import type { SecretBox } from './secret-box';
 
 // Erasures of personal data (product.md §18) as records: who asked, how far it got, how many records each
@@ -97,14 +98,10 @@ export class RedisErasures {
       asked.kind === 'number' && Object.keys(personal).length > 0 ? { ...asked, personal } : asked;
     const tags = this.tagsOf(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
-    // Each hook's set is in the hook's slot: one small transaction per hook, sent together.
+    // Each hook's set is in the hook's slot: one small script per hook, sent together.
     await Promise.all(
       hookIds.map((hookId) =>
-        redis
-          .multi()
-          .sadd(keys.hookErasing(hookId), ...tags)
-          .pexpire(keys.hookErasing(hookId), ERASURE_FENCE_TTL_MS)
-          .exec(),
+        STORE_SCRIPTS.erasureFenceUp.run(redis, fenceKeys(keys, hookId), [ERASURE_FENCE_TTL_MS, ...tags]),
       ),
     );
     const now = this.deps.clock();
@@ -249,7 +246,10 @@ export class RedisErasures {
     const { redis, keys } = this.deps;
     const tags = this.tagsOf(target);
     const hookIds = await redis.smembers(keys.accountHooks(accountId));
-    await Promise.all(hookIds.map((hookId) => redis.srem(keys.hookErasing(hookId), ...tags)));
+    // Down only where no other running erasure (one of the same target) still needs the same tags.
+    await Promise.all(
+      hookIds.map((hookId) => STORE_SCRIPTS.erasureFenceDown.run(redis, fenceKeys(keys, hookId), tags)),
+    );
     const now = this.deps.clock();
     const at = now.toISOString();
     const asker = await redis.hget(keys.erasure(accountId, erasureId), 'asked_by');
@@ -286,6 +286,11 @@ export class RedisErasures {
     });
   }
 }
+
+const fenceKeys = (keys: RedisKeys, hookId: string) => [
+  keys.hookErasing(hookId),
+  keys.hookErasingCounts(hookId),
+];
 
 export function describeCounts(counts: ErasureCounts): string {
   return Object.entries(counts)

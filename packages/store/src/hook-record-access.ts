@@ -74,6 +74,7 @@ export class HookRecordAccess {
       keys.hookStreakFailures(hookId),
       keys.hookAttempt(hookId),
       keys.hookErasing(hookId),
+      keys.hookErasingCounts(hookId),
       keys.hookErasedByFence(hookId),
       keys.hookEgressWait(hookId),
     );

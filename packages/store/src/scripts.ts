@@ -15,6 +15,9 @@ export const STORE_SCRIPTS = {
   attemptTake: loadWithBullmq('attempt-take', DIR, MOVE_TO_ACTIVE),
   /** Takes back a mark the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACKS): nothing was sent. */
   attemptWithdraw: loadScript('attempt-withdraw', DIR),
+  /** An erasure's fence in one hook, up and down, counting the running erasures behind each tag. */
+  erasureFenceUp: loadScript('erasure-fence-up', DIR),
+  erasureFenceDown: loadScript('erasure-fence-down', DIR),
   /** Change a hook record (and its version) only while it exists. */
   hookChange: loadScript('hook-change', DIR),
   /** A hook's subscription, set only while the hook is in its account's index. */
