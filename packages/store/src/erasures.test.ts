@@ -95,6 +95,15 @@ describe('erasure fence and record', () => {
     expect((await begin('evt_f2')).kind).toBe('send');
     // Nothing of either fence is left on the hook.
     expect(await ctx.redis.exists(keys.hookErasing(hook.id), keys.hookErasingCounts(hook.id))).toBe(0);
+    // A fence taken down without its counts (by a process of the version before them): the next erasure's
+    // fence comes down with that erasure, not a week later.
+    const third = await store.erasures.request(hook.account_id, asked, 'operator');
+    await ctx.redis.srem(keys.hookErasing(hook.id), ...store.erasures.tagsOf(asked));
+    await ctx.redis.hset(keys.erasure(hook.account_id, third.id), 'state', 'done');
+    const fourth = await store.erasures.request(hook.account_id, asked, 'operator');
+    expect((await begin('evt_f3')).kind).toBe('erased');
+    await finish(fourth.id);
+    expect((await begin('evt_f4')).kind).toBe('send');
   });
 
   it('refuses an event of a catalogue kind whose personal field is the number, and not one where another field is', async () => {
