@@ -47,7 +47,7 @@ export function loadConfig(
   const parsed = settingsSchema.safeParse(present);
   const problems = parsed.success
     ? []
-    : parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+    : parsed.error.issues.map((i) => `${settingOf(i.path) || '(env)'}: ${i.message}`);
   for (const key of REQUIRED[role]) {
     if (present[key] === undefined) problems.push(`${key}: is required for the ${role} process`);
   }
@@ -181,4 +181,11 @@ export function loadDataDir(env: Readonly<Record<string, string | undefined>>): 
   if (!parsed.success)
     throw new ConfigError([`HOOKLINE_DATA_DIR: ${parsed.error.issues[0]?.message ?? 'invalid'}`]);
   return parsed.data;
+}
+
+/** The setting a problem is in: a comma-separated list's entry is named by its place, counted from 1. */
+function settingOf(path: readonly PropertyKey[]): string {
+  const [name, entry, ...rest] = path.map(String);
+  if (entry === undefined || !/^\d+$/.test(entry)) return path.map(String).join('.');
+  return `${name} (entry ${Number(entry) + 1})${rest.length > 0 ? `.${rest.join('.')}` : ''}`;
 }

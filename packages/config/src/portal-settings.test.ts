@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contrastWithWhite } from './brand';
-import { loadConfig } from './load-config';
+import { loadConfig, type ConfigError } from './load-config';
 
 const KEY = 'a'.repeat(64);
 const load = (env: Record<string, string>) => loadConfig({ HOOKLINE_SECRET_KEY: KEY, ...env }, 'worker');
@@ -27,8 +27,8 @@ describe('the operator’s settings for embedding (product.md §16)', () => {
     "https://portal.example.com'",
     'https://por$tal.example.com',
   ])('refuses %s at start, naming the setting', (value) => {
-    expect(() => load({ HOOKLINE_FRAME_ANCESTORS: value })).toThrow(
-      /HOOKLINE_FRAME_ANCESTORS.*each entry must be an origin such as https:\/\/portal\.example\.com/,
+    expect(() => load({ HOOKLINE_FRAME_ANCESTORS: `https://ok.example.com, ${value}` })).toThrow(
+      /HOOKLINE_FRAME_ANCESTORS \(entry 2\): each entry must be an origin such as https:\/\/portal\.example\.com/,
     );
   });
   // A sign-in link's session inside the frame lives in a partitioned cookie, which must be Secure: a browser on
@@ -85,6 +85,16 @@ describe('the operator’s brand settings', () => {
     expect(() => load({ HOOKLINE_BRAND_COLOR: 'blue' })).toThrow(
       /HOOKLINE_BRAND_COLOR: must be a colour as #rrggbb/,
     );
+    // Without its '#', a colour is refused for its form alone: no contrast figure of a value that is no colour.
+    const problems = (value: string) => {
+      try {
+        load({ HOOKLINE_BRAND_COLOR: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems('ffcc00')).toEqual(['HOOKLINE_BRAND_COLOR: must be a colour as #rrggbb']);
   });
 
   it('reads a PNG or SVG logo at start, and names a file that is neither or cannot be read', () => {

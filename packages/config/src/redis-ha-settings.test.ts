@@ -49,7 +49,7 @@ describe('Redis high-availability settings', () => {
       problems = (error as ConfigError).problems;
     }
     expect(problems).toEqual([
-      expect.stringMatching(/^REDIS_SENTINELS\.0: "sentinel-without-port" is not host:port/),
+      expect.stringMatching(/^REDIS_SENTINELS \(entry 1\): "sentinel-without-port" is not host:port/),
       expect.stringMatching(/^REDIS_SENTINEL_MASTER: /),
       expect.stringMatching(/^HOOKLINE_REDIS_REPLICA_ACKS: /),
     ]);

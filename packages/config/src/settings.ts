@@ -136,6 +136,8 @@ export const settingsSchema = z.object({
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb')
       .superRefine((v, ctx) => {
+        // A value that is no colour has its own message: a contrast figure of it would mean nothing.
+        if (!/^#[0-9a-fA-F]{6}$/.test(v)) return;
         const ratio = contrastWithWhite(v);
         if (ratio < AA_CONTRAST)
           ctx.addIssue({
