@@ -11,8 +11,11 @@ import type { Logger, Metrics } from '@hookline/telemetry';
  * tests build them against a real Redis. Structural types, so any implementation of these shapes will do.
  */
 export interface ApiDeps {
-  /** `eventCatalog`: the event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
-  readonly config: Pick<Config, 'HOOKLINE_API_KEY'> &
+  /**
+   * `eventCatalog`: the event kinds (HOOKLINE_EVENT_CATALOG); call_created alone when absent.
+   * HOOKLINE_EVENT_TYPE_HEADER: the header hookline sets, refused as a hook's extra header.
+   */
+  readonly config: Pick<Config, 'HOOKLINE_API_KEY' | 'HOOKLINE_EVENT_TYPE_HEADER'> &
     Partial<Pick<Config, 'HOOKLINE_PUBLIC_URL'>> & { readonly eventCatalog?: EventCatalog };
   /** Fail-fast client (no offline queue): a Redis outage turns into a 503 instead of a hung request. */
   readonly redis: Redis;

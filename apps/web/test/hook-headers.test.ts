@@ -57,3 +57,33 @@ describe('extra headers on the website', () => {
     expect((await w.store.hooks.get(account.id, hook.id))?.headers).toBeUndefined();
   });
 });
+
+// HOOKLINE_EVENT_TYPE_HEADER renamed: the form refuses the new name and takes the default as any other header.
+describe('extra headers on the website, the event-type header renamed', () => {
+  const w = useWebsite({ config: () => ({ HOOKLINE_EVENT_TYPE_HEADER: 'X-Acme-Event' }) });
+  const browser = useBrowser();
+
+  it('refuses the configured name and saves the default one', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
+
+    await page.getByLabel('Extra headers').fill('x-acme-event: mine');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('#headers-error').textContent()).resolves.toBe(
+      'Headers: x-acme-event is set by hookline and cannot be given.',
+    );
+
+    await page.getByLabel('Extra headers').fill('X-Service-Event-Type: legacy');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
+    expect((await w.store.hooks.get(account.id, hook.id))?.headers).toEqual({
+      'X-Service-Event-Type': 'legacy',
+    });
+    const preview = (await page.locator('[data-request-preview]').textContent())!.split('\n');
+    expect(preview).toContain('X-Acme-Event: call_created');
+    expect(preview).toContain('X-Service-Event-Type: legacy');
+  });
+});

@@ -103,3 +103,37 @@ describe('hook extra headers', () => {
     ]);
   });
 });
+
+// HOOKLINE_EVENT_TYPE_HEADER renamed: hookline sets the new name, so that is refused and the default is free.
+describe('hook extra headers with the event-type header renamed', () => {
+  const api = useApi({ settings: { HOOKLINE_EVENT_TYPE_HEADER: 'X-Acme-Event' } });
+  const hooksUrl = (acct: string) => `/v1/accounts/${acct}/hooks`;
+  const base = { url: 'https://www.example.com/webhook', format: 'json' };
+
+  it('refuses the configured name on create and update', async () => {
+    const acct = await api.createAccount();
+    const created = await api.call('POST', hooksUrl(acct), { ...base, headers: { 'x-acme-event': 'x' } });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().error.details).toEqual([
+      { field: 'headers.x-acme-event', message: expect.stringContaining('is set by hookline') },
+    ]);
+    const hook = await api.createHook(acct);
+    const updated = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, {
+      headers: { 'X-Acme-Event': 'x' },
+    });
+    expect(updated.statusCode).toBe(400);
+    expect(updated.json().error.details).toEqual([
+      { field: 'headers.X-Acme-Event', message: expect.stringContaining('is set by hookline') },
+    ]);
+  });
+
+  it('keeps the default name as an ordinary header', async () => {
+    const acct = await api.createAccount();
+    const created = await api.call('POST', hooksUrl(acct), {
+      ...base,
+      headers: { 'X-Service-Event-Type': 'legacy' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().headers).toEqual({ 'X-Service-Event-Type': 'legacy' });
+  });
+});

@@ -15,7 +15,10 @@ const HOOK = `${HOOKS}/{hook}`;
 
 export function hookRoutes(deps: ApiDeps): Route[] {
   const { hooks } = deps.store;
-  const schemas = hookInputSchemas(deps.config.eventCatalog ?? BUILT_IN_CATALOG);
+  // As the store checks it: the configured event-type header is hookline's, not a hook's to give.
+  const schemas = hookInputSchemas(deps.config.eventCatalog ?? BUILT_IN_CATALOG, {
+    eventTypeHeader: deps.config.HOOKLINE_EVENT_TYPE_HEADER,
+  });
   const audit = auditRecorder(deps);
   return [
     defineRoute({

@@ -29,8 +29,11 @@ export interface CallOptions {
   readonly raw?: string | Buffer;
 }
 
-/** `eventCatalog`: the text of a catalogue file, given to the config as HOOKLINE_EVENT_CATALOG would. */
-export function configFor(prefix: string, eventCatalog?: string) {
+/**
+ * `eventCatalog`: the text of a catalogue file, given to the config as HOOKLINE_EVENT_CATALOG would;
+ * `settings`: further settings, as the environment would give them.
+ */
+export function configFor(prefix: string, eventCatalog?: string, settings: Record<string, string> = {}) {
   return loadConfig(
     {
       HOOKLINE_API_KEY: API_KEY,
@@ -43,6 +46,7 @@ export function configFor(prefix: string, eventCatalog?: string) {
       HOOKLINE_DELIVERY_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'silent',
       ...(eventCatalog !== undefined ? { HOOKLINE_EVENT_CATALOG: 'catalog.json' } : {}),
+      ...settings,
     },
     'api',
     () => eventCatalog ?? '',
@@ -54,7 +58,9 @@ async function connected(redis: Redis): Promise<Redis> {
   return redis;
 }
 
-export function useApi(options: { readonly eventCatalog?: string } = {}) {
+export function useApi(
+  options: { readonly eventCatalog?: string; readonly settings?: Record<string, string> } = {},
+) {
   const ctx = useRedis('api');
   const pg = usePostgres('api');
   const h = {
@@ -124,7 +130,7 @@ export function useApi(options: { readonly eventCatalog?: string } = {}) {
   };
 
   beforeEach(async () => {
-    const config = configFor(ctx.prefix, options.eventCatalog);
+    const config = configFor(ctx.prefix, options.eventCatalog, options.settings);
     const redis = await connected(createFailFastRedis(TEST_REDIS_URL));
     ctx.onCleanup(() => redis.disconnect());
     h.keys = redisKeys(ctx.prefix);

@@ -35,7 +35,7 @@ function storeProblems(error: unknown, values: HookFormValues) {
 export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
   const catalog = ctx.deps.config.eventCatalog ?? BUILT_IN_CATALOG;
-  const schemas = hookInputSchemas(catalog);
+  const schemas = hookInputSchemas(catalog, { eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER });
   const formPage = async (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -133,6 +133,8 @@ export function useWebsite(
         secretBox: SecretBox.fromKey(randomBytes(32)),
         hookQueues: w.hookQueues,
         ...catalog,
+        // As services.ts wires it: the store refuses the configured event-type header as an extra header.
+        eventTypeHeader: options.config?.().HOOKLINE_EVENT_TYPE_HEADER ?? 'X-Service-Event-Type',
       }),
       deliveryLog: new DeliveryLog(outbox, w.reader),
       historyOutbox: outbox,
