@@ -16,6 +16,11 @@ export interface DeliveryRequest {
   readonly body: string;
   /** The hook's client certificate (mutual TLS), for the connection: never recorded nor shown. */
   readonly tls?: HookTls;
+  /**
+   * How much of the response body to keep, in bytes: the 4 KiB excerpt when absent (a delivery's, for the
+   * history). An OAuth 2.0 token request keeps more, since its answer is read whole and a JWT can be large.
+   */
+  readonly keepResponseBytes?: number;
 }
 
 export interface DeliveryRequestOptions {

@@ -7,13 +7,19 @@ export const EXCERPT_BYTES = 4 * 1024;
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a response body for its first 4 KiB, draining at most 64 KiB and never past `deadline`. A body left
+ * Reads a response body for its first `keepBytes` (4 KiB by default, 64 KiB at most), draining at most 64 KiB
+ * and never past `deadline`. A body left
  * unread stalls the next request on a keep-alive connection, and reading a huge one whole costs memory;
  * destroying the stream at either limit closes the connection instead. Stream errors only end the read:
  * the body never changes an attempt's outcome. Resolves with the excerpt as UTF-8 (a character cut at
- * the 4 KiB edge is dropped, not mangled).
+ * its edge is dropped, not mangled).
  */
-export function readCappedBody(body: Readable, deadline: AbortSignal): Promise<string> {
+export function readCappedBody(
+  body: Readable,
+  deadline: AbortSignal,
+  keepBytes: number = EXCERPT_BYTES,
+): Promise<string> {
+  const keepAtMost = Math.min(keepBytes, MAX_BODY_BYTES);
   return new Promise((resolve) => {
     const kept: Buffer[] = [];
     let keptBytes = 0;
@@ -29,8 +35,8 @@ export function readCappedBody(body: Readable, deadline: AbortSignal): Promise<s
       resolve(new StringDecoder('utf8').write(Buffer.concat(kept)));
     };
     const onData = (chunk: Buffer) => {
-      if (keptBytes < EXCERPT_BYTES) {
-        const slice = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
+      if (keptBytes < keepAtMost) {
+        const slice = chunk.subarray(0, keepAtMost - keptBytes);
         kept.push(slice);
         keptBytes += slice.length;
       }

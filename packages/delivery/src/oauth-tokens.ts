@@ -31,6 +31,8 @@ interface Cached {
 }
 
 const CACHE_MAX = 10_000;
+/** A token answer is read whole up to this (a JWT with many claims runs to several KiB); past it, refused. */
+export const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
 
 // RFC 6749 §2.3.1: client_secret_basic encodes id and secret as form values before base64.
 const formEncode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
@@ -102,7 +104,7 @@ function tokenRequest(auth: OAuth2Auth): DeliveryRequest {
     const pair = `${formEncode(auth.client_id)}:${formEncode(auth.client_secret)}`;
     headers['Authorization'] = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
   }
-  return { url: auth.token_url, headers, body: form.toString() };
+  return { url: auth.token_url, headers, body: form.toString(), keepResponseBytes: TOKEN_ANSWER_MAX_BYTES };
 }
 
 /**
@@ -132,7 +134,7 @@ function parseTokenAnswer(excerpt: string | undefined): { token: string; expires
   try {
     body = JSON.parse(excerpt ?? '') as typeof body;
   } catch {
-    return 'the token endpoint did not answer with JSON (or with more than 4 KiB)';
+    return `the token endpoint did not answer with JSON (or with more than ${TOKEN_ANSWER_MAX_BYTES / 1024} KiB)`;
   }
   if (typeof body.access_token !== 'string' || !/^[\x21-\x7e]+$/.test(body.access_token))
     return 'the answer has no usable access_token';

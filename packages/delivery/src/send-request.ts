@@ -59,7 +59,7 @@ export async function sendRequest(
   const { statusCode, body, headers } = first.response;
   // The outcome is fixed by the status line; the duration too, so a slow body does not inflate it.
   const durationMs = elapsed();
-  const excerpt = await readCappedBody(body, deadline);
+  const excerpt = await readCappedBody(body, deadline, req.keepResponseBytes);
   return {
     outcome: statusCode >= 200 && statusCode < 300 ? 'delivered' : 'failed',
     statusCode,
