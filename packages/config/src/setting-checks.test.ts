@@ -137,6 +137,8 @@ describe('HOST', () => {
 
 describe('HOOKLINE_EGRESS_PROXY', () => {
   const SHAPE = /^HOOKLINE_EGRESS_PROXY: must be http:\/\/\[user:password@\]host:port/;
+  const CREDENTIALS =
+    'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @ (%3A for : in the user)';
 
   it.each([
     ['no port (would quietly mean 80)', 'http://proxy.internal'],
@@ -155,9 +157,18 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
 
   it('refuses a password that is not valid percent-encoding, naming the setting and not the password', () => {
     const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: 'http://ops:p%zzSecr3t@proxy.internal:3128' });
-    expect(problems).toEqual([
-      'HOOKLINE_EGRESS_PROXY: user and password must be percent-encoded (%40 for @, %25 for %)',
-    ]);
+    expect(problems).toEqual([`HOOKLINE_EGRESS_PROXY: ${CREDENTIALS}`]);
+    expect(problems.join()).not.toContain('Secr3t');
+  });
+
+  it.each([
+    ['/', 'http://ops:pa/Secr3t@proxy.internal:3128'],
+    ['?', 'http://ops:pa?Secr3t@proxy.internal:3128'],
+    ['#', 'http://ops:pa#Secr3t@proxy.internal:3128'],
+    ['/ and a raw @', 'http://ops:p@a/Secr3t@proxy.internal:3128'],
+  ])('refuses a raw %s in the password as unencoded credentials, not as a bad shape', (_, value) => {
+    const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: value });
+    expect(problems).toEqual([`HOOKLINE_EGRESS_PROXY: ${CREDENTIALS}`]);
     expect(problems.join()).not.toContain('Secr3t');
   });
 
@@ -166,6 +177,7 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
     'http://proxy.internal:3128/',
     'http://ops:s3cr%40t@10.0.0.5:8080',
     'http://ops:p@ss@proxy.internal:3128',
+    'http://ops:p:ss@proxy.internal:3128',
     'http://[fd00::5]:3128',
     'http://proxy.internal:80',
   ])('takes %s', (value) => {

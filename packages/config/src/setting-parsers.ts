@@ -129,8 +129,28 @@ export const basicCredential = () =>
  * never echoed: it may hold the proxy's password.
  */
 const PROXY_SHAPE = /^http:\/\/(?:[^/?#\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^:@/?#[\]\s]+):(\d{1,5})\/?$/i;
+/**
+ * The URL standard ends the user-info at the last `@` and splits it at the first `:`, so a raw `@` or `:` in a
+ * password reads as meant; `/`, `?`, `#` and `%` cannot be raw there, and a `%` must start an escape.
+ */
+const CREDENTIALS_MESSAGE =
+  'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @ (%3A for : in the user)';
+/** `http://user:pa/ss@host:port`: the credentials hold a character the URL parser would take for the host's end. */
+function rawInCredentials(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (!/^http:\/\//i.test(value) || at < 0) return false;
+  const credentials = value.slice('http://'.length, at);
+  return (
+    /[/?#\s]/.test(credentials) &&
+    /^(?:\[[0-9A-Fa-f:.]+\]|[^:/?#[\]\s]+):\d{1,5}\/?$/.test(value.slice(at + 1))
+  );
+}
 export const forwardProxyUrl = (shapeMessage: string) =>
   z.string().superRefine((value, ctx) => {
+    if (rawInCredentials(value)) {
+      ctx.addIssue({ code: 'custom', message: CREDENTIALS_MESSAGE });
+      return;
+    }
     const port = Number(PROXY_SHAPE.exec(value)?.[1]);
     let url: URL | undefined;
     try {
@@ -146,9 +166,6 @@ export const forwardProxyUrl = (shapeMessage: string) =>
       decodeURIComponent(url.username);
       decodeURIComponent(url.password);
     } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'user and password must be percent-encoded (%40 for @, %25 for %)',
-      });
+      ctx.addIssue({ code: 'custom', message: CREDENTIALS_MESSAGE });
     }
   });
