@@ -65,6 +65,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
   ): Promise<DeliveryEnd<BegunAttempt>> {
     const done = await deps.recorder.record(data, fence, attempt, completing.prepare(end));
     if (done.finished === 'fenced') return lostEnd;
+    if (done.finished === 'recorded_deleted') return deletedEnd;
     if (done.again) return { kind: 'finished', end, again: true };
     return {
       kind: 'finished',
@@ -272,7 +273,15 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
   };
 }
 
-const lostEnd: DeliveryEnd<BegunAttempt> = { kind: 'lost', why: 'the job lock expired during the attempt' };
+const lostEnd: DeliveryEnd<BegunAttempt> = {
+  kind: 'lost',
+  why: 'the job lock expired during the attempt, or was taken over',
+};
+// The job went with its hook; the outcome is recorded all the same (attempt-finish.lua).
+const deletedEnd: DeliveryEnd<BegunAttempt> = {
+  kind: 'lost',
+  why: 'the hook was deleted during the attempt; its outcome is recorded',
+};
 
 /** The outcome is the failed job's reason, as Bull Board shows it: a sentence, never a stack. */
 function failed(reason: string): Extract<JobEnd, { kind: 'failed' }> {

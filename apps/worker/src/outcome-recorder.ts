@@ -101,10 +101,12 @@ export class OutcomeRecorder {
       );
       return done;
     }
-    if (finished === 'recorded' && !done.historyMarked) this.deps.marks.add(hookId);
+    if ((finished === 'recorded' || finished === 'recorded_deleted') && !done.historyMarked)
+      this.deps.marks.add(hookId);
     // A delivered outcome has nothing more for the monitor: the finish script has already applied it to the
-    // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing.
-    if (announced) await this.announce(job, attempt);
+    // streak. Healthy deliveries, by far the most, then cost the outcome stream and the monitor nothing. A
+    // deleted hook has no streak to move, nor a suspension to decide.
+    if (announced && finished !== 'recorded_deleted') await this.announce(job, attempt);
     this.deps.metrics.deliveries.inc({ outcome: attempt.outcome });
     if (attempt.durationMs !== undefined)
       this.deps.metrics.deliveryDuration.observe({ outcome: attempt.outcome }, attempt.durationMs / 1000);

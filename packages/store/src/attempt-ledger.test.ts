@@ -1,5 +1,5 @@
 import type { AttemptRecord, DeliveryRecord, HookView } from '@hookline/core';
-import type { RedisKeys } from '@hookline/redis';
+import { hookQueueLayout, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { AccountView, AttemptFence } from './contracts';
 import type { Store } from './create-store';
@@ -131,12 +131,38 @@ describe('attempt ledger', () => {
     });
   });
 
-  it('a deleted hook: nothing to send, and neither step leaves a key behind', async () => {
+  it('a deleted hook: nothing more to send, and no key is left when no attempt was in flight', async () => {
     await store.attempts.begin(hook.id, 'evt_1', fence);
-    await store.hooks.remove(hook.account_id, hook.id, 'test');
     await store.attempts.finish(hook.id, record('evt_1'), fence);
+    await ctx.redis.del(keys.hookHistoryOutbox(hook.id));
+    await store.hooks.remove(hook.account_id, hook.id, 'test');
     expect(await store.attempts.begin(hook.id, 'evt_2', fence)).toEqual({ kind: 'hook_deleted' });
     expect(await ctx.redis.exists(keys.hookAttempt(hook.id), keys.hookHistoryOutbox(hook.id))).toBe(0);
+  });
+
+  // Every attempt is recorded: the request left before the delete, and the account's history shows it.
+  it('a hook deleted while its request is in flight: the outcome is recorded, once', async () => {
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    await store.hooks.remove(hook.account_id, hook.id, 'test');
+    expect(await ctx.redis.pttl(keys.hookAttempt(hook.id))).toBeGreaterThan(60_000);
+    // The delete took the job's lock with the queue.
+    await ctx.redis.del(hookQueueLayout(keys, hook.id).jobLock(fence.jobId));
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('recorded_deleted');
+    expect(await outbox()).toEqual([record('evt_1')]);
+    // Sent again (a reply lost on the way back), it writes nothing more.
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('fenced');
+    expect(await outbox()).toHaveLength(1);
+  });
+
+  it('a hook deleted after a take-over recorded the attempt: the stale holder records nothing', async () => {
+    await store.attempts.begin(hook.id, 'evt_1', fence);
+    const takeover = await holdJob(ctx.redis, keys, hook.id, { token: 'holder-b' });
+    expect(await store.attempts.begin(hook.id, 'evt_1', takeover)).toMatchObject({ kind: 'maybe_sent' });
+    expect(await store.attempts.finish(hook.id, record('evt_1', 'unknown'), takeover)).toBe('recorded');
+    await store.hooks.remove(hook.account_id, hook.id, 'test');
+    await ctx.redis.del(hookQueueLayout(keys, hook.id).jobLock(fence.jobId));
+    expect(await store.attempts.finish(hook.id, record('evt_1'), fence)).toBe('fenced');
+    expect((await outbox()).map((r) => r.outcome)).toEqual(['unknown']);
   });
 });
 

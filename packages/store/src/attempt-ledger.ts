@@ -58,6 +58,7 @@ const FINISHED: Record<string, AttemptFinish> = {
   '0': 'hook_deleted',
   '-1': 'fenced',
   '-2': 'not_this_attempt',
+  '-3': 'recorded_deleted',
 };
 
 // Decrypted targets of recently delivered hooks, by version: a busy hook's credentials are not decrypted,
@@ -203,7 +204,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     const finished = FINISHED[String(reply)] ?? 'recorded';
     // Acknowledged by the replicas before the job completes (the caller tries again when not: the script
     // answers "recorded" to a repeat, and the WAIT covers the first write).
-    if (finished === 'recorded' && unacknowledged) throw unacknowledged;
+    if ((finished === 'recorded' || finished === 'recorded_deleted') && unacknowledged) throw unacknowledged;
     return finished;
   }
 
@@ -253,7 +254,7 @@ export class RedisAttemptLedger implements AttemptLedger {
     // with the completion) under a WAIT that covers the first write. The next job's mark, if one was made, is
     // then made again by the next job's own `begin` (the same holder asking again is told to send).
     if (finished !== 'fenced' && unacknowledged) throw unacknowledged;
-    if (finished === 'fenced') return { finished };
+    if (finished === 'fenced' || finished === 'recorded_deleted') return { finished };
     if (again) return { finished, again };
     const next = nextMark ? this.begun(hookId, cached, jobReply, nextMark, askedAt) : undefined;
     return {

@@ -292,7 +292,11 @@ export type AttemptStart =
   | { readonly kind: 'unacknowledged' };
 
 /** `fenced`: the caller lost the job's lock; `not_this_attempt`: the hook's attempt marker is another event's. */
-export type AttemptFinish = 'recorded' | 'hook_deleted' | 'fenced' | 'not_this_attempt';
+/**
+ * `recorded_deleted`: the hook was deleted while the request was in flight; its record is written (the account's
+ * history shows it) and the job, gone with the hook, is not completed.
+ */
+export type AttemptFinish = 'recorded' | 'recorded_deleted' | 'hook_deleted' | 'fenced' | 'not_this_attempt';
 
 export interface ActivityFeed {
   append(accountId: string, entry: ActivityEntry): Promise<void>;

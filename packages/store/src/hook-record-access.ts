@@ -5,6 +5,12 @@ import { parseStoredHook, type StoredHook } from './hook-record';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
 
+/**
+ * How long a deleted hook keeps the mark of an attempt in flight, for its outcome to be recorded: far beyond a
+ * request's deadline (HOOKLINE_DELIVERY_TIMEOUT_MS) and the outcome's write retries (a job lock's time).
+ */
+const IN_FLIGHT_MARK_KEPT_MS = 10 * 60_000;
+
 /** What `change` answers when the record is no longer at the version the caller read. */
 export const STALE_VERSION = -2;
 
@@ -63,20 +69,25 @@ export class HookRecordAccess {
   }
 
   /**
-   * The hook's record and hook-scoped data: one command, as they share the hook's slot. Its history outbox
-   * stays: records of attempts made before the delete still reach the history (the writer empties it).
+   * The hook's record and hook-scoped data: one script, as they share the hook's slot. Its history outbox
+   * stays: records of attempts made before the delete still reach the history (the writer empties it); so does
+   * the mark of an attempt in flight, for a while, so that its outcome is recorded too (hook-keys-drop.lua).
    */
   async dropHookKeys(hookId: string): Promise<void> {
     const { keys } = this;
-    await this.redis.del(
-      keys.hookRecord(hookId),
-      keys.hookStreak(hookId),
-      keys.hookStreakFailures(hookId),
-      keys.hookAttempt(hookId),
-      keys.hookErasing(hookId),
-      keys.hookErasingCounts(hookId),
-      keys.hookErasedByFence(hookId),
-      keys.hookEgressWait(hookId),
+    await STORE_SCRIPTS.hookKeysDrop.run(
+      this.redis,
+      [
+        keys.hookAttempt(hookId),
+        keys.hookRecord(hookId),
+        keys.hookStreak(hookId),
+        keys.hookStreakFailures(hookId),
+        keys.hookErasing(hookId),
+        keys.hookErasingCounts(hookId),
+        keys.hookErasedByFence(hookId),
+        keys.hookEgressWait(hookId),
+      ],
+      [IN_FLIGHT_MARK_KEPT_MS],
     );
     // The fleet index of egress waits is in another slot: a deleted hook waits on nothing (/readyz counts it).
     await this.redis.zrem(keys.egressWaiting(), hookId);

@@ -299,7 +299,9 @@ export class RedisHooks implements Hooks {
     await execOrThrow(tx);
     await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
     await hookQueues.remove(hookId);
-    // After the queue: a delivery that was on the wire during the delete may have logged since.
+    // After the queue. A request on the wire during the delete lost its job and lock with the queue; the record
+    // goes, so the outcome can tell the hook was deleted, and the attempt's mark stays until that outcome is
+    // recorded (attempt-finish.lua), so it still reaches the account's history.
     await this.records.dropHookKeys(hookId);
     return true;
   }

@@ -18,6 +18,8 @@ export const STORE_SCRIPTS = {
   /** An erasure's fence in one hook, up and down, counting the running erasures behind each tag. */
   erasureFenceUp: loadScript('erasure-fence-up', DIR),
   erasureFenceDown: loadScript('erasure-fence-down', DIR),
+  /** A deleted hook's keys, but the mark of an attempt still in flight (its outcome is recorded after). */
+  hookKeysDrop: loadScript('hook-keys-drop', DIR),
   /** Change a hook record (and its version) only while it exists. */
   hookChange: loadScript('hook-change', DIR),
   /** A hook's subscription, set only while the hook is in its account's index. */

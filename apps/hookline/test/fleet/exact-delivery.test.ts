@@ -98,6 +98,37 @@ describe('what the endpoint receives', () => {
     expect(left).toBe('none');
   });
 
+  // Every attempt is recorded (product.md §10): the request left before the delete and the endpoint answered it.
+  it('records the attempt in flight when its hook is deleted, sends nothing more, and leaves no key', async () => {
+    h.startMonitor();
+    const receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 1500 }));
+    h.ctx.closeLater(receiver);
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url('/webhook') });
+    h.startWorker();
+    for (const n of [1, 2, 3]) await h.publish(account.id, { call_id: `del-${n}` });
+    await receiver.waitFor(1);
+    expect(await h.store.hooks.remove(hook.account_id, hook.id, 'operator')).toBe(true);
+    const rows = await waitUntil(async () => {
+      const found = await h.history.client.query<{ event_id: string; outcome: string; status_code: number }>(
+        'SELECT event_id, outcome, status_code FROM attempts WHERE hook_id = $1',
+        [hook.id],
+      );
+      return found.length > 0 ? found : undefined;
+    }, 'the attempt in flight to be recorded');
+    expect(rows).toEqual([{ event_id: expect.any(String), outcome: 'delivered', status_code: 200 }]);
+    const left = await waitUntil(
+      async () => {
+        const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);
+        return keys.length === 0 ? 'none' : undefined;
+      },
+      'every key of the deleted hook to be gone',
+      5000,
+    );
+    expect(left).toBe('none');
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('delivers nothing to a destination forbidden by the network policy, and records it as blocked', async () => {
     const receiver = await startReceiver();
     h.ctx.closeLater(receiver);

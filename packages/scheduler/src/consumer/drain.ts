@@ -105,11 +105,14 @@ export class HoldingDrain<B extends BegunNext = BegunNext> {
         return false;
       }
       if (end.kind === 'lost') {
-        // The job's lock is not ours: another holder has it, or (a failover) the new primary never had our
-        // take and the job waits unlocked. The lease may still be ours, so the hook is let go like one with
+        // The job's lock is not ours: another holder has it, (a failover) the new primary never had our take and
+        // the job waits unlocked, or the hook was deleted with its queue. The lease may still be ours, so the hook is let go like one with
         // work left (given back, re-checked, signalled) rather than held until its lease expires and is
         // reclaimed (≈15 s with no holder at all); a holder that has the job keeps it by its lock.
-        logger.warn({ hookId: holding.hookId, jobId: job.id, why: end.why }, 'job lost to another holder');
+        logger.warn(
+          { hookId: holding.hookId, jobId: job.id, why: end.why },
+          'job no longer held by this worker',
+        );
         return false;
       }
       if (end.kind === 'finished' && end.again) {

@@ -31,8 +31,12 @@
 -- The job's data is emptied with the outcome: once recorded, nothing needs the payload in Redis (the worker has
 -- it in memory, the record is in the outbox), so the finished job BullMQ keeps holds ids and outcome only.
 -- Returns 1 when recorded (or already recorded by this holder: its client resent the call after a reconnect);
--- 0 when the hook was deleted while its request was in flight (its keys are gone and stay gone); -1 when the
--- caller no longer holds the job's lock; -2 when the attempt key is not this event's (a finish never touches
+-- -3 when the hook was deleted while this holder's request was in flight: the delete took the job and its lock
+-- with the queue, and the record, but left the attempt's mark to expire (hook-keys-drop.lua); the mark still
+-- names this holder, so the record is written to the outbox (every attempt is recorded, and the account's
+-- history keeps a deleted hook's records) and the mark deleted, nothing else, the job being gone; 0 when the hook was
+-- deleted and the caller still holds the lock, with no attempt of its own in flight (nothing written); -1 when
+-- the caller no longer holds the job's lock; -2 when the attempt key is not this event's (a finish never touches
 -- another attempt's marker).
 -- Completing the job too, it replies {that code, BullMQ's reply}: BullMQ's moveToFinished runs, as shipped,
 -- after every code but -1, exactly where the worker's next call ran it before (one round trip instead of two;
@@ -73,11 +77,22 @@ local function bullmqFinish(KEYS, ARGV)
 --!bullmq moveToFinished
 end
 local function record()
-  if redis.call('GET', KEYS[6]) ~= ARGV[7] then return -1 end
+  local held = redis.call('GET', KEYS[6]) == ARGV[7]
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    -- The hook was deleted: only the mark of this holder's attempt in flight may still be recorded.
+    if redis.call('GET', KEYS[2]) == ARGV[3] .. ' ' .. ARGV[7] then
+      redis.call('RPUSH', KEYS[1], ARGV[1])
+      redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      -- Gone with it: a repeat of this call finds no mark of its own and writes nothing more.
+      redis.call('DEL', KEYS[2])
+      return -3
+    end
+    return held and 0 or -1
+  end
+  if not held then return -1 end
   local current = redis.call('GET', KEYS[2])
   if current == ARGV[3] .. ':done' then return 1 end
   if current ~= ARGV[3] and (not current or string.sub(current, 1, #ARGV[3] + 1) ~= ARGV[3] .. ' ') then return -2 end
-  if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
   redis.call('RPUSH', KEYS[1], ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('SET', KEYS[2], ARGV[3] .. ':done')
@@ -94,6 +109,7 @@ local function record()
 end
 local code = record()
 if #KEYS <= 7 then return code end
+if code == -3 then return {code} end
 local marking, releasing, dueGiven = ARGV[12] ~= '', ARGV[16] ~= '', ARGV[26] ~= ''
 -- Where the scheduler's keys, the due set, BullMQ's keys and BullMQ's arguments begin.
 local leaseKey = marking and 11 or 10
