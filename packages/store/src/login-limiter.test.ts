@@ -68,6 +68,26 @@ describe('login limiter', () => {
     await expect(limiter.check(undefined, '192.0.2.10')).resolves.toEqual({ allowed: true });
   });
 
+  it('counts the admin area and the website apart: one locked out leaves the other open to the address', async () => {
+    const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
+    await failures(
+      limiter,
+      20,
+      () => undefined,
+      () => '192.0.2.30',
+    );
+    await expect(limiter.check(undefined, '192.0.2.30')).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.check('ops@acme.test', '192.0.2.30')).resolves.toEqual({ allowed: true });
+    await failures(
+      limiter,
+      20,
+      (i) => `user${i}@acme.test`,
+      () => '192.0.2.31',
+    );
+    await expect(limiter.check('fresh@acme.test', '192.0.2.31')).resolves.toMatchObject({ allowed: false });
+    await expect(limiter.check(undefined, '192.0.2.31')).resolves.toEqual({ allowed: true });
+  });
+
   it('lets exactly the allowance through when 30 attempts arrive at once, and gives a right one back', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
     const gates = await Promise.all(

@@ -6,7 +6,9 @@ export type LoginGate =
 
 // Per email it stops password guessing against one account; per address it stops spraying many accounts
 // from one client, with more room because offices share an address. The admin area (HTTP Basic) counts per
-// address only: a per-user count would let anyone lock the one admin user out by failing on purpose.
+// address only: a per-user count would let anyone lock the one admin user out by failing on purpose. Each front
+// door counts an address apart: a customer's mistyped passwords must not lock the admins of that office out of
+// Bull Board, nor guesses at the admin password every customer behind the address out of the website.
 const WINDOW_SECONDS = 15 * 60;
 const MAX_FAILURES_PER_EMAIL = 5;
 const MAX_FAILURES_PER_IP = 20;
@@ -19,8 +21,8 @@ export class LoginLimiter {
 
   /** `email` undefined: the address alone is counted (the admin area). */
   private subjects(email: string | undefined, ip: string): [string, number][] {
+    if (email === undefined) return [[this.keys.loginAttempts(`admin-ip:${ip}`), MAX_FAILURES_PER_IP]];
     const address: [string, number] = [this.keys.loginAttempts(`ip:${ip}`), MAX_FAILURES_PER_IP];
-    if (email === undefined) return [address];
     return [
       [this.keys.loginAttempts(`email:${email.trim().toLowerCase()}`), MAX_FAILURES_PER_EMAIL],
       address,
