@@ -81,4 +81,14 @@ describe('the request log', () => {
     ]);
     expect(JSON.stringify(lines())).not.toContain(API_KEY);
   });
+
+  it("at debug, never writes a sign-in link's token", async () => {
+    const { lines, call } = await serverLoggingAt('debug');
+    await call('GET', '/portal/plt_s3cretT0ken?checked=1');
+    expect(lines()[0]).toMatchObject({
+      msg: 'incoming request',
+      req: { method: 'GET', url: '/portal/[redacted]?checked=1', remoteAddress: '127.0.0.1' },
+    });
+    expect(JSON.stringify(lines())).not.toContain('s3cretT0ken');
+  });
 });

@@ -17,9 +17,16 @@ import type { Logger } from '@hookline/telemetry';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
+// A sign-in link's path holds its token, a credential until the link is used (and one opened where the cookie
+// did not come back stays unused): logged without it, the query kept.
+const SIGN_IN_LINK = /^\/portal\/[^/?#]+/;
+
 class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
+    request.log.debug(
+      { req: SIGN_IN_LINK.test(request.url) ? withoutToken(request) : request },
+      'incoming request',
+    );
   }
 
   override requestCompleted(
@@ -95,5 +102,16 @@ export function requestLogging(): Pick<FastifyServerOptions, 'logController' | '
             logger as FastifyBaseLogger & Pick<Logger, 'isLevelEnabled'>,
             bindings,
           ) as unknown as FastifyBaseLogger),
+  };
+}
+
+/** What Fastify's request serializer reads of a request, with the sign-in link's token replaced. */
+function withoutToken(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(SIGN_IN_LINK, '/portal/[redacted]'),
+    host: request.host,
+    ip: request.ip,
+    socket: request.socket,
   };
 }
