@@ -19,6 +19,17 @@ describe('what the endpoint receives', () => {
     return { request: receiver.requests[0]!, receiver, hook };
   }
 
+  /** 'none' once no key of the deleted hook is left (the test fails after 5 s otherwise). */
+  const keysLeftOf = (hookId: string) =>
+    waitUntil(
+      async () => {
+        const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hookId}*`);
+        return keys.length === 0 ? 'none' : undefined;
+      },
+      'every key of the deleted hook to be gone',
+      5000,
+    );
+
   it('sends the JSON body byte for byte, with the exact headers', async () => {
     const { request, receiver } = await deliverOne({
       format: 'json',
@@ -87,15 +98,7 @@ describe('what the endpoint receives', () => {
         (await h.history.client.query('SELECT 1 FROM attempts WHERE hook_id = $1', [hook.id])).length === 1,
       'the record in the history database',
     );
-    const left = await waitUntil(
-      async () => {
-        const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);
-        return keys.length === 0 ? 'none' : undefined;
-      },
-      'every key of the deleted hook to be gone',
-      5000,
-    );
-    expect(left).toBe('none');
+    expect(await keysLeftOf(hook.id)).toBe('none');
   });
 
   // Every attempt is recorded (product.md §10): the request left before the delete and the endpoint answered it.
@@ -117,15 +120,7 @@ describe('what the endpoint receives', () => {
       return found.length > 0 ? found : undefined;
     }, 'the attempt in flight to be recorded');
     expect(rows).toEqual([{ event_id: expect.any(String), outcome: 'delivered', status_code: 200 }]);
-    const left = await waitUntil(
-      async () => {
-        const keys = await h.ctx.redis.keys(`${h.ctx.prefix}:*${hook.id}*`);
-        return keys.length === 0 ? 'none' : undefined;
-      },
-      'every key of the deleted hook to be gone',
-      5000,
-    );
-    expect(left).toBe('none');
+    expect(await keysLeftOf(hook.id)).toBe('none');
     expect(receiver.requests).toHaveLength(1);
   });
 
