@@ -139,10 +139,9 @@ const CREDENTIALS_MESSAGE =
 function rawInCredentials(value: string): boolean {
   const at = value.lastIndexOf('@');
   if (!/^http:\/\//i.test(value) || at < 0) return false;
-  const credentials = value.slice('http://'.length, at);
+  // What follows the last `@` is a proxy's host and port, as the shape reads them.
   return (
-    /[/?#\s]/.test(credentials) &&
-    /^(?:\[[0-9A-Fa-f:.]+\]|[^:/?#[\]\s]+):\d{1,5}\/?$/.test(value.slice(at + 1))
+    /[/?#\s]/.test(value.slice('http://'.length, at)) && PROXY_SHAPE.test(`http://${value.slice(at + 1)}`)
   );
 }
 export const forwardProxyUrl = (shapeMessage: string) =>
