@@ -79,6 +79,37 @@ describe('erasure fence and record', () => {
     expect(await store.erasures.running()).toEqual([]);
   });
 
+  it('shows `done` and its activity entry together, never one without the other', async () => {
+    // A reader taking atomic snapshots while erasures finish: the page and the API read both (product.md §18).
+    const acct = hook.account_id;
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i += 1)
+      ids.push((await store.erasures.request(acct, { kind: 'call_id', value: `c${i}` }, 'operator')).id);
+    const reader = ctx.redis.duplicate();
+    const torn = new Set<string>();
+    let finishing = true;
+    const watch = (async () => {
+      while (finishing) {
+        const tx = reader.multi().lrange(keys.accountActivity(acct), 0, -1);
+        for (const id of ids) tx.hget(keys.erasure(acct, id), 'state');
+        const [list, ...states] = (await tx.exec())! as [unknown, unknown][];
+        const activity = (list![1] as string[]).join('\n');
+        ids.forEach((id, i) => {
+          const done = states[i]![1] === 'done';
+          if (done !== activity.includes(`erasure ${id} done:`)) torn.add(id);
+        });
+      }
+    })();
+    for (const id of ids) {
+      const work = (await store.erasures.work(acct, id))!;
+      await store.erasures.finish(acct, id, work.target, work.view.counts);
+    }
+    finishing = false;
+    await watch;
+    reader.disconnect();
+    expect([...torn]).toEqual([]);
+  });
+
   it('keeps the fence up while a second erasure of the same number runs, though the first is done', async () => {
     const asked = { kind: 'number', value: NUMBER } as const;
     const first = await store.erasures.request(hook.account_id, asked, 'operator');

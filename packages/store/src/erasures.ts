@@ -17,6 +17,7 @@ import {
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
+import { execOrThrow } from './capped-list';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
 import type { SecretBox } from './secret-box';
@@ -105,7 +106,8 @@ export class RedisErasures {
       ),
     );
     const now = this.deps.clock();
-    await redis.hset(keys.erasure(accountId, id), {
+    // The record and its activity entry commit together: a reader who sees one sees the other.
+    const tx = redis.multi().hset(keys.erasure(accountId, id), {
       id,
       account_id: accountId,
       state: 'running',
@@ -117,13 +119,15 @@ export class RedisErasures {
       target_sealed: this.deps.secretBox.seal(JSON.stringify(target), context(id)),
       ...(asker ? { asked_by: JSON.stringify(asker) } : {}),
     });
+    await execOrThrow(
+      this.deps.activity.appendInto(tx, accountId, {
+        kind: 'erasure.requested',
+        at: now.toISOString(),
+        actor,
+        detail: `erasure ${id} by ${target.kind === 'call_id' ? 'call id' : 'number'}`,
+      }),
+    );
     await redis.zadd(keys.erasuresRunning(), now.getTime(), `${accountId}/${id}`);
-    await this.deps.activity.append(accountId, {
-      kind: 'erasure.requested',
-      at: now.toISOString(),
-      actor,
-      detail: `erasure ${id} by ${target.kind === 'call_id' ? 'call id' : 'number'}`,
-    });
     return (await this.get(accountId, id))!;
   }
 
@@ -264,7 +268,10 @@ export class RedisErasures {
           detail: { erasure_id: erasureId, by: target.kind, counts },
         }
       : undefined;
-    await redis
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    // `done` and its activity entry commit together: once the state reads `done`, nothing is left to run
+    // that could still write the entry, so a crash between two writes would lose it for good.
+    const tx = redis
       .multi()
       .hset(keys.erasure(accountId, erasureId), {
         state: 'done',
@@ -273,17 +280,17 @@ export class RedisErasures {
         ...(audit ? { audit_pending: JSON.stringify(audit) } : {}),
       })
       .hdel(keys.erasure(accountId, erasureId), 'target_sealed')
-      .del(keys.erasureEvents(accountId, erasureId), keys.erasureFenceCounted(accountId, erasureId))
-      .exec();
+      .del(keys.erasureEvents(accountId, erasureId), keys.erasureFenceCounted(accountId, erasureId));
+    await execOrThrow(
+      this.deps.activity.appendInto(tx, accountId, {
+        kind: 'erasure.done',
+        at,
+        actor: 'monitor',
+        detail: `erasure ${erasureId} done: ${total} records erased (${describeCounts(counts)})`,
+      }),
+    );
     // With no entry to write, nothing keeps it in the runner's queue.
     if (!audit) await redis.zrem(keys.erasuresRunning(), `${accountId}/${erasureId}`);
-    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
-    await this.deps.activity.append(accountId, {
-      kind: 'erasure.done',
-      at,
-      actor: 'monitor',
-      detail: `erasure ${erasureId} done: ${total} records erased (${describeCounts(counts)})`,
-    });
   }
 }
 
