@@ -58,9 +58,15 @@ const numbered = (from: number, to: number) =>
 /** Fails the hook until the monitor suspends it; returns how many requests reached it. */
 async function failUntilSuspended(): Promise<number> {
   await publish(...numbered(1, 8));
+  // The reason on the hook, then the account's activity entry: recordSuspension writes them one after the
+  // other (the hook's and the account's keys are in different slots of a cluster).
   await waitUntil(
-    async () => (await store.hooks.get(hook.account_id, hook.id))?.suspended_reason,
-    'the monitor to suspend the hook',
+    async () =>
+      (await store.hooks.get(hook.account_id, hook.id))?.suspended_reason !== undefined &&
+      (await store.activity.list(hook.account_id, 50)).some((e) => e.kind === 'hook.suspended')
+        ? true
+        : undefined,
+    'the monitor to suspend the hook and record it in the activity',
   );
   // The attempt in flight at the suspension finishes and is recorded; then the worker lets go of the hook.
   await waitUntil(
