@@ -22,7 +22,9 @@ export interface EgressFleetWait {
  * fleet-wide for /readyz. The entry expires by itself `ttlMs` after the last failed try, so a worker that died
  * while waiting, or a proxy that came back while another process delivered, leaves nothing stale for long.
  * The hook's entry and the fleet index live in different cluster slots: written one after the other, never in
- * one transaction.
+ * one transaction. The hook's entry is what counts: the index entry is added before it and removed after it,
+ * and the fleet's view counts only hooks whose entry is there, so /readyz never disagrees with the hook's
+ * page (a reader who saw the hook's wait begin or end saw the fleet's with it).
  */
 export class EgressWaits {
   constructor(
@@ -39,13 +41,8 @@ export class EgressWaits {
     cause: EgressWaitCause = 'refused',
   ): Promise<void> {
     const key = this.keys.hookEgressWait(hookId);
-    await this.redis
-      .multi()
-      .hsetnx(key, 'since', at.toISOString())
-      .hset(key, 'reason', reason, 'cause', cause)
-      .pexpire(key, ttlMs)
-      .exec();
     const expiresAt = at.getTime() + ttlMs;
+    // The index first: once the hook's entry is there, the fleet's view counts it too.
     await this.redis
       .multi()
       .zadd(this.keys.egressWaiting(), expiresAt, hookId)
@@ -53,9 +50,16 @@ export class EgressWaits {
       .zremrangebyscore(this.keys.egressWaiting(), '-inf', at.getTime())
       .pexpire(this.keys.egressWaiting(), ttlMs)
       .exec();
+    await this.redis
+      .multi()
+      .hsetnx(key, 'since', at.toISOString())
+      .hset(key, 'reason', reason, 'cause', cause)
+      .pexpire(key, ttlMs)
+      .exec();
   }
 
   async clear(hookId: string): Promise<void> {
+    // The hook's entry first: from then on the fleet's view leaves the hook out, index entry or not.
     await this.redis.del(this.keys.hookEgressWait(hookId));
     await this.redis.zrem(this.keys.egressWaiting(), hookId);
   }
@@ -67,17 +71,19 @@ export class EgressWaits {
 
   /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
   async fleet(now: Date): Promise<EgressFleetWait | undefined> {
-    const index = this.keys.egressWaiting();
-    const [hooks, latest] = await Promise.all([
-      this.redis.zcount(index, `(${now.getTime()}`, '+inf'),
-      this.redis.zrevrangebyscore(index, '+inf', `(${now.getTime()}`, 'LIMIT', 0, 1),
-    ]);
-    if (hooks === 0 || !latest[0]) return undefined;
-    const [reason, cause] = await this.redis.hmget(this.keys.hookEgressWait(latest[0]), 'reason', 'cause');
+    // Latest first. An index entry whose hook has no entry is a wait just beginning or just cleared: not counted.
+    const listed = await this.redis.zrevrangebyscore(this.keys.egressWaiting(), '+inf', `(${now.getTime()}`);
+    const entries = await Promise.all(
+      listed.map((hookId) => this.redis.hmget(this.keys.hookEgressWait(hookId), 'reason', 'cause')),
+    );
+    const waiting = entries.filter(([reason]) => reason !== null);
+    const [latest] = waiting;
+    if (!latest) return undefined;
+    const [reason, cause] = latest;
     return {
-      hooks,
+      hooks: waiting.length,
       cause: cause === 'unreachable' ? 'unreachable' : 'refused',
-      reason: reason ?? 'the egress proxy kept a delivery back',
+      reason: reason!,
     };
   }
 }
