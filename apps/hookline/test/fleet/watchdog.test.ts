@@ -67,6 +67,11 @@ describe('the watchdog', () => {
     const { metrics, lines } = monitor('monitor-1');
     await waitUntil(() => signalled(hook.id), 'the watchdog to put the hook back in the ready set');
     expect(Date.now() - lostAt).toBeGreaterThanOrEqual(STUCK_AFTER_MS);
+    // The wake-up is counted and logged once its signal has been written: after the ready set, not with it.
+    await waitUntil(
+      async () => (await gauge(metrics, 'hookline_watchdog_wakeups_total')) > 0,
+      'the wake-up to be counted',
+    );
     expect(await gauge(metrics, 'hookline_watchdog_wakeups_total')).toBe(1);
     expect(lines.filter((l) => l.msg.startsWith('watchdog: woke hooks'))).toHaveLength(1);
 
