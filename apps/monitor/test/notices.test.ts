@@ -73,8 +73,12 @@ describe('notices by e-mail', () => {
 
     // Once each: both monitors read the notices, neither sends one twice.
     await h.consumed();
+    // The counter goes up after the mail server has accepted the mail (the mailbox can hold it first): wait for
+    // all three, then give a second sending the time to show.
+    const counted = async () => (await fleetMetrics(h.metrics.registry).noticesSent.get()).values;
+    await waitUntil(async () => (await counted()).length === 3, 'the three notices counted');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const sent = (await fleetMetrics(h.metrics.registry).noticesSent.get()).values;
+    const sent = await counted();
     expect(sent.map((v) => [v.labels.kind, v.value]).sort()).toEqual([
       ['hook.enabled', 1],
       ['hook.failing', 1],
