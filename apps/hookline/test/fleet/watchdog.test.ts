@@ -69,7 +69,7 @@ describe('the watchdog', () => {
     expect(Date.now() - lostAt).toBeGreaterThanOrEqual(STUCK_AFTER_MS);
     // The wake-up is counted and logged once its signal has been written: after the ready set, not with it.
     await waitUntil(
-      async () => (await gauge(metrics, 'hookline_watchdog_wakeups_total')) > 0,
+      async () => ((await gauge(metrics, 'hookline_watchdog_wakeups_total')) ?? 0) > 0,
       'the wake-up to be counted',
     );
     expect(await gauge(metrics, 'hookline_watchdog_wakeups_total')).toBe(1);
