@@ -22,9 +22,9 @@ export interface EgressFleetWait {
  * fleet-wide for /readyz. The entry expires by itself `ttlMs` after the last failed try, so a worker that died
  * while waiting, or a proxy that came back while another process delivered, leaves nothing stale for long.
  * The hook's entry and the fleet index live in different cluster slots: written one after the other, never in
- * one transaction. The hook's entry is what counts: the index entry is added before it and removed after it,
- * and the fleet's view counts only hooks whose entry is there, so /readyz never disagrees with the hook's
- * page (a reader who saw the hook's wait begin or end saw the fleet's with it).
+ * one transaction. The index entry is added before the hook's entry and removed after it, so the fleet's
+ * view always holds every hook whose page shows a wait: /readyz never answers ok while a hook's page says its
+ * deliveries wait (it may say so a moment longer than the page does).
  */
 export class EgressWaits {
   constructor(
@@ -71,19 +71,19 @@ export class EgressWaits {
 
   /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
   async fleet(now: Date): Promise<EgressFleetWait | undefined> {
-    // Latest first. An index entry whose hook has no entry is a wait just beginning or just cleared: not counted.
-    const listed = await this.redis.zrevrangebyscore(this.keys.egressWaiting(), '+inf', `(${now.getTime()}`);
-    const entries = await Promise.all(
-      listed.map((hookId) => this.redis.hmget(this.keys.hookEgressWait(hookId), 'reason', 'cause')),
-    );
-    const waiting = entries.filter(([reason]) => reason !== null);
-    const [latest] = waiting;
-    if (!latest) return undefined;
-    const [reason, cause] = latest;
+    // Two reads and one, whatever the number of waiting hooks: /readyz is polled. The index may name a hook a
+    // moment before its entry is written or after it is cleared; then the reason is said in general words.
+    const index = this.keys.egressWaiting();
+    const [hooks, latest] = await Promise.all([
+      this.redis.zcount(index, `(${now.getTime()}`, '+inf'),
+      this.redis.zrevrangebyscore(index, '+inf', `(${now.getTime()}`, 'LIMIT', 0, 1),
+    ]);
+    if (hooks === 0 || !latest[0]) return undefined;
+    const [reason, cause] = await this.redis.hmget(this.keys.hookEgressWait(latest[0]), 'reason', 'cause');
     return {
-      hooks: waiting.length,
+      hooks,
       cause: cause === 'unreachable' ? 'unreachable' : 'refused',
-      reason: reason!,
+      reason: reason ?? 'the egress proxy kept a delivery back',
     };
   }
 }
