@@ -12,6 +12,22 @@ describe('login limiter', () => {
   ) => {
     for (let i = 0; i < n; i += 1) expect((await limiter.attempt(email(i), ip(i))).allowed).toBe(true);
   };
+  /** Wrong admin passwords (the admin area names no email) from one address. */
+  const adminFailures = (limiter: LoginLimiter, n: number, ip: string) =>
+    failures(
+      limiter,
+      n,
+      () => undefined,
+      () => ip,
+    );
+  /** Wrong website passwords from one address, each for another email. */
+  const siteFailures = (limiter: LoginLimiter, n: number, ip: string) =>
+    failures(
+      limiter,
+      n,
+      (i) => `user${i}@acme.test`,
+      () => ip,
+    );
 
   it('refuses an email after 5 failures in the window, whatever the address; success resets the email', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
@@ -39,51 +55,26 @@ describe('login limiter', () => {
 
   it('refuses an address after 20 failures across many emails', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
-    await failures(
-      limiter,
-      20,
-      (i) => `user${i}@acme.test`,
-      () => '192.0.2.7',
-    );
+    await siteFailures(limiter, 20, '192.0.2.7');
     await expect(limiter.check('fresh@acme.test', '192.0.2.7')).resolves.toMatchObject({ allowed: false });
     await expect(limiter.check('fresh@acme.test', '192.0.2.8')).resolves.toEqual({ allowed: true });
   });
 
   it('counts the address alone when there is no email (the admin area)', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
-    await failures(
-      limiter,
-      19,
-      () => undefined,
-      () => '192.0.2.9',
-    );
+    await adminFailures(limiter, 19, '192.0.2.9');
     await expect(limiter.check(undefined, '192.0.2.9')).resolves.toEqual({ allowed: true });
-    await failures(
-      limiter,
-      1,
-      () => undefined,
-      () => '192.0.2.9',
-    );
+    await adminFailures(limiter, 1, '192.0.2.9');
     await expect(limiter.check(undefined, '192.0.2.9')).resolves.toMatchObject({ allowed: false });
     await expect(limiter.check(undefined, '192.0.2.10')).resolves.toEqual({ allowed: true });
   });
 
   it('counts the admin area and the website apart: one locked out leaves the other open to the address', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
-    await failures(
-      limiter,
-      20,
-      () => undefined,
-      () => '192.0.2.30',
-    );
+    await adminFailures(limiter, 20, '192.0.2.30');
     await expect(limiter.check(undefined, '192.0.2.30')).resolves.toMatchObject({ allowed: false });
     await expect(limiter.check('ops@acme.test', '192.0.2.30')).resolves.toEqual({ allowed: true });
-    await failures(
-      limiter,
-      20,
-      (i) => `user${i}@acme.test`,
-      () => '192.0.2.31',
-    );
+    await siteFailures(limiter, 20, '192.0.2.31');
     await expect(limiter.check('fresh@acme.test', '192.0.2.31')).resolves.toMatchObject({ allowed: false });
     await expect(limiter.check(undefined, '192.0.2.31')).resolves.toEqual({ allowed: true });
   });
@@ -101,11 +92,6 @@ describe('login limiter', () => {
 
     const other = await limiter.attempt(undefined, '192.0.2.21');
     if (other.allowed) await other.succeeded();
-    await failures(
-      limiter,
-      20,
-      () => undefined,
-      () => '192.0.2.21',
-    );
+    await adminFailures(limiter, 20, '192.0.2.21');
   });
 });
