@@ -71,7 +71,7 @@ export class EgressWaits {
 
   /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
   async fleet(now: Date): Promise<EgressFleetWait | undefined> {
-    // Two reads and one, whatever the number of waiting hooks: /readyz is polled. The index may name a hook a
+    // Three reads, whatever the number of waiting hooks: /readyz is polled. The index may name a hook a
     // moment before its entry is written or after it is cleared; then the reason is said in general words.
     const index = this.keys.egressWaiting();
     const [hooks, latest] = await Promise.all([
