@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { figuresToHash } from '@hookline/scheduler';
+import { watchCommands } from '@hookline/testing';
 import { useMonitorHarness } from '../test/harness';
 
 // The monitor's gauges (fleet figures, ready and leased hooks, stuck hooks, workers, suspended hooks, Redis
@@ -14,13 +15,12 @@ const h = useMonitorHarness();
  * index on its own tick: that is its work, not a gauge's.)
  */
 async function watchGaugeReads(redis: Redis, keys: readonly string[], roster: string) {
-  const watcher = await redis.duplicate().monitor();
   const seen: string[] = [];
-  watcher.on('monitor', (_time: string, args: string[]) => {
+  const watch = await watchCommands(redis, (args) => {
     const counted = ['zcard', 'zcount', 'scard'].includes(args[0]!.toLowerCase());
     if ((counted && keys.includes(args[1]!)) || args.includes(roster)) seen.push(args.join(' '));
   });
-  h.ctx.onCleanup(() => watcher.disconnect());
+  h.ctx.onCleanup(() => watch.stop());
   return seen;
 }
 

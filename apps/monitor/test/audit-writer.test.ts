@@ -1,6 +1,6 @@
 import { AuditReader, AuditTrail } from '@hookline/history';
 import { AuditOutbox } from '@hookline/redis';
-import { waitUntil } from '@hookline/testing';
+import { waitUntil, watchCommands } from '@hookline/testing';
 import { useMonitorHarness } from './harness';
 
 const h = useMonitorHarness();
@@ -29,13 +29,8 @@ describe('the monitor’s audit writer', () => {
   // What an idle fleet costs Redis does not include an audit writer asking ten times a second: an idle one
   // backs off to one look a second (DrainLoop). Counted as Redis sees them, on this test's own audit key.
   it('looks at an empty outbox less and less often, down to once a second', async () => {
-    const watcher = h.ctx.redis.duplicate();
     const looks: number[] = [];
-    const monitor = await watcher.monitor();
-    // ioredis may read another client's first MONITOR line in the same packet as MONITOR's own OK, before it
-    // counts the connection as monitoring, and emits it as an error: a line from before this test's commands.
-    monitor.on('error', () => undefined);
-    monitor.on('monitor', (_time: string, args: string[]) => {
+    const watch = await watchCommands(h.ctx.redis, (args) => {
       if (args[0]?.toLowerCase() === 'lrange' && args[1] === h.keys.auditOutbox()) looks.push(Date.now());
     });
     try {
@@ -45,8 +40,7 @@ describe('the monitor’s audit writer', () => {
       expect(looks.length).toBeGreaterThan(0);
       expect(looks.length).toBeLessThanOrEqual(7);
     } finally {
-      monitor.disconnect();
-      watcher.disconnect();
+      watch.stop();
     }
   });
 });

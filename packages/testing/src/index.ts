@@ -15,6 +15,7 @@ export {
 } from './redis-cluster';
 export { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from './receiver';
 export { waitUntil, waitUntilSettled } from './wait-until';
+export { watchCommands, type CommandWatch } from './redis-monitor';
 export { spawnEntry, type SpawnedProcess } from './processes';
 export { launchChromium } from './chromium';
 export * from './pg-fixture';

@@ -1,7 +1,7 @@
 import type { DeliverableEvent } from '@hookline/core';
 import { hookQueueLayout, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { ENGINE_SCRIPTS } from '@hookline/scheduler';
-import { useRedis, waitUntil } from '@hookline/testing';
+import { useRedis, waitUntil, watchCommands } from '@hookline/testing';
 import { DEDUPE_AFTER_DONE_MS, DEDUPE_TTL_MS } from '../jobs';
 import type { InboxEntry } from './inbox-entry';
 import { createInboxFanOut } from './fan-out';
@@ -69,13 +69,8 @@ describe('inbox entries done after the answer', () => {
   it('answers with every hook signalled by its own add, on one Redis: no separate signal', async () => {
     const entry = await accept('acct_a', 'evt_s1');
     const { fanOut } = wiring();
-    const watcher = ctx.redis.duplicate();
     const scripts: string[] = [];
-    const monitor = await watcher.monitor();
-    // ioredis may read another client's first MONITOR line in the same packet as MONITOR's own OK, before it
-    // counts the connection as monitoring, and emits it as an error: a line from before this test's commands.
-    monitor.on('error', () => undefined);
-    monitor.on('monitor', (_time: string, args: string[]) => {
+    const watch = await watchCommands(ctx.redis, (args) => {
       if (args[0]?.toLowerCase() === 'evalsha' && args.slice(3).some((a) => a.startsWith(ctx.prefix)))
         scripts.push(args[1]!);
     });
@@ -83,8 +78,7 @@ describe('inbox entries done after the answer', () => {
       await fanOut.deliver('acct_a', entry);
       await new Promise((resolve) => setTimeout(resolve, 100)); // the monitor's lines arrive after the replies
     } finally {
-      monitor.disconnect();
-      watcher.disconnect();
+      watch.stop();
     }
     for (const hookId of hooks) {
       expect(await waiting(hookId)).toEqual(['evt_s1']);
