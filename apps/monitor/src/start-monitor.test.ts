@@ -160,6 +160,16 @@ describe('suspension monitor', () => {
     h.start(rules(4, 0));
     expect((await h.suspended()).suspended_reason).toMatch(/^4 consecutive failures/);
   });
+
+  it('carries on when its consumer group is gone (Redis restarted without its data), without a restart', async () => {
+    h.start(rules(3, 0));
+    await h.failures(1);
+    await h.consumed();
+    // What a Redis restarted empty leaves: no outcome stream, no group; the next outcome makes the stream again.
+    await h.ctx.redis.del(h.keys.outcomes());
+    await h.failures(3);
+    expect((await h.suspended()).suspended_reason).toMatch(/^3 consecutive failures/);
+  });
 });
 
 describe('failing hooks (half the suspension threshold)', () => {

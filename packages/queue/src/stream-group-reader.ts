@@ -65,8 +65,22 @@ export class StreamGroupReader {
         const fresh = await this.read();
         if (fresh.length > 0) await this.process(fresh);
       } catch (error) {
-        await this.pause(error);
+        if (isGroupGone(error)) await this.recreateGroup(error);
+        else await this.pause(error);
       }
+    }
+  }
+
+  // A Redis restarted without its data (no AOF, or a replica promoted before it had the group) has neither
+  // the stream nor the group: every read would answer NOGROUP for as long as the process runs. The group is
+  // made again, from the start of the stream that the next XADD makes, so the entries written since count.
+  private async recreateGroup(error: unknown): Promise<void> {
+    this.o.onError(error);
+    this.claimCursor = '0-0';
+    try {
+      await this.ensureGroup();
+    } catch (again) {
+      await this.pause(again);
     }
   }
 
@@ -122,6 +136,8 @@ export class StreamGroupReader {
     if (done.length > 0) await this.o.redis.xack(this.o.stream, this.o.group, ...done);
   }
 }
+
+const isGroupGone = (error: unknown): boolean => String(error).includes('NOGROUP');
 
 function toEntries(raw: readonly [string, string[] | null][]): StreamEntry[] {
   return raw.filter((entry) => Array.isArray(entry)).map(([id, fields]) => ({ id, fields }));
