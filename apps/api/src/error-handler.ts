@@ -2,11 +2,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
   ERROR_CATALOGUE,
+  historyUnavailable,
   HooklineError,
   redisUnavailable,
   validationError,
   type ErrorCode,
 } from '@hookline/core';
+import { isHistoryUnreachable } from '@hookline/history';
 import { BODY_LIMIT } from './json-body';
 import { WWW_AUTHENTICATE } from './operator-auth';
 import { isRedisUnavailable } from './redis-unavailable';
@@ -44,6 +46,8 @@ export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, reque
     isClientStatus(fastify.statusCode)
   )
     return new HooklineError(codeForStatus(fastify.statusCode), fastify.message ?? 'Bad request');
+  // Before Redis's test: a socket refused by PostgreSQL would read as Redis being down.
+  if (isHistoryUnreachable(error)) return historyUnavailable();
   if (isRedisUnavailable(error, redis)) return redisUnavailable();
   return new HooklineError('INTERNAL', `Internal error; quote request id ${requestId} when reporting it`);
 }
@@ -75,8 +79,11 @@ export function errorHandler(redis: Pick<Redis, 'status'>) {
     if (problem.code === 'INTERNAL') request.log.error({ err: loggable(error) }, 'request failed');
     else if (problem.code === 'REDIS_UNAVAILABLE')
       request.log.warn({ err: loggable(error) }, 'redis unavailable');
+    else if (problem.code === 'HISTORY_UNAVAILABLE')
+      request.log.warn({ err: loggable(error) }, 'history database unavailable');
     if (problem.code === 'UNAUTHORIZED') void reply.header('www-authenticate', WWW_AUTHENTICATE);
-    if (problem.code === 'REDIS_UNAVAILABLE') void reply.header('retry-after', '5');
+    if (problem.code === 'REDIS_UNAVAILABLE' || problem.code === 'HISTORY_UNAVAILABLE')
+      void reply.header('retry-after', '5');
     return reply.code(problem.status).type('application/json; charset=utf-8').send(problem.toBody());
   };
 }

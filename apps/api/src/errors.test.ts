@@ -1,4 +1,5 @@
 import { createFailFastRedis } from '@hookline/redis';
+import { pgClient } from '@hookline/history';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { createApiDeps } from './test-support/api-deps';
 import { callCreated, configFor, useApi } from './test-support/api-harness';
@@ -160,5 +161,42 @@ describe('when Redis is unreachable', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json().error.code).toBe('REDIS_UNAVAILABLE');
     }
+  });
+});
+
+describe('when PostgreSQL is unreachable', () => {
+  const api = useApi();
+
+  it('answers 503 HISTORY_UNAVAILABLE on the history routes, not a Redis outage; the rest still works', async () => {
+    const dead = pgClient({ url: 'postgres://hookline@127.0.0.1:1/hookline', schema: 'hookline' });
+    api.ctx.onCleanup(() => dead.close());
+    const deps = createApiDeps(
+      configFor(api.ctx.prefix),
+      api.ctx.redis,
+      createLogger('silent', 'api-test'),
+      createMetrics(),
+      dead,
+    );
+    const call = await serveApi(api.ctx, deps);
+    const acct = (await call('POST', '/v1/accounts', { name: 'Acme' })).json().id as string;
+    const hook = (
+      await call('POST', `/v1/accounts/${acct}/hooks`, { url: 'https://x.example.com/h', format: 'json' })
+    ).json().id as string;
+
+    for (const path of [
+      `/v1/accounts/${acct}/deliveries?call_id=c1`,
+      `/v1/accounts/${acct}/hooks/${hook}/deliveries`,
+      `/v1/accounts/${acct}/hooks/${hook}/health`,
+    ]) {
+      const res = await call('GET', path);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'HISTORY_UNAVAILABLE',
+          message: 'The delivery history cannot be read right now; retry shortly',
+        },
+      });
+    }
+    expect((await call('GET', `/v1/accounts/${acct}/hooks/${hook}`)).statusCode).toBe(200);
   });
 });

@@ -15,6 +15,7 @@ export { dayOf, partitionName, Partitions } from './partitions';
 export { migrate, SCHEMA_VERSION } from './schema';
 export { checkSchemaName, type Sql, type SqlClient } from './sql-client';
 export { pgClient, redactedUrl, type PgClientOptions } from './pg-client';
+export { isHistoryUnreachable } from './database-unreachable';
 export { DeliveryLog } from './delivery-log';
 export { eraseHistory } from './history-erasure';
 export {

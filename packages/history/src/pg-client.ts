@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { markIfUnreachable } from './database-unreachable';
 import { checkSchemaName, type Sql, type SqlClient } from './sql-client';
 
 export interface PgClientOptions {
@@ -36,12 +37,20 @@ export function pgClient(options: PgClientOptions): SqlClient {
     runner: pg.Pool | pg.PoolClient,
     text: string,
     params?: readonly unknown[],
-  ) => (await runner.query<R>(text, params as unknown[] | undefined)).rows;
+  ) => {
+    try {
+      return (await runner.query<R>(text, params as unknown[] | undefined)).rows;
+    } catch (error) {
+      throw markIfUnreachable(error);
+    }
+  };
   return {
     describe: redactedUrl(options.url),
     query: (text, params) => query(pool, text, params),
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw markIfUnreachable(error);
+      });
       const sql: Sql = { query: (text, params) => query(client, text, params) };
       try {
         await client.query('BEGIN');

@@ -90,6 +90,7 @@ export function auditRoutes(deps: ApiDeps): Route[] {
       tag: 'accounts',
       scope: 'account',
       query: auditQuery,
+      otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Audit entries, newest first', schema: auditPage } },
     })(async ({ account, query }) => ({
       status: 200,

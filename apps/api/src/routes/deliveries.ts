@@ -38,6 +38,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       tag: 'deliveries',
       scope: 'hook',
       query: historyQuery,
+      otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Attempts, newest first', schema: deliveryPage } },
     })(async ({ hook, query }) => {
       const { filter, page } = toFilter(query);
@@ -53,6 +54,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       tag: 'deliveries',
       scope: 'account',
       query: historyQuery,
+      otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Attempts, newest first', schema: deliveryPage } },
     })(async ({ account, query }) => {
       const { filter, page } = toFilter(query);
@@ -65,6 +67,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       summary: 'One attempt in full: the request as sent (credentials masked) and the response',
       tag: 'deliveries',
       scope: 'hook',
+      otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'The attempt', schema: attemptDetail } },
     })(async ({ account, hook, request }) => {
       const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
@@ -83,7 +86,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
         'after the events queued before it; held while the hook is suspended. Never automatic.',
       tag: 'deliveries',
       scope: 'hook',
-      otherErrors: ['CONFLICT'],
+      otherErrors: ['CONFLICT', 'HISTORY_UNAVAILABLE'],
       responses: { 202: { description: 'Queued', schema: resent } },
     })(async ({ account, hook, request }) => {
       const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
@@ -110,6 +113,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       tag: 'deliveries',
       scope: 'hook',
       query: healthQuery,
+      otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Health over the window', schema: hookHealthView } },
     })(async ({ hook, query }) => ({ status: 200, body: await history.health(hook.id, query.hours) })),
   ];
