@@ -62,4 +62,43 @@ describe("a history writer's rounds", () => {
     const [row] = await history.client.query<{ n: string }>('SELECT count(*) AS n FROM attempts');
     expect(Number(row?.n)).toBe(507);
   });
+
+  // hookline_history_lag_seconds (and the HooklineHistoryLagging alert) is read from the oldest mark: while the
+  // database refuses writes, a hook's failed rounds must not move its mark up to each round's time.
+  it('that fail leave the lag counting from when the records began to wait', async () => {
+    const outbox = new HistoryOutbox(ctx.redis, redisKeys(ctx.prefix));
+    const refused = Object.assign(new Error('the database refused the write'), { code: '57P03' });
+    const drain = new HistoryDrain({
+      outbox,
+      writer: {
+        write: () => Promise.reject(refused),
+      } as unknown as HistoryStore['writer'],
+      partitions: history.partitions,
+      retentionDays: 30,
+      clock: systemClock,
+      onError: () => undefined,
+    });
+    await outbox.append('hk_wait', records('hk_wait', 2));
+    const waitingSince = await outbox.oldestMark();
+    expect(waitingSince).toBeDefined();
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 50)); // each round at a later time than the mark
+      await expect(drain.round()).rejects.toBe(refused);
+      expect(await outbox.oldestMark()).toBe(waitingSince);
+    }
+
+    // The database takes writes again: the records are written and the hook has no mark left.
+    const writing = new HistoryDrain({
+      outbox,
+      writer: history.writer,
+      partitions: history.partitions,
+      retentionDays: 30,
+      clock: systemClock,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    expect(await writing.round()).toEqual({ hooks: 1, records: 2, more: false });
+    expect(await outbox.oldestMark()).toBeUndefined();
+  });
 });

@@ -73,7 +73,8 @@ export class HistoryDrain {
     const now = this.o.clock().getTime();
     const holdUntil = now + (this.o.holdMs ?? 30_000);
     const perRound = this.o.hooksPerRound ?? 200;
-    const hooks = await outbox.claim(perRound, holdUntil, now);
+    const claim = await outbox.claim(perRound, holdUntil, now);
+    const hooks = claim.hookIds;
     if (hooks.length === 0) return { hooks: 0, records: 0, more: false };
     let more = hooks.length === perRound;
     let records: AttemptRecord[];
@@ -92,8 +93,9 @@ export class HistoryDrain {
         holdUntil,
       );
     } catch (error) {
-      // Nothing was trimmed that is not written; handing the hooks back makes them due again right away.
-      await outbox.mark(hooks).catch(() => undefined);
+      // Nothing was trimmed that is not written; handing the hooks back at their marks makes them due again
+      // right away, and keeps the lag counting from when their records began to wait.
+      await outbox.handBack(claim).catch(() => undefined);
       throw error;
     }
     return { hooks: hooks.length, records: records.length, more };

@@ -27,6 +27,12 @@ export interface OutboxSlice {
   readonly erasures: string;
 }
 
+/** Hooks a writer took for a round, and the mark each had when taken (ms), in the same order. */
+export interface HistoryClaim {
+  readonly hookIds: string[];
+  readonly markedAt: number[];
+}
+
 /**
  * The Redis side of the delivery history: each hook's outbox of records not yet in PostgreSQL, and the set
  * of hooks that have some. Outcome scripts append in the hook's slot; the marker is one command more, in
@@ -71,13 +77,34 @@ export class HistoryOutbox {
     await this.redis.zadd(this.keys.historyDirty(), 'NX', ...args);
   }
 
-  /** Takes up to `count` marked hooks nobody holds, holding them until `holdUntil` (ms). */
-  async claim(count: number, holdUntil: number, now = Date.now()): Promise<string[]> {
-    return (await SCRIPTS.historyClaim.run(
+  /**
+   * Takes up to `count` marked hooks nobody holds, holding them until `holdUntil` (ms), each with the mark it
+   * had: since when its records wait.
+   */
+  async claim(count: number, holdUntil: number, now = Date.now()): Promise<HistoryClaim> {
+    const flat = (await SCRIPTS.historyClaim.run(
       this.redis,
       [this.keys.historyDirty()],
       [now, holdUntil, count],
     )) as string[];
+    const claim: HistoryClaim = { hookIds: [], markedAt: [] };
+    for (let i = 0; i < flat.length; i += 2) {
+      claim.hookIds.push(flat[i]!);
+      claim.markedAt.push(Number(flat[i + 1]));
+    }
+    return claim;
+  }
+
+  /**
+   * Gives back hooks whose round failed (nothing written), each at the mark it had when taken: the lag keeps
+   * counting from it while the database refuses writes, instead of from each failed round's hand-back. `LT`
+   * keeps a later writer's hold, or an earlier mark, as they are.
+   */
+  async handBack(claim: HistoryClaim): Promise<void> {
+    if (claim.hookIds.length === 0) return;
+    const args: (string | number)[] = [];
+    claim.hookIds.forEach((id, i) => args.push(claim.markedAt[i]!, id));
+    await this.redis.zadd(this.keys.historyDirty(), 'LT', ...args);
   }
 
   /** Drops the markers of these hooks, unless they were marked again since `claim` held them. */

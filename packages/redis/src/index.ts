@@ -47,6 +47,7 @@ export {
   OutboxMarks,
   OUTBOX_IDLE_TTL_MS,
   OUTBOX_READ_MAX,
+  type HistoryClaim,
   type OutboxSlice,
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
