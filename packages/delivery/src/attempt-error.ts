@@ -1,8 +1,8 @@
 import type { AttemptOutcome } from '@hookline/core';
 import { isDestinationBlocked } from './destination-blocked';
 
-// undici's own deadlines (connect.timeout, headersTimeout) are backstops behind the attempt's timer; if one
-// of them fires first it is the same event: no status within the deadline.
+// undici's connect timeout is a backstop behind the attempt's timer (its header and body timeouts are off:
+// attempt-deadline.ts); if one fires first it is the same event: no status within the deadline.
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 interface ErrorLike {

@@ -1,6 +1,7 @@
 import { clientCertificateFacts, type DeliveryRequest, type HookTls, type SendResult } from '@hookline/core';
 import type { LookupFunction } from 'node:net';
 import { Agent, Client } from 'undici';
+import { afterPendingReads, NO_UNDICI_DEADLINES, noResponseWithin } from './attempt-deadline';
 import { classifyAttemptError } from './attempt-error';
 import type { EgressProxy } from './egress-proxy';
 import { explainCertificateRefusal } from './client-tls';
@@ -39,12 +40,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const { proxy } = options;
   const policy = createNetworkPolicy(options.allowNetworks);
   // Our own dispatcher, never the global one. Redirects are never followed: undici's request only does
-  // that with a redirect interceptor, which this agent does not have. The connect and headers timeouts
-  // are backstops that free undici's resources; the attempt's own timer is what decides the outcome.
+  // that with a redirect interceptor, which this agent does not have. The attempt's own timer is what
+  // decides the outcome (attempt-deadline.ts).
   const agent = new Agent({
     connect: guardedConnector(policy, { timeoutMs, lookup: options.lookup }),
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    ...NO_UNDICI_DEADLINES,
   });
   const inFlight = new Set<Promise<SendResult>>();
 
@@ -53,7 +53,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const elapsed = () => Math.max(0, Math.round(now() - started));
     const deadline = new AbortController();
     const timer = setTimeout(
-      () => deadline.abort(new Error(`no response within ${timeoutMs} ms`)),
+      () => afterPendingReads(() => deadline.abort(new Error(noResponseWithin(timeoutMs)))),
       timeoutMs,
     );
     try {
@@ -64,8 +64,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       // connections are anonymous, and a certificate must never be presented to another hook's endpoint.
       const client = new Client(new URL(req.url).origin, {
         connect: guardedConnector(policy, { timeoutMs, lookup: options.lookup, tls: req.tls }),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        ...NO_UNDICI_DEADLINES,
         pipelining: 1,
       });
       try {
@@ -98,3 +97,4 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 }
 
 const subjectOf = (tls: HookTls) => clientCertificateFacts(tls).subject;
+

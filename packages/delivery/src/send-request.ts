@@ -1,5 +1,6 @@
 import { keptResponseHeaders, type AttemptResult, type DeliveryRequest } from '@hookline/core';
 import { request, type Dispatcher } from 'undici';
+import { noResponseWithin } from './attempt-deadline';
 import { classifyAttemptError } from './attempt-error';
 import { readCappedBody } from './capped-body';
 
@@ -28,7 +29,7 @@ export async function sendRequest(
   const timedOut = (): AttemptResult => ({
     outcome: 'timed_out',
     durationMs: elapsed(),
-    error: `no response within ${timeoutMs} ms`,
+    error: noResponseWithin(timeoutMs),
   });
   if (deadline.aborted) return timedOut();
   const pending = request(req.url, {

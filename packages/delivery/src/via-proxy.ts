@@ -1,6 +1,7 @@
 import { clientCertificateFacts, type DeliveryRequest, type SendResult } from '@hookline/core';
 import type { LookupFunction } from 'node:net';
 import { buildConnector, Client } from 'undici';
+import { NO_UNDICI_DEADLINES, noResponseWithin } from './attempt-deadline';
 import { classifyAttemptError } from './attempt-error';
 import { clientTlsOptions, explainCertificateRefusal } from './client-tls';
 import type { EgressProxy } from './egress-proxy';
@@ -46,7 +47,7 @@ export async function sendViaProxy(
     whenAborted(deadline).then(() => ({ kind: 'deadline' as const })),
   ]);
   if (found.kind === 'deadline')
-    return { outcome: 'timed_out', error: `no response within ${timeoutMs} ms`, durationMs: elapsed() };
+    return { outcome: 'timed_out', error: noResponseWithin(timeoutMs), durationMs: elapsed() };
   if (found.kind === 'error') return { ...classifyAttemptError(found.error), durationMs: elapsed() };
 
   const tunnel = await openTunnel(route.proxy, found.address, port, deadline);
@@ -58,8 +59,7 @@ export async function sendViaProxy(
   const tls = buildConnector({ timeout: timeoutMs, ...clientTlsOptions(req.tls) });
   let socket: typeof tunnel.socket | undefined = tunnel.socket;
   const client = new Client(url.origin, {
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    ...NO_UNDICI_DEADLINES,
     pipelining: 1,
     connect: (options, callback) => {
       const given = socket;
