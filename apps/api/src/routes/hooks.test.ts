@@ -51,6 +51,24 @@ describe('hooks', () => {
       expectAbsent(res, PASSWORD);
     });
 
+    // RFC 7617 allows an empty password, and receivers use it: an API key as the user name, nothing after the ':'.
+    it('creates a basic hook with an empty password, and changes one to it', async () => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', hooksUrl(acct), {
+        url: 'https://www.example.com/in',
+        format: 'json',
+        auth: { scheme: 'basic', username: 'sk_live_51Hq', password: '' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().auth).toEqual({ scheme: 'basic', username: 'sk_live_51Hq', password_last4: '' });
+      const hook = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
+      const changed = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, {
+        auth: { scheme: 'basic', username: 'key_only', password: '' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json().auth).toEqual({ scheme: 'basic', username: 'key_only', password_last4: '' });
+    });
+
     it('lists, gets, changes and deletes hooks, never showing credentials', async () => {
       const acct = await api.createAccount();
       const a = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
