@@ -43,6 +43,7 @@ const tokenUrl = z
     // RFC 6749 §3.2: a token endpoint's URI has no fragment (it would never be sent).
     else if (hasFragment(url))
       ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
+    else if (url.port === '0') ctx.addIssue({ code: 'custom', message: 'token_url must not use port 0' });
   })
   .transform((value) => new URL(value).href);
 
@@ -125,6 +126,8 @@ const hookUrlInput = (whenNull?: string) =>
       if (url.username || url.password)
         ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
       if (hasFragment(url)) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
+      // The URL parser takes port 0, but nothing can be connected to on it: every delivery would fail.
+      if (url.port === '0') ctx.addIssue({ code: 'custom', message: 'url must not use port 0' });
     })
     .transform((value) => new URL(value).href);
 

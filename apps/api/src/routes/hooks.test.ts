@@ -163,6 +163,21 @@ describe('hooks', () => {
       ['CR LF in the token', { ...x, auth: { scheme: 'bearer', token: 'a\r\nX-Evil: 1' } }, 'auth.token'],
       ['a url over 2048 characters', { ...x, url: `https://x.example.com/${'a'.repeat(2048)}` }, 'url'],
       ['a relative url', { ...x, url: '/webhook' }, 'url'],
+      // The URL parser takes port 0; nothing can be connected to there.
+      ['port 0 in the url', { ...x, url: 'https://x.example.com:0/in' }, 'url'],
+      [
+        'port 0 in the token_url',
+        {
+          ...x,
+          auth: {
+            scheme: 'oauth2',
+            token_url: 'https://x.example.com:0/t',
+            client_id: 'c',
+            client_secret: 's',
+          },
+        },
+        'auth.token_url',
+      ],
       // A '#' with nothing after it is still a fragment: stored and shown as given, never sent.
       ['an empty #fragment in the url', { ...x, url: 'https://x.example.com/hook#' }, 'url'],
       // Values the parser or the header would silently change: what is shown must be what is used.
