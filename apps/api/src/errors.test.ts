@@ -67,6 +67,18 @@ describe('errors in the catalogue shape', () => {
       expect(res.json().error.code).toBe('INVALID_JSON');
     });
 
+    // Valid JSON, nested deeper than the parser can follow (30,000 arrays fit in 64 KiB): not "not valid JSON".
+    it('says a body nested too deeply is nested too deeply', async () => {
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: `{"name":${'['.repeat(30000)}${']'.repeat(30000)}}`,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        code: 'INVALID_JSON',
+        message: 'Request body is nested too deeply to be read',
+      });
+    });
+
     it('refuses a __proto__ key as an unknown field', async () => {
       const res = await api.call('POST', '/v1/accounts', undefined, {
         raw: '{"name":"Acme","__proto__":{"email":"x@example.com"}}',

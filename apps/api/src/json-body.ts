@@ -15,6 +15,10 @@ export function parseJsonBody(body: Buffer | string): unknown {
   try {
     return parse(text);
   } catch (error) {
+    // The parser recurses: valid JSON nested deeper than the stack allows (64 KiB holds 30,000 arrays) ends in
+    // a RangeError, and "not valid JSON" would be false.
+    if (error instanceof RangeError)
+      throw new HooklineError('INVALID_JSON', 'Request body is nested too deeply to be read');
     const reason = error instanceof SyntaxError ? error.message : 'unreadable JSON';
     throw new HooklineError('INVALID_JSON', `Request body is not valid JSON: ${reason}`);
   }

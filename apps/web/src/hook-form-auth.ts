@@ -88,6 +88,16 @@ export function authFrom(body: FormBody, values: AuthValues): Record<string, unk
   }
 }
 
+/**
+ * A blank password field is a password not typed. The API takes an empty Basic password (RFC 7617), but a form
+ * cannot tell one from the other: new Basic credentials from the site need a password typed.
+ */
+export function untypedPassword(auth: Record<string, unknown> | undefined): FieldErrors {
+  return auth?.scheme === 'basic' && auth.password === ''
+    ? { basic_password: 'Password must not be empty.' }
+    : {};
+}
+
 const sameOAuth2 = (a: OAuth2Values, b: OAuth2Values) =>
   (Object.keys(a) as (keyof OAuth2Values)[]).every((k) => a[k] === b[k]);
 

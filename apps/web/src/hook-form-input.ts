@@ -15,6 +15,7 @@ import {
   authValuesOf,
   EMPTY_OAUTH2,
   readAuthValues,
+  untypedPassword,
   type AuthValues,
 } from './hook-form-auth';
 import { formErrors, type FieldErrors } from './hook-form-errors';
@@ -140,8 +141,14 @@ export function parseCreateForm(
   if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers && Object.keys(extra.headers).length > 0)
     Object.assign(candidate, { headers: extra.headers });
+  const untyped = untypedPassword(candidate.auth);
   const parsed = schemas.create.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, noneTicked(values)) };
+  if (!parsed.success || Object.keys(untyped).length > 0)
+    return {
+      ok: false,
+      values,
+      errors: { ...(parsed.success ? {} : formErrors(parsed.error, noneTicked(values))), ...untyped },
+    };
   return { ok: true, input: parsed.data, values };
 }
 
@@ -173,8 +180,14 @@ export function parseUpdateForm(
   if (extra.headers) Object.assign(candidate, { headers: extra.headers });
   const tls = tlsFromForm(body);
   if (tls !== undefined) Object.assign(candidate, { tls });
+  const untyped = untypedPassword(change.keep ? undefined : change.auth);
   const parsed = schemas.update.safeParse(candidate);
-  if (!parsed.success) return { ok: false, values, errors: formErrors(parsed.error, noneTicked(values)) };
+  if (!parsed.success || Object.keys(untyped).length > 0)
+    return {
+      ok: false,
+      values,
+      errors: { ...(parsed.success ? {} : formErrors(parsed.error, noneTicked(values))), ...untyped },
+    };
   return { ok: true, input: parsed.data, values };
 }
 

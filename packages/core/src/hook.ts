@@ -10,10 +10,10 @@ import type { TraceContext } from './trace-context';
 
 // Credentials are sent as given: no control characters (they would smuggle CR/LF into the Authorization
 // header) and no lone surrogates (Basic's UTF-8 bytes would silently differ from what was typed).
-const headerSafe = (field: string) =>
+const headerSafe = (field: string, options: { empty?: 'allowed' } = {}) =>
   z
     .string()
-    .min(1, `${field} must not be empty`)
+    .min(options.empty === 'allowed' ? 0 : 1, `${field} must not be empty`)
     .max(4096, `${field} must be at most 4096 characters`)
     .superRefine((v, ctx) => {
       const problem = freeTextProblem(v);
@@ -43,6 +43,7 @@ const tokenUrl = z
     // RFC 6749 §3.2: a token endpoint's URI has no fragment (it would never be sent).
     else if (hasFragment(url))
       ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
+    else if (url.port === '0') ctx.addIssue({ code: 'custom', message: 'token_url must not use port 0' });
   })
   .transform((value) => new URL(value).href);
 
@@ -67,7 +68,8 @@ export const hookAuthInput = z.discriminatedUnion(
         (v) => !v.includes(':'),
         'username must not contain ":" (RFC 7617)',
       ),
-      password: headerSafe('password'),
+      // RFC 7617 allows an empty password, and receivers rely on it (an API key as the user name, then ':').
+      password: headerSafe('password', { empty: 'allowed' }),
     }),
     z.strictObject({
       scheme: z.literal('oauth2'),
@@ -124,6 +126,8 @@ const hookUrlInput = (whenNull?: string) =>
       if (url.username || url.password)
         ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
       if (hasFragment(url)) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
+      // The URL parser takes port 0, but nothing can be connected to on it: every delivery would fail.
+      if (url.port === '0') ctx.addIssue({ code: 'custom', message: 'url must not use port 0' });
     })
     .transform((value) => new URL(value).href);
 

@@ -51,6 +51,24 @@ describe('hooks', () => {
       expectAbsent(res, PASSWORD);
     });
 
+    // RFC 7617 allows an empty password, and receivers use it: an API key as the user name, nothing after the ':'.
+    it('creates a basic hook with an empty password, and changes one to it', async () => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', hooksUrl(acct), {
+        url: 'https://www.example.com/in',
+        format: 'json',
+        auth: { scheme: 'basic', username: 'sk_live_51Hq', password: '' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().auth).toEqual({ scheme: 'basic', username: 'sk_live_51Hq', password_last4: '' });
+      const hook = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
+      const changed = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, {
+        auth: { scheme: 'basic', username: 'key_only', password: '' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.json().auth).toEqual({ scheme: 'basic', username: 'key_only', password_last4: '' });
+    });
+
     it('lists, gets, changes and deletes hooks, never showing credentials', async () => {
       const acct = await api.createAccount();
       const a = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
@@ -145,6 +163,21 @@ describe('hooks', () => {
       ['CR LF in the token', { ...x, auth: { scheme: 'bearer', token: 'a\r\nX-Evil: 1' } }, 'auth.token'],
       ['a url over 2048 characters', { ...x, url: `https://x.example.com/${'a'.repeat(2048)}` }, 'url'],
       ['a relative url', { ...x, url: '/webhook' }, 'url'],
+      // The URL parser takes port 0; nothing can be connected to there.
+      ['port 0 in the url', { ...x, url: 'https://x.example.com:0/in' }, 'url'],
+      [
+        'port 0 in the token_url',
+        {
+          ...x,
+          auth: {
+            scheme: 'oauth2',
+            token_url: 'https://x.example.com:0/t',
+            client_id: 'c',
+            client_secret: 's',
+          },
+        },
+        'auth.token_url',
+      ],
       // A '#' with nothing after it is still a fragment: stored and shown as given, never sent.
       ['an empty #fragment in the url', { ...x, url: 'https://x.example.com/hook#' }, 'url'],
       // Values the parser or the header would silently change: what is shown must be what is used.
