@@ -97,4 +97,3 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 }
 
 const subjectOf = (tls: HookTls) => clientCertificateFacts(tls).subject;
-
