@@ -71,6 +71,8 @@ describe('a hook page left open (browser)', () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
     await w.history.writer.write(Array.from({ length: 3 }, (_, i) => delivered(account.id, hook.id, i)));
+    // The health chart's hours are UTC hours: at the turn of one the server does change it, rightly.
+    await clearOfTheHourTurn(60_000);
     // The page writes every time in the browser's zone; the server writes them in UTC.
     const page = await browser.page(undefined, { timezoneId: 'Australia/Adelaide' });
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
@@ -117,3 +119,10 @@ describe('a hook page left open (browser)', () => {
     await screenshot(page, 'attempt-other-attempts');
   });
 });
+
+/** Waits, when the next UTC hour is less than `ms` away, until it has begun. */
+async function clearOfTheHourTurn(ms: number): Promise<void> {
+  const HOUR = 3600_000;
+  const toTurn = HOUR - (Date.now() % HOUR);
+  if (toTurn < ms) await new Promise((resolve) => setTimeout(resolve, toTurn + 1000));
+}
