@@ -1,3 +1,4 @@
+import { OUT_OF_REACH_SOCKET_CODES } from '@hookline/core';
 import type { Redis } from 'ioredis';
 
 // Errors that mean "Redis cannot serve us right now", as opposed to a bug: ioredis refusing a command while
@@ -6,17 +7,6 @@ import type { Redis } from 'ioredis';
 // the middle of a promotion); Sentinel unable to name a primary; and a write the replicas did not acknowledge
 // in time (HOOKLINE_REDIS_REPLICA_ACKS), which a failover could still lose; and a fan-out refused because its
 // process stalled longer than FANOUT_STALE_MS (the event is accepted, its entry waits for the retry).
-const SOCKET_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-]);
 const CLIENT_MESSAGES =
   /Stream isn't writeable|Connection is closed|Command aborted due to connection close|Connection is in subscriber mode|max retries|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|Command timed out/i;
 const SENTINEL_MESSAGES =
@@ -50,7 +40,7 @@ function isErrorLike(error: unknown): error is Error {
 /** Whether the error itself says Redis is not serving, whatever the client's state. */
 export function isNotServing(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
+  if (typeof code === 'string' && OUT_OF_REACH_SOCKET_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError' || error.name === REPLICA_ACKS_MISSING) return true;
   if (error.name === STALE_FANOUT) return true;
   const { message } = error;
