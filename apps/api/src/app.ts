@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ApiDeps } from './deps';
 import { errorHandler, notFoundHandler } from './error-handler';
+import { clientErrorHandler } from './client-errors';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { requireOperatorKey } from './operator-auth';
 import { waitForPrimary } from './primary-wait';
@@ -95,6 +96,7 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
     // A path that cannot be decoded never reaches a route or the error handler: answer it in the catalogue's
     // shape too, not Fastify's own ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}).
     frameworkErrors: (error, request, reply) => void errorHandler(deps.redis)(error, request, reply),
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
   app.setErrorHandler(errorHandler(deps.redis));
   app.setNotFoundHandler(notFoundHandler);

@@ -4,3 +4,4 @@ export { openApiDocument } from './openapi';
 export { BODY_LIMIT } from './json-body';
 export { requestLogging } from './request-log';
 export { errorHandler } from './error-handler';
+export { clientErrorHandler } from './client-errors';

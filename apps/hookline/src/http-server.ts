@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { apiPlugin, BODY_LIMIT, errorHandler, requestLogging } from '@hookline/api';
+import { apiPlugin, BODY_LIMIT, clientErrorHandler, errorHandler, requestLogging } from '@hookline/api';
 import type { Config } from '@hookline/config';
 import { mountAdmin } from '@hookline/admin';
 import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
@@ -75,6 +75,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     // Errors met before any route (a path that cannot be decoded): a page for a browser, the API's error shape
     // for everyone else, never Fastify's own JSON.
     frameworkErrors: webFrameworkErrors(webDeps, errorHandler(redis)),
+    // Requests Node's parser refuses (headers over 16 KiB, too slow, not HTTP): the API's error shape too.
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
 
   const proxy = config.HOOKLINE_EGRESS_PROXY ? parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) : undefined;

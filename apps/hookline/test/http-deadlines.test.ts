@@ -49,6 +49,9 @@ describe('the HTTP tier bounds how long a request may take to arrive', () => {
     );
     expect(closedByServer).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain(
+      '{"error":{"code":"REQUEST_TIMEOUT","message":"The request was not received in time"}}',
+    );
   }, 70_000);
 
   it('closes a connection whose headers trickle in', async () => {

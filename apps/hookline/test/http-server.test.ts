@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@hookline/config';
 import { createServices, type Services } from '@hookline/services';
@@ -118,6 +119,38 @@ describe('the composed HTTP server', () => {
       actor: 'admin:ops',
     });
   }, 30000);
+  it('a request Node refuses before any route (headers over 16 KiB, not HTTP) answers in the API’s error shape', async () => {
+    const { port } = new URL(base);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
+
+    const tooLarge = await raw(
+      `GET /v1/accounts HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(tooLarge).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(bodyOf(tooLarge)).toEqual({
+      error: {
+        code: 'HEADERS_TOO_LARGE',
+        message: 'Request headers, the path and query included, are larger than 16 KiB',
+      },
+    });
+
+    const notHttp = await raw('HELLO THERE\r\n\r\n');
+    expect(notHttp).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(bodyOf(notHttp)).toEqual({
+      error: { code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1' },
+    });
+  });
+
   it('a malformed address answers in the API’s error shape, and a browser gets a page that says so', async () => {
     // %E0%A4%A is a cut-off UTF-8 sequence: Fastify cannot decode the path and answered with its own JSON
     // ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}), not §6's shape, and no page for a browser.

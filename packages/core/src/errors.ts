@@ -3,14 +3,20 @@
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: 400,
   INVALID_JSON: 400,
+  /** Bytes Node's HTTP parser cannot read as a request. */
+  MALFORMED_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_CONFLICT: 409,
+  /** A request not received within the HTTP tier's header and request deadlines. */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** Request headers (the path and query included) over Node's 16 KiB. */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   PROBE_FAILED: 409,
   REDIS_UNAVAILABLE: 503,
