@@ -19,6 +19,26 @@ describe('POST /v1/accounts', () => {
     });
   });
 
+  it.each([
+    ['an internationalised address', 'ü@bücher.de', 'ü@bücher.de'],
+    ['a one-letter domain label', 'a@b.c', 'a@b.c'],
+    ['spaces around it and capitals', '  Ops+Alerts@ACME.example ', 'ops+alerts@acme.example'],
+  ])('accepts %s, as the store and the website do', async (_label, email, stored) => {
+    const res = await api.call('POST', '/v1/accounts', { name: 'Acme', email });
+    expect(res.statusCode).toBe(201);
+    expect(await api.deps.store.accounts.get(res.json().id)).toMatchObject({ email: stored });
+  });
+
+  it.each([
+    ['no domain', 'ops@'],
+    ['a space inside', 'o ps@acme.example'],
+    ['two @', 'a@b@c.example'],
+  ])('refuses an email with %s', async (_label, email) => {
+    const res = await api.call('POST', '/v1/accounts', { name: 'Acme', email });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([{ field: 'email', message: 'must be an email address' }]);
+  });
+
   it('names every bad field and creates nothing', async () => {
     const before = await api.keyCount();
     const res = await api.call('POST', '/v1/accounts', {

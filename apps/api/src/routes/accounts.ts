@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@hookline/store';
+import { EMAIL_MAX, isEmailAddress, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@hookline/store';
 import { auditRecorder } from '../audit';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
 
 export const createAccountBody = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(NAME_MAX, `must be at most ${NAME_MAX} characters`),
+  // The store's own check, so the API refuses no address the store and the website accept.
   email: z
-    .email('must be an email address')
+    .string()
+    .trim()
     .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
+    .refine(isEmailAddress, 'must be an email address')
+    .meta({ format: 'email' })
     .optional(),
   password: z
     .string()
