@@ -130,6 +130,26 @@ describe('acceptPublishEventInput', () => {
     ]);
   });
 
+  it('refuses 30 February as a day that does not exist, not as a wrong shape', () => {
+    const input = {
+      type: 'call_created',
+      data: {
+        call_id: 'c',
+        direction: 'd',
+        from: '',
+        from_cnam: '',
+        to: '',
+        rate: '0.0',
+        date: '2026-02-30T00:00:00.0000000',
+      },
+    };
+    expect(acceptPublishEventInput(input)).toBeUndefined();
+    const parsed = publishEventInput.safeParse(input);
+    expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['data.date', 'names a day the calendar does not have (2026-02-30)'],
+    ]);
+  });
+
   it('accepts the product example, keeping the rate as written', () => {
     const input = {
       type: 'call_created',

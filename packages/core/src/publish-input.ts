@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DECIMAL_RULE, decimalTextFromNumber, isDecimalText } from './decimal';
 import { BUILT_IN_CATALOG, type EventCatalog, type EventField, type EventKind } from './event-kinds';
 import { freeTextProblem } from './text';
-import { isEventTimestamp } from './timestamp';
+import { eventTimestampProblem, isEventTimestamp } from './timestamp';
 
 // A lossless JSON parser hands numbers over as objects carrying their source text; accepting that shape
 // here (without depending on the parser) is what lets `"rate": 0.0` reach the endpoint as 0.0.
@@ -66,7 +66,10 @@ const decimalSchema = z
 
 const timestampSchema = z
   .string()
-  .refine(isEventTimestamp, 'must be a timestamp shaped YYYY-MM-DDThh:mm:ss.fffffff (7 digits, no zone)')
+  .superRefine((text, ctx) => {
+    const problem = eventTimestampProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .meta({
     pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{7}$',
     description: 'YYYY-MM-DDThh:mm:ss.fffffff (UTC, no zone)',

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatEventTimestamp, isCalendarDate, isEventTimestamp } from './timestamp';
+import { eventTimestampProblem, formatEventTimestamp, isCalendarDate, isEventTimestamp } from './timestamp';
 
 describe('isEventTimestamp', () => {
   it.each([
@@ -31,6 +31,19 @@ describe('isEventTimestamp', () => {
     ['a trailing newline', '2016-03-01T08:31:55.0000000\n'],
     ['an empty string', ''],
   ])('rejects %s', (_what, text) => expect(isEventTimestamp(text)).toBe(false));
+});
+
+describe('eventTimestampProblem', () => {
+  it('tells a day or a time that does not exist from a wrong shape', () => {
+    expect(eventTimestampProblem('2026-02-30T00:00:00.0000000')).toBe(
+      'names a day the calendar does not have (2026-02-30)',
+    );
+    expect(eventTimestampProblem('2016-03-01T24:00:00.0000000')).toBe(
+      'names a time of day that does not exist (24:00:00)',
+    );
+    expect(eventTimestampProblem('2016-03-01T08:31:55Z')).toMatch(/^must be a timestamp shaped YYYY-MM-DD/);
+    expect(eventTimestampProblem('2016-03-01T08:31:55.0000000')).toBeUndefined();
+  });
 });
 
 describe('formatEventTimestamp', () => {

@@ -1,9 +1,15 @@
 // The seed's date shape: YYYY-MM-DDThh:mm:ss.fffffff, seven fractional digits, no zone designator.
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{7}$/;
 
-export function isEventTimestamp(text: string): boolean {
+const SHAPE_RULE = 'must be a timestamp shaped YYYY-MM-DDThh:mm:ss.fffffff (7 digits, no zone)';
+
+/**
+ * What is wrong with a timestamp, worded for the publisher; undefined when it is right. A text of the right
+ * shape that names no real moment (30 February, 24:00) is told so, not that its shape is wrong.
+ */
+export function eventTimestampProblem(text: string): string | undefined {
   const m = SHAPE.exec(text);
-  if (!m) return false;
+  if (!m) return SHAPE_RULE;
   const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
     number,
     number,
@@ -12,8 +18,14 @@ export function isEventTimestamp(text: string): boolean {
     number,
     number,
   ];
-  return isCalendarDate(year, month, day) && hour <= 23 && minute <= 59 && second <= 59;
+  if (!isCalendarDate(year, month, day))
+    return `names a day the calendar does not have (${text.slice(0, 10)})`;
+  if (hour > 23 || minute > 59 || second > 59)
+    return `names a time of day that does not exist (${text.slice(11, 19)})`;
+  return undefined;
 }
+
+export const isEventTimestamp = (text: string): boolean => eventTimestampProblem(text) === undefined;
 
 /**
  * Whether year-month-day is a day the calendar has (month 1–12). JavaScript's Date rolls 30 February over
