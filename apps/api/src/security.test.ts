@@ -1,6 +1,6 @@
 import { apiRoutes } from './app';
 import { pathParams, type Route } from './route';
-import { callCreated, expectAbsent, useApi, type ApiHarness } from './test-support/api-harness';
+import { API_KEY, callCreated, expectAbsent, useApi, type ApiHarness } from './test-support/api-harness';
 
 // Driven by the route table, so a route added later is covered without touching this file: every operator
 // route answers 401 without a valid key, every hook route 404 for another account's hook, every scoped route
@@ -85,6 +85,24 @@ describe('security', () => {
     });
     expect(otherSchemes.statusCode).toBe(401);
     expect(await api.keyCount()).toBe(before);
+  });
+
+  it('refuses a request with two Authorization headers, even when one holds the key', async () => {
+    const { acct } = await world(api);
+    for (const pair of [
+      [`Bearer ${API_KEY}`, 'Bearer wrong'],
+      ['Bearer wrong', `Bearer ${API_KEY}`],
+    ]) {
+      const res = await api.call('GET', `/v1/accounts/${acct}/hooks`, undefined, {
+        key: null,
+        headers: { authorization: pair },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'MALFORMED_REQUEST',
+        message: 'The request has 2 Authorization headers; send one: Authorization: Bearer <key>',
+      });
+    }
   });
 
   it('answers 404 to every hook route for a hook of another account, changing nothing', async () => {

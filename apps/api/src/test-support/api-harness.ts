@@ -24,7 +24,7 @@ export const callCreated = (data: Record<string, unknown> = {}) => ({ ...SAMPLE_
 export interface CallOptions {
   /** The operator key to send; null sends no Authorization header. Default: the right key. */
   readonly key?: string | null;
-  readonly headers?: Record<string, string>;
+  readonly headers?: Record<string, string | string[]>;
   /** A raw payload, sent as is (for malformed JSON and size tests). */
   readonly raw?: string | Buffer;
 }

@@ -14,7 +14,7 @@ export interface Answer {
 export interface RawRequest {
   readonly method: string;
   readonly path: string;
-  readonly headers?: Record<string, string>;
+  readonly headers?: Record<string, string | string[]>;
   readonly body?: string | Buffer;
 }
 
