@@ -80,8 +80,9 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
       handler: routeHandler(route, deps),
     });
   // Unknown paths and methods under /v1 answer in the API's own shape wherever the plugin is mounted (the
-  // all-in-one server's own not-found handler serves the website's pages).
-  app.all('/v1/*', notFoundHandler);
+  // all-in-one server's own not-found handler serves the website's pages). Every /v1 route needs the key, so
+  // the key is asked for first here too: without it, 404 against 401 would tell a stranger which paths exist.
+  app.all('/v1/*', { onRequest: operatorOnly }, notFoundHandler);
 }
 
 /** The API as a standalone server, built without listening: main.ts listens, tests listen on port 0. */

@@ -103,6 +103,19 @@ describe('errors in the catalogue shape', () => {
       }
     });
 
+    it('asks for the key before saying a /v1 path does not exist', async () => {
+      for (const [method, path] of [
+        ['GET', '/v1/accounts'],
+        ['GET', '/v1/admin/secrets'],
+        ['GET', '/v1/accounts/acct_00000000000000000000/hooks/hk_00000000000000000000/nope'],
+      ] as const) {
+        const res = await api.call(method, path, undefined, { key: null });
+        expect([path, res.statusCode]).toEqual([path, 401]);
+        expect(res.json().error.code).toBe('UNAUTHORIZED');
+      }
+      expect((await api.call('GET', '/nope', undefined, { key: null })).statusCode).toBe(404);
+    });
+
     it('answers a path that cannot be decoded with 400 in the catalogue shape, naming the path', async () => {
       const res = await api.call('GET', '/v1/accounts/acct_00000000000000000000/hooks/%E0%A4%A');
       expect(res.statusCode).toBe(400);
