@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+// Read on first use: every suite imports this package, few run axe.
+let axeSource: string | undefined;
 
 /**
  * axe-core's violations on the page as it is now, one line each ("rule: target | target"). axe is evaluated
  * over the debugging protocol, so the page's CSP stays as it is.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
   // A string, run in the page: this package is compiled without the DOM's types.
   return (await page.evaluate(`axe
     .run(document, { resultTypes: ['violations'] })
