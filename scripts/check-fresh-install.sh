@@ -17,7 +17,11 @@ npm install -g --prefix "$work/npm-pnpm" pnpm@latest >/dev/null 2>&1
 dir=$(fresh_clone npm)
 (cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" timeout 600 pnpm install --frozen-lockfile >"$work/npm.log" 2>&1) ||
   { cat "$work/npm.log"; echo "FAILED: npm-installed pnpm $("$work/npm-pnpm/bin/pnpm" --version)"; exit 1; }
-(cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" timeout 600 pnpm build >"$work/build.log" 2>&1) ||
+# The build writes turbo's cache of this checkout (--force: never reads it, so the clone really builds): the same
+# sources build the same outputs, and the checkout's own `pnpm build` afterwards (CI's next step) restores them
+# instead of building everything a second time.
+(cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" TURBO_CACHE_DIR="$repo/.turbo/cache" timeout 600 pnpm build --force \
+  >"$work/build.log" 2>&1) ||
   { tail -30 "$work/build.log"; echo "FAILED: pnpm build"; exit 1; }
 echo "  ok: pnpm $("$work/npm-pnpm/bin/pnpm" --version) installed and built the repo"
 

@@ -28,12 +28,12 @@ const jest = (name: string, args: readonly string[]): Command => ({
   args: [require.resolve('jest/bin/jest', { paths: [REPO_ROOT] }), ...args],
 });
 
-// The whole suite runs in two steps. First every suite but the fleet's, two at a time: they wait on Redis,
-// PostgreSQL, HTTP and Chromium far more than they compute. Then the fleet's suites, which run whole fleets of
-// processes (Redis Clusters, Sentinels, workers killed and frozen) and measure how soon they recover: one at
-// a time, except that the two failover suites (≈ 5 of the step's ≈ 11 minutes, mostly waiting out locks and
-// promotions, ≈ 20 % of a core) run beside the others, each on Redis servers of its own. Arguments run jest
-// once, as given.
+// The whole suite runs in two steps. First every suite but the fleet's, two at a time: on two cores they keep
+// both busy (jest, Chromium and the servers the suites start). Then the fleet's suites, which run whole fleets
+// of processes (Redis Clusters, Sentinels, workers killed and frozen) and spend most of their time waiting out
+// locks, promotions and restarts: one at a time they left half of the two cores idle for ≈ 8 minutes. They run
+// two at a time in two lanes: the two failover suites (≈ 6 of those minutes one after the other), each on Redis
+// servers of its own, beside the others. Arguments run jest once, as given.
 const FLEET_SUITES = '/apps/hookline/test/fleet/';
 const FAILOVER_SUITES = '/apps/hookline/test/fleet/(cluster|sentinel)-failover\\.test\\.ts$';
 const jestSteps: Step[] =
@@ -44,9 +44,9 @@ const jestSteps: Step[] =
         {
           name: 'jest (fleet)',
           together: [
-            jest('jest (fleet: failovers)', ['--maxWorkers=1', FAILOVER_SUITES]),
+            jest('jest (fleet: failovers)', ['--maxWorkers=2', FAILOVER_SUITES]),
             jest('jest (fleet: the others)', [
-              '--maxWorkers=1',
+              '--maxWorkers=2',
               '--testPathIgnorePatterns',
               '/node_modules/',
               FAILOVER_SUITES,
