@@ -2,7 +2,14 @@ export * from './contracts';
 export { createStore, type Store, type StoreDeps } from './create-store';
 export { SecretBox, SecretBoxError } from './secret-box';
 export { hashPassword, verifyPasswordHash } from './passwords';
-export { PASSWORD_MIN, PASSWORD_MAX, NAME_MAX, EMAIL_MAX, isEmailAddress, normaliseEmail } from './account-input';
+export {
+  PASSWORD_MIN,
+  PASSWORD_MAX,
+  NAME_MAX,
+  EMAIL_MAX,
+  isEmailAddress,
+  normaliseEmail,
+} from './account-input';
 export { LoginLimiter, type LoginAttempt, type LoginGate } from './login-limiter';
 export { STORE_SCRIPTS } from './scripts';
 export {
