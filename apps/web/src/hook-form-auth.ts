@@ -21,6 +21,8 @@ export interface AuthValues {
   readonly scheme: AuthScheme;
   /** A Basic username as typed: never filled in from the stored one (§4: scheme and last 4 at most). */
   readonly username: string;
+  /** "No password" ticked: Basic with an empty password (a receiver that reads the username alone). */
+  readonly noPassword: boolean;
   readonly oauth2: OAuth2Values;
 }
 
@@ -36,6 +38,7 @@ export function authValuesOf(auth: HookView['auth']): AuthValues {
   return {
     scheme: auth.scheme,
     username: '',
+    noPassword: false,
     oauth2:
       auth.scheme === 'oauth2'
         ? {
@@ -54,6 +57,7 @@ export function readAuthValues(body: FormBody): AuthValues {
   return {
     scheme: (AUTH_SCHEMES as readonly string[]).includes(scheme) ? (scheme as AuthScheme) : 'none',
     username: text(body, 'basic_username'),
+    noPassword: text(body, 'basic_no_password') !== '',
     oauth2: {
       token_url: text(body, 'oauth2_token_url').trim(),
       client_id: text(body, 'oauth2_client_id').trim(),
@@ -72,7 +76,11 @@ export function authFrom(body: FormBody, values: AuthValues): Record<string, unk
     case 'bearer':
       return { scheme: 'bearer', token: text(body, 'bearer_token').trim() };
     case 'basic':
-      return { scheme: 'basic', username: values.username, password: text(body, 'basic_password') };
+      return {
+        scheme: 'basic',
+        username: values.username,
+        password: values.noPassword ? '' : text(body, 'basic_password'),
+      };
     case 'oauth2': {
       const { token_url, client_id, scope, audience, client_auth } = values.oauth2;
       return {
@@ -90,11 +98,15 @@ export function authFrom(body: FormBody, values: AuthValues): Record<string, unk
 
 /**
  * A blank password field is a password not typed. The API takes an empty Basic password (RFC 7617), but a form
- * cannot tell one from the other: new Basic credentials from the site need a password typed.
+ * cannot tell one from the other: the site asks for "No password" to be ticked instead, and a password typed
+ * with it ticked is a contradiction, not a guess to make.
  */
-export function untypedPassword(auth: Record<string, unknown> | undefined): FieldErrors {
-  return auth?.scheme === 'basic' && auth.password === ''
-    ? { basic_password: 'Password must not be empty.' }
+export function untypedPassword(auth: Record<string, unknown> | undefined, body: FormBody): FieldErrors {
+  if (auth?.scheme !== 'basic') return {};
+  if (text(body, 'basic_no_password') !== '' && text(body, 'basic_password') !== '')
+    return { basic_password: 'Type a password or tick No password, not both.' };
+  return auth.password === '' && text(body, 'basic_no_password') === ''
+    ? { basic_password: 'Password must not be empty: type one, or tick No password.' }
     : {};
 }
 
@@ -124,7 +136,7 @@ export function authChange(
       return auth.token === '' ? { keep: true } : { keep: false, auth };
     case 'basic': {
       const username = values.username === '' ? current.username : values.username;
-      if (auth.password !== '') return { keep: false, auth: { ...auth, username } };
+      if (auth.password !== '' || values.noPassword) return { keep: false, auth: { ...auth, username } };
       if (username === current.username) return { keep: true };
       return { errors: { basic_password: 'Enter the password again to change the username.' } };
     }

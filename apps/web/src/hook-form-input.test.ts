@@ -53,6 +53,7 @@ describe('hook form', () => {
         description: '',
         scheme: 'bearer',
         username: '',
+        noPassword: false,
         oauth2: { token_url: '', client_id: '', scope: '', audience: '', client_auth: 'basic' },
         events: 'all',
         signing: false,
@@ -89,6 +90,44 @@ describe('hook form', () => {
     expect(replaced).toMatchObject({
       ok: true,
       input: { auth: { scheme: 'bearer', token: 'new-token-1234' } },
+    });
+  });
+
+  it('takes an empty Basic password only with No password ticked, and never both', () => {
+    const base = {
+      url: 'https://crm.example.com/hook',
+      format: 'json',
+      auth_scheme: 'basic',
+      basic_username: 'key_1',
+    };
+    expect(parseCreateForm({ ...base, basic_password: '' })).toMatchObject({
+      ok: false,
+      errors: { basic_password: 'Password must not be empty: type one, or tick No password.' },
+    });
+    expect(parseCreateForm({ ...base, basic_password: '', basic_no_password: '1' })).toMatchObject({
+      ok: true,
+      input: { auth: { scheme: 'basic', username: 'key_1', password: '' } },
+    });
+    expect(parseCreateForm({ ...base, basic_password: 'typed-pass', basic_no_password: '1' })).toMatchObject({
+      ok: false,
+      values: { noPassword: true },
+      errors: { basic_password: 'Type a password or tick No password, not both.' },
+    });
+    const basic = stored({ scheme: 'basic', username: 'pbx', password_last4: 'w0rd' });
+    expect(
+      parseUpdateForm(
+        { url: basic.url, auth_scheme: 'basic', basic_password: '', basic_no_password: '1' },
+        basic,
+      ),
+    ).toMatchObject({ ok: true, input: { auth: { scheme: 'basic', username: 'pbx', password: '' } } });
+    expect(
+      parseUpdateForm(
+        { url: basic.url, auth_scheme: 'basic', basic_password: 'x-1', basic_no_password: '1' },
+        basic,
+      ),
+    ).toMatchObject({
+      ok: false,
+      errors: { basic_password: 'Type a password or tick No password, not both.' },
     });
   });
 

@@ -1,5 +1,11 @@
 import { startReceiver } from '@hookline/testing';
-import { expectEveryControlLabelled, screenshot, signIn, useBrowser } from './support/browser';
+import {
+  expectEveryControlLabelled,
+  expectNoAxeViolations,
+  screenshot,
+  signIn,
+  useBrowser,
+} from './support/browser';
 import { PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -84,7 +90,7 @@ describe('managing hooks (browser)', () => {
     await page.getByLabel('Username', { exact: true }).fill('pbx');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.locator('#basic_password-error').textContent()).resolves.toBe(
-      'Password must not be empty.',
+      'Password must not be empty: type one, or tick No password.',
     );
     await page.getByLabel('Password', { exact: true }).fill('s3cret-passw0rd');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -100,6 +106,18 @@ describe('managing hooks (browser)', () => {
     await expect(w.store.hooks.target(hook.id)).resolves.toMatchObject({
       format: 'form',
       auth: { scheme: 'basic', username: 'pbx', password: 's3cret-passw0rd' },
+    });
+
+    // A receiver that takes an API key as the username: the password is removed by ticking No password.
+    await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
+    await page.getByLabel('Username', { exact: true }).fill('key_live_0123');
+    await page.getByRole('checkbox', { name: /^No password/ }).check();
+    await screenshot(page, 'hook-edit-basic-no-password');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
+    await expect(w.store.hooks.target(hook.id)).resolves.toMatchObject({
+      auth: { scheme: 'basic', username: 'key_live_0123', password: '' },
     });
   });
 

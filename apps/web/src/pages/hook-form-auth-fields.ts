@@ -1,7 +1,7 @@
 import type { HookView } from '@hookline/core';
 import type { FieldErrors } from '../hook-form-errors';
 import type { HookFormValues } from '../hook-form-input';
-import { html, type SafeHtml } from '../view/html';
+import { html, trusted, type SafeHtml } from '../view/html';
 import { described, fieldError as error, radio } from './hook-form-parts';
 
 // The hook form's authentication: the scheme, then only the chosen scheme's fields (the stylesheet hides the
@@ -134,6 +134,18 @@ export function credentialFields(values: HookFormValues, errors: FieldErrors, ho
         <label for="basic_password">Password</label>
         ${secretInput('basic_password', errors, storedSecretNote(hook, 'basic'), html``)}
       </div>
+      <label class="choice" for="basic_no_password">
+        <input
+          type="checkbox"
+          id="basic_no_password"
+          name="basic_no_password"
+          value="1"
+          ${values.noPassword ? trusted('checked') : ''}
+        />
+        <span
+          >No password<small>For a receiver that reads the username alone, such as an API key</small></span
+        >
+      </label>
     </fieldset>
     ${oauth2Fields(values, errors, hook)}`;
 }
