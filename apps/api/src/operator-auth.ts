@@ -12,7 +12,9 @@ const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8
 export function requireOperatorKey(apiKey: string): (request: FastifyRequest) => Promise<void> {
   const expected = digest(apiKey);
   return async (request) => {
-    const sent = headerCount(request.raw.rawHeaders, 'authorization');
+    // Authorization is not a list (RFC 9110 §11.6.2), so two of them are ambiguous: Node keeps the first, and a
+    // proxy in front may have judged the other. Refused rather than guessed.
+    const sent = request.raw.headersDistinct.authorization?.length ?? 0;
     if (sent > 1)
       throw new HooklineError(
         'MALFORMED_REQUEST',
@@ -28,12 +30,4 @@ export function requireOperatorKey(apiKey: string): (request: FastifyRequest) =>
         'A valid operator key is required: Authorization: Bearer <key>',
       );
   };
-}
-
-// Authorization is not a list (RFC 9110 §11.6.2), so two of them are ambiguous: Node keeps the first, and a
-// proxy in front may have judged the other. Refused rather than guessed.
-function headerCount(raw: readonly string[], name: string): number {
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) count += 1;
-  return count;
 }

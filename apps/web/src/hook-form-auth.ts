@@ -101,11 +101,17 @@ export function authFrom(body: FormBody, values: AuthValues): Record<string, unk
  * cannot tell one from the other: the site asks for "No password" to be ticked instead, and a password typed
  * with it ticked is a contradiction, not a guess to make.
  */
-export function untypedPassword(auth: Record<string, unknown> | undefined, body: FormBody): FieldErrors {
+export function untypedPassword(
+  auth: Record<string, unknown> | undefined,
+  values: AuthValues,
+  body: FormBody,
+): FieldErrors {
   if (auth?.scheme !== 'basic') return {};
-  if (text(body, 'basic_no_password') !== '' && text(body, 'basic_password') !== '')
-    return { basic_password: 'Type a password or tick No password, not both.' };
-  return auth.password === '' && text(body, 'basic_no_password') === ''
+  if (values.noPassword)
+    return text(body, 'basic_password') !== ''
+      ? { basic_password: 'Type a password or tick No password, not both.' }
+      : {};
+  return auth.password === ''
     ? { basic_password: 'Password must not be empty: type one, or tick No password.' }
     : {};
 }

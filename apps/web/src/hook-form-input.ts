@@ -142,7 +142,7 @@ export function parseCreateForm(
   if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers && Object.keys(extra.headers).length > 0)
     Object.assign(candidate, { headers: extra.headers });
-  const untyped = untypedPassword(candidate.auth, body);
+  const untyped = untypedPassword(candidate.auth, values, body);
   const parsed = schemas.create.safeParse(candidate);
   if (!parsed.success || Object.keys(untyped).length > 0)
     return {
@@ -181,7 +181,7 @@ export function parseUpdateForm(
   if (extra.headers) Object.assign(candidate, { headers: extra.headers });
   const tls = tlsFromForm(body);
   if (tls !== undefined) Object.assign(candidate, { tls });
-  const untyped = untypedPassword(change.keep ? undefined : change.auth, body);
+  const untyped = untypedPassword(change.keep ? undefined : change.auth, values, body);
   const parsed = schemas.update.safeParse(candidate);
   if (!parsed.success || Object.keys(untyped).length > 0)
     return {

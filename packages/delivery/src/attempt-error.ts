@@ -2,8 +2,8 @@ import type { AttemptOutcome } from '@hookline/core';
 import { isDestinationBlocked } from './destination-blocked';
 
 // undici's connect timeout is a backstop behind the attempt's timer (its header and body timeouts are off:
-// attempt-deadline.ts); if one fires first it is the same event: no status within the deadline.
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+// attempt-deadline.ts); if it fires first it is the same event: no status within the deadline.
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT']);
 
 interface ErrorLike {
   readonly code?: unknown;
