@@ -129,9 +129,13 @@ export function changedHookFields(before: HookView, input: UpdateHookInput): str
   return fields.sort();
 }
 
-/** Which action a hook change is: a credentials change, a signing change, or another change. */
+/**
+ * Which action a hook change is: a credentials change, a signing change, or another change. A client
+ * certificate comes with its private key (write-only, sealed like the credentials), so a `tls` change is a
+ * credentials change too: an operator reviewing who changed credentials must see key replacements.
+ */
 export function hookChangeAction(fields: readonly string[]): AuditAction {
-  if (fields.includes('auth')) return 'hook.credentials_changed';
+  if (fields.includes('auth') || fields.includes('tls')) return 'hook.credentials_changed';
   if (fields.includes('signing')) return 'hook.signing_secret_changed';
   return 'hook.updated';
 }

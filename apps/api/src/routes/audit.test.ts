@@ -75,9 +75,14 @@ describe('the audit log through the API', () => {
       action: 'hook.enabled',
       detail: { held: 'discard' },
     });
-    // Enabling an active hook changes nothing and writes nothing.
+    // Enabling an active hook changes nothing and writes nothing; nor does a PATCH giving present values.
     const count = (await audit(acct)).data.length;
     await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, { held: 'deliver' });
+    const same = await api.call('PATCH', hookUrl(acct, hook.id), {
+      description: 'CRM',
+      url: receiver.url('/b'),
+    });
+    expect(same.statusCode).toBe(200);
     expect((await audit(acct)).data).toHaveLength(count);
 
     expect((await api.call('DELETE', hookUrl(acct, hook.id))).statusCode).toBe(204);

@@ -29,6 +29,14 @@ describe('hook client certificates (API)', () => {
     const removed = await api.call('PATCH', hookUrl, { tls: null });
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).not.toHaveProperty('tls');
+    // The key is a credential: giving one and removing it are credentials changes in the audit log.
+    expect((await api.call('PATCH', hookUrl, { tls: pki.client })).statusCode).toBe(200);
+    const audit = await api.call('GET', `/v1/accounts/${acct}/audit?limit=2`);
+    expect(audit.json().data.map((e: { action: string; detail: unknown }) => [e.action, e.detail])).toEqual([
+      ['hook.credentials_changed', { fields: ['tls'] }],
+      ['hook.credentials_changed', { fields: ['tls'] }],
+    ]);
+    expect(audit.body).not.toContain('PRIVATE KEY');
   });
 
   it('refuses a key that does not match, naming tls.key, and creates nothing', async () => {

@@ -81,12 +81,14 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       const updated = await hooks.update(account.id, hook.id, body, OPERATOR);
       if (!updated) throw notFound('Hook');
       const fields = changedHookFields(hook, body);
-      await audit(request, {
-        account_id: account.id,
-        action: hookChangeAction(fields),
-        hook_id: hook.id,
-        detail: { fields },
-      });
+      // Only a change is recorded: a PATCH that gives every field its present value changed nothing.
+      if (fields.length > 0)
+        await audit(request, {
+          account_id: account.id,
+          action: hookChangeAction(fields),
+          hook_id: hook.id,
+          detail: { fields },
+        });
       return { status: 200, body: updated };
     }),
     defineRoute({
