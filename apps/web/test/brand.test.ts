@@ -3,7 +3,7 @@ import { loadConfig } from '@hookline/config';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signInOverHttp } from './support/http-session';
+import { postForm, signInOverHttp } from './support/http-session';
 import { useWebsite } from './support/website';
 
 // With a brand set (product.md §16), every page a customer can open shows the operator's name, colour, logo
@@ -77,6 +77,25 @@ describe('the operator’s brand on every page', () => {
       if (!page.includes('href="https://help.voxtel.test/webhooks"')) problems.push(`${path}: no help link`);
     }
     expect(problems).toEqual([]);
+
+    // A refused form's reasons come from the product's own rules, worded for any brand.
+    for (const header of [
+      'Authorization: Bearer mine',
+      'Webhook-Id: x',
+      'Svix-Id: y',
+      'Expect: 100-continue',
+    ]) {
+      const refused = await postForm(w.baseUrl, session, '/hooks', {
+        url: 'https://crm.example.com/hook',
+        format: 'json',
+        headers_shown: '1',
+        headers: header,
+      });
+      expect(refused.status).toBe(400);
+      const reason = /id="headers-error"[^>]*>([^<]*)</.exec(await refused.text())?.[1];
+      expect(reason).toContain(`Headers: ${header.split(':')[0]} `);
+      expect(reason).not.toMatch(/hookline/i);
+    }
 
     // The hook page's request preview shows the User-Agent the workers send under this brand.
     const hookPage = await (

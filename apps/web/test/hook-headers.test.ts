@@ -20,7 +20,7 @@ describe('extra headers on the website', () => {
     await page.getByLabel('Extra headers').fill('X-Api-Key: k_123\nAuthorization: Bearer mine');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.locator('#headers-error').textContent()).resolves.toBe(
-      'Headers: Authorization is set by hookline and cannot be given.',
+      "Headers: Authorization cannot be given here: set credentials as the hook's authentication.",
     );
     await expect(page.getByLabel('Extra headers').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.getByLabel('Extra headers').inputValue()).resolves.toBe(
@@ -73,7 +73,7 @@ describe('extra headers on the website, the event-type header renamed', () => {
     await page.getByLabel('Extra headers').fill('x-acme-event: mine');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.locator('#headers-error').textContent()).resolves.toBe(
-      'Headers: x-acme-event is set by hookline and cannot be given.',
+      'Headers: x-acme-event is set on every delivery and cannot be given.',
     );
 
     await page.getByLabel('Extra headers').fill('X-Service-Event-Type: legacy');

@@ -96,7 +96,7 @@ function build(
   const headers: Record<string, string> = {
     'Content-Type': contentType,
     [options.eventTypeHeader]: event.type,
-    ...extraHeaders(target.headers, options.eventTypeHeader),
+    ...sentExtraHeaders(target.headers, options.eventTypeHeader),
   };
   if (authorization !== undefined) headers['Authorization'] = authorization;
   if (signatures) Object.assign(headers, signatures(body));
@@ -164,12 +164,17 @@ export function previewDeliveryRequest(
 }
 
 /**
- * A hook's extra headers, less one named as the event-type header: a hook may not set that name, but one stored
- * before the operator renamed the header (HOOKLINE_EVENT_TYPE_HEADER) would otherwise replace the event's kind.
+ * A hook's extra headers as sent: less one named as the event-type header. A hook may not set that name, but one
+ * stored before the operator renamed the header (HOOKLINE_EVENT_TYPE_HEADER) would otherwise replace the event's
+ * kind. Answers and pages show the same, so that they show what is sent. Undefined when none is left.
  */
-function extraHeaders(headers: HookHeaders | undefined, eventTypeHeader: string): HookHeaders | undefined {
+export function sentExtraHeaders(
+  headers: HookHeaders | undefined,
+  eventTypeHeader: string,
+): HookHeaders | undefined {
   if (!headers) return undefined;
   const clash = eventTypeHeader.toLowerCase();
   if (!Object.keys(headers).some((name) => name.toLowerCase() === clash)) return headers;
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== clash));
+  const sent = Object.entries(headers).filter(([name]) => name.toLowerCase() !== clash);
+  return sent.length > 0 ? Object.fromEntries(sent) : undefined;
 }

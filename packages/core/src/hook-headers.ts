@@ -10,17 +10,25 @@ const MAX_NAME_LENGTH = 256;
 /** The event-type header's default name (`HOOKLINE_EVENT_TYPE_HEADER`). */
 export const DEFAULT_EVENT_TYPE_HEADER = 'X-Service-Event-Type';
 
-// hookline's own headers, and those that frame or route the request: a customer's value would contradict
-// what is sent (Content-Length, Host, Content-Encoding: the body is never encoded), break the request
-// (Transfer-Encoding, Connection) or impersonate hookline (Authorization, the signatures, the event type, the
-// trace context HOOKLINE_TRACE_PROPAGATE adds).
-// The one list: a hook's extra headers and HOOKLINE_EVENT_TYPE_HEADER are both refused by it.
-const RESERVED = [
-  'authorization',
+// The headers every delivery carries already: a customer's value would contradict what is sent
+// (Content-Length, Host) or impersonate hookline (Authorization, the signatures, the event type, the trace
+// context HOOKLINE_TRACE_PROPAGATE adds). Authorization has a reason of its own: credentials go in `auth`.
+const SET_ON_EVERY_DELIVERY = [
   'content-type',
   'content-length',
-  'content-encoding',
   'host',
+  'user-agent',
+  SIGNATURE_HEADERS.id,
+  SIGNATURE_HEADERS.timestamp,
+  SIGNATURE_HEADERS.signature,
+  'traceparent',
+  'tracestate',
+];
+// Those that say how a request travels rather than what it carries (hop by hop, or its framing): one given
+// would break the request (Transfer-Encoding, Connection, Expect) or misdescribe the body, which is never
+// encoded (a receiver told it is gzip would try to unpack it and refuse every delivery).
+const FRAMING = [
+  'content-encoding',
   'transfer-encoding',
   'connection',
   'keep-alive',
@@ -30,13 +38,17 @@ const RESERVED = [
   'expect',
   'proxy-authorization',
   'proxy-connection',
-  'user-agent',
-  SIGNATURE_HEADERS.id,
-  SIGNATURE_HEADERS.timestamp,
-  SIGNATURE_HEADERS.signature,
-  'traceparent',
-  'tracestate',
-].map((name) => name.toLowerCase());
+];
+// The one list: a hook's extra headers and HOOKLINE_EVENT_TYPE_HEADER are both refused by it.
+const RESERVED = ['authorization', ...SET_ON_EVERY_DELIVERY, ...FRAMING];
+
+// Each reason is worded without the product's name: the website shows it under an operator's brand (§16).
+function reservedReason(lower: string): string {
+  if (lower === 'authorization') return "cannot be given here: set credentials as the hook's authentication";
+  if (FRAMING.includes(lower))
+    return 'says how a request travels (a hop-by-hop or framing header) and cannot be given';
+  return 'is set on every delivery and cannot be given';
+}
 
 // Read in place of hookline's signature headers, each one of them, by the svix library receivers verify with
 // (its verify takes svix-id over webhook-id, and so on): one given as an extra header fails every signed
@@ -76,9 +88,9 @@ export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HE
           problem(`is not a header name of at most ${MAX_NAME_LENGTH} characters`);
         else if (!TOKEN.test(name))
           problem("is not a header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces or colons)");
-        else if (reserved.has(lower)) problem('is set by hookline and cannot be given');
+        else if (reserved.has(lower)) problem(reservedReason(lower));
         else if (READ_AS_SIGNATURE.includes(lower))
-          problem("is read as hookline's signature by receivers' svix library and cannot be given");
+          problem("is read as the delivery's signature by receivers' svix library and cannot be given");
         else if (seen.has(lower)) problem('is given twice (header names ignore case)');
         else if (value.length > MAX_VALUE_LENGTH) problem(`must be at most ${MAX_VALUE_LENGTH} characters`);
         else if (!VALUE.test(value))

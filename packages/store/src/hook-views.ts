@@ -1,4 +1,10 @@
-import type { Clock, HookView } from '@hookline/core';
+import {
+  type Clock,
+  DEFAULT_EVENT_TYPE_HEADER,
+  type HookFilter,
+  type HookView,
+  sentExtraHeaders,
+} from '@hookline/core';
 import { EgressWaits, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { HookQueueAdmin } from './contracts';
@@ -20,8 +26,19 @@ export class HookViews {
     private readonly filters: HookFilters,
     private readonly records: HookRecordAccess,
     private readonly clock: Clock,
+    private readonly eventTypeHeader: string = DEFAULT_EVENT_TYPE_HEADER,
   ) {
     this.egressWaits = new EgressWaits(redis, keys);
+  }
+
+  /**
+   * The view with its filter and the extra headers as sent: one a hook was given before the operator gave the
+   * event-type header its name is not sent (the event's kind is), so no answer or page shows it.
+   */
+  private shown(view: HookView, filter: HookFilter | undefined): HookView {
+    const { headers, ...rest } = view;
+    const sent = sentExtraHeaders(headers, this.eventTypeHeader);
+    return { ...rest, ...(sent ? { headers: sent } : {}), ...(filter ? { filter } : {}) };
   }
 
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
@@ -34,8 +51,10 @@ export class HookViews {
       this.filters.get(accountId, hookId),
       this.egressWaits.get(hookId),
     ]);
-    const view = toHookView(hook, paused, eventsFromField(events), this.clock, failing, egressWait);
-    return filter ? { ...view, filter } : view;
+    return this.shown(
+      toHookView(hook, paused, eventsFromField(events), this.clock, failing, egressWait),
+      filter,
+    );
   }
 
   /** Hooks of the listed ids that belong to the account, oldest first. */
@@ -65,8 +84,7 @@ export class HookViews {
           failing[i] ?? false,
           egressWaits[i],
         );
-        const filter = filters[i];
-        return filter ? { ...view, filter } : view;
+        return this.shown(view, filters[i]);
       })
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }

@@ -85,6 +85,7 @@ export class RedisHooks implements Hooks {
       this.filters,
       this.records,
       deps.clock,
+      deps.eventTypeHeader,
     );
     this.signingSecrets = new HookSigningSecrets(
       this.records,

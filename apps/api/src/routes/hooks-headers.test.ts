@@ -30,46 +30,58 @@ describe('hook extra headers', () => {
   });
 
   it.each([
-    ['Authorization', { Authorization: 'Bearer x' }, 'headers.Authorization', 'is set by hookline'],
+    [
+      'Authorization',
+      { Authorization: 'Bearer x' },
+      'headers.Authorization',
+      "cannot be given here: set credentials as the hook's authentication",
+    ],
     [
       'Content-Type in other case',
       { 'content-TYPE': 'text/plain' },
       'headers.content-TYPE',
-      'is set by hookline',
+      'is set on every delivery and cannot be given',
     ],
-    ['Host', { Host: 'evil.example.com' }, 'headers.Host', 'is set by hookline'],
+    ['Host', { Host: 'evil.example.com' }, 'headers.Host', 'is set on every delivery and cannot be given'],
     [
       'the event-type header',
       { 'x-service-event-type': 'x' },
       'headers.x-service-event-type',
-      'is set by hookline',
+      'is set on every delivery and cannot be given',
     ],
     [
       'a signature header',
       { 'Webhook-Signature': 'v1,x' },
       'headers.Webhook-Signature',
-      'is set by hookline',
+      'is set on every delivery and cannot be given',
     ],
     [
       "a header the svix library reads in place of hookline's signature",
       { 'Svix-Id': 'msg_migrated' },
       'headers.Svix-Id',
-      "is read as hookline's signature by receivers' svix library",
+      "is read as the delivery's signature by receivers' svix library",
     ],
     [
       'the trace context (HOOKLINE_TRACE_PROPAGATE sets it)',
       { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
       'headers.traceparent',
-      'is set by hookline',
+      'is set on every delivery and cannot be given',
     ],
     [
       'Transfer-Encoding',
       { 'Transfer-Encoding': 'chunked' },
       'headers.Transfer-Encoding',
-      'is set by hookline',
+      'says how a request travels (a hop-by-hop or framing header)',
     ],
+    // Never sent by hookline, but a receiver given it would wait for a 100 Continue that never comes.
+    ['Expect', { Expect: '100-continue' }, 'headers.Expect', 'says how a request travels'],
     // The body is sent as is: a receiver told it is gzip would try to unpack it and refuse every delivery.
-    ['Content-Encoding', { 'Content-Encoding': 'gzip' }, 'headers.Content-Encoding', 'is set by hookline'],
+    [
+      'Content-Encoding',
+      { 'Content-Encoding': 'gzip' },
+      'headers.Content-Encoding',
+      'says how a request travels',
+    ],
     // Ten such names would pass receivers' header limits (Node.js: 16 KiB) and fail every delivery with 431.
     [
       'a name over 256 characters',
@@ -115,7 +127,10 @@ describe('hook extra headers with the event-type header renamed', () => {
     const created = await api.call('POST', hooksUrl(acct), { ...base, headers: { 'x-acme-event': 'x' } });
     expect(created.statusCode).toBe(400);
     expect(created.json().error.details).toEqual([
-      { field: 'headers.x-acme-event', message: expect.stringContaining('is set by hookline') },
+      {
+        field: 'headers.x-acme-event',
+        message: expect.stringContaining('is set on every delivery and cannot be given'),
+      },
     ]);
     const hook = await api.createHook(acct);
     const updated = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, {
@@ -123,7 +138,10 @@ describe('hook extra headers with the event-type header renamed', () => {
     });
     expect(updated.statusCode).toBe(400);
     expect(updated.json().error.details).toEqual([
-      { field: 'headers.X-Acme-Event', message: expect.stringContaining('is set by hookline') },
+      {
+        field: 'headers.X-Acme-Event',
+        message: expect.stringContaining('is set on every delivery and cannot be given'),
+      },
     ]);
   });
 
@@ -135,5 +153,25 @@ describe('hook extra headers with the event-type header renamed', () => {
     });
     expect(created.statusCode).toBe(201);
     expect(created.json().headers).toEqual({ 'X-Service-Event-Type': 'legacy' });
+  });
+
+  it('does not show a header stored under the name before it was configured: it is not sent', async () => {
+    const acct = await api.createAccount();
+    const hook = await api.createHook(acct, { headers: { 'X-Tenant': 'acme' } });
+    const other = await api.createHook(acct, { headers: { 'X-Tenant': 'acme' } });
+    // As a hook given the header while the event-type header had its default name has it stored.
+    const record = (id: string) => api.keys.hookRecord(id);
+    await api.ctx.redis.hset(
+      record(hook.id),
+      'headers',
+      JSON.stringify({ 'X-Tenant': 'acme', 'x-acme-event': 'abc' }),
+    );
+    await api.ctx.redis.hset(record(other.id), 'headers', JSON.stringify({ 'X-Acme-Event': 'abc' }));
+    expect((await api.call('GET', `${hooksUrl(acct)}/${hook.id}`)).json().headers).toEqual({
+      'X-Tenant': 'acme',
+    });
+    expect((await api.call('GET', `${hooksUrl(acct)}/${other.id}`)).json()).not.toHaveProperty('headers');
+    const listed = (await api.call('GET', hooksUrl(acct))).json().data as { headers?: unknown }[];
+    expect(listed.map((h) => h.headers)).toEqual([{ 'X-Tenant': 'acme' }, undefined]);
   });
 });

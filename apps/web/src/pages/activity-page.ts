@@ -16,15 +16,6 @@ const AUTOMATIC: Partial<Record<ActivityKind, [string, string]>> = {
   'erasure.done': ['Erasure done', ''],
 };
 
-export function actorLabel(actor: string, accountId: string): string {
-  if (actor === `customer:${accountId}`) return 'you';
-  if (actor === 'operator') return 'the operator (API)';
-  if (actor === 'monitor') return 'hookline, automatically';
-  if (actor.startsWith('admin:')) return 'an administrator';
-  // Never an internal id in a sentence for customers.
-  return 'someone else';
-}
-
 function subject(hookId: string | undefined, hooks: ReadonlyMap<string, HookView>): SafeHtml {
   if (!hookId) return html``;
   const hook = hooks.get(hookId);

@@ -1,15 +1,17 @@
 import { errorText } from '../view/format';
-import { actorLabel } from './activity-page';
 import { actorWords, detailWords } from './audit-words';
 import { loginPage } from './login-page';
 
 // Pages speak to customers: no internal ids, no API calls in their sentences.
 describe('customer-facing text', () => {
   it('names who acted in words, never by an internal id', () => {
-    expect(actorLabel('customer:acct_1', 'acct_1')).toBe('you');
-    expect(actorLabel('customer:acct_2', 'acct_1')).toBe('someone else');
-    expect(actorLabel('monitor', 'acct_1')).toBe('hookline, automatically');
-    expect(actorLabel('admin:ops', 'acct_1')).toBe('an administrator');
+    expect(actorWords({ kind: 'account_user' })).toBe('you');
+    expect(actorWords({ kind: 'operator_key', key: '0123456789abcdef' })).toBe(
+      'your provider, automatically',
+    );
+    expect(actorWords({ kind: 'portal_session', link: '0123456789abcdef', read_only: true })).toBe(
+      'you, from your provider’s site (view only)',
+    );
   });
 
   it('names pnpm start’s set-up in the audit log by what it was for, not by the command', () => {
