@@ -93,13 +93,19 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     }
     const held = since ? { since } : form.held === 'discard' ? 'discard' : 'deliver';
     const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
-    // A choice made on a page that no longer shows the hook as it is (suspended again since, or events held
-    // since it loaded) is not carried out: the visitor sees the current state and chooses again. An admin's
+    // A choice made on a page that no longer shows the suspension as it is is not carried out: the visitor sees
+    // the current state and chooses again. That is a page of another suspension, or one that held nothing and so
+    // offered no choice about held events, which are held now. More events held since the page loaded do not
+    // make it stale: the choice was about held events, the incident's, and on a busy account more arrive every
+    // second (an exact count could never be matched); the answer says how many the choice covered. An admin's
     // pause offers no choice: hook control refuses it below, in words that say who can lift it.
+    const seenHeld = /^\d+$/.test(String(form.seen_held)) ? Number(form.seen_held) : undefined;
     const stale =
       hook.state === 'suspended' &&
       !pausedByAdmin(hook) &&
-      (form.seen_suspended_at !== (hook.suspended_at ?? '') || form.seen_held !== String(waiting));
+      (form.seen_suspended_at !== (hook.suspended_at ?? '') ||
+        seenHeld === undefined ||
+        (seenHeld === 0 && waiting > 0));
     if (stale) {
       await ctx.sessions.flash(request, {
         kind: 'warning',
