@@ -142,6 +142,9 @@ export function parseCreateForm(
   if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers && Object.keys(extra.headers).length > 0)
     Object.assign(candidate, { headers: extra.headers });
+  // A new hook has no certificate to remove: only one given is sent.
+  const tls = tlsFromForm(body);
+  if (tls) Object.assign(candidate, { tls });
   const untyped = untypedPassword(candidate.auth, values, body);
   const parsed = schemas.create.safeParse(candidate);
   if (!parsed.success || Object.keys(untyped).length > 0)

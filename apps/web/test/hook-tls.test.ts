@@ -58,4 +58,31 @@ describe('client certificates on the website', () => {
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('Changes saved.');
     expect(await w.store.hooks.get(account.id, hook.id)).not.toHaveProperty('tls');
   });
+
+  it('creates a hook with one: refused with a plain-http URL, saved with https', async () => {
+    const pki = makeTestPki('mtls.example.com', 'hookline-client', 30);
+    const account = await w.account('new@acme.test');
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'new@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/new`);
+    await page.getByLabel('Endpoint URL').fill('http://mtls.example.com/hook');
+    await page.getByLabel('Certificate (PEM)').fill(pki.client.cert);
+    await page.getByLabel('Private key (PEM)').fill(pki.client.key);
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await expect(page.locator('#tls_cert-error').textContent()).resolves.toMatch(/^Certificate .*https/);
+    await expect(w.store.hooks.list(account.id)).resolves.toEqual([]);
+
+    await page.getByLabel('Endpoint URL').fill('https://mtls.example.com/hook');
+    await page.getByLabel('Certificate (PEM)').fill(pki.client.cert);
+    await page.getByLabel('Private key (PEM)').fill(pki.client.key);
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Hook created.');
+    await expect(page.locator('[data-hook-tls]').textContent()).resolves.toContain(
+      'CN=hookline-client, O=Acme',
+    );
+    const [created] = await w.store.hooks.list(account.id);
+    await expect(w.store.hooks.target(created!.id)).resolves.toMatchObject({
+      tls: { cert: pki.client.cert.trim(), key: pki.client.key.trim() },
+    });
+  });
 });
