@@ -97,6 +97,19 @@ describe('the operator’s brand on every page', () => {
       expect(reason).not.toMatch(/hookline/i);
     }
 
+    // The page showing a new signing secret once, with the receivers' code to check it.
+    const signed = await postForm(w.baseUrl, session, '/hooks', {
+      url: 'https://crm.example.com/signed',
+      format: 'json',
+      signing: '1',
+    });
+    expect(signed.status).toBe(303);
+    const secretPage = await (
+      await fetch(`${w.baseUrl}${signed.headers.get('location')}`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(secretPage).toContain('whsec_');
+    expect(readable(secretPage)).not.toMatch(/hookline/i);
+
     // The hook page's request preview shows the User-Agent the workers send under this brand.
     const hookPage = await (
       await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie: session.cookie } })

@@ -8,7 +8,7 @@ const nodeSnippet = (form: boolean) =>
   [
     "import { Webhook } from 'standardwebhooks'; // or: import { Webhook } from 'svix'",
     '',
-    'const wh = new Webhook(process.env.HOOKLINE_SIGNING_SECRET);',
+    'const wh = new Webhook(process.env.WEBHOOK_SIGNING_SECRET);',
     '// rawBody: the request body exactly as received, before any parsing',
     `wh.verify(rawBody, req.headers${form ? ', { jsonParse: false }' : ''}); // throws when it is not ours`,
   ].join('\n');
