@@ -190,12 +190,15 @@ export function liveParts(
 const live = (name: LivePart, content: SafeHtml) => html`<div data-live="${name}">${content}</div>`;
 
 /** The live endpoint answers for the same log view (filters, page) as the page shows. */
-function liveQuery(q: LogQuery, window: string | undefined): string {
+// The page's view as its live parts must keep it: the log's filters and page, the held events' page, the
+// health window. A part that followed the hook on another page than the one chosen would move under the reader.
+function liveQuery(q: LogQuery, window: string | undefined, heldFrom: number | undefined): string {
   return new URLSearchParams({
     ...Object.fromEntries(Object.entries(q.values).filter(([, v]) => v)),
     ...(q.values.since || q.values.until ? { tz: q.zone } : {}),
     ...(q.cursor ? { cursor: q.cursor, back: q.back.join('.'), from: String(q.from) } : {}),
     ...(window ? { window } : {}),
+    ...(heldFrom ? { held_from: String(heldFrom) } : {}),
   }).toString();
 }
 
@@ -235,7 +238,7 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
       </div>
       <div
         class="stack"
-        data-live-url="/hooks/${hook.id}/live?${liveQuery(query, input.window)}"
+        data-live-url="/hooks/${hook.id}/live?${liveQuery(query, input.window, input.suspension?.heldList?.from)}"
         data-live-every="${REFRESH_MS}"
         data-live-shape="${hook.state}"
       >
