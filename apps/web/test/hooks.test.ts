@@ -129,6 +129,11 @@ describe('managing hooks (browser)', () => {
     await page.getByRole('link', { name: 'https://crm.example.com/hook' }).click();
     await page.getByRole('link', { name: 'Delete' }).click();
     await page.getByRole('heading', { name: 'Delete this hook?' }).waitFor();
+    // Deleting drops waiting events, not the history (README, "Delivery history").
+    const text = ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(text).toContain(
+      "Its past deliveries stay in your account's history: Find a call finds them by call id.",
+    );
     await screenshot(page, 'hook-delete');
     await page.getByRole('link', { name: 'Cancel' }).click();
     await expect(w.store.hooks.get(account.id, hook.id)).resolves.toBeDefined();

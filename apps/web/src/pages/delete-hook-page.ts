@@ -18,9 +18,14 @@ export function deleteHookPage(viewer: Viewer, hook: HookView, held: number): Sa
         <div class="card-body">
           <p>Events will no longer be sent to <strong class="url">${hook.url}</strong>.</p>
           <p>
-            Its delivery log is deleted with
-            it${held > 0 ? html`, and <strong>${plural(held, 'waiting event')}</strong> ${held === 1 ? 'is' : 'are'} dropped` : ''}.
-            This cannot be undone.
+            ${
+              held > 0
+                ? html`<strong>${plural(held, 'waiting event')}</strong> ${held === 1 ? 'is' : 'are'} dropped
+                    and never sent. `
+                : ''
+            }Its
+            past deliveries stay in your account's history:
+            <a href="/search">Find a call</a> finds them by call id. This cannot be undone.
           </p>
           <form method="post" action="/hooks/${hook.id}/delete" class="form-actions">
             ${csrfField(viewer.csrf)}
