@@ -52,4 +52,23 @@ describe('history filters on the website', () => {
     }
     expect(errorOf((await get(`/hooks/${hook.id}?since=2024-02-29T00:00`)).page, 'since')).toBeUndefined();
   });
+
+  it('offers the outcomes in the words the log shows them in, not their codes', async () => {
+    const { hook, get } = await signedIn();
+    const { page } = await get(`/hooks/${hook.id}?outcome=error`);
+    const select = /<select name="outcome"[^>]*>([\s\S]*?)<\/select>/.exec(page)![1]!;
+    const options = [...select.matchAll(/<option value="([^"]*)"\s*(selected)?\s*>([^<]*)<\/option>/g)];
+    expect(options.map(([, value, selected, label]) => [value, label, selected ?? ''])).toEqual([
+      ['', 'Any', ''],
+      ['delivered', 'Delivered', ''],
+      ['failed', 'Failed', ''],
+      ['timed_out', 'Timed out', ''],
+      ['error', 'Connection error', 'selected'],
+      ['blocked', 'Blocked', ''],
+      ['unknown', 'Unknown', ''],
+      ['expired', 'Expired', ''],
+      ['discarded', 'Discarded', ''],
+      ['erased', 'Erased', ''],
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, filterTextProblem, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
+import { outcomeLabel } from '../view/format';
 import { DEFAULT_ZONE, parseLocalTime, zoneField, zoneName, zoneOf } from '../view/zone';
 
 /** The log's filters as the query string gives them, checked; a bad value is reported and left out. */
@@ -129,7 +130,7 @@ export function logFilters(hookId: string, q: LogQuery): SafeHtml {
     <label
       >Outcome
       <select name="outcome" ${q.problems.outcome ? html`aria-invalid="true"` : ''}>
-        ${option('', 'Any')} ${OUTCOMES.map((o) => option(o, o.replace('_', ' ')))}
+        ${option('', 'Any')} ${OUTCOMES.map((o) => option(o, outcomeLabel(o)))}
       </select>
       ${problem(q, 'outcome')}
     </label>

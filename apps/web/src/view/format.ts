@@ -79,6 +79,11 @@ export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
   return badge(label, tone);
 }
 
+/** An outcome in the words its badge uses, for the log's filter: the same outcome reads the same everywhere. */
+export function outcomeLabel(outcome: RecordedOutcome): string {
+  return OUTCOMES[outcome]?.[0] ?? outcome;
+}
+
 /**
  * An admin's pause in Bull Board is recorded with this reason (and the admin's words after a colon): only an
  * admin lifts it, so pages call it paused, not suspended.
