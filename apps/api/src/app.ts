@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ApiDeps } from './deps';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { clientErrorHandler } from './client-errors';
+import { refuseEncodedBody } from './content-encoding';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { requireOperatorKey } from './operator-auth';
 import { waitForPrimary } from './primary-wait';
@@ -77,6 +78,8 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
       url: fastifyPath(route.path),
       bodyLimit: BODY_LIMIT,
       ...(route.auth ? { onRequest: operatorOnly } : {}),
+      // A compressed body is refused (415) after the key is checked and before it is read (content-encoding.ts).
+      ...(route.method !== 'GET' ? { preParsing: refuseEncodedBody } : {}),
       handler: routeHandler(route, deps),
     });
   // Unknown paths and methods under /v1 answer in the API's own shape wherever the plugin is mounted (the

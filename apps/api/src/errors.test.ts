@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createFailFastRedis } from '@hookline/redis';
 import { pgClient } from '@hookline/history';
 import { createLogger, createMetrics } from '@hookline/telemetry';
@@ -52,6 +53,73 @@ describe('errors in the catalogue shape', () => {
         expect((await api.call('GET', `/v1/accounts/${acct}/hooks`)).json().data).toEqual([]);
       },
     );
+
+    // Nothing decodes a Content-Encoding: the compressed bytes used to reach the JSON parser, which answered
+    // "not valid UTF-8". Refused before the body is read, on every route that takes one, naming the header.
+    it.each([
+      ['gzip', 'gzip'],
+      ['GZip', 'gzip'],
+      ['br', 'br'],
+      ['gzip, identity', 'gzip'],
+      ['identity, deflate,  gzip', 'deflate, gzip'],
+      ['x-"quoted"', 'other than identity'],
+    ])('answers 415 for Content-Encoding %s, creating nothing', async (coding, named) => {
+      const before = await api.keyCount();
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: gzipSync('{"name":"gz"}'),
+        headers: { 'content-encoding': coding },
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.headers['accept-encoding']).toBe('identity');
+      expect(res.json()).toEqual({
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `Content-Encoding ${named} is not supported: send the body uncompressed`,
+        },
+      });
+      expect(await api.keyCount()).toBe(before);
+    });
+
+    it('refuses a coded body on a hook change and an event too, after asking for the key', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const coded = (body: unknown) => ({
+        raw: gzipSync(JSON.stringify(body)),
+        headers: { 'content-encoding': 'gzip' },
+      });
+      const hookUrl = `/v1/accounts/${acct}/hooks/${hook.id}`;
+      for (const res of [
+        await api.call('PATCH', hookUrl, undefined, coded({ description: 'gz' })),
+        await api.call('POST', `/v1/accounts/${acct}/events`, undefined, coded({ type: 'call_created' })),
+        // Chunked, without a length: still a body, still refused.
+        await api.call('POST', `/v1/accounts/${acct}/hooks`, undefined, {
+          ...coded({ url: 'https://x.example.com', format: 'json' }),
+          headers: { 'content-encoding': 'gzip', 'transfer-encoding': 'chunked' },
+        }),
+      ]) {
+        expect(res.statusCode).toBe(415);
+        expect(res.json().error.message).toBe(
+          'Content-Encoding gzip is not supported: send the body uncompressed',
+        );
+      }
+      expect((await api.call('GET', hookUrl)).json().description).toBeUndefined();
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+      const stranger = await api.call('POST', '/v1/accounts', undefined, {
+        ...coded({ name: 'gz' }),
+        key: null,
+      });
+      expect(stranger.statusCode).toBe(401);
+    });
+
+    it('takes a body sent with Content-Encoding identity, in any case', async () => {
+      for (const coding of ['identity', 'Identity']) {
+        const res = await api.call('POST', '/v1/accounts', undefined, {
+          raw: '{"name":"Acme"}',
+          headers: { 'content-encoding': coding },
+        });
+        expect([coding, res.statusCode]).toEqual([coding, 201]);
+      }
+    });
 
     it('takes application/json with a charset', async () => {
       const res = await api.call('POST', '/v1/accounts', undefined, {
