@@ -8,6 +8,7 @@ import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { requireOperatorKey } from './operator-auth';
 import { waitForPrimary } from './primary-wait';
 import { requestLogging } from './request-log';
+import { routerLimits } from './router-options';
 import { fastifyPath, type Route } from './route';
 import { routeHandler } from './route-runner';
 import { accountRoutes } from './routes/accounts';
@@ -93,6 +94,8 @@ export function buildApp(deps: ApiDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
     ...requestLogging(),
+    // Ids of any length reach their route, whose own 404 names what was not found (router-options.ts).
+    ...routerLimits(),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     // Our own ids only: a caller-chosen id could be made to collide with another request's in the logs.

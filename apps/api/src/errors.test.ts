@@ -171,6 +171,29 @@ describe('errors in the catalogue shape', () => {
       }
     });
 
+    // The router matched no parameter over 100 characters: a long id got the catch-all's "No route GET
+    // /v1/accounts/…" (the whole path quoted back) where any other unknown id gets its route's own 404.
+    it('answers an unknown id of any length with its route’s own 404, not quoting the path', async () => {
+      const acct = await api.createAccount();
+      const long = 'a'.repeat(200);
+      for (const [path, message] of [
+        [`/v1/accounts/${long}/hooks`, 'Account not found'],
+        [`/v1/accounts/acct_${long}/activity`, 'Account not found'],
+        [`/v1/accounts/${acct}/hooks/${long}`, 'Hook not found'],
+        [`/v1/accounts/${acct}/hooks/hk_${long}/deliveries`, 'Hook not found'],
+        [`/v1/accounts/${acct}/hooks/${'%C3%A9'.repeat(2000)}`, 'Hook not found'],
+      ] as const) {
+        const res = await api.call('GET', path);
+        expect([path.length, res.statusCode, res.json()]).toEqual([
+          path.length,
+          404,
+          { error: { code: 'NOT_FOUND', message } },
+        ]);
+      }
+      const patched = await api.call('PATCH', `/v1/accounts/${acct}/hooks/${long}`, { description: 'x' });
+      expect(patched.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Hook not found' } });
+    });
+
     it('asks for the key before saying a /v1 path does not exist', async () => {
       for (const [method, path] of [
         ['GET', '/v1/accounts'],

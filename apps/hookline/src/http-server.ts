@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { apiPlugin, BODY_LIMIT, clientErrorHandler, errorHandler, requestLogging } from '@hookline/api';
+import {
+  apiPlugin,
+  BODY_LIMIT,
+  clientErrorHandler,
+  errorHandler,
+  requestLogging,
+  routerLimits,
+} from '@hookline/api';
 import type { Config } from '@hookline/config';
 import { mountAdmin } from '@hookline/admin';
 import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
@@ -55,6 +62,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     loggerInstance: logger,
     // Access lines at debug, errors as ever, no child logger per request unless it writes (request-log.ts).
     ...requestLogging(),
+    // Ids of any length reach their route (the API's and the website's), whose own 404 says what was not found.
+    ...routerLimits(),
     bodyLimit: BODY_LIMIT,
     // Receive deadlines: Node's defaults (60 s for headers, 300 s for a request, checked every 30 s) let an
     // anonymous client that trickles a body hold a connection for minutes. Checked every second instead.

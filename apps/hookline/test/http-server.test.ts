@@ -151,6 +151,20 @@ describe('the composed HTTP server', () => {
     });
   });
 
+  it('an id over 100 characters reaches its route, whose own 404 says what was not found', async () => {
+    // The router's default maxParamLength (100) sent such an id to the catch-all: "No route GET …" (the path quoted).
+    const account = await api('POST', '/v1/accounts', { name: 'Acme' });
+    const long = 'a'.repeat(200);
+    expect(await api('GET', `/v1/accounts/acct_${long}/hooks`)).toEqual({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: 'Account not found' } },
+    });
+    expect(await api('GET', `/v1/accounts/${String(account.body.id)}/hooks/hk_${long}`)).toEqual({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: 'Hook not found' } },
+    });
+  });
+
   it('a malformed address answers in the API’s error shape, and a browser gets a page that says so', async () => {
     // %E0%A4%A is a cut-off UTF-8 sequence: Fastify cannot decode the path and answered with its own JSON
     // ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}), not §6's shape, and no page for a browser.
