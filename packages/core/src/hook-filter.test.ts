@@ -89,6 +89,15 @@ describe('filterProblems', () => {
     );
   });
 
+  it('names an empty field name as filter.""', () => {
+    expect(filterProblems({ '': 'x', to: 'a' }, kinds)).toEqual([
+      {
+        field: 'filter.""',
+        message: expect.stringMatching(/^a field name must not be empty; the fields are /),
+      },
+    ]);
+  });
+
   it('refuses control characters and more than 20 fields', () => {
     expect(filterProblems({ to: 'a\u0000' }, kinds)).toEqual([
       { field: 'filter.to', message: 'must not contain control characters' },

@@ -112,6 +112,14 @@ export function filterProblems(input: unknown, kinds: readonly EventKind[]): Fil
   const known = new Set(kinds.flatMap((kind) => kind.fields.map((field) => field.name)));
   const kindNames = kinds.map((kind) => kind.name).join(', ');
   return names.flatMap((name) => {
+    // An empty name shown as `filter.""`: plain `filter.` read as the whole filter once the path was split.
+    if (name === '')
+      return [
+        {
+          field: 'filter.""',
+          message: `a field name must not be empty; the fields are ${[...known].join(', ')}`,
+        },
+      ];
     const at = `filter.${name}`;
     if (!known.has(name))
       return [

@@ -109,6 +109,29 @@ describe('hook filters through the API', () => {
       expect(await api.keyCount()).toBe(keys);
     });
 
+    // An empty name was reported at `filter` with "is not a field of call_created", as if the filter were wrong.
+    it('names an empty field name as filter."" on a change, changing nothing', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct, { filter: { direction: 'inbound' } });
+      const url = `${hooksUrl(acct)}/${hook.id}`;
+      const res = await api.call('PATCH', url, { filter: { '': 'x' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request: filter.""',
+          details: [
+            {
+              field: 'filter.""',
+              message:
+                'a field name must not be empty; the fields are call_id, direction, from, from_cnam, to, rate, date, queue',
+            },
+          ],
+        },
+      });
+      expect((await api.call('GET', url)).json()).toMatchObject({ filter: { direction: 'inbound' } });
+    });
+
     it('refuses a filter on a field no subscribed kind has, also when only the subscription changes', async () => {
       const acct = await api.createAccount();
       const onlyCalls = await api.call('POST', hooksUrl(acct), {
