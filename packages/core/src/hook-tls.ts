@@ -38,6 +38,71 @@ function certificatesOf(pem: string): X509Certificate[] {
   return blocks.map((block) => new X509Certificate(block));
 }
 
+// A PEM boundary line (RFC 7468): BEGIN or END, and its label. The label is bounded, so one pass over the text
+// finds them all (a pattern spanning whole blocks would rescan the text from every BEGIN left unclosed).
+const PEM_BOUNDARY = /-----(BEGIN|END) ([^\r\n]{0,40}?)-----/g;
+// A label shown back in an answer: the usual upper-case words, never other text of the field.
+const SHOWN_LABEL = /^[A-Z0-9 ]{1,40}$/;
+
+interface PemLayout {
+  /** The label of every BEGIN line, in order. */
+  readonly labels: readonly string[];
+  /** A BEGIN without its END (or an END of another label): a block cut short. */
+  readonly unclosed: boolean;
+  /** Everything outside the blocks. */
+  readonly outside: string;
+}
+
+function pemLayout(text: string): PemLayout {
+  const labels: string[] = [];
+  let open: string | undefined;
+  let unclosed = false;
+  let outside = '';
+  let after = 0;
+  for (const match of text.matchAll(PEM_BOUNDARY)) {
+    const label = match[2] ?? '';
+    if (match[1] === 'BEGIN') {
+      if (open !== undefined) unclosed = true;
+      else outside += text.slice(after, match.index);
+      labels.push(label);
+      open = label;
+    } else if (open === label) {
+      open = undefined;
+      after = match.index + match[0].length;
+    } else unclosed = true;
+  }
+  if (open !== undefined) unclosed = true;
+  else outside += text.slice(after);
+  return { labels, unclosed, outside };
+}
+
+/**
+ * What is wrong with a field that holds certificates only (`cert`, `ca`), or undefined. Node's TLS reads the
+ * certificates out of any text, so extra text was stored as given: a private key pasted after the certificate
+ * sat in a field that is neither sealed nor write-only. The field's text is never quoted back, only a label.
+ */
+function certificatesOnlyProblem(field: 'cert' | 'ca', text: string): string | undefined {
+  const { labels, unclosed, outside } = pemLayout(text);
+  if (labels.length === 0) return undefined; // no PEM at all: "is not a PEM certificate", below
+  if (labels.some((label) => label.includes('PRIVATE KEY')))
+    return field === 'cert'
+      ? 'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)'
+      : "ca holds a private key: ca takes only the endpoint's CA certificates; a client certificate's key goes in tls.key";
+  const other = labels.find((label) => label !== 'CERTIFICATE');
+  if (other !== undefined) {
+    const named = SHOWN_LABEL.test(other) ? `a ${other} block` : 'a block that is not a certificate';
+    return `${field} has ${named}: ${field} takes only CERTIFICATE blocks`;
+  }
+  if (unclosed)
+    return `${field} has a certificate cut short: a -----BEGIN CERTIFICATE----- line without its -----END CERTIFICATE-----`;
+  if (outside.trim() !== '')
+    return (
+      `${field} has text outside its PEM blocks: give only the -----BEGIN CERTIFICATE----- to ` +
+      '-----END CERTIFICATE----- blocks, nothing before, between or after them (such as "Bag Attributes" lines)'
+    );
+  return undefined;
+}
+
 // The subject as one line, as openssl prints it: "CN=hookline, O=Acme".
 const oneLine = (name: string) => name.split('\n').filter(Boolean).join(', ');
 
@@ -90,17 +155,22 @@ export function hookTlsInput(now: () => Date = () => new Date()) {
         ctx.addIssue({ code: 'custom', path: [field], message });
       let cert: X509Certificate | undefined;
       let key: KeyObject | undefined;
-      try {
-        cert = certificatesOf(tls.cert)[0];
-      } catch {
-        problem('cert', 'cert is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
-      }
+      const certProblem = certificatesOnlyProblem('cert', tls.cert);
+      if (certProblem) problem('cert', certProblem);
+      else
+        try {
+          cert = certificatesOf(tls.cert)[0];
+        } catch {
+          problem('cert', 'cert is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
+        }
       try {
         key = createPrivateKey(tls.key);
       } catch {
         problem('key', 'key is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)');
       }
-      if (tls.ca !== undefined)
+      const caProblem = tls.ca === undefined ? undefined : certificatesOnlyProblem('ca', tls.ca);
+      if (caProblem) problem('ca', caProblem);
+      else if (tls.ca !== undefined)
         try {
           certificatesOf(tls.ca);
         } catch {

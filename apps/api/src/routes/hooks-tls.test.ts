@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { makeTestPki, type TestPki } from '@hookline/testing';
 import { useApi } from '../test-support/api-harness';
 
@@ -51,6 +52,109 @@ describe('hook client certificates (API)', () => {
     ]);
     expect(res.body).not.toContain('PRIVATE KEY');
     expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+  });
+
+  // Node's TLS reads the certificates out of any text, so anything else in cert was stored as given: a private
+  // key pasted after the certificate sat in a field that is neither sealed nor write-only.
+  describe('cert and ca hold certificates only', () => {
+    const OUTSIDE =
+      'has text outside its PEM blocks: give only the -----BEGIN CERTIFICATE----- to -----END CERTIFICATE----- ' +
+      'blocks, nothing before, between or after them (such as "Bag Attributes" lines)';
+    const keyLines = () =>
+      pki.client.key.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+    const refused = async (tls: Record<string, string>, field: string, message: string) => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', hooksUrl(acct), { ...base, tls });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: `Invalid request: ${field}`,
+          details: [{ field, message }],
+        },
+      });
+      expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+      return res;
+    };
+
+    it('refuses text after the certificate, naming tls.cert', async () => {
+      await refused({ ...pki.client, cert: `${pki.client.cert}\ngarbage\n` }, 'tls.cert', `cert ${OUTSIDE}`);
+      await refused(
+        { ...pki.client, cert: `Bag Attributes\n${pki.client.cert}` },
+        'tls.cert',
+        `cert ${OUTSIDE}`,
+      );
+    });
+
+    it('refuses the private key pasted into cert, telling where it goes, and never shows it', async () => {
+      for (const key of [pki.client.key, pki.stranger.key]) {
+        const res = await refused(
+          { ...pki.client, cert: pki.client.cert + key },
+          'tls.cert',
+          'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)',
+        );
+        expect(res.body).not.toContain('PRIVATE KEY');
+        for (const line of keyLines()) expect(res.body).not.toContain(line);
+      }
+    });
+
+    it('refuses any other PEM block in cert, and a certificate cut short', async () => {
+      const publicKey = createPublicKey(pki.client.key).export({ type: 'spki', format: 'pem' }) as string;
+      await refused(
+        { ...pki.client, cert: pki.client.cert + publicKey },
+        'tls.cert',
+        'cert has a PUBLIC KEY block: cert takes only CERTIFICATE blocks',
+      );
+      await refused(
+        { ...pki.client, cert: pki.client.cert.replace('-----END CERTIFICATE-----', '') },
+        'tls.cert',
+        'cert has a certificate cut short: a -----BEGIN CERTIFICATE----- line without its -----END CERTIFICATE-----',
+      );
+    });
+
+    it('holds ca to the same rule', async () => {
+      await refused({ ...pki.client, ca: `${pki.ca}garbage` }, 'tls.ca', `ca ${OUTSIDE}`);
+      const res = await refused(
+        { ...pki.client, ca: pki.ca + pki.client.key },
+        'tls.ca',
+        "ca holds a private key: ca takes only the endpoint's CA certificates; a client certificate's key goes in tls.key",
+      );
+      expect(res.body).not.toContain('PRIVATE KEY');
+    });
+
+    it('refuses a PATCH so, keeping the stored certificate', async () => {
+      const acct = await api.createAccount();
+      const created = (await api.call('POST', hooksUrl(acct), { ...base, tls: pki.client })).json();
+      const hookUrl = `${hooksUrl(acct)}/${created.id}`;
+      const res = await api.call('PATCH', hookUrl, {
+        tls: { cert: pki.stranger.cert + pki.stranger.key, key: pki.stranger.key },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([
+        {
+          field: 'tls.cert',
+          message:
+            'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)',
+        },
+      ]);
+      expect((await api.call('GET', hookUrl)).json().tls).toEqual(created.tls);
+    });
+
+    it('takes a chain, CRLF line ends and blank lines around the blocks', async () => {
+      const acct = await api.createAccount();
+      const crlf = (pem: string) => pem.replace(/\r?\n/g, '\r\n');
+      for (const tls of [
+        { ...pki.client, cert: `${pki.client.cert}\n${pki.ca}` },
+        {
+          cert: crlf(`\n${pki.client.cert}\n\n${pki.ca}\n`),
+          key: crlf(pki.client.key),
+          ca: crlf(pki.ca + pki.ca),
+        },
+      ]) {
+        const res = await api.call('POST', hooksUrl(acct), { ...base, tls });
+        expect([res.statusCode, res.json().tls?.subject]).toEqual([201, 'CN=hookline-client, O=Acme']);
+      }
+    });
   });
 
   it('refuses a client certificate with a plain-http URL, naming the field that was given', async () => {
