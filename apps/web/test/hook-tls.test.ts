@@ -65,6 +65,16 @@ describe('client certificates on the website', () => {
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'new@acme.test', PASSWORD);
     await page.goto(`${w.baseUrl}/hooks/new`);
+    // The key pasted into the certificate's box is refused in the page's words, and never shown back.
+    await page.getByLabel('Endpoint URL').fill('https://mtls.example.com/hook');
+    await page.getByLabel('Certificate (PEM)').fill(pki.client.cert + pki.client.key);
+    await page.getByLabel('Private key (PEM)').fill(pki.client.key);
+    await page.getByRole('button', { name: 'Create hook' }).click();
+    await expect(page.locator('#tls_cert-error').textContent()).resolves.toBe(
+      'Certificate holds a private key: the key goes in a field of its own, this one takes only the certificate (its chain may follow).',
+    );
+    expect(await page.content()).not.toContain(pki.client.key.split('\n')[1]!);
+
     await page.getByLabel('Endpoint URL').fill('http://mtls.example.com/hook');
     await page.getByLabel('Certificate (PEM)').fill(pki.client.cert);
     await page.getByLabel('Private key (PEM)').fill(pki.client.key);

@@ -79,19 +79,20 @@ function pemLayout(text: string): PemLayout {
 /**
  * What is wrong with a field that holds certificates only (`cert`, `ca`), or undefined. Node's TLS reads the
  * certificates out of any text, so extra text was stored as given: a private key pasted after the certificate
- * sat in a field that is neither sealed nor write-only. The field's text is never quoted back, only a label.
+ * sat in a field that is neither sealed nor write-only. The field's text is never quoted back, only a label. The
+ * words name no API field after the first: the website shows them under its own labels.
  */
 function certificatesOnlyProblem(field: 'cert' | 'ca', text: string): string | undefined {
   const { labels, unclosed, outside } = pemLayout(text);
   if (labels.length === 0) return undefined; // no PEM at all: "is not a PEM certificate", below
   if (labels.some((label) => label.includes('PRIVATE KEY')))
     return field === 'cert'
-      ? 'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)'
-      : "ca holds a private key: ca takes only the endpoint's CA certificates; a client certificate's key goes in tls.key";
+      ? 'cert holds a private key: the key goes in a field of its own, this one takes only the certificate (its chain may follow)'
+      : "ca holds a private key: this field takes only the endpoint's CA certificates; a client certificate's key goes in a field of its own";
   const other = labels.find((label) => label !== 'CERTIFICATE');
   if (other !== undefined) {
     const named = SHOWN_LABEL.test(other) ? `a ${other} block` : 'a block that is not a certificate';
-    return `${field} has ${named}: ${field} takes only CERTIFICATE blocks`;
+    return `${field} has ${named}: this field takes only CERTIFICATE blocks`;
   }
   if (unclosed)
     return `${field} has a certificate cut short: a -----BEGIN CERTIFICATE----- line without its -----END CERTIFICATE-----`;

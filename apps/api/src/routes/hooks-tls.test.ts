@@ -91,7 +91,7 @@ describe('hook client certificates (API)', () => {
         const res = await refused(
           { ...pki.client, cert: pki.client.cert + key },
           'tls.cert',
-          'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)',
+          'cert holds a private key: the key goes in a field of its own, this one takes only the certificate (its chain may follow)',
         );
         expect(res.body).not.toContain('PRIVATE KEY');
         for (const line of keyLines()) expect(res.body).not.toContain(line);
@@ -103,7 +103,7 @@ describe('hook client certificates (API)', () => {
       await refused(
         { ...pki.client, cert: pki.client.cert + publicKey },
         'tls.cert',
-        'cert has a PUBLIC KEY block: cert takes only CERTIFICATE blocks',
+        'cert has a PUBLIC KEY block: this field takes only CERTIFICATE blocks',
       );
       await refused(
         { ...pki.client, cert: pki.client.cert.replace('-----END CERTIFICATE-----', '') },
@@ -117,7 +117,7 @@ describe('hook client certificates (API)', () => {
       const res = await refused(
         { ...pki.client, ca: pki.ca + pki.client.key },
         'tls.ca',
-        "ca holds a private key: ca takes only the endpoint's CA certificates; a client certificate's key goes in tls.key",
+        "ca holds a private key: this field takes only the endpoint's CA certificates; a client certificate's key goes in a field of its own",
       );
       expect(res.body).not.toContain('PRIVATE KEY');
     });
@@ -134,7 +134,7 @@ describe('hook client certificates (API)', () => {
         {
           field: 'tls.cert',
           message:
-            'cert holds a private key: put the key in tls.key, and in cert only the certificate (its chain may follow)',
+            'cert holds a private key: the key goes in a field of its own, this one takes only the certificate (its chain may follow)',
         },
       ]);
       expect((await api.call('GET', hookUrl)).json().tls).toEqual(created.tls);
