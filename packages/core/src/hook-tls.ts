@@ -78,9 +78,10 @@ function pemLayout(text: string): PemLayout {
 
 /**
  * What is wrong with a field that holds certificates only (`cert`, `ca`), or undefined. Node's TLS reads the
- * certificates out of any text, so extra text was stored as given: a private key pasted after the certificate
- * sat in a field that is neither sealed nor write-only. The field's text is never quoted back, only a label. The
- * words name no API field after the first: the website shows them under its own labels.
+ * certificates out of any text, so anything else was taken without a word: a key pasted into the wrong box (a
+ * mistake its owner should hear of, though the whole client certificate is sealed and never shown), a chain cut
+ * short, a block of another kind. The field's text is never quoted back, only a label. The words name no API
+ * field after the first: the website shows them under its own labels.
  */
 function certificatesOnlyProblem(field: 'cert' | 'ca', text: string): string | undefined {
   const { labels, unclosed, outside } = pemLayout(text);

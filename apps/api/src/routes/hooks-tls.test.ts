@@ -54,8 +54,8 @@ describe('hook client certificates (API)', () => {
     expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
   });
 
-  // Node's TLS reads the certificates out of any text, so anything else in cert was stored as given: a private
-  // key pasted after the certificate sat in a field that is neither sealed nor write-only.
+  // Node's TLS reads the certificates out of any text, so anything else in cert was taken without a word: a
+  // private key pasted after the certificate, a block of another kind, text around them.
   describe('cert and ca hold certificates only', () => {
     const OUTSIDE =
       'has text outside its PEM blocks: give only the -----BEGIN CERTIFICATE----- to -----END CERTIFICATE----- ' +
