@@ -3,7 +3,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN corepack enable
 COPY . .
-RUN pnpm install --frozen-lockfile && pnpm build && pnpm prune --prod
+# Built with every dependency, then installed again with the production ones only (see the script).
+RUN pnpm install --frozen-lockfile && pnpm build && scripts/install-production.sh
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -2,7 +2,9 @@
 # Installs this checkout the two ways a newcomer installs pnpm, each from a clean clone with its own pnpm:
 #   1. `npm install -g pnpm` (today's release), then `pnpm install --frozen-lockfile`
 #   2. corepack (Node's bundled one, pinned by package.json's packageManager), then the same
-# and builds once, so a pnpm release that refuses the repo shows up here rather than on a newcomer's machine.
+# and builds once, so a pnpm release that refuses the repo shows up here rather than on a newcomer's machine;
+# then installs the build again as the Docker image does (production dependencies only) and checks that the
+# production entry points find every module they load.
 # Reaches only the npm registry; about a minute with a warm pnpm store. Usage: scripts/check-fresh-install.sh
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +26,10 @@ dir=$(fresh_clone npm)
   >"$work/build.log" 2>&1) ||
   { tail -30 "$work/build.log"; echo "FAILED: pnpm build"; exit 1; }
 echo "  ok: pnpm $("$work/npm-pnpm/bin/pnpm" --version) installed and built the repo"
+# The Docker image's install: dependencies only. Every production entry point must find its modules there.
+(cd "$dir" && PATH="$work/npm-pnpm/bin:$base_path" timeout 300 scripts/install-production.sh >"$work/prod.log" 2>&1 &&
+  PATH="$work/npm-pnpm/bin:$base_path" node scripts/check-production-install.mjs) ||
+  { tail -30 "$work/prod.log"; echo "FAILED: the production install"; exit 1; }
 
 echo "fresh install: corepack"
 if ! command -v corepack >/dev/null 2>&1; then
