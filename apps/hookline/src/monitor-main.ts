@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { decodeSecretKey } from '@hookline/config';
+import { secretKeyOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { DeliveryLog, HistoryReader } from '@hookline/history';
 import { batchWritesPerTurn, createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
@@ -32,10 +31,8 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   // Its once-a-second loops run on one beat (core/beat.ts); the commands of a turn go out in one write.
   const redis = watch(batchWritesPerTurn(createRedis(config)));
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
-  // The monitor never reads hook credentials, so it does not require the secret key; without one it gets a
-  // throwaway key that can decrypt nothing.
-  const secretKey = config.HOOKLINE_SECRET_KEY ? decodeSecretKey(config.HOOKLINE_SECRET_KEY) : undefined;
-  const secretBox = SecretBox.fromKey(secretKey ?? randomBytes(32));
+  // Required for the monitor (loadConfig): it opens erasure requests and seals the operator notices' secret.
+  const secretBox = SecretBox.fromKey(secretKeyOf(config));
   const catalog = config.eventCatalog;
   const store = createStore({ redis, keys, secretBox, hookQueues: new HookQueues(redis, keys), catalog });
   // Publishes the operator's notices (HOOKLINE_OPERATOR_WEBHOOK_URL) to their hook.
@@ -62,10 +59,8 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     config,
     ...(tracing ? { tracing } : {}),
     ...noticesFor(config, store.accounts, producer),
-    // Erasures were sealed by the API with the secret key: without it this monitor leaves them to another.
-    ...(secretKey ? { erasures: { erasures: store.erasures, settleMs: erasureSettleMs(config) } } : {}),
+    erasures: { erasures: store.erasures, settleMs: erasureSettleMs(config) },
   });
-  if (!secretKey) logger.warn('no HOOKLINE_SECRET_KEY: this monitor runs no erasures');
   const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {

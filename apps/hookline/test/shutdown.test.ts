@@ -123,6 +123,7 @@ describe('a monitor on SIGTERM while Redis is down', () => {
   it('gives its work in flight a few seconds, then exits 0', async () => {
     const monitor = spawnEntry('apps/hookline/src/monitor-main.ts', {
       REDIS_URL: 'redis://127.0.0.1:1',
+      HOOKLINE_SECRET_KEY: 'a'.repeat(64),
       DATABASE_URL: TEST_DATABASE_URL,
       HOOKLINE_DATABASE_SCHEMA: pg.schema,
       HOOKLINE_METRICS_PORT: '0',

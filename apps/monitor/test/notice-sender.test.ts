@@ -23,7 +23,10 @@ async function firstMail(from: string): Promise<ParsedMail> {
 }
 
 const settings = (env: Record<string, string>) =>
-  loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/unused', ...env }, 'monitor');
+  loadConfig(
+    { DATABASE_URL: 'postgres://127.0.0.1/unused', HOOKLINE_SECRET_KEY: 'a'.repeat(64), ...env },
+    'monitor',
+  );
 
 describe('the sender of notice e-mails', () => {
   it('is the brand, not hookline, when a brand is set and HOOKLINE_SMTP_FROM is not', async () => {

@@ -113,8 +113,11 @@ describe('loadConfig', () => {
         return (error as ConfigError).problems;
       }
     };
-    expect(fail({}, 'monitor')).toEqual(['DATABASE_URL: is required for the monitor process']);
-    const db = { DATABASE_URL: 'postgres://u@db/hookline' };
+    expect(fail({}, 'monitor')).toEqual([
+      'DATABASE_URL: is required for the monitor process',
+      'HOOKLINE_SECRET_KEY: is required for the monitor process',
+    ]);
+    const db = { DATABASE_URL: 'postgres://u@db/hookline', HOOKLINE_SECRET_KEY: KEY };
     expect(fail({ ...db, DATABASE_URL: 'mysql://x' })).toEqual([
       'DATABASE_URL: must be a postgres:// or postgresql:// URL',
     ]);
@@ -126,7 +129,6 @@ describe('loadConfig', () => {
     ]);
     expect(fail({ ...db, HOOKLINE_OPERATOR_WEBHOOK_URL: 'https://ops.example.com/hooks' })).toEqual([
       'HOOKLINE_OPERATOR_WEBHOOK_SECRET: is required with HOOKLINE_OPERATOR_WEBHOOK_URL',
-      'HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL',
     ]);
     expect(fail({ ...db, HOOKLINE_OPERATOR_WEBHOOK_SECRET: 'not-a-secret' })).toEqual([
       'HOOKLINE_OPERATOR_WEBHOOK_SECRET: must be whsec_ followed by the base64 of 32 bytes (e.g. whsec_$(openssl rand -base64 32))',
@@ -135,7 +137,6 @@ describe('loadConfig', () => {
     const config = loadConfig(
       {
         ...db,
-        HOOKLINE_SECRET_KEY: KEY,
         HOOKLINE_OPERATOR_WEBHOOK_URL: 'https://ops.example.com/hooks',
         HOOKLINE_OPERATOR_WEBHOOK_SECRET: secret,
       },

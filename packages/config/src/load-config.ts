@@ -10,7 +10,9 @@ export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
 export const REQUIRED: Readonly<Record<Role, readonly (keyof Settings)[]>> = {
   api: ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY', 'DATABASE_URL'],
   worker: ['HOOKLINE_SECRET_KEY'],
-  monitor: ['DATABASE_URL'],
+  // The monitor runs erasures, whose requests the API sealed and whose fence tags are keyed with it: one without
+  // the key would leave every erasure running, and the events it matches refused, with nothing but a log line.
+  monitor: ['DATABASE_URL', 'HOOKLINE_SECRET_KEY'],
   'all-in-one': ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
 };
 
@@ -56,9 +58,6 @@ export function loadConfig(
     present.HOOKLINE_OPERATOR_WEBHOOK_SECRET === undefined
   )
     problems.push('HOOKLINE_OPERATOR_WEBHOOK_SECRET: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
-  // The monitor seals the operator's signing secret for the workers, with the key they open it with.
-  if (present.HOOKLINE_OPERATOR_WEBHOOK_URL !== undefined && present.HOOKLINE_SECRET_KEY === undefined)
-    problems.push('HOOKLINE_SECRET_KEY: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
   if (present.REDIS_SENTINELS !== undefined && present.REDIS_CLUSTER_NODES !== undefined)
     problems.push(
       'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',

@@ -24,10 +24,10 @@ describe('settings reference', () => {
     expect(required.map((s) => [s.name, s.requiredBy])).toEqual([
       ['DATABASE_URL', ['api', 'monitor']],
       ['HOOKLINE_API_KEY', ['api', 'all-in-one']],
-      ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'all-in-one']],
+      ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'monitor', 'all-in-one']],
     ]);
     expect(renderSettingsTable()).toContain('| `HOOKLINE_SECRET_KEY` | — (`pnpm start` generates one into');
-    expect(renderSettingsTable()).toContain('| HTTP tier, worker, `pnpm start` |');
+    expect(renderSettingsTable()).toContain('| HTTP tier, worker, monitor, `pnpm start` |');
   });
 
   it("is the README's settings table, word for word", () => {

@@ -172,7 +172,7 @@ export const settingsSchema = z.object({
       .string()
       .refine((v) => decodeSecretKey(v) !== undefined, 'must be 32 bytes as 64 hex characters or base64')
       .optional(),
-    "32 bytes as 64 hex characters or base64; encrypts hook credentials (AES-256-GCM) and keys the erasure fence's tags (HMAC-SHA256), so every process, a monitor that runs erasures too, has the same one. `openssl rand -hex 32`",
+    "32 bytes as 64 hex characters or base64; encrypts hook credentials (AES-256-GCM) and keys the erasure fence's tags (HMAC-SHA256), so every process has the same one (a monitor runs erasures and seals the operator notices' secret with it). `openssl rand -hex 32`",
     '— (`pnpm start` generates one into `secrets.json` in `HOOKLINE_DATA_DIR`)',
   ),
   HOOKLINE_QUEUE_PREFIX: setting(

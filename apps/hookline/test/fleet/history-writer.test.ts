@@ -48,6 +48,7 @@ describe('the history writer', () => {
     const monitor = spawnEntry('apps/hookline/src/monitor-main.ts', {
       REDIS_URL: TEST_REDIS_URL,
       HOOKLINE_QUEUE_PREFIX: h.ctx.prefix,
+      HOOKLINE_SECRET_KEY: h.secretKeyHex,
       DATABASE_URL: TEST_DATABASE_URL,
       HOOKLINE_DATABASE_SCHEMA: h.pg.schema,
       HOOKLINE_METRICS_PORT: '0',
