@@ -76,7 +76,7 @@ const QUICK: typeof FULL = {
 };
 
 export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dist|source] [--out=FILE]
-  --quick     smaller sizes and shorter phases (about a minute)
+  --quick     smaller sizes and shorter phases (about 2.5 minutes)
   --profile   run the workers under --cpu-prof and print where their CPU went
   --worker    the built worker (dist), its sources through tsx (source), or as the bench runs (auto)
   --only=idle the idle-fleet phase alone: N hooks on a Redis of its own, nothing to deliver, Redis
@@ -84,7 +84,8 @@ export const USAGE = `Usage: pnpm bench [--quick] [--profile] [--worker=auto|dis
   --idle-hooks=N  hooks configured in the idle-fleet phase (default 100000)
   --only=acks what HOOKLINE_REDIS_REPLICA_ACKS=1 costs against 0 per publish and per delivery, on a
               primary and a replica of its own (1000 events each; 300 with --quick)
-Environment: REDIS_URL (default redis://127.0.0.1:6379)`;
+Environment: REDIS_URL (default redis://127.0.0.1:6379), DATABASE_URL (the history's PostgreSQL; default
+  postgres://postgres@127.0.0.1:5432/test, a schema of the bench's own in it)`;
 
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | string {
   const flags = new Map<string, string | undefined>(
