@@ -169,6 +169,9 @@ describe('errors in the catalogue shape', () => {
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(res.json().error.code).toBe('NOT_FOUND');
       }
+      // A long unknown path is quoted as far as anyone needs to recognise it.
+      const long = await api.call('GET', `/v1/${'x'.repeat(5000)}`);
+      expect(long.json().error.message).toBe(`No route GET /v1/${'x'.repeat(196)}…`);
     });
 
     // The router matched no parameter over 100 characters: a long id got the catch-all's "No route GET
