@@ -16,6 +16,7 @@ export function probeSender(
     | 'HOOKLINE_EVENT_TYPE_HEADER'
     | 'HOOKLINE_EGRESS_PROXY'
     | 'HOOKLINE_BRAND_NAME'
+    | 'HOOKLINE_TRACE_PROPAGATE'
   >,
 ): { probe: NonNullable<HookControlDeps['probe']>; close(): Promise<void> } {
   const deliverer = createDeliverer({
@@ -30,6 +31,7 @@ export function probeSender(
       oauthToken: (owner) => tokens.token(owner),
       eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
       userAgent: deliveryUserAgent(config.HOOKLINE_BRAND_NAME),
+      propagateTrace: config.HOOKLINE_TRACE_PROPAGATE,
     },
     close: () => deliverer.close(),
   };

@@ -1,4 +1,5 @@
 import {
+  deliverySpanStatus,
   newId,
   newTraceContext,
   traceContextFrom,
@@ -63,5 +64,5 @@ export function endDeliveryTrace(
   const { span } = trace;
   if (!span) return;
   span.set({ 'hookline.outcome': outcome, 'http.response.status_code': statusCode });
-  span.end(outcome === 'delivered' ? undefined : `${outcome}${error ? `: ${error}` : ''}`);
+  span.end(deliverySpanStatus(outcome, statusCode, error));
 }

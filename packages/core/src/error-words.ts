@@ -75,3 +75,17 @@ function tokenWhy(why: string): string {
     ? words.replace(/\bthe endpoint\b/, 'the token endpoint')
     : 'the token endpoint could not be reached';
 }
+
+/**
+ * A delivery span's ERROR status, for an outcome other than `delivered`: the outcome and its reason, the error as
+ * recorded (an SRE's detail: codes and addresses kept) or, where the outcome has none (`failed` is a status
+ * line), the outcome in words ("failed: the endpoint answered 500"). Undefined for a delivered attempt.
+ */
+export function deliverySpanStatus(
+  outcome: string,
+  statusCode: number | undefined,
+  error: string | undefined,
+): string | undefined {
+  if (outcome === 'delivered') return undefined;
+  return `${outcome}: ${error ?? failureInWords({ outcome, status_code: statusCode })}`;
+}

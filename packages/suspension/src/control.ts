@@ -28,7 +28,10 @@ export interface HookControlDeps {
   readonly clock?: Clock;
   readonly log?: LogSink;
   /** Sends a probe before a re-enable that asks for one (the HTTP tier's deliverer); without it, no probes. */
-  readonly probe?: Pick<ProbeDeps, 'attempt' | 'eventTypeHeader' | 'userAgent' | 'oauthToken' | 'tracing'>;
+  readonly probe?: Pick<
+    ProbeDeps,
+    'attempt' | 'eventTypeHeader' | 'userAgent' | 'oauthToken' | 'tracing' | 'propagateTrace'
+  >;
 }
 
 /**

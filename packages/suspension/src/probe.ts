@@ -1,10 +1,13 @@
 import {
   buildAttemptRecord,
   buildDeliveryRequest,
+  deliverySpanStatus,
   maskAuth,
   maskedAuthorizationHeader,
   newId,
+  newTraceContext,
   recordRequest,
+  traceIdsOf,
   formatEventTimestamp,
   SAMPLE_CALL_CREATED,
   type AttemptRecord,
@@ -28,6 +31,11 @@ export interface ProbeDeps {
   readonly clock: Clock;
   /** The attempt's `hookline.delivery` span (trigger `probe`, a trace of its own), with an exporter. */
   readonly tracing?: Tracing;
+  /**
+   * HOOKLINE_TRACE_PROPAGATE: the probe carries `traceparent` as a delivery does, naming its span, or without an
+   * exporter the root of a new trace, whose ids its record keeps.
+   */
+  readonly propagateTrace?: boolean;
   /**
    * An OAuth 2.0 hook's token (the deliverer's OAuthTokens, through the same policy and proxy). Without one, the
    * probe is an `error` with the reason and nothing is sent to the endpoint.
@@ -67,6 +75,9 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     'hookline.attempt_id': attemptId,
     'hookline.trigger': 'probe',
   });
+  // As a delivery's (the worker's delivery-trace): the span's context, or with propagation a new trace's root.
+  const outbound = span?.context ?? (deps.propagateTrace ? newTraceContext() : undefined);
+  const ids = traceIdsOf(span, outbound);
   let oauthToken: string | undefined;
   let noToken: AttemptResult | undefined;
   if (target.auth.scheme === 'oauth2' && deps.oauthToken) {
@@ -85,6 +96,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     userAgent: deps.userAgent,
     sentAt: deps.clock(),
     ...(oauthToken !== undefined ? { oauthToken } : {}),
+    ...(deps.propagateTrace && outbound ? { traceContext: outbound } : {}),
   });
   const result = noToken ?? (await deps.attempt(request));
   const record = buildAttemptRecord(
@@ -92,7 +104,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     {
       ...result,
       at: startedAt,
-      ...(span ? { trace: { trace_id: span.traceId, span_id: span.spanId } } : {}),
+      ...(ids ? { trace: ids } : {}),
       ...(result.outcome === 'blocked' || noToken
         ? {}
         : { request: recordRequest(request, maskedAuthorizationHeader(maskAuth(target.auth))) }),
@@ -100,11 +112,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
   );
   if (span) {
     span.set({ 'hookline.outcome': result.outcome, 'http.response.status_code': result.statusCode });
-    span.end(
-      result.outcome === 'delivered'
-        ? undefined
-        : `${result.outcome}${result.error ? `: ${result.error}` : ''}`,
-    );
+    span.end(deliverySpanStatus(result.outcome, result.statusCode, result.error));
   }
   await deps.outbox.append(target.id, [record]);
   return record;

@@ -17,7 +17,7 @@ describe('tracing across processes', () => {
   const CLIENT = 3;
   const PRODUCER = 4;
 
-  async function httpTier(collector: OtlpCollector): Promise<string> {
+  async function httpTier(collector: OtlpCollector, extra: Record<string, string> = {}): Promise<string> {
     const server = spawnEntry('apps/hookline/src/http-main.ts', {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -31,6 +31,7 @@ describe('tracing across processes', () => {
       HOOKLINE_ALLOW_NETWORKS: '127.0.0.0/8',
       LOG_LEVEL: 'info',
       ...collector.env,
+      ...extra,
     });
     h.ctx.onCleanup(async () => {
       server.kill('SIGKILL');
@@ -177,28 +178,47 @@ describe('tracing across processes', () => {
   }, 60000);
 
   it('records a probe (Test & re-enable) as a delivery span of its own, sent by the HTTP tier', async () => {
-    const { collector, endpoint, account, hook } = await tracedHook();
-    const base = await httpTier(collector);
-    await h.hookQueues.pause(hook.id);
-
-    const enabled = await call(base, 'POST', `/v1/accounts/${account.id}/hooks/${hook.id}/enable`, {
-      held: 'deliver',
-      probe: true,
-    });
-    expect(enabled.status).toBe(200);
-    expect(endpoint.requests).toHaveLength(1);
-    const probe = await collector.waitForSpan(
-      'the probe span',
-      (s) => s.name === 'hookline.delivery' && s.attributes['hookline.trigger'] === 'probe',
+    // The endpoint refuses the first probe and takes the second.
+    const { collector, endpoint, account, hook } = await tracedHook((_req, i) =>
+      i === 0 ? { kind: 'status', status: 500 } : { kind: 'status', status: 200 },
     );
+    const base = await httpTier(collector, { HOOKLINE_TRACE_PROPAGATE: 'true' });
+    await h.hookQueues.pause(hook.id);
+    const enable = () =>
+      call(base, 'POST', `/v1/accounts/${account.id}/hooks/${hook.id}/enable`, {
+        held: 'deliver',
+        probe: true,
+      });
+    const probeSpan = (outcome: string) =>
+      collector.waitForSpan(
+        `the ${outcome} probe span`,
+        (s) =>
+          s.name === 'hookline.delivery' &&
+          s.attributes['hookline.trigger'] === 'probe' &&
+          s.attributes['hookline.outcome'] === outcome,
+      );
+
+    expect((await enable()).status).toBe(409);
+    const refused = await probeSpan('failed');
+    // An ERROR status says why, as a delivery's does.
+    expect(refused).toMatchObject({ statusCode: 2, statusMessage: 'failed: the endpoint answered 500' });
+    expect((await enable()).status).toBe(200);
+    expect(endpoint.requests).toHaveLength(2);
+    const probe = await probeSpan('delivered');
     expect(probe).toMatchObject({
       parentSpanId: '',
-      attributes: {
-        'hookline.hook_id': hook.id,
-        'hookline.outcome': 'delivered',
-        'http.response.status_code': 200,
-      },
+      attributes: { 'hookline.hook_id': hook.id, 'http.response.status_code': 200 },
     });
+    // HOOKLINE_TRACE_PROPAGATE: a probe carries traceparent as a delivery does, naming its span.
+    expect(endpoint.requests.map((r) => r.headers.traceparent)).toEqual([
+      `00-${refused.traceId}-${refused.spanId}-01`,
+      `00-${probe.traceId}-${probe.spanId}-01`,
+    ]);
+    const [line] = (await h.deliveries(hook.id)).filter(
+      (r) => r.attempt_id === probe.attributes['hookline.attempt_id'],
+    );
+    const record = await h.reader.attempt(account.id, hook.id, line!.attempt_id);
+    expect(record).toMatchObject({ trigger: 'probe', trace_id: probe.traceId, span_id: probe.spanId });
   }, 60000);
 
   it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {

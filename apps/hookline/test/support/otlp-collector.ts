@@ -14,6 +14,8 @@ export interface ExportedSpan {
   readonly attributes: Readonly<Record<string, string | number | boolean>>;
   /** 0 unset, 1 ok, 2 error. */
   readonly statusCode: number;
+  /** The status's description ('' when none). */
+  readonly statusMessage: string;
   readonly resource: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -38,7 +40,7 @@ interface OtlpRequest {
         name: string;
         kind: number;
         attributes?: OtlpAttribute[];
-        status?: { code?: number };
+        status?: { code?: number; message?: string };
       }[];
     }[];
   }[];
@@ -95,6 +97,7 @@ export async function startOtlpCollector(closeLater: <T extends { close(): unkno
                 kind: s.kind,
                 attributes: plain(s.attributes),
                 statusCode: s.status?.code ?? 0,
+                statusMessage: s.status?.message ?? '',
                 resource,
               });
         }

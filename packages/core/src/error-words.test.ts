@@ -1,0 +1,31 @@
+import { deliverySpanStatus, failureInWords } from './error-words';
+
+// An attempt's failure in words: the customer's (pages, e-mails) and the SRE's (a delivery span's status).
+describe('error words', () => {
+  it('says why an attempt was not delivered, without codes', () => {
+    expect(failureInWords({ outcome: 'failed', status_code: 500 })).toBe('the endpoint answered 500');
+    expect(failureInWords({ outcome: 'timed_out', error: 'no response within 15000 ms' })).toBe(
+      'the endpoint did not answer in time',
+    );
+    expect(
+      failureInWords({
+        outcome: 'error',
+        error:
+          'no OAuth 2.0 token from http://127.0.0.1:1/token: the token endpoint answered 401; nothing was sent to the endpoint',
+      }),
+    ).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
+    );
+  });
+
+  it('gives a span the outcome and its reason: the recorded error, else the outcome in words', () => {
+    expect(deliverySpanStatus('delivered', 200, undefined)).toBeUndefined();
+    expect(deliverySpanStatus('failed', 500, undefined)).toBe('failed: the endpoint answered 500');
+    expect(deliverySpanStatus('error', undefined, 'connect ECONNREFUSED 127.0.0.1:9')).toBe(
+      'error: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    expect(deliverySpanStatus('unknown', undefined, undefined)).toBe(
+      'unknown: the attempt was interrupted, and it may or may not have arrived',
+    );
+  });
+});
