@@ -1,4 +1,4 @@
-import { isAdminPause, plainWords, utcInWords, type HookView } from '@hookline/core';
+import { failureInWords, isAdminPause, plainWords, utcInWords, type HookView } from '@hookline/core';
 import type { Notice, NoticeFailure } from '@hookline/suspension';
 
 /** An e-mail as a customer reads it: plain text and the same in HTML. */
@@ -53,19 +53,12 @@ const escape = (text: string) =>
 // Plain words (§15): times, actors and error codes as a customer reads them, never the recorded codes.
 const utc = (iso: string) => utcInWords(iso);
 
-// An outcome without a status, as the website's log names it ("Connection error"), never its code ("error").
-const OUTCOME_WORDS: Readonly<Record<string, string>> = {
-  timed_out: 'timed out',
-  error: 'connection error',
-  blocked: 'not sent',
-  unknown: 'outcome unknown',
-};
-
+// A failure without a status says what happened in the words the website's pages use (failureInWords): an
+// OAuth 2.0 hook that got no token reads as that, with nothing sent, not as a connection error.
 function failureLine(f: NoticeFailure): string {
   if (f.status_code !== undefined)
     return `${utc(f.attempted_at)}  HTTP ${f.status_code}${f.error ? `  ${plainWords(f.error)}` : ''}`;
-  const what = OUTCOME_WORDS[f.outcome] ?? f.outcome.replace('_', ' ');
-  return `${utc(f.attempted_at)}  ${what}${f.error ? `: ${plainWords(f.error)}` : ''}`;
+  return `${utc(f.attempted_at)}  ${failureInWords(f)}`;
 }
 
 /**
