@@ -60,6 +60,32 @@ describe('login limiter', () => {
     await expect(limiter.check('fresh@acme.test', '192.0.2.8')).resolves.toEqual({ allowed: true });
   });
 
+  it('does not count attempts it refused: tries at a locked account leave the address to everyone else', async () => {
+    const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
+    await failures(
+      limiter,
+      5,
+      () => 'x@acme.test',
+      () => '192.0.2.40',
+    );
+    // x is locked; 15 more tries at it (its owner's right password among them) are refused, never checked.
+    for (let i = 0; i < 15; i += 1)
+      await expect(limiter.attempt('x@acme.test', '192.0.2.40')).resolves.toMatchObject({ allowed: false });
+    await expect(ctx.redis.get(redisKeys(ctx.prefix).loginAttempts('ip:192.0.2.40'))).resolves.toBe('5');
+    const y = await limiter.attempt('y@acme.test', '192.0.2.40');
+    expect(y.allowed).toBe(true);
+  });
+
+  it('never makes again a counter whose window ended before a right password gave its attempt back', async () => {
+    const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
+    const right = await limiter.attempt('z@acme.test', '192.0.2.41');
+    const address = redisKeys(ctx.prefix).loginAttempts('ip:192.0.2.41');
+    // The window ends between the attempt and the password's check.
+    await ctx.redis.del(address);
+    if (right.allowed) await right.succeeded();
+    await expect(ctx.redis.exists(address)).resolves.toBe(0);
+  });
+
   it('counts the address alone when there is no email (the admin area)', async () => {
     const limiter = new LoginLimiter(ctx.redis, redisKeys(ctx.prefix));
     await adminFailures(limiter, 19, '192.0.2.9');

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '@hookline/redis';
+import { STORE_SCRIPTS } from './scripts';
 
 export type LoginGate =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
@@ -44,8 +45,10 @@ export class LoginLimiter {
   /**
    * Counts an attempt before the password is checked, so parallel guesses cannot all pass a check made
    * before any of them is counted: of 30 at once, exactly the allowance gets through. A correct password
-   * then gives the attempt back (`succeeded`); a wrong one leaves it counted. The window starts at the first
-   * attempt, so a steady trickle of guesses stays capped.
+   * then gives the attempt back (`succeeded`); a wrong one leaves it counted. An attempt refused here was never
+   * checked, so it is given back at once: only wrong passwords count, and tries at a locked account (its
+   * owner's correct password included) do not use up the allowance of everyone else behind the address. The
+   * window starts at the first attempt, so a steady trickle of guesses stays capped.
    */
   async attempt(email: string | undefined, ip: string): Promise<LoginAttempt> {
     const subjects = this.subjects(email, ip);
@@ -58,7 +61,10 @@ export class LoginLimiter {
       return [Number(reply[0]?.[1] ?? 0), max, Number(reply[2]?.[1] ?? -1)];
     });
     const verdict = gate(counted);
-    if (!verdict.allowed) return verdict;
+    if (!verdict.allowed) {
+      await Promise.all(subjects.map(([key]) => this.takeOff(key)));
+      return verdict;
+    }
     return { allowed: true, succeeded: () => this.giveBack(email, ip) };
   }
 
@@ -68,8 +74,12 @@ export class LoginLimiter {
     const address = second ?? first;
     await Promise.all([
       ...(second && first ? [this.redis.del(first[0])] : []),
-      ...(address ? [this.redis.decr(address[0])] : []),
+      ...(address ? [this.takeOff(address[0])] : []),
     ]);
+  }
+
+  private async takeOff(key: string): Promise<void> {
+    await STORE_SCRIPTS.loginGiveBack.run(this.redis, [key], []);
   }
 }
 

@@ -26,6 +26,8 @@ export const STORE_SCRIPTS = {
   hookEventsSet: loadScript('hook-events-set', DIR),
   /** A hook's filter on event fields, likewise set (or removed) only while the hook is in its account's index. */
   hookFilterSet: loadScript('hook-filter-set', DIR),
+  /** Takes an attempt off a sign-in counter, never making one that has expired again. */
+  loginGiveBack: loadScript('login-give-back', DIR),
   /** Sign-in links: use one once, before it expires (server clock). */
   portalLinkUse: loadScript('portal-link-use', DIR),
 } as const;
