@@ -276,7 +276,8 @@ export const settingsSchema = z.object({
     basicCredential().min(12, 'must be at least 12 characters').optional(),
     'Bull Board password, at least 12 characters, visible ASCII or spaces. After 20 wrong passwords from one address in 15 minutes, ' +
       'that address gets `429` with `Retry-After` until the window ends (website sign-in: 5 per email, 20 ' +
-      "per address, counted apart from the admin area's)",
+      "per address, counted apart from the admin area's; a try refused while locked out, the right password " +
+      'included, is not counted)',
     '— (Bull Board is off without it; `pnpm start` generates one)',
   ),
   LOG_LEVEL: setting(
