@@ -214,6 +214,28 @@ describe('sign-in links on the website', () => {
     );
   });
 
+  it('an account made without a password: its page offers no password change, and a posted one changes nothing', async () => {
+    const account = await w.store.accounts.create({ name: 'Portal only', email: 'portal@acme.test' });
+    const session = await sessionFrom((await linkTo(account.id, false)).token);
+    const page = await (await fetch(`${w.baseUrl}/account`, { headers: { cookie: session.cookie } })).text();
+    expect(page).toContain("This account has no password: you open it from your provider's site.");
+    expect(page).not.toContain('Current password');
+    const posted = await post(session, '/account/password', {
+      current_password: 'anything at all',
+      new_password: 'a new password 123',
+      confirm_password: 'a new password 123',
+    });
+    expect([posted.status, posted.headers.get('location')]).toEqual([303, '/account']);
+    await expect(w.store.accounts.hasPassword(account.id)).resolves.toBe(false);
+    // Nothing was guessed, so nothing counts against the sign-in limits.
+    await expect(w.ctx.redis.exists(w.keys.loginAttempts('email:portal@acme.test'))).resolves.toBe(0);
+    // An account with a password is offered the change, as before.
+    const withPassword = await w.account('pw@acme.test');
+    const other = await sessionFrom((await linkTo(withPassword.id, false)).token);
+    const form = await (await fetch(`${w.baseUrl}/account`, { headers: { cookie: other.cookie } })).text();
+    expect(form).toContain('Current password');
+  });
+
   function post(session: HttpSession, path: string, fields: Record<string, string>) {
     return fetch(`${w.baseUrl}${path}`, {
       method: 'POST',

@@ -106,6 +106,11 @@ export class RedisAccounts implements Accounts {
     return true;
   }
 
+  async hasPassword(accountId: string): Promise<boolean> {
+    if (!isIdOf('acct', accountId)) return false;
+    return (await this.redis.hexists(this.keys.accountRecord(accountId), 'password_hash')) === 1;
+  }
+
   private async read(accountId: string): Promise<Record<string, string> | undefined> {
     if (!isIdOf('acct', accountId)) return undefined;
     const record = await this.redis.hgetall(this.keys.accountRecord(accountId));

@@ -87,6 +87,8 @@ export interface Accounts {
   /** The id of the account signed in with this email, if any (for the operator's own tools, not sign-in). */
   idByEmail(email: string): Promise<string | undefined>;
   changePassword(accountId: string, currentPassword: string, newPassword: string): Promise<boolean>;
+  /** Whether the account signs in with a password (one made by the API without one opens by sign-in links). */
+  hasPassword(accountId: string): Promise<boolean>;
 }
 
 export interface Hooks {

@@ -25,7 +25,21 @@ function passwordField(id: PasswordField, label: string, errors: PasswordErrors,
   </div>`;
 }
 
-export function accountPage(viewer: Viewer, errors: PasswordErrors = {}, minLength = 10): SafeHtml {
+// An account made by the operator's API without a password is opened by sign-in links from the operator's site
+// only: no password form is offered that could never be filled in right.
+const NO_PASSWORD = html`<section class="card" aria-labelledby="password-title">
+  <div class="card-header"><h2 id="password-title">Password</h2></div>
+  <div class="card-body" data-no-password>
+    <p>This account has no password: you open it from your provider's site.</p>
+  </div>
+</section>`;
+
+export function accountPage(
+  viewer: Viewer,
+  errors: PasswordErrors = {},
+  minLength = 10,
+  hasPassword = true,
+): SafeHtml {
   const { account } = viewer;
   return layout(
     'Account',
@@ -53,25 +67,29 @@ export function accountPage(viewer: Viewer, errors: PasswordErrors = {}, minLeng
             </dl>
           </div>
         </section>
-        ${changeControl(
-          viewer,
-          (csrf) =>
-            html`<section class="card" aria-labelledby="password-title">
-              <div class="card-header"><h2 id="password-title">Change password</h2></div>
-              <form class="card-body" method="post" action="/account/password" novalidate>
-                ${csrfField(csrf)} ${passwordField('current_password', 'Current password', errors)}
-                ${passwordField('new_password', 'New password', errors, `At least ${minLength} characters.`)}
-                ${passwordField('confirm_password', 'Repeat the new password', errors)}
-                <button class="btn btn-primary" type="submit">Change password</button>
-              </form>
-            </section>`,
-          html`<section class="card" aria-labelledby="password-title">
-            <div class="card-header"><h2 id="password-title">Password</h2></div>
-            <div class="card-body">
-              <p>This view can only look, so the password cannot be changed here.</p>
-            </div>
-          </section>`,
-        )}
+        ${
+          !hasPassword
+            ? NO_PASSWORD
+            : changeControl(
+                viewer,
+                (csrf) =>
+                  html`<section class="card" aria-labelledby="password-title">
+                    <div class="card-header"><h2 id="password-title">Change password</h2></div>
+                    <form class="card-body" method="post" action="/account/password" novalidate>
+                      ${csrfField(csrf)} ${passwordField('current_password', 'Current password', errors)}
+                      ${passwordField('new_password', 'New password', errors, `At least ${minLength} characters.`)}
+                      ${passwordField('confirm_password', 'Repeat the new password', errors)}
+                      <button class="btn btn-primary" type="submit">Change password</button>
+                    </form>
+                  </section>`,
+                html`<section class="card" aria-labelledby="password-title">
+                  <div class="card-header"><h2 id="password-title">Password</h2></div>
+                  <div class="card-body">
+                    <p>This view can only look, so the password cannot be changed here.</p>
+                  </div>
+                </section>`,
+              )
+        }
       </div>`,
   );
 }

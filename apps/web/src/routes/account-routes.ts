@@ -40,7 +40,8 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/account', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    return ctx.page(reply, accountPage(await ctx.viewer(request, who), {}, PASSWORD_MIN));
+    const hasPassword = await accounts.hasPassword(who.account.id);
+    return ctx.page(reply, accountPage(await ctx.viewer(request, who), {}, PASSWORD_MIN, hasPassword));
   });
 
   app.post('/account/password', async (request, reply) => {
@@ -51,6 +52,14 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const confirm = field(request.body, 'confirm_password');
     const again = async (errors: PasswordErrors, status: number) =>
       ctx.page(reply, accountPage(await ctx.viewer(request, who), errors, PASSWORD_MIN), status);
+    // No password to change (the page offers none): said plainly, and no guess counted against the limits.
+    if (!(await accounts.hasPassword(who.account.id))) {
+      await ctx.sessions.flash(request, {
+        kind: 'warning',
+        message: "This account has no password: you open it from your provider's site.",
+      });
+      return reply.redirect('/account', 303);
+    }
 
     const errors: PasswordErrors = {};
     if (!current) errors.current_password = 'Enter your current password.';
