@@ -86,6 +86,8 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   // Unknown paths and methods under /v1 answer in the API's own shape wherever the plugin is mounted (the
   // all-in-one server's own not-found handler serves the website's pages). Every /v1 route needs the key, so
   // the key is asked for first here too: without it, 404 against 401 would tell a stranger which paths exist.
+  // `/v1` itself included: the start banner prints it, and it is as much an API path as any below it.
+  app.all('/v1', { onRequest: operatorOnly }, notFoundHandler);
   app.all('/v1/*', { onRequest: operatorOnly }, notFoundHandler);
 }
 

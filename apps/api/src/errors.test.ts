@@ -160,6 +160,7 @@ describe('errors in the catalogue shape', () => {
     it('answers 404 JSON for unknown routes and methods', async () => {
       for (const [method, path] of [
         ['GET', '/nope'],
+        ['GET', '/v1'],
         ['GET', '/v1/accounts'],
         ['PUT', '/v1/accounts'],
         ['GET', '/v1/accounts/acct_00000000000000000000/hooks/hk_00000000000000000000/nope'],
@@ -199,6 +200,7 @@ describe('errors in the catalogue shape', () => {
 
     it('asks for the key before saying a /v1 path does not exist', async () => {
       for (const [method, path] of [
+        ['GET', '/v1'],
         ['GET', '/v1/accounts'],
         ['GET', '/v1/admin/secrets'],
         ['GET', '/v1/accounts/acct_00000000000000000000/hooks/hk_00000000000000000000/nope'],

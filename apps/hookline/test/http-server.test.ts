@@ -165,6 +165,18 @@ describe('the composed HTTP server', () => {
     });
   });
 
+  it('/v1 itself, the path the start banner prints, asks for the key like every path under it', async () => {
+    const res = await fetch(`${base}/v1`);
+    expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
+      401,
+      'UNAUTHORIZED',
+    ]);
+    expect(await api('GET', '/v1')).toEqual({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: 'No route GET /v1' } },
+    });
+  });
+
   it('a malformed address answers in the API’s error shape, and a browser gets a page that says so', async () => {
     // %E0%A4%A is a cut-off UTF-8 sequence: Fastify cannot decode the path and answered with its own JSON
     // ({"error":"Bad Request","code":"FST_ERR_BAD_URL",…}), not §6's shape, and no page for a browser.
