@@ -45,7 +45,7 @@ export function actorWords(actor: AuditActor): string {
         ? 'you, from your provider’s site (view only)'
         : 'you, from your provider’s site';
     case 'operator_key':
-      return 'your provider, automatically';
+      return 'your provider';
     case 'admin':
       return `support (${actor.name})`;
     case 'start_command':

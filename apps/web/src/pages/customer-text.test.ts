@@ -6,9 +6,8 @@ import { loginPage } from './login-page';
 describe('customer-facing text', () => {
   it('names who acted in words, never by an internal id', () => {
     expect(actorWords({ kind: 'account_user' })).toBe('you');
-    expect(actorWords({ kind: 'operator_key', key: '0123456789abcdef' })).toBe(
-      'your provider, automatically',
-    );
+    // A change made with the operator key is someone's at the provider (a re-enable too), not automatic.
+    expect(actorWords({ kind: 'operator_key', key: '0123456789abcdef' })).toBe('your provider');
     expect(actorWords({ kind: 'portal_session', link: '0123456789abcdef', read_only: true })).toBe(
       'you, from your provider’s site (view only)',
     );
