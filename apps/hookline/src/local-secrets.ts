@@ -16,7 +16,7 @@ export interface LocalSecrets {
  */
 export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  if (existsSync(file)) return readSecrets(file);
   mkdirSync(dataDir, { recursive: true });
   const secrets: LocalSecrets = {
     apiKey: `hl_${randomBytes(24).toString('base64url')}`,
@@ -27,3 +27,25 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
+
+const FIELDS = ['apiKey', 'secretKey', 'adminPassword', 'demoPassword'] as const;
+
+// A file that is not what this start wrote is named, with what to do: it is never replaced silently, since
+// the hook credentials sealed with its secretKey open with that key alone.
+function readSecrets(file: string): LocalSecrets {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}. ${REPAIR}`);
+  }
+  const missing = FIELDS.filter(
+    (field) => typeof (parsed as Record<string, unknown> | null)?.[field] !== 'string',
+  );
+  if (missing.length > 0) throw new Error(`${file}: ${missing.join(', ')} missing or not text. ${REPAIR}`);
+  return parsed as LocalSecrets;
+}
+
+const REPAIR =
+  'Mend it, or move it away to have new secrets made (hook credentials sealed with the old secretKey then ' +
+  'no longer open).';

@@ -14,6 +14,7 @@ import { noticesFor } from './notices-for';
 import { DEMO_EMAIL, ensureDemoAccount, startDemo } from './demo';
 import { buildHttpServer } from './http-server';
 import { listenHttp } from './listen-http';
+import { lockDataDir } from './data-dir-lock';
 import { loadOrCreateLocalSecrets } from './local-secrets';
 import { packageVersion, parseStartFlags, START_USAGE } from './start-flags';
 
@@ -57,6 +58,10 @@ let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
 
 async function localEnv(): Promise<NodeJS.ProcessEnv> {
   dataDir = resolve(loadDataDir(process.env));
+  // One start per data directory; released when this process exits, however it exits but SIGKILL (a start
+  // after that takes the lock over).
+  const lock = lockDataDir(dataDir);
+  process.once('exit', () => lock.release());
   secrets = loadOrCreateLocalSecrets(dataDir);
   const env: NodeJS.ProcessEnv = {
     HOOKLINE_API_KEY: secrets.apiKey,

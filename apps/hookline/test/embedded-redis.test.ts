@@ -27,6 +27,27 @@ describe('embedded Redis', () => {
     }
   }, 30000);
 
+  it('stops the server a killed start left running before it starts another on the same files', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-redis-'));
+    try {
+      // A start killed with SIGKILL never stops its redis-server: the child outlives it.
+      const left = await startEmbeddedRedis(dataDir);
+      const client = new IORedis(left.url);
+      await client.set('hookline:probe', 'written before the kill');
+      await client.quit();
+
+      const next = await startEmbeddedRedis(dataDir);
+      // The one left was stopped (it wrote its AOF out first), not left writing the same files.
+      expect(await redisAnswers(left.url, 300)).toBe(false);
+      const again = new IORedis(next.url);
+      expect(await again.get('hookline:probe')).toBe('written before the kill');
+      await again.quit();
+      await next.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30000);
+
   it('tells a closed port from a Redis', async () => {
     expect(await redisAnswers('redis://127.0.0.1:1', 300)).toBe(false);
     expect(await redisAnswers(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')).toBe(true);

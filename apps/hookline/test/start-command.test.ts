@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
@@ -76,5 +76,65 @@ describe('pnpm start on a HOST that is no address of this machine', () => {
     });
     expect(await hookline.exited).toEqual({ code: 1, signal: null });
     expect(hookline.output()).toMatch(/^HOST=192\.0\.2\.1: cannot listen there \(listen EADDRNOTAVAIL/m);
+  }, 60000);
+});
+
+describe('pnpm start on a data directory', () => {
+  const ctx = useRedis('start-lock');
+
+  function start(dataDir: string) {
+    const hookline = spawnEntry('apps/hookline/src/main.ts', {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: TEST_REDIS_URL,
+      HOOKLINE_DATA_DIR: dataDir,
+      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
+      HOOKLINE_METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+    });
+    ctx.onCleanup(async () => {
+      hookline.kill('SIGKILL');
+      await hookline.exited;
+    });
+    return hookline;
+  }
+
+  it('runs one start at a time on it: a second is refused by name, a killed one is taken over', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const first = start(dataDir);
+    await first.waitForOutput('secrets.json', 60000);
+
+    // Its embedded database and AOF take one process: a second start on them would corrupt them.
+    const second = start(dataDir);
+    expect(await second.exited).toEqual({ code: 1, signal: null });
+    expect(second.output()).toContain(
+      `HOOKLINE_DATA_DIR=${dataDir}: another pnpm start (pid ${first.child.pid}) uses this data directory. ` +
+        'Stop it first, or give this one a HOOKLINE_DATA_DIR of its own.',
+    );
+
+    // Killed, it cannot let go: the next start finds its pid gone and takes the directory over.
+    first.kill('SIGKILL');
+    await first.exited;
+    const third = start(dataDir);
+    await third.waitForOutput('hookline is running', 60000);
+    third.kill('SIGTERM');
+    expect(await third.exited).toEqual({ code: 0, signal: null });
+    // A clean stop lets go of it.
+    expect(() => readFileSync(join(dataDir, 'start.pid'))).toThrow(/ENOENT/);
+  }, 120000);
+
+  it('names a secrets file it cannot read, and what to do, instead of a bare JSON error', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    writeFileSync(join(dataDir, 'secrets.json'), '{ apiKey: ');
+    const hookline = start(dataDir);
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toMatch(
+      new RegExp(
+        `^${join(dataDir, 'secrets.json')}: .*JSON.*\\. Mend it, or move it away to have new secrets made`,
+        'm',
+      ),
+    );
   }, 60000);
 });

@@ -184,8 +184,8 @@ export const settingsSchema = z.object({
   ),
   HOOKLINE_DATA_DIR: setting(
     z.string().min(1).default('.data'),
-    "where `pnpm start` keeps its generated secrets (`secrets.json`) and the embedded Redis's AOF; " +
-      'production entry points do not use it',
+    "where `pnpm start` keeps its generated secrets (`secrets.json`), the embedded Redis's AOF and the " +
+      'embedded PostgreSQL; one `pnpm start` at a time uses it. Production entry points do not use it',
   ),
   HOOKLINE_DELIVERY_TIMEOUT_MS: setting(
     int(15000, 100, 120000),

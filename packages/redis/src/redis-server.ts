@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
@@ -44,9 +44,44 @@ async function freePort(): Promise<number> {
   });
 }
 
+const PID_FILE = 'redis.pid';
+
+/** Whether `pid` is a running redis-server: /proc where there is one, else ps (macOS). */
+function isRedisServer(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'redis-server';
+  } catch {
+    const ps = spawnSync('ps', ['-p', String(pid), '-o', 'comm='], { encoding: 'utf8' });
+    return ps.status === 0 && /(^|\/)redis-server\s*$/.test(ps.stdout.trim());
+  }
+}
+
+/**
+ * The embedded redis-server of an earlier start that did not stop it (its start was killed: a child outlives
+ * its parent's SIGKILL), found by the pid file it wrote in `dir`: stopped with SIGTERM, which has it write
+ * its AOF out, before a new one opens the same files. Two servers on one AOF would each overwrite the other's.
+ */
+async function stopLeftOver(dir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, PID_FILE), 'utf8').trim());
+  } catch {
+    return;
+  }
+  if (!isRedisServer(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100 && isRedisServer(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (isRedisServer(pid))
+    throw new Error(
+      `the embedded redis-server left by an earlier start (pid ${pid}, in ${dir}) did not stop`,
+    );
+}
+
 /**
  * Starts a private redis-server as a child process with AOF persistence under `dataDir`, so a local
- * `pnpm start` works without any setup and keeps its events across restarts.
+ * `pnpm start` works without any setup and keeps its events across restarts. One left running by an earlier
+ * start is stopped first (stopLeftOver); the caller holds the data directory (one start at a time).
  */
 export async function startEmbeddedRedis(
   dataDir: string,
@@ -55,6 +90,7 @@ export async function startEmbeddedRedis(
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error) throw new RedisServerMissing();
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
+  await stopLeftOver(dir);
   port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
@@ -71,6 +107,9 @@ export async function startEmbeddedRedis(
       '',
       '--daemonize',
       'no',
+      // Written at start and removed at a clean exit: a server left by a killed start is found by it.
+      '--pidfile',
+      join(dir, PID_FILE),
     ],
     { stdio: 'ignore' },
   );
