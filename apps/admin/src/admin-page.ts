@@ -46,7 +46,7 @@ On a hook's queue page, Resume re-enables a suspended hook and delivers its held
 <button type="submit">Open in Bull Board</button>
 </form>
 ${m.message ? `<p role="status">${text(m.message)}</p>` : ''}
-${m.found ? `<h2>Hooks found</h2>${hookTable(m.found, board)}${openAll}` : ''}
+${m.found?.length ? `<h2>Hooks found</h2>${hookTable(m.found, board)}${openAll}` : ''}
 <h2>Suspended hooks</h2>
 ${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
 </main></body></html>`;

@@ -113,6 +113,18 @@ describe('Bull Board for admins', () => {
     expect(queues.map((q) => q.name)).not.toContain(a.keys.hookQueueName(other.id));
   });
 
+  it('says so when nothing matches, and that a name alone needs its account', async () => {
+    await mount();
+    const none = await call('GET', `/admin?account=${a.hook.account_id}&name=nothing-like-it`);
+    expect(none.body).toContain('<p role="status">No hooks found for that account and name.</p>');
+    // No empty table under the words.
+    expect(none.body).not.toContain('<h2>Hooks found</h2>');
+    const alone = await call('GET', '/admin?name=crm');
+    expect(alone.body).toContain(
+      '<p role="status">Give the account id too: hook names are looked for within one account.</p>',
+    );
+  });
+
   it('serves the board itself to an admin', async () => {
     await mount();
     const res = await call('GET', `/admin/queues?hook=${a.hook.id}`);

@@ -187,6 +187,10 @@ async function adminPage(
     ...(found ? { found } : {}),
     suspended: await suspendedHooks(deps),
     ...(found?.length === 0 ? { message: 'No hooks found for that account and name.' } : {}),
+    // Names are looked for within one account (hooks are listed per account): said, not an empty answer.
+    ...(!query.account && query.name
+      ? { message: 'Give the account id too: hook names are looked for within one account.' }
+      : {}),
   });
   return reply.type('text/html; charset=utf-8').send(html);
 }
