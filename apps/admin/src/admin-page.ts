@@ -52,6 +52,14 @@ ${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
 </main></body></html>`;
 }
 
+/** A refusal as a browser shows it: the page's own frame, one sentence. */
+export function refusalPage(sentence: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>hookline admin</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}</style>
+</head><body><main><h1>hookline admin</h1><p>${text(sentence)}</p></main></body></html>`;
+}
+
 function hookTable(hooks: readonly HookView[], board: string): string {
   const rows = hooks
     .map((hook) => {

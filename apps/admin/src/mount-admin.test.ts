@@ -45,6 +45,16 @@ describe('Bull Board for admins', () => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="hookline admin"/);
     }
     expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);
+    // A browser that cancels its sign-in prompt shows the body: a page in words, not JSON.
+    const browser = await call('GET', '/admin', { accept: 'text/html,application/xhtml+xml' });
+    expect([browser.statusCode, browser.headers.get('content-type')]).toEqual([
+      401,
+      'text/html; charset=utf-8',
+    ]);
+    expect(browser.body).toContain('Sign in with the admin user and password');
+    expect(JSON.parse((await call('GET', '/admin/queues/api/queues', {})).body)).toMatchObject({
+      error: { code: 'UNAUTHORIZED' },
+    });
   });
 
   it('answers 503 with a retry time on every route while Redis cannot be reached, never a 500', async () => {
@@ -77,6 +87,11 @@ describe('Bull Board for admins', () => {
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect(JSON.parse(blocked.body)).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    const page = await call('GET', '/admin', { accept: 'text/html' });
+    expect(page.statusCode).toBe(429);
+    expect(page.body).toMatch(
+      /Too many failed admin sign-ins from this address: try again in 1[45] minutes\./,
+    );
     // Nothing it asked for happened.
     expect((await call('PUT', `${queuePath(a.hook.id)}/pause`)).statusCode).toBe(429);
     expect(await a.hookQueues.isPaused(a.hook.id)).toBe(false);

@@ -8,7 +8,7 @@ import type { HookControl } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
 import { setAdminSecurityHeaders } from './security-headers';
 import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
-import { renderAdminPage } from './admin-page';
+import { refusalPage, renderAdminPage } from './admin-page';
 import { BOARD_ACTION_ROUTES, BOARD_ACTIONS_SCRIPT_PATH, registerBoardActions } from './board-actions';
 import { BoardRegistry } from './board-registry';
 import { FastifyBoardAdapter } from './fastify-board-adapter';
@@ -110,23 +110,24 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
         const attempt = credentials ? await limiter.attempt(undefined, request.ip) : undefined;
         const gate = attempt ?? (await limiter.check(undefined, request.ip));
         if (!gate.allowed)
-          return reply
-            .code(429)
-            .header('retry-after', String(gate.retryAfterSeconds))
-            .send({
-              error: {
-                code: 'RATE_LIMITED',
-                message: `Too many failed admin sign-ins from this address; retry in ${gate.retryAfterSeconds} s`,
-              },
-            });
+          return refuse(
+            request,
+            reply.code(429).header('retry-after', String(gate.retryAfterSeconds)),
+            'RATE_LIMITED',
+            `Too many failed admin sign-ins from this address; retry in ${gate.retryAfterSeconds} s`,
+            `Too many failed admin sign-ins from this address: try again in ${Math.ceil(gate.retryAfterSeconds / 60)} minutes.`,
+          );
         if (isAdmin(credentials, deps.admin)) {
           if (attempt?.allowed) await attempt.succeeded();
           return;
         }
-        return reply
-          .code(401)
-          .header('www-authenticate', BASIC_CHALLENGE)
-          .send({ error: { code: 'UNAUTHORIZED', message: 'Admin credentials required' } });
+        return refuse(
+          request,
+          reply.code(401).header('www-authenticate', BASIC_CHALLENGE),
+          'UNAUTHORIZED',
+          'Admin credentials required',
+          'Sign in with the admin user and password (HOOKLINE_ADMIN_USER and HOOKLINE_ADMIN_PASSWORD): reload this page to be asked again.',
+        );
       });
       scope.addHook('preHandler', async (request, reply) => {
         // Judged by the route the router matched, never the raw URL: `/admin/%71ueues/…` reaches the same
@@ -170,6 +171,21 @@ async function registerFor(request: FastifyRequest, registry: BoardRegistry, key
     const hookId = queueName ? keys.hookIdFromQueueName(decodeURIComponent(queueName)) : undefined;
     if (hookId) await registry.registerHook(hookId);
   }
+}
+
+/**
+ * A refused request: JSON for Bull Board's own calls and scripts, a page for a browser that asked for one (the
+ * browser shows this body when its sign-in prompt is cancelled, or after too many wrong passwords).
+ */
+function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: 'RATE_LIMITED' | 'UNAUTHORIZED',
+  message: string,
+  sentence: string,
+): FastifyReply {
+  if (!(request.headers.accept ?? '').includes('text/html')) return reply.send({ error: { code, message } });
+  return reply.type('text/html; charset=utf-8').send(refusalPage(sentence));
 }
 
 async function adminPage(
