@@ -53,7 +53,7 @@ export async function startDemo(
   services: Services,
   accountId: string,
   print: (line: string) => void,
-): Promise<{ receiverUrl: string; hookId: string; close(): Promise<void> }> {
+): Promise<{ receiverUrl: string; hookId: string; held: boolean; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -97,6 +97,8 @@ export async function startDemo(
   return {
     receiverUrl,
     hookId: hook!.id,
+    // A demo hook suspended in an earlier run (or paused by an admin) holds its test event until re-enabled.
+    held: hook!.state === 'suspended',
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -166,7 +166,10 @@ runProcess(
     print(`  History     ${history.client.describe}`);
     if (demoParts)
       print(
-        `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; a test event is on its way`,
+        `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; ` +
+          (demoParts.held
+            ? `it is suspended, so its test event is held: re-enable it at ${base}/hooks/${demoParts.hookId}`
+            : 'a test event is on its way'),
       );
     else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
     print(

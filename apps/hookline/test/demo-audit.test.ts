@@ -67,6 +67,12 @@ describe('the first-run account and the demo in the audit log', () => {
       expect.objectContaining({ action: 'hook.tested', hook_id: two.hookId, actor: demo }),
       expect.objectContaining({ action: 'hook.updated', actor: demo, detail: { fields: ['url'] } }),
     ]);
+    expect(two.held).toBe(false);
+    // Suspended since (an earlier run's endpoint failed, or an admin paused it): its test event is held.
+    await services.control.suspend(two.hookId, 'paused by admin', 'admin:ops');
+    const three = await startDemo(services, first.id, () => undefined);
+    await three.close();
+    expect(three.held).toBe(true);
     // Nothing in an entry holds the password or the address of the machine.
     expect(JSON.stringify(afterTwo)).not.toContain('demo-password-1');
     expect(afterTwo.every((e) => e.address === undefined)).toBe(true);
