@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
+import { useRedis } from '@hookline/testing';
+import { spawnStart } from './support/start-command';
 
 // `pnpm start` as a newcomer runs it: one process, generated secrets, a printed key that works, the demo
 // receiver getting a real delivery, and a clean exit on SIGTERM.
@@ -12,23 +13,7 @@ describe('pnpm start (all-in-one)', () => {
   async function start() {
     const dataDir = mkdtempSync(join(tmpdir(), 'hookline-aio-'));
     ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
-    const hookline = spawnEntry(
-      'apps/hookline/src/main.ts',
-      {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REDIS_URL: TEST_REDIS_URL,
-        HOOKLINE_DATA_DIR: dataDir,
-        HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-        HOOKLINE_METRICS_PORT: '0',
-        LOG_LEVEL: 'warn',
-      },
-      ['--demo'],
-    );
-    ctx.onCleanup(async () => {
-      hookline.kill('SIGKILL');
-      await hookline.exited;
-    });
+    const hookline = spawnStart(ctx, dataDir, ['--demo']);
     // Ready within seconds alone; a loaded machine (the suite runs two suites at once) has taken over 30 s to
     // start the embedded database. The wait is for readiness, not a promise about speed.
     await hookline.waitForOutput('secrets.json', 60000);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
+import { spawnStart } from './support/start-command';
 
 // `pnpm start -- --help` / `--version` answer and exit without starting anything: no Redis, no data directory.
 describe('pnpm start, asked what it is', () => {
@@ -82,22 +83,7 @@ describe('pnpm start on a HOST that is no address of this machine', () => {
 describe('pnpm start on a data directory', () => {
   const ctx = useRedis('start-lock');
 
-  function start(dataDir: string) {
-    const hookline = spawnEntry('apps/hookline/src/main.ts', {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      REDIS_URL: TEST_REDIS_URL,
-      HOOKLINE_DATA_DIR: dataDir,
-      HOOKLINE_QUEUE_PREFIX: ctx.prefix,
-      HOOKLINE_METRICS_PORT: '0',
-      LOG_LEVEL: 'warn',
-    });
-    ctx.onCleanup(async () => {
-      hookline.kill('SIGKILL');
-      await hookline.exited;
-    });
-    return hookline;
-  }
+  const start = (dataDir: string) => spawnStart(ctx, dataDir);
 
   it('runs one start at a time on it: a second is refused by name, a killed one is taken over', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
