@@ -42,7 +42,24 @@ export function readFilterRows(body: FormBody): FilterRow[] {
   return rows;
 }
 
-/** The filter the rows make; a field in two rows keeps the last (the API's shape has one condition a field). */
+/**
+ * What is wrong with the rows as rows, before they make a filter, or undefined: a field in two of them (the
+ * API's shape has one condition a field, so one row would be lost without a word), or an "is one of" whose
+ * quote is left open (its commas would then be read as part of one value).
+ */
+export function filterRowsProblem(rows: readonly FilterRow[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { field, op, value } of rows) {
+    if (seen.has(field))
+      return `Filter on “${field}”: it is in two rows, and a field takes one condition (for several values, use “is one of”).`;
+    seen.add(field);
+    if (op === 'in' && scanList(value).unclosed)
+      return `Filter on “${field}” (“is one of”): a quote is not closed; a value holding a comma goes in quotes, as in "Smith, John", Doe.`;
+  }
+  return undefined;
+}
+
+/** The filter the rows make (filterRowsProblem first: a field in two rows would keep the last). */
 export function filterOfRows(rows: readonly FilterRow[]): HookFilter | undefined {
   if (rows.length === 0) return undefined;
   const filter: Record<string, HookFilter[string]> = {};
@@ -63,7 +80,13 @@ const needsQuotes = (value: string) => value === '' || /[",]/.test(value) || val
 
 /** The texts of an "is one of" value: `"Smith, John", Doe` is `Smith, John` and `Doe`. */
 export function readList(text: string): string[] {
+  return scanList(text).values;
+}
+
+/** The texts, and whether a quote was left open (the last text then runs to the end). */
+function scanList(text: string): { values: string[]; unclosed: boolean } {
   const values: string[] = [];
+  let unclosed = false;
   let i = 0;
   while (i < text.length) {
     while (i < text.length && /\s/.test(text[i]!)) i += 1;
@@ -71,6 +94,7 @@ export function readList(text: string): string[] {
     let quoted = false;
     if (text[i] === '"') {
       quoted = true;
+      unclosed = true;
       for (i += 1; i < text.length; i += 1) {
         if (text[i] !== '"') value += text[i];
         else if (text[i + 1] === '"') {
@@ -78,6 +102,7 @@ export function readList(text: string): string[] {
           i += 1;
         } else {
           i += 1;
+          unclosed = false;
           break;
         }
       }
@@ -90,7 +115,7 @@ export function readList(text: string): string[] {
     if (quoted || value !== '') values.push(value);
     i = end + 1;
   }
-  return values;
+  return { values, unclosed };
 }
 
 /** The texts as an "is one of" value, read back whole by readList. */

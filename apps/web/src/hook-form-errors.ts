@@ -47,7 +47,6 @@ const FIELD_OF: Record<string, HookFormField> = {
   events: 'events',
   signing: 'signing',
   headers: 'headers',
-  tls: 'tls_cert',
   'tls.cert': 'tls_cert',
   'tls.key': 'tls_key',
   'tls.ca': 'tls_ca',
@@ -88,15 +87,23 @@ export function fieldErrors(problems: readonly FieldProblem[]): FieldErrors {
       errors.filter ??= filterError({ field, message });
       continue;
     }
+    // A certificate given for a plain-http URL: the URL is what to change (or the certificate to leave out).
+    if (field === 'tls') {
+      errors.url ??=
+        'URL must start with https:// to present a client certificate: use https, or leave the certificate out.';
+      continue;
+    }
     const name =
       FIELD_OF[field] ??
       (field.startsWith('events.') ? 'events' : field.startsWith('headers.') ? 'headers' : 'url');
-    if (errors[name]) continue;
-    // A header's problem names the header: "Headers: X-Api-Key must be …".
+    // A header's problem names the header: "Headers: X-Api-Key must be …"; each bad header is named, one
+    // sentence each, since they are all on the one field.
     if (name === 'headers' && field.startsWith('headers.')) {
-      errors.headers = `Headers: ${field.slice('headers.'.length)} ${message}${message.endsWith('.') ? '' : '.'}`;
+      const sentence = `${field.slice('headers.'.length)} ${message}${message.endsWith('.') ? '' : '.'}`;
+      errors.headers = errors.headers ? `${errors.headers} ${sentence}` : `Headers: ${sentence}`;
       continue;
     }
+    if (errors[name]) continue;
     const rest = message.replace(LEADING_NAME, '');
     errors[name] = `${NAMES[name]} ${rest}${rest.endsWith('.') ? '' : '.'}`;
   }

@@ -277,4 +277,65 @@ describe('hook form', () => {
       input: { events: 'all' },
     });
   });
+  it('names a headers line and filter rows it cannot read beside every other bad field, not instead of them', () => {
+    const result = parseCreateForm({
+      url: 'ftp://files.example.com',
+      format: 'json',
+      auth_scheme: 'none',
+      headers_shown: '1',
+      headers: 'bad',
+      filter_shown: '1',
+      filter_field_0: 'from',
+      filter_op_0: 'is',
+      filter_value_0: 'a',
+      filter_field_1: 'from',
+      filter_op_1: 'is',
+      filter_value_1: 'b',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: {
+        url: expect.stringMatching(/^URL /),
+        headers: 'Headers: line 1 is not "Name: value".',
+        // Two rows on one field: one would be lost without a word.
+        filter:
+          'Filter on “from”: it is in two rows, and a field takes one condition (for several values, use “is one of”).',
+      },
+    });
+  });
+
+  it('refuses an “is one of” whose quote is left open, and names every reserved header', () => {
+    const result = parseCreateForm({
+      url: 'https://crm.example.com/hook',
+      format: 'json',
+      auth_scheme: 'none',
+      filter_shown: '1',
+      filter_field_0: 'from',
+      filter_op_0: 'in',
+      filter_value_0: '"abc, d',
+      headers_shown: '1',
+      headers: 'Authorization: x\nsvix-id: y',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: {
+        filter:
+          'Filter on “from” (“is one of”): a quote is not closed; a value holding a comma goes in quotes, as in "Smith, John", Doe.',
+        headers:
+          "Headers: Authorization cannot be given here: set credentials as the hook's authentication. svix-id is read as the delivery's signature by receivers' svix library and cannot be given.",
+      },
+    });
+    // Closed, the same value is two texts' worth of one: taken.
+    expect(
+      parseCreateForm({
+        url: 'https://crm.example.com/hook',
+        format: 'json',
+        auth_scheme: 'none',
+        filter_shown: '1',
+        filter_field_0: 'from',
+        filter_op_0: 'in',
+        filter_value_0: '"abc, d", e',
+      }),
+    ).toMatchObject({ ok: true, input: { filter: { from: { $in: ['abc, d', 'e'] } } } });
+  });
 });

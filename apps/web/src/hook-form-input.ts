@@ -8,7 +8,15 @@ import {
   type HookView,
   type UpdateHookInput,
 } from '@hookline/core';
-import { filterOfRows, filterShown, readFilterRows, rowsOfFilter, type FilterRow } from './hook-filter-form';
+import type { z } from 'zod';
+import {
+  filterOfRows,
+  filterRowsProblem,
+  filterShown,
+  readFilterRows,
+  rowsOfFilter,
+  type FilterRow,
+} from './hook-filter-form';
 import {
   authChange,
   authFrom,
@@ -20,7 +28,7 @@ import {
 } from './hook-form-auth';
 import { formErrors, type FieldErrors } from './hook-form-errors';
 import { HEADERS_SHOWN, headersText, parseHeadersText } from './hook-form-headers';
-import { tlsFromForm } from './hook-form-tls';
+import { tlsFromForm, typedCertificates } from './hook-form-tls';
 
 export { fieldErrors, type FieldErrors, type HookFormField } from './hook-form-errors';
 
@@ -36,6 +44,8 @@ export interface HookFormValues extends AuthValues {
   readonly filter: readonly FilterRow[];
   /** The extra headers as typed: `Name: value` lines. */
   readonly headers: string;
+  /** The client certificate and CA as typed, shown again on a refusal (public; the key never is). */
+  readonly tls?: { readonly cert: string; readonly ca: string };
 }
 
 /** The create and update schemas the forms are checked with: those of the process's event catalogue. */
@@ -109,6 +119,7 @@ function readValues(body: FormBody): HookFormValues {
     signing: text(body, 'signing') === '1',
     filter: readFilterRows(body),
     headers: text(body, 'headers'),
+    ...typedCertificates(body),
   };
 }
 
@@ -124,22 +135,42 @@ function headersFrom(
 
 const noneTicked = (values: HookFormValues) => Array.isArray(values.events) && values.events.length === 0;
 
+/**
+ * The form's own problems, found before the schema's (a headers line that is not `Name: value`, filter rows
+ * that cannot make a filter): reported beside every other field's, never instead of them.
+ */
+function formProblems(headers: { problem?: string }, values: HookFormValues): FieldErrors {
+  const filter = filterRowsProblem(values.filter);
+  return { ...(headers.problem ? { headers: headers.problem } : {}), ...(filter ? { filter } : {}) };
+}
+
+/** The schema's refusal, the untyped password's and the form's own, together; none when all are fine. */
+function allErrors(
+  parsed: { success: true } | { success: false; error: z.ZodError },
+  values: HookFormValues,
+  ...more: FieldErrors[]
+): FieldErrors {
+  return Object.assign(parsed.success ? {} : formErrors(parsed.error, noneTicked(values)), ...more);
+}
+
 export function parseCreateForm(
   body: FormBody,
   schemas: HookSchemas = BUILT_IN_SCHEMAS,
 ): HookFormResult<CreateHookInput> {
   const values = readValues(body);
+  const extra = headersFrom(body, values);
+  const own = formProblems(extra, values);
   const candidate = {
     url: values.url,
     format: values.format,
     auth: authFrom(body, values),
     ...(values.description ? { description: values.description } : {}),
     ...(hasChoices(body) ? { events: values.events } : {}),
-    ...(filterShown(body) && values.filter.length > 0 ? { filter: filterOfRows(values.filter) } : {}),
+    ...(filterShown(body) && values.filter.length > 0 && !own.filter
+      ? { filter: filterOfRows(values.filter) }
+      : {}),
     ...(values.signing ? { signing: true } : {}),
   };
-  const extra = headersFrom(body, values);
-  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers && Object.keys(extra.headers).length > 0)
     Object.assign(candidate, { headers: extra.headers });
   // A new hook has no certificate to remove: only one given is sent.
@@ -147,12 +178,8 @@ export function parseCreateForm(
   if (tls) Object.assign(candidate, { tls });
   const untyped = untypedPassword(candidate.auth, values, body);
   const parsed = schemas.create.safeParse(candidate);
-  if (!parsed.success || Object.keys(untyped).length > 0)
-    return {
-      ok: false,
-      values,
-      errors: { ...(parsed.success ? {} : formErrors(parsed.error, noneTicked(values))), ...untyped },
-    };
+  const errors = allErrors(parsed, values, untyped, own);
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, values, errors };
   return { ok: true, input: parsed.data, values };
 }
 
@@ -166,8 +193,10 @@ export function parseUpdateForm(
   schemas: HookSchemas = BUILT_IN_SCHEMAS,
 ): HookFormResult<UpdateHookInput> {
   const values = readValues(body);
+  const extra = headersFrom(body, values);
+  const own = formProblems(extra, values);
   const change = authChange(body, values, current.auth);
-  if ('errors' in change) return { ok: false, values, errors: change.errors };
+  if ('errors' in change) return { ok: false, values, errors: { ...change.errors, ...own } };
   const candidate = {
     url: values.url,
     format: values.format,
@@ -177,21 +206,15 @@ export function parseUpdateForm(
     ...(hasChoices(body)
       ? { events: values.events, ...(values.signing !== current.signing ? { signing: values.signing } : {}) }
       : {}),
-    ...(filterShown(body) ? { filter: filterOfRows(values.filter) ?? null } : {}),
+    ...(filterShown(body) && !own.filter ? { filter: filterOfRows(values.filter) ?? null } : {}),
   };
-  const extra = headersFrom(body, values);
-  if (extra.problem) return { ok: false, values, errors: { headers: extra.problem } };
   if (extra.headers) Object.assign(candidate, { headers: extra.headers });
   const tls = tlsFromForm(body);
   if (tls !== undefined) Object.assign(candidate, { tls });
   const untyped = untypedPassword(change.keep ? undefined : change.auth, values, body);
   const parsed = schemas.update.safeParse(candidate);
-  if (!parsed.success || Object.keys(untyped).length > 0)
-    return {
-      ok: false,
-      values,
-      errors: { ...(parsed.success ? {} : formErrors(parsed.error, noneTicked(values))), ...untyped },
-    };
+  const errors = allErrors(parsed, values, untyped, own);
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, values, errors };
   return { ok: true, input: parsed.data, values };
 }
 

@@ -28,3 +28,17 @@ export function tlsFromForm(body: FormBody): HookTls | null | undefined {
   if (!cert && !key && !ca) return undefined;
   return { cert, key, ...(ca ? { ca } : {}) };
 }
+
+/**
+ * The certificate and CA as typed, to show again when the form is refused: they are public, and pasting them
+ * again is a chore. A field holding a private key (pasted in the wrong box) is not shown again: the key is
+ * write-only wherever it is typed.
+ */
+export function typedCertificates(body: FormBody): { tls?: { cert: string; ca: string } } {
+  const shown = (name: string) => {
+    const value = text(body, name);
+    return /PRIVATE KEY/.test(value) ? '' : value;
+  };
+  const tls = { cert: shown(TLS_FORM.cert), ca: shown(TLS_FORM.ca) };
+  return tls.cert || tls.ca ? { tls } : {};
+}

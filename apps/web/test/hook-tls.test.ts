@@ -79,7 +79,12 @@ describe('client certificates on the website', () => {
     await page.getByLabel('Certificate (PEM)').fill(pki.client.cert);
     await page.getByLabel('Private key (PEM)').fill(pki.client.key);
     await page.getByRole('button', { name: 'Create hook' }).click();
-    await expect(page.locator('#tls_cert-error').textContent()).resolves.toMatch(/^Certificate .*https/);
+    // The URL is what to change, and the certificate (public) is kept for the next try; the key is not.
+    await expect(page.locator('#url-error').textContent()).resolves.toBe(
+      'URL must start with https:// to present a client certificate: use https, or leave the certificate out.',
+    );
+    await expect(page.getByLabel('Certificate (PEM)').inputValue()).resolves.toBe(pki.client.cert);
+    await expect(page.getByLabel('Private key (PEM)').inputValue()).resolves.toBe('');
     await expect(w.store.hooks.list(account.id)).resolves.toEqual([]);
 
     await page.getByLabel('Endpoint URL').fill('https://mtls.example.com/hook');

@@ -171,7 +171,8 @@ export function hookFormPage(
             </fieldset>
             ${authSchemeField(values, errors)} ${credentialFields(values, errors, hook)}
             ${eventsField(values, errors, kinds)} ${filterField(values.filter, errors.filter, kinds)}
-            ${signingField(values, errors, hook)} ${headersField(values, errors)} ${tlsField(errors, hook)}
+            ${signingField(values, errors, hook)} ${headersField(values, errors)}
+            ${tlsField(errors, hook, values.tls)}
             <div
               class="alert alert-warning"
               data-http-warning

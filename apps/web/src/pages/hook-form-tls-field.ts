@@ -1,10 +1,16 @@
 import type { HookView } from '@hookline/core';
 import { TLS_FORM } from '../hook-form-tls';
-import type { FieldErrors } from '../hook-form-input';
+import type { FieldErrors, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
 import { time } from '../view/format';
 
-function pemArea(name: string, label: string, hint: string, message: string | undefined): SafeHtml {
+function pemArea(
+  name: string,
+  label: string,
+  hint: string,
+  message: string | undefined,
+  value = '',
+): SafeHtml {
   const describedBy = [`${name}-hint`, message ? `${name}-error` : undefined].filter(Boolean).join(' ');
   return html`<label for="${name}">${label}</label>
     <textarea
@@ -15,7 +21,8 @@ function pemArea(name: string, label: string, hint: string, message: string | un
       autocomplete="off"
       ${message ? trusted('aria-invalid="true"') : ''}
       aria-describedby="${describedBy}"
-    ></textarea>
+    >
+${value}</textarea>
     <p class="hint" id="${name}-hint">${hint}</p>
     ${message ? html`<p class="field-error" id="${name}-error">${message}</p>` : ''}`;
 }
@@ -24,7 +31,11 @@ function pemArea(name: string, label: string, hint: string, message: string | un
  * Client certificate (mutual TLS): PEM fields that start empty (the key is write-only), what is stored shown
  * beside them, and on the edit form a box to stop presenting one.
  */
-export function tlsField(errors: FieldErrors, hook: HookView | undefined): SafeHtml {
+export function tlsField(
+  errors: FieldErrors,
+  hook: HookView | undefined,
+  typed: HookFormValues['tls'] = undefined,
+): SafeHtml {
   const stored = hook?.tls;
   return html`<fieldset class="field">
     <legend>Client certificate <span class="muted">(optional, mutual TLS)</span></legend>
@@ -37,7 +48,13 @@ export function tlsField(errors: FieldErrors, hook: HookView | undefined): SafeH
           </p>`
         : ''
     }
-    ${pemArea(TLS_FORM.cert, 'Certificate (PEM)', 'Presented to your endpoint when it asks for one.', errors.tls_cert)}
+    ${pemArea(
+      TLS_FORM.cert,
+      'Certificate (PEM)',
+      'Presented to your endpoint when it asks for one.',
+      errors.tls_cert,
+      typed?.cert,
+    )}
     ${pemArea(
       TLS_FORM.key,
       'Private key (PEM)',
@@ -49,6 +66,7 @@ export function tlsField(errors: FieldErrors, hook: HookView | undefined): SafeH
       'CA certificate (PEM, optional)',
       "Your endpoint's private CA: then only it is trusted for your endpoint's certificate.",
       errors.tls_ca,
+      typed?.ca,
     )}
     ${
       stored
