@@ -56,6 +56,14 @@ describe('sending a test event (browser, real worker)', () => {
     expect(preview.split('\n')[0]).toBe(`POST ${received!.path} HTTP/1.1`);
     for (const name of ['Host', 'Content-Type', 'X-Service-Event-Type', 'User-Agent'])
       expect(preview).toContain(`${name}: ${String(received!.headers[name.toLowerCase()])}`);
+    // Every header the endpoint got, in the order it got them, and no other (the preview says "as sent").
+    const names = (lines: readonly string[]) => lines.map((l) => l.toLowerCase());
+    const previewNames = preview
+      .split('\n')
+      .slice(1)
+      .filter((line) => /^[\w-]+: /.test(line))
+      .map((line) => line.slice(0, line.indexOf(':')));
+    expect(names(previewNames)).toEqual(names(received!.rawHeaders.filter((_, i) => i % 2 === 0)));
     expect(received!.headers['user-agent']).toBe(USER_AGENT);
     expect(JSON.parse(received!.body.toString())).toMatchObject({
       EventType: 'call_created',

@@ -35,7 +35,7 @@ describe('extra headers on the website', () => {
       /X-Api-Key: k_123\s*X-Tenant: acme eu-1/,
     );
     const preview = (await page.locator('[data-request-preview]').textContent())!.split('\n');
-    expect(preview.slice(3, 7)).toEqual([
+    expect(preview.slice(4, 8)).toEqual([
       'X-Service-Event-Type: call_created',
       'X-Api-Key: k_123',
       'X-Tenant: acme eu-1',

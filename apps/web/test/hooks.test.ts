@@ -49,6 +49,7 @@ describe('managing hooks (browser)', () => {
       [
         'POST /calls?src=pbx HTTP/1.1',
         'Host: 127.0.0.1:9',
+        'Connection: keep-alive',
         'Content-Type: application/json; charset=utf-8',
         'X-Service-Event-Type: call_created',
         'Authorization: Bearer ••••3456',

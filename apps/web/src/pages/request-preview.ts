@@ -25,8 +25,10 @@ const SAMPLE_SENT_AT = new Date('2016-03-01T08:31:55Z');
 export function requestPreview(hook: HookView, options: PreviewOptions): SafeHtml {
   const request = previewDeliveryRequest(hook, SAMPLE_EVENT, { ...options, sentAt: SAMPLE_SENT_AT });
   const url = new URL(request.url);
+  // As the deliverer sends them: Host and Connection first (undici writes them), Content-Length last.
   const headers: [string, string][] = [
     ['Host', url.host],
+    ['Connection', 'keep-alive'],
     ...Object.entries(request.headers),
     ['Content-Length', String(Buffer.byteLength(request.body))],
   ];
