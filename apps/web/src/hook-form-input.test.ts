@@ -277,22 +277,34 @@ describe('hook form', () => {
       input: { events: 'all' },
     });
   });
+  // A new hook's plain fields, with the filter editor shown and the given rows (field, operator, value).
+  const withRows = (
+    rows: readonly (readonly [string, string, string])[],
+    more: Record<string, string> = {},
+  ) => ({
+    url: 'https://crm.example.com/hook',
+    format: 'json',
+    auth_scheme: 'none',
+    filter_shown: '1',
+    ...Object.fromEntries(
+      rows.flatMap(([field, op, value], i) => [
+        [`filter_field_${i}`, field],
+        [`filter_op_${i}`, op],
+        [`filter_value_${i}`, value],
+      ]),
+    ),
+    ...more,
+  });
+
   it('names a headers line and filter rows it cannot read beside every other bad field, not instead of them', () => {
-    const result = parseCreateForm({
-      url: 'ftp://files.example.com',
-      format: 'json',
-      auth_scheme: 'none',
-      headers_shown: '1',
-      headers: 'bad',
-      filter_shown: '1',
-      filter_field_0: 'from',
-      filter_op_0: 'is',
-      filter_value_0: 'a',
-      filter_field_1: 'from',
-      filter_op_1: 'is',
-      filter_value_1: 'b',
-    });
-    expect(result).toMatchObject({
+    const form = withRows(
+      [
+        ['from', 'is', 'a'],
+        ['from', 'is', 'b'],
+      ],
+      { url: 'ftp://files.example.com', headers_shown: '1', headers: 'bad' },
+    );
+    expect(parseCreateForm(form)).toMatchObject({
       ok: false,
       errors: {
         url: expect.stringMatching(/^URL /),
@@ -305,18 +317,11 @@ describe('hook form', () => {
   });
 
   it('refuses an “is one of” whose quote is left open, and names every reserved header', () => {
-    const result = parseCreateForm({
-      url: 'https://crm.example.com/hook',
-      format: 'json',
-      auth_scheme: 'none',
-      filter_shown: '1',
-      filter_field_0: 'from',
-      filter_op_0: 'in',
-      filter_value_0: '"abc, d',
+    const form = withRows([['from', 'in', '"abc, d']], {
       headers_shown: '1',
       headers: 'Authorization: x\nsvix-id: y',
     });
-    expect(result).toMatchObject({
+    expect(parseCreateForm(form)).toMatchObject({
       ok: false,
       errors: {
         filter:
@@ -325,17 +330,10 @@ describe('hook form', () => {
           "Headers: Authorization cannot be given here: set credentials as the hook's authentication. svix-id is read as the delivery's signature by receivers' svix library and cannot be given.",
       },
     });
-    // Closed, the same value is two texts' worth of one: taken.
-    expect(
-      parseCreateForm({
-        url: 'https://crm.example.com/hook',
-        format: 'json',
-        auth_scheme: 'none',
-        filter_shown: '1',
-        filter_field_0: 'from',
-        filter_op_0: 'in',
-        filter_value_0: '"abc, d", e',
-      }),
-    ).toMatchObject({ ok: true, input: { filter: { from: { $in: ['abc, d', 'e'] } } } });
+    // Closed, the same value and another are two texts: taken.
+    expect(parseCreateForm(withRows([['from', 'in', '"abc, d", e']]))).toMatchObject({
+      ok: true,
+      input: { filter: { from: { $in: ['abc, d', 'e'] } } },
+    });
   });
 });
