@@ -73,7 +73,7 @@ function responseBlock(record: AttemptRecord): SafeHtml {
 }
 
 /** The same event's other attempts: a send-again leads back to the attempt it repeats, and that one to it. */
-function otherAttempts(hook: HookView, others: readonly DeliveryRecord[]): SafeHtml {
+function otherAttempts(hook: AttemptHook, others: readonly DeliveryRecord[]): SafeHtml {
   if (others.length === 0) return html``;
   return html`<section class="card" aria-labelledby="others-title" data-other-attempts>
     <div class="card-header"><h2 id="others-title">Other attempts of this event</h2></div>
@@ -91,14 +91,26 @@ function otherAttempts(hook: HookView, others: readonly DeliveryRecord[]): SafeH
   </section>`;
 }
 
+/**
+ * The hook an attempt was made for: the hook, or (deleted since) only its id. Its records stay in the account's
+ * history, so its attempts keep their page, without a way to send again.
+ */
+export type AttemptHook = HookView | { readonly id: string; readonly deleted: true };
+
 /** One attempt in full: what was sent (credentials masked), what came back, and a way to send it again. */
 export function attemptPage(
   viewer: Viewer,
-  hook: HookView,
+  hook: AttemptHook,
   record: AttemptRecord,
   others: readonly DeliveryRecord[] = [],
 ): SafeHtml {
-  const title = hook.description ?? hook.url;
+  const title = 'deleted' in hook ? 'a deleted hook' : (hook.description ?? hook.url);
+  const back =
+    'deleted' in hook
+      ? html`<a href="/search${record.call_id ? `?call_id=${encodeURIComponent(record.call_id)}` : ''}"
+          >← Find a call</a
+        >`
+      : html`<a href="/hooks/${hook.id}">← ${title}</a>`;
   // The tab's title names the call and the hook, as the log does; the attempt's id is on the page as a value.
   return layout(
     `Attempt${record.call_id ? ` for call ${record.call_id}` : ''} · ${title}`,
@@ -106,7 +118,7 @@ export function attemptPage(
     'hooks',
     html`<div class="page-header">
         <div>
-          <div class="breadcrumb"><a href="/hooks/${hook.id}">← ${title}</a></div>
+          <div class="breadcrumb">${back}</div>
           <div class="title-row">
             <h1>Attempt</h1>
             ${outcomeBadge(record.outcome)}
@@ -169,7 +181,7 @@ export function attemptPage(
           </div>
           <div class="card-body response-block">${responseBlock(record)}</div>
         </section>
-        ${otherAttempts(hook, others)} ${resendCard(viewer, hook, record)}
+        ${otherAttempts(hook, others)} ${'deleted' in hook ? deletedCard : resendCard(viewer, hook, record)}
       </div>`,
   );
 }
@@ -185,6 +197,11 @@ const REFUSED: Record<NonNullable<ReturnType<typeof resendRefusal>>, string> = {
 export function resendRefusedText(record: AttemptRecord): string {
   return REFUSED[resendRefusal(record) ?? 'not_kept'];
 }
+
+const deletedCard = html`<section class="card" aria-labelledby="again-title">
+  <div class="card-header"><h2 id="again-title">Send again</h2></div>
+  <div class="card-body"><p data-hook-deleted>The hook was deleted: nothing can be sent to it again.</p></div>
+</section>`;
 
 function resendCard(viewer: Viewer, hook: HookView, record: AttemptRecord): SafeHtml {
   if (resendRefusal(record))

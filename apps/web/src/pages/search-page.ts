@@ -41,7 +41,7 @@ function row(line: DeliveryLine, hooks: ReadonlyMap<string, HookView>): SafeHtml
     <td data-label="Outcome">${outcomeBadge(line.outcome)}</td>
     <td data-label="Status">${line.status_code ?? '—'}</td>
     <td data-label="Attempt">
-      ${hook ? html`<a class="mono" href="/hooks/${hook.id}/deliveries/${line.attempt_id}">Details</a>` : ''}
+      <a class="mono" href="/hooks/${line.hook_id}/deliveries/${line.attempt_id}">Details</a>
     </td>
   </tr>`;
 }

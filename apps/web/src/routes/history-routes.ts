@@ -1,22 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeCursor } from '@hookline/history';
-import { newId, resendableEvent, resendRefusal, traceOfRecord } from '@hookline/core';
-import { attemptPage, resendRefusedText } from '../pages/attempt-page';
+import {
+  ID_PATTERN,
+  newId,
+  resendableEvent,
+  resendRefusal,
+  traceOfRecord,
+  type AttemptRecord,
+} from '@hookline/core';
+import { attemptPage, resendRefusedText, type AttemptHook } from '../pages/attempt-page';
 import { callIdProblem } from '../pages/log-filters';
 import { searchPage } from '../pages/search-page';
 import type { WebContext } from '../web-context';
 
 type AttemptParams = { id: string; attemptId: string };
 const ATTEMPT_ID = /^att_[0-9a-z]{8,40}$/;
+const isHookId = (id: string) => id.startsWith('hk_') && ID_PATTERN.test(id);
 const SEARCH_LIMIT = 50;
 
 /** The delivery history on the website: one attempt in full, send again, and the search by call id. */
 export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
 
-  const attemptOf = async (accountId: string, params: AttemptParams) => {
-    const hook = await hooks.get(accountId, params.id);
-    if (!hook || !ATTEMPT_ID.test(params.attemptId)) return undefined;
+  // A deleted hook's records stay in the account's history, and so does their page: the record is read by the
+  // account as well as the hook, so an id of another account's hook finds nothing either way.
+  const attemptOf = async (
+    accountId: string,
+    params: AttemptParams,
+  ): Promise<{ hook: AttemptHook; record: AttemptRecord } | undefined> => {
+    if (!ATTEMPT_ID.test(params.attemptId) || !isHookId(params.id)) return undefined;
+    const hook: AttemptHook = (await hooks.get(accountId, params.id)) ?? { id: params.id, deleted: true };
     const record = await ctx.deps.history.attempt(accountId, hook.id, params.attemptId);
     return record && { hook, record };
   };
@@ -42,6 +55,7 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const found = await attemptOf(who.account.id, request.params);
     if (!found) return ctx.notFound(request, reply);
     const { hook, record } = found;
+    if ('deleted' in hook) return ctx.notFound(request, reply);
     const event = resendRefusal(record) ? undefined : resendableEvent(record);
     if (!event) {
       await ctx.sessions.flash(request, { kind: 'warning', message: resendRefusedText(record) });
