@@ -15,7 +15,7 @@ describe('a hook whose deliveries wait on the egress proxy (browser)', () => {
     const waits = new EgressWaits(w.ctx.redis, w.keys);
     const reason = 'the egress proxy 10.0.0.9:3128 cannot be reached: ECONNREFUSED';
     // As a worker records it on a refused try.
-    await waits.waiting(hook.id, reason, new Date('2026-11-25T10:00:00Z'), 60_000);
+    await waits.waiting(hook.id, reason, new Date('2026-11-25T10:00:00Z'), 60_000, 'unreachable');
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
@@ -32,6 +32,7 @@ describe('a hook whose deliveries wait on the egress proxy (browser)', () => {
       'the egress proxy 10.0.0.9:3128 refused CONNECT 203.0.113.7:443: 407 Proxy Authentication Required',
       new Date('2026-11-25T10:00:00Z'),
       60_000,
+      'refused',
     );
     await page.reload();
     await expect(page.locator('[data-egress-wait]').textContent()).resolves.toMatch(

@@ -306,9 +306,15 @@ export interface HookView {
   readonly signing_previous_expires_at?: string;
   /**
    * While the hook's next event waits on the egress proxy (it refused the tunnel or could not be reached):
-   * since when (ISO 8601) and the proxy's last answer. Nothing was sent; the event goes once the proxy lets it.
+   * since when (ISO 8601), the proxy's last answer, and whether it refused or could not be reached (for the
+   * website's words; the API answer shows since and reason). Nothing was sent; the event goes once the proxy
+   * lets it.
    */
-  readonly egress_wait?: { readonly since: string; readonly reason: string };
+  readonly egress_wait?: {
+    readonly since: string;
+    readonly reason: string;
+    readonly cause?: 'refused' | 'unreachable';
+  };
   /** Extra headers sent on every request, as sent; absent when the hook has none. */
   readonly headers?: HookHeaders;
   /** The client certificate presented to the endpoint (mutual TLS), without its key; absent when none. */

@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './keys';
 
-/** A hook whose next event waits on the egress proxy: since when, and the proxy's last word. */
+/** A hook whose next event waits on the egress proxy: since when, the proxy's last word, and which kind it was. */
 export interface EgressWait {
   readonly since: string;
   readonly reason: string;
+  readonly cause: EgressWaitCause;
 }
 
 /** Why the proxy kept a try back: it answered CONNECT with a refusal, or it did not answer at all. */
@@ -65,8 +66,15 @@ export class EgressWaits {
   }
 
   async get(hookId: string): Promise<EgressWait | undefined> {
-    const [since, reason] = await this.redis.hmget(this.keys.hookEgressWait(hookId), 'since', 'reason');
-    return since && reason ? { since, reason } : undefined;
+    const [since, reason, cause] = await this.redis.hmget(
+      this.keys.hookEgressWait(hookId),
+      'since',
+      'reason',
+      'cause',
+    );
+    return since && reason
+      ? { since, reason, cause: cause === 'unreachable' ? 'unreachable' : 'refused' }
+      : undefined;
   }
 
   /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
