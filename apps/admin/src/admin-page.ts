@@ -20,20 +20,7 @@ export function renderAdminPage(m: AdminPageModel): string {
   const openAll = m.found?.length
     ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">${m.found.length === 1 ? 'Open this queue' : `Open these ${m.found.length} queues`} in Bull Board</a></p>`
     : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>hookline admin</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left}
-.suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem;max-width:100%;box-sizing:border-box}form{margin:1rem 0}
-label{display:inline-block;margin:.25rem 0}button,input{min-height:2rem}.table-wrap{overflow-x:auto}
-@media (max-width:40rem){body{margin:1rem auto}label,label input{display:block;width:100%}label input{margin:.25rem 0 0}
-.hooks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-.hooks tr{display:block;border-bottom:1px solid #d0d7de;padding:.35rem 0}
-.hooks td{display:block;border:0;padding:.1rem 0;overflow-wrap:anywhere}
-.hooks td::before{content:attr(data-label) ": ";font-weight:600}}
-</style></head><body><main>
-<h1>hookline admin</h1>
+  return `${document()}
 <p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).
 On a hook's queue page, Resume re-enables a suspended hook and delivers its held events in order; Pause suspends it.</p>
 <form method="get" action="">
@@ -54,10 +41,27 @@ ${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
 
 /** A refusal as a browser shows it: the page's own frame, one sentence. */
 export function refusalPage(sentence: string): string {
+  return `${document()}\n<p>${text(sentence)}</p>\n</main></body></html>`;
+}
+
+// The admin pages' head and heading, one for both: the search page and a refusal.
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left}
+.suspended{color:#b42318;font-weight:600}input{padding:.3rem;margin-right:.5rem;max-width:100%;box-sizing:border-box}form{margin:1rem 0}
+label{display:inline-block;margin:.25rem 0}button,input{min-height:2rem}.table-wrap{overflow-x:auto}
+@media (max-width:40rem){body{margin:1rem auto}label,label input{display:block;width:100%}label input{margin:.25rem 0 0}
+.hooks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.hooks tr{display:block;border-bottom:1px solid #d0d7de;padding:.35rem 0}
+.hooks td{display:block;border:0;padding:.1rem 0;overflow-wrap:anywhere}
+.hooks td::before{content:attr(data-label) ": ";font-weight:600}}`;
+
+function document(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>hookline admin</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1f24}</style>
-</head><body><main><h1>hookline admin</h1><p>${text(sentence)}</p></main></body></html>`;
+<style>
+${STYLE}
+</style></head><body><main>
+<h1>hookline admin</h1>`;
 }
 
 function hookTable(hooks: readonly HookView[], board: string): string {
