@@ -7,13 +7,12 @@ import { layout, type Viewer } from '../view/layout';
 import { ACTION_WORDS, actorWords, detailWords } from './audit-words';
 
 // What hookline itself did (the monitor's entries in the activity feed): people's changes come from the
-// audit log.
+// audit log. The feed's erasure entries are not listed: an erasure is asked for by someone, and the audit log
+// already shows its request and its end with who asked, in words (the feed's text has the erasure's id).
 const AUTOMATIC: Partial<Record<ActivityKind, [string, string]>> = {
   'hook.failing': ['Hook failing', 'badge-warn'],
   'hook.suspended': ['Hook suspended', 'badge-bad'],
   'hook.stuck': ['Deliveries stalled', 'badge-warn'],
-  'erasure.requested': ['Erasure requested', ''],
-  'erasure.done': ['Erasure done', ''],
 };
 
 function subject(hookId: string | undefined, hooks: ReadonlyMap<string, HookView>): SafeHtml {
