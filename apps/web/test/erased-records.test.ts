@@ -60,6 +60,15 @@ describe('erased records on the website (browser)', () => {
     const content = await page.content();
     expect(content).not.toContain('+15550100');
     expect(content).not.toContain('c-secret');
+    // An event removed before its turn was never sent: its page says so, not that what was sent is gone.
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/deliveries/${removed.attempt_id}`);
+    const unsent = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+    expect(unsent).toContain('Nothing was sent: the event was erased on request');
+    expect(unsent).toContain('No response: nothing was sent.');
+    expect(unsent).not.toContain('no longer kept');
+    expect(unsent).not.toContain('0 ms');
+
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/deliveries/${stub.attempt_id}`);
     // Nothing is offered that would be refused: an erased event cannot be sent again, and the page says why.
     await expect(page.getByRole('button', { name: 'Send again' }).count()).resolves.toBe(0);
     await expect(page.locator('[data-resend-refused]').textContent()).resolves.toBe(

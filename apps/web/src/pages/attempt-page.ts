@@ -14,6 +14,11 @@ const TRIGGERS: Record<string, string> = {
 
 function requestBlock(record: AttemptRecord): SafeHtml {
   const request = record.request;
+  if (record.outcome === 'erased')
+    return html`<p class="muted" data-erased>
+      Nothing was sent: the event was erased on request ${time(record.erased_at ?? record.attempted_at)}, before
+      its turn.
+    </p>`;
   if (record.erased_at)
     return html`<p class="muted" data-erased>
       Erased on request ${time(record.erased_at)}: what was sent and received is no longer kept.
@@ -46,6 +51,7 @@ ${request.body}</pre>
  * the body alone.
  */
 function responseBlock(record: AttemptRecord): SafeHtml {
+  if (record.outcome === 'erased') return html`<p class="muted">No response: nothing was sent.</p>`;
   if (record.erased_at) return html`<p class="muted">Erased on request: the response is no longer kept.</p>`;
   const headers = record.response_headers;
   const dropped = record.response_headers_dropped ?? 0;
@@ -146,7 +152,7 @@ export function attemptPage(
               <dt>Status</dt>
               <dd>${record.status_code ?? '—'}</dd>
               <dt>Duration</dt>
-              <dd>${duration(record.duration_ms)}</dd>
+              <dd>${record.outcome === 'erased' ? '—' : duration(record.duration_ms)}</dd>
               ${
                 record.error
                   ? html`<dt>Error</dt>
