@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { HooklineError, usableReturnUrl } from '@hookline/core';
 import { registerAssets, registerBrandAssets } from './assets/assets';
+import { framedLoginPage } from './pages/login-page';
 import type { WebDeps } from './deps';
 import {
   BAD_ADDRESS,
@@ -18,7 +19,7 @@ import {
   UNAVAILABLE,
 } from './pages/error-page';
 import { accountRoutes } from './routes/account-routes';
-import { authRoutes } from './routes/auth-routes';
+import { authRoutes, isFramed } from './routes/auth-routes';
 import { hookPageRoutes } from './routes/hook-page-routes';
 import { hookRoutes } from './routes/hook-routes';
 import { hooksListRoutes } from './routes/hooks-list-routes';
@@ -84,6 +85,9 @@ export function webPlugin(deps: WebDeps): FastifyPluginAsync {
         { reason: verdict.reason, url: request.url },
         'refused a request without a valid CSRF token',
       );
+      // A password sign-in inside a frame never holds (its cookie is not sent there): say so, not "try again".
+      if (request.url.startsWith('/login') && isFramed(request))
+        return ctx.page(reply, framedLoginPage(ctx.brand), 403);
       const who = await ctx.signedIn(request);
       const viewer = who
         ? { account: who.account, csrf: who.session.data.csrf, brand: ctx.brand }

@@ -172,12 +172,50 @@ describe('the website in the operator’s iframe', () => {
       expect.stringMatching(
         /^hookline_session=[^;]+; Path=\/; HttpOnly; SameSite=None; Secure; Partitioned$/,
       ),
+      // An ordinary session cookie set before (the sign-in page's) is deleted: it names no live session.
+      'hookline_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0',
     ]);
     expect((await open('?checked=1', check.split(';')[0])).status).toBe(410);
     // On a loopback host (as over https) the cookie is kept, and a link is used at once.
     const other = await w.portalLinks.create(account.id, { readOnly: true, ttlSeconds: 300 });
     const direct = await getAs('127.0.0.1', `${w.baseUrl}/portal/${other.token}`);
     expect([direct.status, direct.headers.location]).toEqual([303, '/']);
+  });
+
+  it('a sign-in link opened in a tab of a browser that has visited the site signs in, again after signing out', async () => {
+    // The operator's own site may send the customer to a link in a tab (a 303 to it). The sign-in page made an
+    // ordinary session cookie here before, and the link's session is a partitioned one of the same name: the
+    // browser sends both, and the link's must count.
+    const account = await w.account('ops@acme.test');
+    const page = await browser.page();
+    await page.goto(`${w.baseUrl}/login`);
+    for (const round of [1, 2]) {
+      const link = await w.portalLinks.create(account.id, { readOnly: false, ttlSeconds: 300 });
+      await page.goto(`${w.baseUrl}/portal/${link.token}`);
+      expect([round, new URL(page.url()).pathname]).toEqual([round, '/']);
+      await page.getByRole('link', { name: 'Create your first hook' }).waitFor();
+      // The ordinary cookie of the sign-in page is gone once the link's session began.
+      const kept = (await page.context().cookies(w.baseUrl)).filter((c) => c.name === 'hookline_session');
+      expect(kept.map((c) => c.partitionKey !== undefined)).toEqual([true]);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/login/);
+    }
+    await page.context().close();
+  });
+
+  it('the sign-in page inside the frame offers no password form, which could never hold there', async () => {
+    const page = await browser.page();
+    const frame = await framed(page, operator.origin, `${w.baseUrl}/login`);
+    const text = (await frame.locator('[data-framed-login]').innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain("Signing in with a password does not work inside another site's page");
+    await expect(frame.locator('input[type="password"]').count()).resolves.toBe(0);
+    await expect(
+      frame.getByRole('link', { name: 'sign in in a new tab' }).getAttribute('target'),
+    ).resolves.toBe('_blank');
+    // The same page in a tab of its own has the form.
+    await page.goto(`${w.baseUrl}/login`);
+    await expect(page.locator('input[type="password"]').count()).resolves.toBe(1);
+    await page.context().close();
   });
 
   it('answers with frame-ancestors naming exactly the listed origins, and no X-Frame-Options', async () => {

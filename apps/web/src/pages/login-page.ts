@@ -48,3 +48,24 @@ export function loginPage({ csrf, email, next, error, flash, brand }: LoginPageI
     brand,
   );
 }
+
+/**
+ * The sign-in page inside another site's iframe. A password session's cookie is `SameSite=Lax`, which a
+ * browser never sends to a frame on another site, so a sign-in there could never hold: the page says so and
+ * offers the ways that work instead of a form that would be refused.
+ */
+export function framedLoginPage(brand: Brand | undefined): SafeHtml {
+  return bareLayout(
+    'Sign in',
+    html`<div class="card" data-framed-login>
+      <div class="card-body">
+        <h1>Sign in</h1>
+        <p>Signing in with a password does not work inside another site's page: your browser does not keep a
+          sign-in made here.</p>
+        <p>Open this page again from your provider's site, or
+          <a href="/login" target="_blank" rel="noopener">sign in in a new tab</a>.</p>
+      </div>
+    </div>`,
+    brand,
+  );
+}

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usableReturnUrl } from '@hookline/core';
-import { loginPage } from '../pages/login-page';
+import { framedLoginPage, loginPage } from '../pages/login-page';
 import type { WebContext } from '../web-context';
 
 type Form = Readonly<Record<string, unknown>>;
@@ -31,9 +31,16 @@ function minutes(seconds: number): string {
   return m === 1 ? '1 minute' : `${m} minutes`;
 }
 
+/** Whether the browser loads this page inside a frame (its Fetch Metadata says so). */
+export function isFramed(request: FastifyRequest): boolean {
+  const dest = request.headers['sec-fetch-dest'];
+  return dest === 'iframe' || dest === 'frame';
+}
+
 export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get('/login', async (request, reply) => {
     if (await ctx.signedIn(request)) return reply.redirect('/', 303);
+    if (isFramed(request)) return ctx.page(reply, framedLoginPage(ctx.brand));
     const session = await ctx.sessions.ensure(request, reply);
     const query = request.query as Form;
     const next = safeNext(typeof query.next === 'string' ? query.next : '');

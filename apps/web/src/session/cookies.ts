@@ -4,13 +4,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // few lines replace a cookie library (whose ESM-only parser cannot be loaded by the CommonJS test runner).
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  return readCookies(request, name)[0];
+}
+
+/**
+ * Every value the browser sent under `name`, in its order. A browser can hold two cookies of one name, a
+ * partitioned one and an ordinary one (CHIPS keys a cookie by its partition too), and sends both to a
+ * top-level page of the site.
+ */
+export function readCookies(request: FastifyRequest, name: string): string[] {
   const header = request.headers.cookie;
-  if (!header) return undefined;
+  if (!header) return [];
+  const values: string[] = [];
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
 export interface CookieOptions {
@@ -31,10 +41,12 @@ export function setCookie(reply: FastifyReply, name: string, value: string, opti
   if (options.partitioned) attributes.push('SameSite=None', 'Secure', 'Partitioned');
   else attributes.push('SameSite=Lax', ...(options.secure ? ['Secure'] : []));
   if (options.maxAge !== undefined) attributes.push(`Max-Age=${options.maxAge}`);
-  // Replaces the same cookie set earlier in this request (sign-out then a fresh anonymous session); keeps others.
+  // Replaces the same cookie set earlier in this request (sign-out then a fresh anonymous session); keeps others,
+  // the other partition's cookie of the same name too (a browser keeps the two apart).
+  const partitioned = options.partitioned === true;
   const earlier = reply.getHeader('set-cookie');
   const others = (Array.isArray(earlier) ? earlier : earlier === undefined ? [] : [String(earlier)]).filter(
-    (cookie) => !cookie.startsWith(`${name}=`),
+    (cookie) => !(cookie.startsWith(`${name}=`) && cookie.includes('; Partitioned') === partitioned),
   );
   reply.removeHeader('set-cookie');
   reply.header('set-cookie', others.length > 0 ? [...others, attributes.join('; ')] : attributes.join('; '));

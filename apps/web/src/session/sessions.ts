@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackName } from '@hookline/config';
-import { readCookie, setCookie } from './cookies';
+import { readCookie, readCookies, setCookie } from './cookies';
 import { randomBytes } from 'node:crypto';
 import type {
   Flash,
@@ -41,8 +41,14 @@ export class Sessions {
   async current(request: FastifyRequest): Promise<Session | undefined> {
     const cached = this.loaded.get(request);
     if (cached !== undefined) return cached ?? undefined;
-    const id = readCookie(request, this.cookie);
-    let session = id ? await this.store.get(id) : undefined;
+    // A top-level page of a site that may be framed can get two session cookies, the link's partitioned one
+    // and an ordinary one set earlier (an anonymous session before sign-in): the first that is live counts.
+    // A browser keeps no more than those two; a request naming more is not a browser's.
+    let session: Session | undefined;
+    for (const id of readCookies(request, this.cookie).slice(0, 2)) {
+      session = await this.store.get(id);
+      if (session) break;
+    }
     // A session from before the account's password was changed is over, on every device.
     if (session?.data.accountId && !(await this.store.isCurrent(session, session.data.accountId))) {
       await this.store.destroy(session.id);
@@ -81,6 +87,7 @@ export class Sessions {
     if (session) await this.store.destroy(session.id);
     this.loaded.set(request, null);
     setCookie(reply, this.cookie, '', { ...this.cookieOptions(session?.data.portal), maxAge: 0 });
+    this.expireOtherCookie(reply, session?.data.portal);
   }
 
   async update(request: FastifyRequest, change: (data: SessionData) => SessionData): Promise<void> {
@@ -174,7 +181,18 @@ export class Sessions {
     const session = await this.store.create(accountId, portal);
     this.loaded.set(request, session);
     setCookie(reply, this.cookie, session.id, this.cookieOptions(portal));
+    this.expireOtherCookie(reply, portal);
     return session;
+  }
+
+  /**
+   * Deletes the session cookie of the other kind (ordinary or partitioned), so that a browser does not keep
+   * sending one that names an ended session beside the one in use. Only a site that may be framed sets both.
+   */
+  private expireOtherCookie(reply: FastifyReply, portal: PortalSession | undefined): void {
+    if (!this.embeddable) return;
+    const other = !this.cookieOptions(portal).partitioned;
+    setCookie(reply, this.cookie, '', { secure: this.secure, partitioned: other, maxAge: 0 });
   }
 }
 
