@@ -60,10 +60,14 @@ export function framedLoginPage(brand: Brand | undefined): SafeHtml {
     html`<div class="card" data-framed-login>
       <div class="card-body">
         <h1>Sign in</h1>
-        <p>Signing in with a password does not work inside another site's page: your browser does not keep a
-          sign-in made here.</p>
-        <p>Open this page again from your provider's site, or
-          <a href="/login" target="_blank" rel="noopener">sign in in a new tab</a>.</p>
+        <p>
+          Signing in with a password does not work inside another site's page: your browser does not keep a
+          sign-in made here.
+        </p>
+        <p>
+          Open this page again from your provider's site, or
+          <a href="/login" target="_blank" rel="noopener">sign in in a new tab</a>.
+        </p>
       </div>
     </div>`,
     brand,
