@@ -16,8 +16,8 @@ function requestBlock(record: AttemptRecord): SafeHtml {
   const request = record.request;
   if (record.outcome === 'erased')
     return html`<p class="muted" data-erased>
-      Nothing was sent: the event was erased on request ${time(record.erased_at ?? record.attempted_at)}, before
-      its turn.
+      Nothing was sent: the event was erased on request ${time(record.erased_at ?? record.attempted_at)},
+      before its turn.
     </p>`;
   if (record.erased_at)
     return html`<p class="muted" data-erased>
