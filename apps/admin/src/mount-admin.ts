@@ -5,7 +5,7 @@ import { redisUnavailable, type AuditInput, type HookView } from '@hookline/core
 import type { RedisKeys } from '@hookline/redis';
 import { LoginLimiter, type Hooks } from '@hookline/store';
 import type { HookControl } from '@hookline/suspension';
-import { HookQueues } from '@hookline/redis';
+import { HookQueues, isRedisUnavailable } from '@hookline/redis';
 import { setAdminSecurityHeaders } from './security-headers';
 import { BASIC_CHALLENGE, isAdmin, type AdminCredentials } from './admin-auth';
 import { refusalPage, renderAdminPage } from './admin-page';
@@ -55,10 +55,10 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
     lastError = error.message;
   });
   connection.on('ready', () => (lastError = ''));
-  // While Redis cannot be reached, every admin route answers 503 (as the API and the website do), not a 500
-  // with ioredis' words.
+  // While Redis cannot serve, every admin route answers 503 (as the API and the website do, by the same test),
+  // not a 500 with ioredis' words.
   const unavailable = (error: Error, reply: FastifyReply): boolean => {
-    if (deps.redis.status === 'ready') return false;
+    if (!isRedisUnavailable(error, deps.redis)) return false;
     reply.log.warn({ err: { type: error.name, message: error.message } }, 'redis unavailable');
     const problem = redisUnavailable();
     void reply.code(problem.status).header('retry-after', '5').send(problem.toBody());

@@ -6,9 +6,9 @@ import {
   waitUntil,
   type RedisClusterFixture,
 } from '@hookline/testing';
+import { isRedisUnavailable } from '@hookline/redis';
 import { callCreated } from './test-support/api-harness';
 import { errorOf, failoverApi } from './test-support/failover-api';
-import { isRedisUnavailable } from './redis-unavailable';
 
 const READY = { status: 'ready' } as const;
 

@@ -9,9 +9,9 @@ import {
   type ErrorCode,
 } from '@hookline/core';
 import { isHistoryUnreachable } from '@hookline/history';
+import { isRedisUnavailable } from '@hookline/redis';
 import { BODY_LIMIT } from './json-body';
 import { WWW_AUTHENTICATE } from './operator-auth';
-import { isRedisUnavailable } from './redis-unavailable';
 
 // Fastify's own client errors, in the catalogue's words.
 const FASTIFY_ERRORS: Readonly<Record<string, () => HooklineError>> = {

@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { HooklineError, usableReturnUrl } from '@hookline/core';
+import { isRedisUnavailable } from '@hookline/redis';
 import { registerAssets, registerBrandAssets } from './assets/assets';
 import { framedLoginPage } from './pages/login-page';
 import type { WebDeps } from './deps';
@@ -57,7 +58,8 @@ function errorHandler(ctx: WebContext) {
         ),
         status,
       );
-    if (ctx.deps.redis.status !== 'ready') {
+    // As the API decides it: a Cluster client stays ready while a shard is down or replicas do not answer.
+    if (isRedisUnavailable(error, ctx.deps.redis)) {
       request.log.warn({ err: error }, 'redis unavailable');
       return ctx.page(reply.header('retry-after', '5'), errorPage(undefined, UNAVAILABLE, ctx.brand), 503);
     }

@@ -51,6 +51,7 @@ export {
   type OutboxSlice,
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
+export { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING, STALE_FANOUT } from './not-serving';
 export { personalArg, type ErasureScope } from './erasure-scope';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
 export {

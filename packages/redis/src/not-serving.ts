@@ -47,5 +47,13 @@ export function isNotServing(error: Error): boolean {
   if (CLIENT_MESSAGES.test(message) || SENTINEL_MESSAGES.test(message)) return true;
   if (CLUSTER_GAVE_UP.test(message)) return true;
   if (error.name === 'ReplyError' && NOT_SERVING.test(message)) return true;
-  return NOT_SERVING_ANYWHERE.test(message);
+  if (NOT_SERVING_ANYWHERE.test(message)) return true;
+  // A transaction refused as a whole (EXECABORT) because a command in it was: those refusals say why (Bull
+  // Board's MULTI on a shard that is down).
+  const previous = (error as { previousErrors?: unknown }).previousErrors;
+  return (
+    message.startsWith('EXECABORT') &&
+    Array.isArray(previous) &&
+    previous.some((e) => isErrorLike(e) && isNotServing(e))
+  );
 }

@@ -1,8 +1,17 @@
 import IORedis, { ReplyError } from 'ioredis';
-import { StaleFanOutError } from '@hookline/redis';
 import { startRedisSentinel, waitUntil, type RedisSentinelFixture } from '@hookline/testing';
-import { errorOf } from './test-support/failover-api';
-import { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING } from './redis-unavailable';
+import { StaleFanOutError } from './bullmq/fenced-add';
+import { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING } from './not-serving';
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+async function errorOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('the command succeeded; an error was expected');
+}
 
 const READY = { status: 'ready' } as const;
 
