@@ -75,6 +75,12 @@ function loggable(error: unknown): Record<string, unknown> {
 
 export function errorHandler(redis: Pick<Redis, 'status'>) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    // The client hung up before its request had arrived whole (or was cut at the request deadline, which Node
+    // answered with its 408): its socket's ECONNRESET is the client's, not Redis's, and nobody reads an answer.
+    if (request.raw.readableAborted) {
+      request.log.info({ err: loggable(error) }, 'client closed the connection before its request arrived');
+      return reply.code(400).send();
+    }
     const problem = toCatalogued(error, redis, request.id);
     if (problem.code === 'INTERNAL') request.log.error({ err: loggable(error) }, 'request failed');
     else if (problem.code === 'REDIS_UNAVAILABLE')
