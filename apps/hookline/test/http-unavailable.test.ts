@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@hookline/config';
-import { createFailFastRedis } from '@hookline/redis';
+import { answersWithin, createFailFastRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
@@ -16,8 +16,8 @@ import { openTestHistory } from './support/test-history';
 jest.setTimeout(90000);
 
 // A Redis Cluster that stops serving (a master gone with no replica to promote: CLUSTERDOWN) while its client
-// stays `ready`: the website and the admin area answer 503 with Retry-After, as the API does, never a 500
-// page or Bull Board's raw error.
+// stays `ready`: /readyz says so, and the website and the admin area answer 503 with Retry-After, as the API
+// does, never a 500 page or Bull Board's raw error.
 describe('the HTTP tier while a Redis Cluster is down', () => {
   let cluster: RedisClusterFixture;
   beforeAll(async () => {
@@ -26,7 +26,7 @@ describe('the HTTP tier while a Redis Cluster is down', () => {
   afterAll(() => cluster?.stop());
   const ctx = useRedis('http_down');
 
-  it('answers 503 on the website and in the admin area', async () => {
+  it('is not ready, and answers 503 on the website and in the admin area', async () => {
     const config = loadConfig(
       {
         HOOKLINE_API_KEY: 'k'.repeat(32),
@@ -64,6 +64,7 @@ describe('the HTTP tier while a Redis Cluster is down', () => {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const admin = { authorization: `Basic ${Buffer.from('ops:admin-password-1').toString('base64')}` };
     expect((await fetch(`${base}/login`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/admin/queues/api/queues`, { headers: admin })).status).toBe(200);
 
     const survivor = cluster.servers[0]!;
@@ -75,6 +76,16 @@ describe('the HTTP tier while a Redis Cluster is down', () => {
       15000,
     );
     expect(redis.status).toBe('ready');
+    // Ready no more, and why: every node still answers PING. The monitor's hookline_redis_up reads the same.
+    const readyz = await fetch(`${base}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect((await readyz.json()) as unknown).toMatchObject({
+      error: {
+        code: 'REDIS_UNAVAILABLE',
+        details: [{ field: 'redis', message: expect.stringContaining('cluster_state:fail') }],
+      },
+    });
+    await expect(answersWithin(redis, 2000)).resolves.toMatchObject({ ok: false });
 
     const [page, board] = await Promise.all([
       fetch(`${base}/login`),

@@ -77,10 +77,11 @@ export function createFailFastRedis(target: RedisTarget, options: RedisOptions =
 /**
  * Whether Redis answers PING within `ms`: a client that is not connected answers false at once, without
  * queueing a command behind the reconnect, and a PING that neither fails nor answers (a stalled server)
- * still ends the wait.
+ * still ends the wait. On a Redis Cluster a node answers PING while the cluster refuses every key
+ * (CLUSTERDOWN: a shard without a master), and the client stays `ready`: the cluster's own state is asked too.
  */
 export async function answersWithin(
-  redis: Pick<Redis, 'ping' | 'status'>,
+  redis: Pick<Redis, 'ping' | 'status' | 'isCluster' | 'cluster'>,
   ms: number,
 ): Promise<{ ok: true; ms: number } | { ok: false; reason: string }> {
   if (redis.status !== 'ready') return { ok: false, reason: `not connected (${redis.status})` };
@@ -88,7 +89,7 @@ export async function answersWithin(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
   try {
-    const answer = await Promise.race([redis.ping(), timeout]);
+    const answer = await Promise.race([serving(redis), timeout]);
     if (answer === 'PONG') return { ok: true, ms: Math.round(performance.now() - started) };
     return { ok: false, reason: answer === 'timeout' ? `no answer to PING within ${ms} ms` : answer };
   } catch (error) {
@@ -96,4 +97,15 @@ export async function answersWithin(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** PONG, or what the server (or the cluster) said instead. */
+async function serving(redis: Pick<Redis, 'ping' | 'isCluster' | 'cluster'>): Promise<string> {
+  const pong = await redis.ping();
+  if (pong !== 'PONG' || !redis.isCluster) return pong;
+  const info = String(await redis.cluster('INFO'));
+  const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
+  return state === 'ok'
+    ? pong
+    : `the Redis Cluster does not serve (cluster_state:${state}: a shard has no master)`;
 }

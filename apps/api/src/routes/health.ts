@@ -52,26 +52,45 @@ async function readiness(deps: ApiDeps) {
     );
   // Said, never failed on: every HTTP tier instance would be taken out of service at once for a writer that
   // is behind (the records wait in Redis, nothing is lost), and producers could not publish.
+  // Bounded like the checks above: on a Cluster the lag's key may be on a shard in a failover, whose reads
+  // the client retries for up to 12 s.
   const [lagMs, proxy, waiting] = await Promise.all([
-    deps.historyLagMs(),
+    within(READY_TIMEOUT_MS, deps.historyLagMs()),
     deps.egressProxy?.answers(READY_TIMEOUT_MS),
     deps.egressProxy?.waiting(),
   ]);
   return [
     { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
     { name: 'postgres', status: 'ok' as const, detail: `answered in ${postgres.ok ? postgres.ms : 0} ms` },
-    {
-      name: 'history_writer',
-      status: lagMs > LAG_REPORTED_MS ? ('lagging' as const) : ('ok' as const),
-      detail:
-        lagMs === 0
-          ? 'no attempt record waiting'
-          : `the oldest attempt record not yet in PostgreSQL has waited ${Math.round(lagMs / 1000)} s`,
-    },
+    lagMs === undefined
+      ? {
+          name: 'history_writer',
+          status: 'lagging' as const,
+          detail: `its lag could not be read within ${READY_TIMEOUT_MS} ms`,
+        }
+      : {
+          name: 'history_writer',
+          status: lagMs > LAG_REPORTED_MS ? ('lagging' as const) : ('ok' as const),
+          detail:
+            lagMs === 0
+              ? 'no attempt record waiting'
+              : `the oldest attempt record not yet in PostgreSQL has waited ${Math.round(lagMs / 1000)} s`,
+        },
     // Said, never failed on, for the same reason: accepting events does not need the proxy, and they wait for
     // it in their queues. The workers' view is hookline_egress_proxy_failures_total.
     ...(deps.egressProxy && proxy ? [egressProxyCheck(deps.egressProxy.shown, proxy, waiting)] : []),
   ];
+}
+
+/** What `promise` gives within `ms`, or undefined (it failed, or is still waiting). */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms, undefined)));
+  try {
+    return await Promise.race([promise.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
