@@ -98,10 +98,11 @@ describe('the audit log through the website', () => {
     expect(text).not.toContain(erasure.id);
   });
 
-  it("the Activity page says an admin's pause with the reason the admin gave", async () => {
+  it("the Activity page says an admin's pause once, with the admin's name, address and reason", async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/calls', description: 'CRM' });
-    // As Bull Board's pause writes it (apps/admin board-actions.ts).
+    // As Bull Board's pause does it (apps/admin board-actions.ts): the suspension, then the audit entry.
+    await w.control.suspend(hook.id, 'paused by admin: endpoint migration until 10:00', 'admin:ops');
     await w.audit.record({
       account_id: account.id,
       action: 'hook.paused',
@@ -114,7 +115,12 @@ describe('the audit log through the website', () => {
     const activity = await (
       await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } })
     ).text();
-    expect(activity.replace(/<[^>]+>/g, ' ')).toContain('the reason given: “endpoint migration until 10:00”');
+    const text = activity.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('the reason given: “endpoint migration until 10:00”');
+    expect(text).toContain('from 127.0.0.1');
+    // Not again as something the service did by itself.
+    expect(text).not.toContain('automatically');
+    expect(text).not.toContain('Hook suspended');
   });
 
   it('a refused form (bad input, wrong CSRF token) records nothing', async () => {

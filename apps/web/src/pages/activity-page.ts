@@ -30,7 +30,11 @@ function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHt
   const detail = detailWords(entry);
   return html`<li data-kind="${entry.action}" data-actor="${entry.actor.kind}">
     <span class="badge badge-plain ${tone}">${label}</span>
-    <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${actorWords(entry.actor)}</span></span>
+    <span
+      >${subject(entry.hook_id, hooks)}
+      <span class="muted">by ${actorWords(entry.actor)}</span
+      >${entry.address ? html` <span class="muted" data-address>from ${entry.address}</span>` : ''}</span
+    >
     <span class="when">${time(entry.at)}</span>
     ${detail ? html`<span class="detail">${recordedText(detail)}</span>` : ''}
   </li>`;
@@ -59,7 +63,9 @@ export function activityPage(
   view: ActivityView,
   hooks: ReadonlyMap<string, HookView>,
 ): SafeHtml {
-  const auto = view.automatic.filter((e) => AUTOMATIC[e.kind]);
+  // Only what hookline did itself: an admin's pause also writes a suspension into the feed, and the audit log
+  // above already says it with the admin's name and reason.
+  const auto = view.automatic.filter((e) => AUTOMATIC[e.kind] && e.actor === 'monitor');
   const by = (viewer.brand ?? DEFAULT_BRAND).name;
   return layout(
     'Activity',
