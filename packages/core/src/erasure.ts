@@ -59,9 +59,17 @@ export const erasureInput = z
         'Erase every event whose from or to, or a field the catalogue marks personal, is this number (exactly as published)',
       ),
   })
-  .refine((v) => (v.call_id === undefined) !== (v.number === undefined), {
-    message: 'give exactly one of call_id and number',
-    path: ['call_id'],
+  .superRefine((v, ctx) => {
+    if (v.call_id === undefined && v.number === undefined)
+      ctx.addIssue({ code: 'custom', message: 'give exactly one of call_id and number', path: ['call_id'] });
+    // Both given: each is named, so that neither looks like the one that was right.
+    else if (v.call_id !== undefined && v.number !== undefined)
+      for (const field of ['call_id', 'number'])
+        ctx.addIssue({
+          code: 'custom',
+          message: 'give only one of call_id and number: an erasure is by one of them',
+          path: [field],
+        });
   });
 
 export function erasureTarget(input: z.infer<typeof erasureInput>): ErasureTarget {

@@ -61,6 +61,21 @@ describe('erasures through the API', () => {
     });
   });
 
+  it('refuses both a call id and a number, naming both', async () => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', url(acct), { number: '+1', call_id: 'c' });
+    expect(res.statusCode).toBe(400);
+    const message = 'give only one of call_id and number: an erasure is by one of them';
+    expect(res.json()).toMatchObject({
+      error: {
+        details: [
+          { field: 'call_id', message },
+          { field: 'number', message },
+        ],
+      },
+    });
+  });
+
   it.each([
     [{}, 'call_id'],
     [{ number: '+1', call_id: 'c' }, 'call_id'],
