@@ -41,7 +41,7 @@ export function runProcess(
     const logger = createLogger(config.LOG_LEVEL, name);
     const tracing = startTracing(vars, role, { warn: (message) => logger.warn(message) });
     // Workers and monitors answer no requests: their event-loop lag is sampled each second (metrics.ts).
-    const metrics = createMetrics(role === 'worker' || role === 'monitor' ? 'background' : 'requests');
+    const metrics = createMetrics(role === 'worker' || role === 'monitor' ? 'background' : 'requests', role);
     const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger);
     // Handlers first: a signal that arrives while the process is starting (or just after it said it had
     // started) then waits for the start and stops cleanly, instead of killing the process outright.

@@ -9,9 +9,18 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 const EVENT_LOOP_SAMPLE_MS = { requests: 100, background: 1000 } as const;
 
+/** Which process's metrics a registry exports: a gauge only the worker (or the monitor) sets is not exported
+ * by the others, where it would read 0 for ever (a dashboard line per HTTP tier, a `min` of every process). */
+export type MetricsOf = 'api' | 'worker' | 'monitor' | 'all-in-one';
+
 // One registry per process (the all-in-one start shares it between its parts).
-export function createMetrics(kind: keyof typeof EVENT_LOOP_SAMPLE_MS = 'requests') {
+export function createMetrics(
+  kind: keyof typeof EVENT_LOOP_SAMPLE_MS = 'requests',
+  of: MetricsOf = 'all-in-one',
+) {
   const registry = new Registry();
+  const workers = of === 'worker' || of === 'all-in-one' ? [registry] : [];
+  const monitors = of === 'monitor' || of === 'all-in-one' ? [registry] : [];
   collectDefaultMetrics({
     register: registry,
     prefix: 'hookline_process_',
@@ -41,12 +50,12 @@ export function createMetrics(kind: keyof typeof EVENT_LOOP_SAMPLE_MS = 'request
     heldHooks: new Gauge({
       name: 'hookline_worker_attached_hooks',
       help: 'Hooks this worker process is delivering to now (it holds their lease; the name is kept from an earlier design, for dashboards)',
-      registers: [registry],
+      registers: workers,
     }),
     attemptsInFlight: new Gauge({
       name: 'hookline_worker_attempts_in_flight',
       help: 'Delivery attempts this worker process has in flight now (at most one per hook it holds)',
-      registers: [registry],
+      registers: workers,
     }),
     egressProxyFailures: new Counter({
       name: 'hookline_egress_proxy_failures_total',
@@ -59,12 +68,12 @@ export function createMetrics(kind: keyof typeof EVENT_LOOP_SAMPLE_MS = 'request
     hooksWaitingOnEgress: new Gauge({
       name: 'hookline_worker_hooks_waiting_on_egress_proxy',
       help: 'Hooks whose next event this worker process keeps waiting because the egress proxy refused or was unreachable',
-      registers: [registry],
+      registers: workers,
     }),
     suspendedHooks: new Gauge({
       name: 'hookline_hooks_suspended',
       help: 'Hooks suspended now',
-      registers: [registry],
+      registers: monitors,
     }),
   };
 }
