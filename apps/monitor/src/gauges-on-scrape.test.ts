@@ -53,4 +53,23 @@ describe('monitor gauges', () => {
     await sleep(2500);
     expect(seen).toHaveLength(reads);
   }, 20_000);
+
+  it('say when a primary has fewer replicas online than HOOKLINE_REDIS_REPLICA_ACKS asks for', async () => {
+    // The test's Redis has no replica: with acknowledgements asked for, publishing would answer 503.
+    const short = async () =>
+      /^hookline_redis_replicas_short (\d)$/m.exec(await h.metrics.registry.metrics())?.[1];
+    const asking = h.start({
+      HOOKLINE_SUSPEND_AFTER_FAILURES: 3,
+      HOOKLINE_SUSPEND_AFTER_MS: 1000,
+      HOOKLINE_REDIS_REPLICA_ACKS: 1,
+    });
+    await expect(short()).resolves.toBe('1');
+    await expect(h.ctx.redis.info('replication')).resolves.toMatch(/connected_slaves:0/);
+    await asking.close();
+  }, 20_000);
+
+  it('say nothing is short when no acknowledgement is asked for', async () => {
+    h.start({ HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 1000 });
+    expect(await h.metrics.registry.metrics()).toMatch(/^hookline_redis_replicas_short 0$/m);
+  }, 20_000);
 });

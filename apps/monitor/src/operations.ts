@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { runOnBeat, type Clock } from '@hookline/core';
 import { ReadySet, Watchdog, WorkerRoster } from '@hookline/scheduler';
-import { answersWithin, HistoryOutbox, type HookQueues, type RedisKeys } from '@hookline/redis';
+import {
+  answersWithin,
+  fewestReplicasOnline,
+  HistoryOutbox,
+  type HookQueues,
+  type RedisKeys,
+} from '@hookline/redis';
 import { announce, type SuspensionStore } from '@hookline/suspension';
 import { fleetMetrics, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import { gaugesOfFleetRefresh, refreshFleetGauges } from './fleet-gauges';
@@ -20,6 +26,8 @@ export interface OperationsDeps {
   readonly holder: string;
   readonly stuckAfterMs: number;
   readonly tickMs: number;
+  /** HOOKLINE_REDIS_REPLICA_ACKS: how many replicas of each primary the processes' writes wait for. */
+  readonly replicaAcks?: number;
 }
 
 const PING_WITHIN_MS = 2_000;
@@ -73,6 +81,17 @@ export function startOperations(deps: OperationsDeps): { close(): Promise<void> 
       [fleet.redisUp],
       async () => fleet.redisUp.set((await answersWithin(redis, PING_WITHIN_MS)).ok ? 1 : 0),
       unread('hookline_redis_up'),
+    );
+    // Acknowledgements missing make every publish a 503 while Redis itself answers (hookline_redis_up 1).
+    const acks = deps.replicaAcks ?? 0;
+    refreshedOnScrape(
+      [fleet.redisReplicasShort],
+      async () => {
+        if (acks === 0) return fleet.redisReplicasShort.set(0);
+        if (redis.status === 'ready')
+          fleet.redisReplicasShort.set((await fewestReplicasOnline(redis)) < acks ? 1 : 0);
+      },
+      unread('hookline_redis_replicas_short'),
     );
   }
 

@@ -28,6 +28,8 @@ export interface MonitorDeps {
   readonly config: {
     readonly HOOKLINE_SUSPEND_AFTER_FAILURES: number;
     readonly HOOKLINE_SUSPEND_AFTER_MS: number;
+    /** Replicas each primary's writes wait for: the monitor reports when fewer are online (default 0). */
+    readonly HOOKLINE_REDIS_REPLICA_ACKS?: number;
     /** For events a recovered fan-out adds to suspended hooks (default 10000). */
     readonly HOOKLINE_HOLD_MAX?: number;
     /** The watchdog wakes a hook with work and no worker after this long (default 60000). */
@@ -162,6 +164,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     holder: consumerName,
     stuckAfterMs,
     tickMs: deps.operationsTickMs ?? 1000,
+    replicaAcks: deps.config.HOOKLINE_REDIS_REPLICA_ACKS ?? 0,
   });
   const historyWriter = startHistoryWriter({
     redis,

@@ -52,6 +52,7 @@ export {
 } from './history-outbox';
 export { scriptFolderProblems } from './script-catalogue';
 export { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING, STALE_FANOUT } from './not-serving';
+export { fewestReplicasOnline, mastersOf } from './replicas-online';
 export { personalArg, type ErasureScope } from './erasure-scope';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
 export {

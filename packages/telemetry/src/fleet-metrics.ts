@@ -75,6 +75,13 @@ export function fleetMetrics(registry: Registry): FleetMetrics {
       help: '1 when Redis answered the monitor within 2 s, asked at the scrape; 0 when not',
       registers,
     }),
+    redisReplicasShort: new Gauge({
+      name: 'hookline_redis_replicas_short',
+      help:
+        '1 when HOOKLINE_REDIS_REPLICA_ACKS asks for N replicas and a primary has fewer online (publishing ' +
+        'answers 503 and deliveries pause until one is back), asked at the scrape; 0 when not, or none asked',
+      registers,
+    }),
     historyLag: new Gauge({
       name: 'hookline_history_lag_seconds',
       help: 'How long the oldest attempt record not yet in the history database has waited for the writer (0 when none waits)',
@@ -130,6 +137,7 @@ export interface FleetMetrics {
   readonly workerHeartbeatAge: Gauge<'worker'>;
   readonly workersAlive: Gauge;
   readonly redisUp: Gauge;
+  readonly redisReplicasShort: Gauge;
   readonly historyLag: Gauge;
   readonly historyWritten: Counter;
   readonly historyDropped: Counter<'reason'>;

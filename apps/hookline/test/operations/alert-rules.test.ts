@@ -22,6 +22,7 @@ describe('Prometheus alert rules (deploy/prometheus)', () => {
       'HooklineNoWorkers',
       'HooklineWorkerSilent',
       'HooklineRedisUnreachable',
+      'HooklineRedisReplicasShort',
       'HooklineHistoryLagging',
       'HooklineHistoryDatabaseDown',
       'HooklineMonitorMissing',

@@ -1,4 +1,4 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   buildAttemptRecord,
   erasedRecord,
@@ -11,6 +11,7 @@ import {
 } from '@hookline/core';
 import { eraseHistory, type SqlClient } from '@hookline/history';
 import {
+  mastersOf,
   OUTBOX_IDLE_TTL_MS,
   personalArg,
   SCRIPTS,
@@ -260,11 +261,6 @@ export async function eraseIdempotency(
     } while (cursor !== '0');
   }
   return { place: 'idempotency', count, eventIds: [] };
-}
-
-/** The servers whose keys a SCAN must walk: every master of a Cluster, else the one server. */
-function mastersOf(redis: Redis): Redis[] {
-  return redis.isCluster ? (redis as unknown as Cluster).nodes('master') : [redis];
 }
 
 /** Hook records quoting erased events among a suspension's failures (the website's banner). */
