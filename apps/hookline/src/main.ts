@@ -63,17 +63,18 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   const lock = lockDataDir(dataDir);
   process.once('exit', () => lock.release());
   secrets = loadOrCreateLocalSecrets(dataDir);
+  // A variable set to '' counts as unset (README, "Settings"): it must not hide a generated secret, which
+  // loadConfig would then find missing. Dropped before the merge, so the generated one applies.
+  const given = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''));
   const env: NodeJS.ProcessEnv = {
     HOOKLINE_API_KEY: secrets.apiKey,
     HOOKLINE_SECRET_KEY: secrets.secretKey,
     HOOKLINE_ADMIN_PASSWORD: secrets.adminPassword,
-    ...process.env,
+    ...given,
   };
   // The demo receiver runs on this machine; only its exact address is exempted from the network policy.
   if (demo)
-    env.HOOKLINE_ALLOW_NETWORKS = [process.env.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32']
-      .filter(Boolean)
-      .join(',');
+    env.HOOKLINE_ALLOW_NETWORKS = [given.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32'].filter(Boolean).join(',');
   // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
   if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -160,7 +161,9 @@ runProcess(
     print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
     print(`  API docs    ${base}/openapi.json`);
     print(
-      `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`,
+      config.HOOKLINE_ADMIN_PASSWORD
+        ? `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`
+        : `  Bull Board  off (no HOOKLINE_ADMIN_PASSWORD)`,
     );
     print(`  Metrics     ${base}/metrics`);
     print(`  History     ${history.client.describe}`);

@@ -124,3 +124,38 @@ describe('pnpm start on a data directory', () => {
     );
   }, 60000);
 });
+
+describe('pnpm start with secrets set to the empty string', () => {
+  const ctx = useRedis('start-empty');
+
+  // README: a setting set to '' counts as not set, and for these the default is the generated one.
+  it('uses the generated ones from secrets.json, as when they are unset', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const hookline = spawnStart(ctx, dataDir, [], {
+      HOOKLINE_API_KEY: '',
+      HOOKLINE_SECRET_KEY: '',
+      HOOKLINE_ADMIN_PASSWORD: '',
+    });
+    await hookline.waitForOutput('secrets.json (generated', 60000);
+    const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as {
+      apiKey: string;
+      adminPassword: string;
+    };
+    const out = hookline.output();
+    expect(out).not.toContain('undefined');
+    expect(out).toContain(`Authorization: Bearer ${secrets.apiKey}\n`);
+    expect(out).toMatch(new RegExp(`Bull Board +http://\\S+ +admin / ${secrets.adminPassword}\\n`));
+    const base = /Website\s+(http:\/\/localhost:\d+)\//.exec(out)![1]!;
+    const admin = `Basic ${Buffer.from(`admin:${secrets.adminPassword}`).toString('base64')}`;
+    expect((await fetch(`${base}/admin/queues`, { headers: { authorization: admin } })).status).toBe(200);
+    const created = await fetch(`${base}/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secrets.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'With the generated key' }),
+    });
+    expect(created.status).toBe(201);
+    hookline.kill('SIGTERM');
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+  }, 120000);
+});
