@@ -186,3 +186,34 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
     ).toBe(value);
   });
 });
+
+describe('HOOKLINE_SMTP_FROM', () => {
+  const MESSAGE = /^HOOKLINE_SMTP_FROM: must be an e-mail address, alone or as Name <address>/;
+
+  // The mail library reads such a value as a name without an address: notices went out with an empty
+  // MAIL FROM and no From header, counted as sent.
+  it.each([
+    'not an address',
+    '   ',
+    'hooks@',
+    '@acme.example',
+    'Acme <not-an-address>',
+    'Acme, Inc <hooks@acme.example>',
+    'hooks@acme.example, ops@acme.example',
+    'Acme\u0001 <hooks@acme.example>',
+  ])('refuses %j, naming the setting', (value) => {
+    expect(problemsWith({ HOOKLINE_SMTP_FROM: value })).toEqual([expect.stringMatching(MESSAGE)]);
+  });
+
+  it.each([
+    'hooks@acme.example',
+    'Acme webhooks <webhooks@acme.example>',
+    '"Acme, Inc." <webhooks@acme.example>',
+    'Zoë Hooks <webhooks@localhost>',
+    '<webhooks@acme.example>',
+  ])('takes %j', (value) => {
+    expect(
+      loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_SMTP_FROM: value }, 'worker').HOOKLINE_SMTP_FROM,
+    ).toBe(value);
+  });
+});

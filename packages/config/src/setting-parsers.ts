@@ -87,6 +87,21 @@ export const urlOf = (protocols: readonly string[], message: string) =>
       }
     }, message);
 
+// An e-mail address (RFC 5322 dot-atom local part, a host name as domain), alone or after a display name: the
+// mail library takes anything else for a name without an address, and sends with an empty MAIL FROM and no From.
+const ADDRESS = String.raw`[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_\`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*`;
+// A display name: quoted, or words without the characters that would start another address or a comment.
+const DISPLAY_NAME = String.raw`(?:"(?:[^"\\\x00-\x1f\x7f]|\\[^\x00-\x1f\x7f])*"|[^"(),:;<>@[\]\\\x00-\x1f\x7f]+)`;
+const MAILBOX = new RegExp(`^(?:${ADDRESS}|(?:${DISPLAY_NAME} ?)?<${ADDRESS}>)$`);
+export const mailbox = z
+  .string()
+  .max(320, 'must be at most 320 characters')
+  .regex(
+    MAILBOX,
+    'must be an e-mail address, alone or as Name <address> (e.g. Acme webhooks <webhooks@acme.example>; ' +
+      'quote a name with commas or other punctuation: "Acme, Inc." <webhooks@acme.example>)',
+  );
+
 // A comma-separated list (empty by default), each entry checked by `item`.
 export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
   z

@@ -11,6 +11,7 @@ import {
   forwardProxyUrl,
   int,
   listenHost,
+  mailbox,
   setting,
   urlOf,
 } from './setting-parsers';
@@ -92,8 +93,9 @@ export const settingsSchema = z.object({
     '—',
   ),
   HOOKLINE_SMTP_FROM: setting(
-    z.string().min(3).max(320).optional(),
-    'the From of notice e-mails, e.g. `Acme webhooks <webhooks@acme.example>`',
+    mailbox.optional(),
+    'the From of notice e-mails: an address, or a name and an address as in `Acme webhooks ' +
+      '<webhooks@acme.example>` (a name with commas or other punctuation in double quotes)',
     '`hookline <hookline@localhost>`; with `HOOKLINE_BRAND_NAME`, that name at `webhooks@localhost`',
   ),
   HOOKLINE_TRUST_PROXY: setting(
