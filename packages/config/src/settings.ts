@@ -38,6 +38,8 @@ export const settingsSchema = z.object({
     z
       .string()
       .refine((v) => /^postgres(ql)?:\/\/./.test(v), 'must be a postgres:// or postgresql:// URL')
+      // The driver would read a space as part of the database name, and be refused for it only at connect.
+      .refine((v) => !/\s/.test(v), 'must not contain spaces, tabs or line breaks (write a space as %20)')
       .optional(),
     'PostgreSQL for the delivery history (`postgres://user:password@host:5432/db`); its schema is created ' +
       'and migrated at start',
