@@ -9,6 +9,7 @@ import {
   type Logger,
   type Metrics,
 } from '@hookline/telemetry';
+import { STOP_BOUND_MS } from './stop-bounds';
 
 /** What every hookline process starts from: its settings (validated once), a logger and a metrics registry. */
 export interface ProcessBase {
@@ -33,7 +34,7 @@ export function runProcess(
   name: string,
   start: (base: ProcessBase) => Promise<() => Promise<void>>,
   /** How long stopping may take before the process exits anyway, from the settings. */
-  stopBoundMs: (config: Config) => number = () => 30_000,
+  stopBoundMs: (config: Config) => number = STOP_BOUND_MS[role],
 ): void {
   const run = async () => {
     const vars = typeof env === 'function' ? await env() : env;

@@ -90,109 +90,103 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   return env;
 }
 
-runProcess(
-  localEnv,
-  'all-in-one',
-  'hookline',
-  async ({ config, logger, metrics, watch, tracing }) => {
-    const secretKey = secretKeyOf(config);
-    // Requests fail fast when Redis is away (503); background parts wait for it to come back.
-    const requestRedis = watch(createFailFastRedis(config));
-    const backgroundRedis = watch(createRedis(config));
+runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics, watch, tracing }) => {
+  const secretKey = secretKeyOf(config);
+  // Requests fail fast when Redis is away (503); background parts wait for it to come back.
+  const requestRedis = watch(createFailFastRedis(config));
+  const backgroundRedis = watch(createRedis(config));
 
-    await waitUntilReady(requestRedis);
-    // One database for every part of this process (PGlite is in-process: it has a single connection).
-    const history = await openHistoryFor(config, dataDir);
-    const historyDb = history.client;
-    const probes = probeSender(config);
-    const services = createServices({
-      redis: requestRedis,
-      settings: config,
-      secretKey,
-      historyDb,
-      probe: probes.probe,
-      log: logger,
-      ...(tracing ? { tracing } : {}),
-    });
-    const background = createServices({
-      redis: backgroundRedis,
-      settings: config,
-      secretKey,
-      historyDb,
-      log: logger,
-      // The worker records outcomes with these: the failure that suspends a hook pauses it in its script.
-      suspensionRule: suspensionRuleOf(config),
-      ...(tracing ? { tracing } : {}),
-    });
-    const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
-    await listenHttp(app, config);
-    const worker = startWorker({
-      config,
-      redis: backgroundRedis,
-      keys: background.keys,
-      store: background.store,
-      metrics,
-      logger,
-      ...(tracing ? { tracing } : {}),
-    });
-    const monitor = startMonitor({
-      config,
-      redis: backgroundRedis,
-      keys: background.keys,
-      store: { ...background.store, deliveryLog: background.deliveryLog, historyOutbox: background.outbox },
-      history,
-      metrics,
-      logger,
-      ...(tracing ? { tracing } : {}),
-      ...noticesFor(config, background.store.accounts, background.producer),
-      erasures: { erasures: background.store.erasures, settleMs: erasureSettleMs(config) },
-    });
+  await waitUntilReady(requestRedis);
+  // One database for every part of this process (PGlite is in-process: it has a single connection).
+  const history = await openHistoryFor(config, dataDir);
+  const historyDb = history.client;
+  const probes = probeSender(config);
+  const services = createServices({
+    redis: requestRedis,
+    settings: config,
+    secretKey,
+    historyDb,
+    probe: probes.probe,
+    log: logger,
+    ...(tracing ? { tracing } : {}),
+  });
+  const background = createServices({
+    redis: backgroundRedis,
+    settings: config,
+    secretKey,
+    historyDb,
+    log: logger,
+    // The worker records outcomes with these: the failure that suspends a hook pauses it in its script.
+    suspensionRule: suspensionRuleOf(config),
+    ...(tracing ? { tracing } : {}),
+  });
+  const app = await buildHttpServer({ config, redis: requestRedis, services, logger, metrics });
+  await listenHttp(app, config);
+  const worker = startWorker({
+    config,
+    redis: backgroundRedis,
+    keys: background.keys,
+    store: background.store,
+    metrics,
+    logger,
+    ...(tracing ? { tracing } : {}),
+  });
+  const monitor = startMonitor({
+    config,
+    redis: backgroundRedis,
+    keys: background.keys,
+    store: { ...background.store, deliveryLog: background.deliveryLog, historyOutbox: background.outbox },
+    history,
+    metrics,
+    logger,
+    ...(tracing ? { tracing } : {}),
+    ...noticesFor(config, background.store.accounts, background.producer),
+    erasures: { erasures: background.store.erasures, settleMs: erasureSettleMs(config) },
+  });
 
-    const account = await ensureDemoAccount(services, secrets.demoPassword);
-    const demoParts = demo && account.id ? await startDemo(services, account.id, print) : undefined;
+  const account = await ensureDemoAccount(services, secrets.demoPassword);
+  const demoParts = demo && account.id ? await startDemo(services, account.id, print) : undefined;
 
-    const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
-    const signIn = account.passwordKnown
-      ? `sign in as ${DEMO_EMAIL} / ${secrets.demoPassword}`
-      : `sign in as ${DEMO_EMAIL} (your password)`;
-    print('');
-    print('hookline is running');
-    print(`  Website     ${base}/                ${signIn}`);
-    print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
-    print(`  API docs    ${base}/openapi.json`);
+  const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
+  const signIn = account.passwordKnown
+    ? `sign in as ${DEMO_EMAIL} / ${secrets.demoPassword}`
+    : `sign in as ${DEMO_EMAIL} (your password)`;
+  print('');
+  print('hookline is running');
+  print(`  Website     ${base}/                ${signIn}`);
+  print(`  API         ${base}/v1              Authorization: Bearer ${config.HOOKLINE_API_KEY}`);
+  print(`  API docs    ${base}/openapi.json`);
+  print(
+    config.HOOKLINE_ADMIN_PASSWORD
+      ? `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`
+      : `  Bull Board  off (no HOOKLINE_ADMIN_PASSWORD)`,
+  );
+  print(`  Metrics     ${base}/metrics`);
+  print(`  History     ${history.client.describe}`);
+  if (demoParts)
     print(
-      config.HOOKLINE_ADMIN_PASSWORD
-        ? `  Bull Board  ${base}/admin/queues    ${config.HOOKLINE_ADMIN_USER} / ${config.HOOKLINE_ADMIN_PASSWORD}`
-        : `  Bull Board  off (no HOOKLINE_ADMIN_PASSWORD)`,
+      `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; ` +
+        (demoParts.held
+          ? `it is suspended, so its test event is held: re-enable it at ${base}/hooks/${demoParts.hookId}`
+          : 'a test event is on its way'),
     );
-    print(`  Metrics     ${base}/metrics`);
-    print(`  History     ${history.client.describe}`);
-    if (demoParts)
-      print(
-        `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; ` +
-          (demoParts.held
-            ? `it is suspended, so its test event is held: re-enable it at ${base}/hooks/${demoParts.hookId}`
-            : 'a test event is on its way'),
-      );
-    else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
-    print(
-      `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
-    );
-    print('');
+  else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
+  print(
+    `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
+  );
+  print('');
 
-    return async () => {
-      await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
-      await worker.close();
-      await monitor.close();
-      await demoParts?.close();
-      await services.close();
-      await background.close();
-      await probes.close();
-      await history.close();
-      requestRedis.disconnect();
-      backgroundRedis.disconnect();
-      await embedded?.stop();
-    };
-  },
-  (config) => Math.max(config.HOOKLINE_HTTP_DRAIN_MS, config.HOOKLINE_DELIVERY_TIMEOUT_MS) + 5_000,
-);
+  return async () => {
+    await closeHttp(app, config.HOOKLINE_HTTP_DRAIN_MS);
+    await worker.close();
+    await monitor.close();
+    await demoParts?.close();
+    await services.close();
+    await background.close();
+    await probes.close();
+    await history.close();
+    requestRedis.disconnect();
+    backgroundRedis.disconnect();
+    await embedded?.stop();
+  };
+});
