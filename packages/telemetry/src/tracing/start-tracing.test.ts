@@ -52,6 +52,18 @@ describe('the standard OTEL_* variables', () => {
       tracingChoice({ ...ENDPOINT, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }),
     ).toThrow(/OTEL_TRACES_SAMPLER_ARG: a ratio from 0 to 1/);
   });
+
+  // Without a scheme the exporter failed at every export (ERR_INVALID_PROTOCOL) and never named the variable.
+  it.each([
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'collector:4318/v1/traces'],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'not a url'],
+  ])('refuse %s=%s, which is no http(s) URL, naming the variable', (variable, value) => {
+    expect(() => tracingChoice({ [variable]: value })).toThrow(
+      `OpenTelemetry settings:\n  ${variable}: must be an http:// or https:// URL (e.g. http://otel-collector:4318), not "${value}"`,
+    );
+  });
 });
 
 describe('the default protocol, http/protobuf', () => {

@@ -76,6 +76,14 @@ export function tracingChoice(env: NodeJS.ProcessEnv): TracingChoice | undefined
     problems.push(
       `${protocolVariable}: http/protobuf or http/json (grpc is not supported), not "${protocol}"`,
     );
+  for (const variable of ENDPOINT_VARIABLES) {
+    const raw = env[variable];
+    // The exporter would take `collector:4318` and fail at every export with ERR_INVALID_PROTOCOL, naming nothing.
+    if (set(raw) && !isHttpUrl(raw!.trim()))
+      problems.push(
+        `${variable}: must be an http:// or https:// URL (e.g. http://otel-collector:4318), not "${raw}"`,
+      );
+  }
   const sampler = samplerChoice(env, problems);
   const batch: Record<string, number> = {};
   for (const [variable, option] of BATCH_VARIABLES) {
@@ -87,6 +95,14 @@ export function tracingChoice(env: NodeJS.ProcessEnv): TracingChoice | undefined
   }
   if (problems.length > 0) throw new Error(`OpenTelemetry settings:\n  ${problems.join('\n  ')}`);
   return { protocol, sampler, batch };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function samplerChoice(env: NodeJS.ProcessEnv, problems: string[]): SamplerChoice {
