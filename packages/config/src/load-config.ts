@@ -45,11 +45,14 @@ export function loadConfig(
   role: Role,
   readFile: ReadFile = readUtf8,
 ): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const blank = Object.keys(settingsSchema.shape).filter((name) => isBlank(env[name]));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([name, v]) => v !== undefined && v !== '' && !blank.includes(name)),
+  );
   const parsed = settingsSchema.safeParse(present);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => `${settingOf(i.path) || '(env)'}: ${i.message}`);
+  const problems = blank.map(blankProblem);
+  if (!parsed.success)
+    problems.push(...parsed.error.issues.map((i) => `${settingOf(i.path) || '(env)'}: ${i.message}`));
   for (const key of REQUIRED[role]) {
     if (present[key] === undefined) problems.push(`${key}: is required for the ${role} process`);
   }
@@ -176,11 +179,20 @@ export function suspensionRuleOf(config: {
  * there are part of the environment the full configuration is then loaded from.
  */
 export function loadDataDir(env: Readonly<Record<string, string | undefined>>): string {
+  if (isBlank(env.HOOKLINE_DATA_DIR)) throw new ConfigError([blankProblem('HOOKLINE_DATA_DIR')]);
   const parsed = settingsSchema.shape.HOOKLINE_DATA_DIR.safeParse(env.HOOKLINE_DATA_DIR || undefined);
   if (!parsed.success)
     throw new ConfigError([`HOOKLINE_DATA_DIR: ${parsed.error.issues[0]?.message ?? 'invalid'}`]);
   return parsed.data;
 }
+
+// A value of spaces alone is a slip (a quoted blank in a compose or .env file), never a name, password or path
+// anyone means: refused for every setting with one plain line, rather than used (a directory named " ", a
+// password of spaces) or refused by each parser in its own words. The empty string still means unset.
+const isBlank = (value: string | undefined): boolean =>
+  value !== undefined && value !== '' && value.trim() === '';
+const blankProblem = (name: string): string =>
+  `${name}: is only whitespace; give it a value, or leave it empty or unset for its default`;
 
 /** The setting a problem is in: a comma-separated list's entry is named by its place, counted from 1. */
 function settingOf(path: readonly PropertyKey[]): string {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './load-config';
+import { ConfigError, loadConfig, loadDataDir } from './load-config';
 
 // Values that would pass a loose check but fail later, in a request or at listen: refused at start instead,
 // each naming its setting.
@@ -194,7 +194,6 @@ describe('HOOKLINE_SMTP_FROM', () => {
   // MAIL FROM and no From header, counted as sent.
   it.each([
     'not an address',
-    '   ',
     'hooks@',
     '@acme.example',
     'Acme <not-an-address>',
@@ -215,5 +214,34 @@ describe('HOOKLINE_SMTP_FROM', () => {
     expect(
       loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_SMTP_FROM: value }, 'worker').HOOKLINE_SMTP_FROM,
     ).toBe(value);
+  });
+});
+
+describe('a setting of whitespace alone', () => {
+  // Used as given, these made an admin user or a password of spaces, or (HOOKLINE_DATA_DIR) a directory named " ".
+  it.each([
+    ['HOOKLINE_ADMIN_USER', '   '],
+    ['HOOKLINE_ADMIN_PASSWORD', ' '.repeat(12)],
+    ['REDIS_SENTINEL_PASSWORD', ' '],
+    ['HOOKLINE_BRAND_NAME', '   '],
+    ['HOOKLINE_SMTP_FROM', '   '],
+    ['HOOKLINE_DATA_DIR', ' '],
+    ['HOOKLINE_QUEUE_PREFIX', '\t'],
+  ])('is refused: %s=%j, in plain words naming the setting', (name, value) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      `${name}: is only whitespace; give it a value, or leave it empty or unset for its default`,
+    ]);
+  });
+
+  it('is refused for the data directory before pnpm start makes it', () => {
+    expect(() => loadDataDir({ HOOKLINE_DATA_DIR: ' ' })).toThrow(
+      'HOOKLINE_DATA_DIR: is only whitespace; give it a value, or leave it empty or unset for its default',
+    );
+    expect(loadDataDir({ HOOKLINE_DATA_DIR: '' })).toBe('.data');
+  });
+
+  it('is no problem for a value with spaces inside it', () => {
+    const config = loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_BRAND_NAME: 'Voxtel Connect' }, 'worker');
+    expect(config.HOOKLINE_BRAND_NAME).toBe('Voxtel Connect');
   });
 });
