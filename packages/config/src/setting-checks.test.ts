@@ -245,3 +245,22 @@ describe('a setting of whitespace alone', () => {
     expect(config.HOOKLINE_BRAND_NAME).toBe('Voxtel Connect');
   });
 });
+
+describe('HOOKLINE_BRAND_NAME', () => {
+  // It goes into page titles, e-mail From and Subject lines and the User-Agent of deliveries.
+  it.each(['Bad\u0001Name', 'Voxtel\tConnect', 'Voxtel\nConnect', 'Voxtel\u007f', 'Voxtel\u0085Connect'])(
+    'refuses %j, with a control character, naming the setting',
+    (value) => {
+      expect(problemsWith({ HOOKLINE_BRAND_NAME: value })).toEqual([
+        'HOOKLINE_BRAND_NAME: must not contain tabs, line breaks or control characters',
+      ]);
+    },
+  );
+
+  it('takes a name of letters, spaces and punctuation, any script', () => {
+    for (const name of ['Voxtel Connect', 'Acme, Inc. "Hooks"', 'Zoë & Søn'])
+      expect(
+        loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_BRAND_NAME: name }, 'worker').HOOKLINE_BRAND_NAME,
+      ).toBe(name);
+  });
+});

@@ -130,7 +130,13 @@ export const settingsSchema = z.object({
     '— (no page may frame the website)',
   ),
   HOOKLINE_BRAND_NAME: setting(
-    z.string().trim().min(1).max(60, 'must be at most 60 characters').optional(),
+    z
+      .string()
+      .trim()
+      .max(60, 'must be at most 60 characters')
+      // It goes into page titles, the From and Subject of e-mails and the User-Agent of deliveries.
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain tabs, line breaks or control characters')
+      .optional(),
     "the operator's product name, shown to customers instead of hookline on every page and e-mail, and in " +
       'the User-Agent of deliveries (`Voxtel Connect` → `Voxtel-Connect-Webhooks/1.0`)',
     '— (hookline)',
