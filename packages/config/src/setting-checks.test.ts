@@ -138,7 +138,7 @@ describe('HOST', () => {
 describe('HOOKLINE_EGRESS_PROXY', () => {
   const SHAPE = /^HOOKLINE_EGRESS_PROXY: must be http:\/\/\[user:password@\]host:port/;
   const CREDENTIALS =
-    'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @ (%3A for : in the user)';
+    'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @';
 
   it.each([
     ['no port (would quietly mean 80)', 'http://proxy.internal'],
@@ -169,6 +169,14 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
   ])('refuses a raw %s in the password as unencoded credentials, not as a bad shape', (_, value) => {
     const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: value });
     expect(problems).toEqual([`HOOKLINE_EGRESS_PROXY: ${CREDENTIALS}`]);
+    expect(problems.join()).not.toContain('Secr3t');
+  });
+
+  it('refuses a user with ":" (written %3A), which Basic authentication would cut there, not naming the password', () => {
+    const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: 'http://us%3Aer:Secr3tPass@127.0.0.1:3128' });
+    expect(problems).toEqual([
+      'HOOKLINE_EGRESS_PROXY: the proxy user must not contain ":" (%3A): Basic authentication ends the user at the first ":"',
+    ]);
     expect(problems.join()).not.toContain('Secr3t');
   });
 

@@ -149,7 +149,7 @@ const PROXY_SHAPE = /^http:\/\/(?:[^/?#\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^:@/?#[\]\s
  * password reads as meant; `/`, `?`, `#` and `%` cannot be raw there, and a `%` must start an escape.
  */
 const CREDENTIALS_MESSAGE =
-  'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @ (%3A for : in the user)';
+  'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @';
 /** `http://user:pa/ss@host:port`: the credentials hold a character the URL parser would take for the host's end. */
 function rawInCredentials(value: string): boolean {
   const at = value.lastIndexOf('@');
@@ -176,10 +176,19 @@ export const forwardProxyUrl = (shapeMessage: string) =>
       ctx.addIssue({ code: 'custom', message: shapeMessage });
       return;
     }
+    let user: string;
     try {
-      decodeURIComponent(url.username);
+      user = decodeURIComponent(url.username);
       decodeURIComponent(url.password);
     } catch {
       ctx.addIssue({ code: 'custom', message: CREDENTIALS_MESSAGE });
+      return;
     }
+    // Sent as Basic `user:password` (RFC 7617), whose first ':' ends the user: such a user never authenticates.
+    if (user.includes(':'))
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'the proxy user must not contain ":" (%3A): Basic authentication ends the user at the first ":"',
+      });
   });
