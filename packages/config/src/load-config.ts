@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { BUILT_IN_CATALOG, parseEventCatalog, type EventCatalog } from '@hookline/core';
 import { loadBrandLogo, type BrandLogo } from './brand';
+import { redisHaProblems } from './redis-ha-settings';
 import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 
 export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
@@ -61,11 +62,7 @@ export function loadConfig(
     present.HOOKLINE_OPERATOR_WEBHOOK_SECRET === undefined
   )
     problems.push('HOOKLINE_OPERATOR_WEBHOOK_SECRET: is required with HOOKLINE_OPERATOR_WEBHOOK_URL');
-  if (present.REDIS_SENTINELS !== undefined && present.REDIS_CLUSTER_NODES !== undefined)
-    problems.push(
-      'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',
-    );
-  problems.push(...httpTimeoutProblems(present), ...embeddingProblems(present));
+  problems.push(...redisHaProblems(present), ...httpTimeoutProblems(present), ...embeddingProblems(present));
   const catalog = loadEventCatalog(present.HOOKLINE_EVENT_CATALOG, readFile, problems);
   const logo = present.HOOKLINE_BRAND_LOGO ? loadBrandLogo(present.HOOKLINE_BRAND_LOGO, problems) : undefined;
   if (!parsed.success || problems.length > 0 || !catalog) throw new ConfigError(problems);

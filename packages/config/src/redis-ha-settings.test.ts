@@ -63,4 +63,20 @@ describe('Redis high-availability settings', () => {
       ),
     ).toThrow(/REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES/);
   });
+
+  // Without sentinels they were ignored, and the process quietly used REDIS_URL as a plain Redis.
+  it.each(['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD'])(
+    'refuses %s without REDIS_SENTINELS',
+    (name) => {
+      let problems: readonly string[] = [];
+      try {
+        loadConfig({ HOOKLINE_SECRET_KEY: KEY, [name]: 'hookline-main' }, 'worker');
+      } catch (error) {
+        problems = (error as ConfigError).problems;
+      }
+      expect(problems).toEqual([
+        `${name}: is used only with REDIS_SENTINELS, which is not set (set both, or neither)`,
+      ]);
+    },
+  );
 });

@@ -42,3 +42,20 @@ export const redisHaSettings = {
       'answers 503 (publish) or sends nothing (delivery); see the README on Redis failover',
   ),
 };
+
+/**
+ * Combinations the settings above cannot mean: Sentinel with a Cluster, and the sentinels' primary name or
+ * password without any sentinel to ask (they would be ignored, and the process would use REDIS_URL as it is).
+ */
+export function redisHaProblems(present: Readonly<Record<string, string | undefined>>): string[] {
+  const problems: string[] = [];
+  if (present.REDIS_SENTINELS !== undefined && present.REDIS_CLUSTER_NODES !== undefined)
+    problems.push(
+      'REDIS_SENTINELS: cannot be used with REDIS_CLUSTER_NODES (a Redis Cluster fails over by itself)',
+    );
+  if (present.REDIS_SENTINELS === undefined)
+    for (const name of ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD'])
+      if (present[name] !== undefined)
+        problems.push(`${name}: is used only with REDIS_SENTINELS, which is not set (set both, or neither)`);
+  return problems;
+}
