@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
-/** /metrics and /healthz for processes that have no HTTP server of their own (worker, monitor). */
+/**
+ * /metrics and /healthz for processes that have no HTTP server of their own (worker, monitor), on their
+ * HOOKLINE_METRICS_PORT: a port it cannot take is named with that setting, which Node's `listen EADDRINUSE …`
+ * does not say.
+ */
 export async function serveMetrics(
   registry: Registry,
   port: number,
@@ -19,11 +23,25 @@ export async function serveMetrics(
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenProblem(error, port, host)));
     server.listen(port, host, resolve);
   });
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (error.code === 'EADDRINUSE')
+    return new Error(
+      `HOOKLINE_METRICS_PORT=${port}: another process already listens on it at ${host} (${error.message}); ` +
+        'give each worker and monitor on this machine a port of its own, or 0 for any free one',
+    );
+  if (error.code === 'EACCES')
+    return new Error(
+      `HOOKLINE_METRICS_PORT=${port}: this process may not listen on it (${error.message}); ports below 1024 ` +
+        'need privileges',
+    );
+  return error;
 }
