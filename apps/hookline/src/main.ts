@@ -72,9 +72,11 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
     HOOKLINE_ADMIN_PASSWORD: secrets.adminPassword,
     ...given,
   };
-  // The demo receiver runs on this machine; only its exact address is exempted from the network policy.
-  if (demo)
-    env.HOOKLINE_ALLOW_NETWORKS = [given.HOOKLINE_ALLOW_NETWORKS, '127.0.0.1/32'].filter(Boolean).join(',');
+  // The demo receiver runs on this machine; only its exact address is exempted from the network policy (added
+  // unless listed already: loadConfig refuses a list with an entry twice).
+  const allowed = (given.HOOKLINE_ALLOW_NETWORKS ?? '').split(',').map((entry) => entry.trim());
+  if (demo && !allowed.some((entry) => entry === '127.0.0.1' || entry === '127.0.0.1/32'))
+    env.HOOKLINE_ALLOW_NETWORKS = [...allowed, '127.0.0.1/32'].filter(Boolean).join(',');
   // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
   if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';

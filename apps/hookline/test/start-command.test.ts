@@ -159,3 +159,20 @@ describe('pnpm start with secrets set to the empty string', () => {
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
   }, 120000);
 });
+
+describe('pnpm start -- --demo with the demo address already allowed', () => {
+  const ctx = useRedis('start-demo-allowed');
+
+  // The demo adds 127.0.0.1/32 to HOOKLINE_ALLOW_NETWORKS; listed twice, loadConfig would refuse the list.
+  it('starts, not adding it a second time', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const hookline = spawnStart(ctx, dataDir, ['--demo'], {
+      HOOKLINE_ALLOW_NETWORKS: '10.0.0.0/8, 127.0.0.1/32',
+    });
+    await hookline.waitForOutput('secrets.json (generated', 60000);
+    expect(hookline.output()).toContain('hookline is running');
+    hookline.kill('SIGTERM');
+    expect(await hookline.exited).toEqual({ code: 0, signal: null });
+  }, 120000);
+});

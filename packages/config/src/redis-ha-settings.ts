@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { clusterNode, commaList, int, setting } from './setting-parsers';
+import { clusterNode, commaList, int, nodeKey, setting } from './setting-parsers';
 
 /** Redis high availability: a Cluster, or a primary found through Sentinel, and replica acknowledgements. */
 export const redisHaSettings = {
   REDIS_CLUSTER_NODES: setting(
-    commaList(clusterNode),
+    commaList(clusterNode, nodeKey),
     'comma-separated `host:port` seeds of a Redis Cluster (e.g. `10.0.1.1:6379,10.0.1.2:6379`); when set, ' +
       'hookline runs in cluster mode, and of `REDIS_URL` only the user, password and TLS (`rediss://`) are ' +
       'used, for every node: `REDIS_URL=rediss://hookline:s3cret@cluster`',
   ),
   REDIS_SENTINELS: setting(
-    commaList(clusterNode),
+    commaList(clusterNode, nodeKey),
     'comma-separated `host:port` of the Redis Sentinels watching the primary (e.g. ' +
       '`10.0.1.1:26379,10.0.1.2:26379,10.0.1.3:26379`); when set, every process asks them for the current ' +
       'primary (and again after a failover), and of `REDIS_URL` only the user, password and TLS (`rediss://`, ' +

@@ -272,3 +272,47 @@ describe('HOOKLINE_BRAND_NAME', () => {
       ).toBe(name);
   });
 });
+
+describe('comma-separated lists', () => {
+  // A repeat is a slip; two spellings of one entry may hide the one that was meant.
+  it.each([
+    ['HOOKLINE_ALLOW_NETWORKS', '10.0.0.0/8,10.0.0.0/8', '10.0.0.0/8'],
+    ['HOOKLINE_ALLOW_NETWORKS', 'fd00::/8, FD00:0::/8', 'fd00::/8'],
+    ['HOOKLINE_TRUST_PROXY', '10.0.0.5, 10.0.0.5/32', '10.0.0.5/32'],
+    [
+      'HOOKLINE_FRAME_ANCESTORS',
+      'https://portal.example.com,https://portal.example.com/',
+      'https://portal.example.com',
+    ],
+    ['REDIS_CLUSTER_NODES', '10.0.1.1:6379,10.0.1.1:6379', '10.0.1.1:6379'],
+    ['REDIS_SENTINELS', 's1:26379,S1:26379', 's1:26379'],
+  ])('refuse a repeated entry in %s=%s, naming it', (name, value, shown) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      `${name} (entry 2): ${shown} is listed already (entry 1); list each once`,
+    ]);
+  });
+
+  it.each([
+    ['HOOKLINE_ALLOW_NETWORKS', '10.0.0.1/8', '10.0.0.0/8', '10.0.0.1'],
+    ['HOOKLINE_TRUST_PROXY', '192.168.1.7/24', '192.168.1.0/24', '192.168.1.7'],
+    ['HOOKLINE_ALLOW_NETWORKS', 'fd00::1/8', 'fd00::/8', 'fd00::1'],
+  ])('refuse a CIDR with host bits set, %s=%s, naming the network meant', (name, value, network, address) => {
+    expect(problemsWith({ [name]: value })).toEqual([
+      `${name} (entry 1): ${value} has bits set past its prefix length: write the network, ${network}, or the ` +
+        `one address, ${address}`,
+    ]);
+  });
+
+  it('take distinct entries, networks and single addresses', () => {
+    const config = loadConfig(
+      {
+        HOOKLINE_SECRET_KEY: KEY,
+        HOOKLINE_ALLOW_NETWORKS: '10.0.0.0/8, 10.1.2.3, fd00::/8, 127.0.0.1/32',
+        REDIS_SENTINELS: 's1:26379,s2:26379,[::1]:26379',
+      },
+      'worker',
+    );
+    expect(config.HOOKLINE_ALLOW_NETWORKS).toEqual(['10.0.0.0/8', '10.1.2.3', 'fd00::/8', '127.0.0.1/32']);
+    expect(config.REDIS_SENTINELS).toHaveLength(3);
+  });
+});

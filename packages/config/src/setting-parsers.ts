@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { parseCidr } from '@hookline/core';
+import { parseCidr, parseIp, type Cidr } from '@hookline/core';
 import { z } from 'zod';
 
 // The building blocks of the settings schema: each setting's parser with its documentation.
@@ -37,13 +37,40 @@ export const int = (def: number, min: number, max: number) => {
     .default(def);
 };
 
-// The same parser the deliverer uses, so a setting accepted here is never refused at delivery.
-export const cidr = z
-  .string()
-  .refine(
-    (value) => parseCidr(value) !== undefined,
-    'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8',
+// The same parser the deliverer uses, so a setting accepted here is never refused at delivery. An address with
+// bits set past the prefix length (10.0.0.1/8) is refused: the whole network or the one address was meant.
+export const cidr = z.string().superRefine((value, ctx) => {
+  const network = parseCidr(value);
+  if (!network) {
+    ctx.addIssue({ code: 'custom', message: 'each entry must be a CIDR such as 127.0.0.0/8 or fd00::/8' });
+    return;
+  }
+  const address = parseIp(value.trim().split('/')[0]!)!;
+  if (networkAddress(network) !== address.value)
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `${value.trim()} has bits set past its prefix length: write the network, ${cidrKey(value)}, or the one ` +
+        `address, ${value.trim().split('/')[0]}`,
+    });
+});
+
+const BITS = { 4: 32, 6: 128 } as const;
+const networkAddress = (network: Cidr): bigint =>
+  network.prefix << BigInt(BITS[network.family] - network.length);
+
+/** A CIDR as its network (`10.0.0.0/8`, `fd00::/8`), so two spellings of one network compare equal. */
+export function cidrKey(value: string): string {
+  const network = parseCidr(value)!;
+  const address = networkAddress(network);
+  if (network.family === 4)
+    return `${[24n, 16n, 8n, 0n].map((shift) => (address >> shift) & 255n).join('.')}/${network.length}`;
+  const groups = Array.from({ length: 8 }, (_, i) =>
+    ((address >> BigInt(112 - 16 * i)) & 0xffffn).toString(16),
   );
+  // The URL parser writes an IPv6 address in its shortest form (RFC 5952).
+  return `${new URL(`http://[${groups.join(':')}]`).hostname.slice(1, -1)}/${network.length}`;
+}
 
 // An address to listen on: an IP address, or a host name (labels of letters, digits, - and _; whether it resolves
 // to an address of this machine is known only at listen, which then names HOST too).
@@ -67,6 +94,28 @@ export const clusterNode = z.string().transform((value, ctx) => {
   }
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 });
+/** A node as `host:port`, the host in lower case (names are case-insensitive). */
+export const nodeKey = ({ host, port }: { host: string; port: number }): string =>
+  `${host.includes(':') ? `[${host}]` : host.toLowerCase()}:${port}`;
+
+/** An origin that may frame the website (CSP `frame-ancestors`), read as its origin (`https://a.example`). */
+export const frameAncestor = z
+  .string()
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      // A CSP host is letters, digits, '-' and '.' (or an IPv6 literal); URL parsing also lets ';', quotes
+      // and '$' into a host, which in the header would end frame-ancestors and start another directive.
+      return (
+        ['http:', 'https:'].includes(url.protocol) &&
+        url.origin === v.replace(/\/$/, '') &&
+        /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/.test(url.hostname)
+      );
+    } catch {
+      return false;
+    }
+  }, 'each entry must be an origin such as https://portal.example.com (scheme, host and port only)')
+  .transform((v) => new URL(v).origin);
 
 /**
  * A URL whose scheme is one of `protocols` (e.g. `https:`), refused with `message` otherwise. The URL parser
@@ -102,8 +151,14 @@ export const mailbox = z
       'quote a name with commas or other punctuation: "Acme, Inc." <webhooks@acme.example>)',
   );
 
-// A comma-separated list (empty by default), each entry checked by `item`.
-export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
+/**
+ * A comma-separated list (empty by default), each entry checked by `item`. An entry that repeats another (as
+ * `key` writes them) is refused: a repeat is a slip, and of two spellings one may not be what was meant.
+ */
+export const commaList = <T extends z.ZodType<unknown, string>>(
+  item: T,
+  key: (entry: z.output<T>) => string,
+) =>
   z
     .string()
     .default('')
@@ -113,7 +168,28 @@ export const commaList = <T extends z.ZodType<unknown, string>>(item: T) =>
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(item));
+    .pipe(
+      z.array(item).superRefine((entries, ctx) => {
+        const seen = new Map<string, number>();
+        entries.forEach((entry, index) => {
+          // The refinement runs even when an entry was refused (and so never parsed): such an entry is skipped.
+          let shown: string;
+          try {
+            shown = key(entry);
+          } catch {
+            return;
+          }
+          const first = seen.get(shown);
+          if (first === undefined) seen.set(shown, index);
+          else
+            ctx.addIssue({
+              code: 'custom',
+              path: [index],
+              message: `${shown} is listed already (entry ${first + 1}); list each once`,
+            });
+        });
+      }),
+    );
 
 // Credentials are used as given (product.md §8): a character a client would send otherwise (non-ASCII, which
 // browsers encode differently) or not at all (control characters) would make them unusable.

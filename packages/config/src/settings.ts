@@ -7,8 +7,10 @@ import {
   basicCredential,
   bearerToken,
   cidr,
+  cidrKey,
   commaList,
   forwardProxyUrl,
+  frameAncestor,
   int,
   listenHost,
   mailbox,
@@ -101,28 +103,13 @@ export const settingsSchema = z.object({
     '`hookline <hookline@localhost>`; with `HOOKLINE_BRAND_NAME`, that name at `webhooks@localhost`',
   ),
   HOOKLINE_TRUST_PROXY: setting(
-    commaList(cidr),
+    commaList(cidr, cidrKey),
     'comma-separated addresses or CIDRs of the proxies in front of the HTTP tier; only requests from them ' +
       'may set the client address and protocol through `X-Forwarded-For` / `X-Forwarded-Proto` (the sign-in ' +
       'limits count per client address)',
   ),
   HOOKLINE_FRAME_ANCESTORS: setting(
-    commaList(
-      z.string().refine((v) => {
-        try {
-          const url = new URL(v);
-          // A CSP host is letters, digits, '-' and '.' (or an IPv6 literal); URL parsing also lets ';', quotes
-          // and '$' into a host, which in the header would end frame-ancestors and start another directive.
-          return (
-            ['http:', 'https:'].includes(url.protocol) &&
-            url.origin === v.replace(/\/$/, '') &&
-            /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/.test(url.hostname)
-          );
-        } catch {
-          return false;
-        }
-      }, 'each entry must be an origin such as https://portal.example.com (scheme, host and port only)'),
-    ).transform((list) => list.map((v) => new URL(v).origin)),
+    commaList(frameAncestor, (origin) => origin),
     "comma-separated origins of the operator's pages that may show the website in an iframe (CSP " +
       '`frame-ancestors`); sessions opened by a sign-in link then use a partitioned cookie (`SameSite=None; ' +
       'Secure; Partitioned`), which browsers accept over https or on localhost only: with ' +
@@ -227,7 +214,10 @@ export const settingsSchema = z.object({
     'name of the header carrying the event kind; not one hookline sets itself (`Authorization`, ' +
       '`Content-Type`, `Host`, `User-Agent`, `webhook-signature`, `traceparent`, …: see "Extra headers")',
   ),
-  HOOKLINE_ALLOW_NETWORKS: setting(commaList(cidr), 'comma-separated CIDRs exempt from the network policy'),
+  HOOKLINE_ALLOW_NETWORKS: setting(
+    commaList(cidr, cidrKey),
+    'comma-separated CIDRs exempt from the network policy',
+  ),
   HOOKLINE_TRACE_PROPAGATE: setting(
     z
       .enum(['true', 'false'], { error: 'must be true or false' })
