@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadDataDir, secretKeyOf, settingAccepts, suspensionRuleOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
+import { redactedUrl } from '@hookline/history';
 import { erasureSettleMs } from './erasure-settle';
 import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
@@ -82,7 +83,7 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
   if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
-    if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${env.REDIS_URL}`);
+    if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${redactedUrl(env.REDIS_URL)}`);
     embedded = await startEmbeddedRedis(dataDir);
     env.REDIS_URL = embedded.url;
     print(

@@ -125,6 +125,22 @@ describe('pnpm start on a data directory', () => {
   }, 60000);
 });
 
+describe('pnpm start with a REDIS_URL that does not answer', () => {
+  const ctx = useRedis('start-redis-url');
+
+  it('exits 1 naming REDIS_URL without its password', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    // Nothing listens on this port of the tests' range.
+    const hookline = spawnStart(ctx, dataDir, [], { REDIS_URL: 'redis://ops:Secr3tPass@127.0.0.1:18698' });
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toContain(
+      'Redis does not answer at REDIS_URL=redis://ops:****@127.0.0.1:18698',
+    );
+    expect(hookline.output()).not.toContain('Secr3tPass');
+  }, 60000);
+});
+
 describe('pnpm start with secrets set to the empty string', () => {
   const ctx = useRedis('start-empty');
 
