@@ -1,5 +1,6 @@
 import { loadConfig, type Config, type Role } from '@hookline/config';
 import type { Tracing } from '@hookline/core';
+import { redisWhere } from '@hookline/redis';
 import {
   createLogger,
   createMetrics,
@@ -43,7 +44,8 @@ export function runProcess(
     const tracing = startTracing(vars, role, { warn: (message) => logger.warn(message) });
     // Workers and monitors answer no requests: their event-loop lag is sampled each second (metrics.ts).
     const metrics = createMetrics(role === 'worker' || role === 'monitor' ? 'background' : 'requests', role);
-    const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger);
+    const where = redisWhere(config);
+    const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger, where);
     // Handlers first: a signal that arrives while the process is starting (or just after it said it had
     // started) then waits for the start and stops cleanly, instead of killing the process outright.
     const started = start({ config, logger, metrics, watch, ...(tracing ? { tracing } : {}) });

@@ -53,6 +53,7 @@ export {
 export { scriptFolderProblems } from './script-catalogue';
 export { isNotServing, isRedisUnavailable, REPLICA_ACKS_MISSING, STALE_FANOUT } from './not-serving';
 export { fewestReplicasOnline, mastersOf } from './replicas-online';
+export { redisWhere, type RedisWhere } from './redis-where';
 export { personalArg, type ErasureScope } from './erasure-scope';
 export { AuditOutbox, AUDIT_READ_MAX } from './audit-outbox';
 export {

@@ -52,16 +52,30 @@ export async function closeHttp(app: ClosableHttpApp, drainMs: number): Promise<
   }
 }
 
-/** ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. */
+/**
+ * ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. With
+ * `where` (the process's own client), the line names the setting Redis was looked for at (`redis`) and what the
+ * error means for it when the client's words do not say (`hint`).
+ */
 export function logRedisErrors<
   T extends {
     on(event: 'error', cb: (error: Error) => void): unknown;
     on(event: 'ready', cb: () => void): unknown;
   },
->(redis: T, logger: Logger): T {
+>(
+  redis: T,
+  logger: Logger,
+  where?: { readonly shown: string; explain(error: Error): string | undefined },
+): T {
   let last = '';
   redis.on('error', (error: Error) => {
-    if (error.message !== last) logger.warn({ err: error }, 'redis connection error');
+    if (error.message !== last) {
+      const hint = where?.explain(error);
+      logger.warn(
+        { err: error, ...(where ? { redis: where.shown } : {}), ...(hint ? { hint } : {}) },
+        'redis connection error',
+      );
+    }
     last = error.message;
   });
   redis.on('ready', () => {
