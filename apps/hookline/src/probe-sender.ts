@@ -24,11 +24,11 @@ export function probeSender(
     allowNetworks: config.HOOKLINE_ALLOW_NETWORKS,
     ...(config.HOOKLINE_EGRESS_PROXY ? { proxy: parseEgressProxy(config.HOOKLINE_EGRESS_PROXY) } : {}),
   });
-  const tokens = new OAuthTokens((request) => deliverer.attempt(request));
+  const tokens = new OAuthTokens((request, began) => deliverer.attempt(request, began));
   return {
     probe: {
-      attempt: async (request) => sentOrError(await deliverer.attempt(request)),
-      oauthToken: (owner) => tokens.token(owner),
+      attempt: async (request, began) => sentOrError(await deliverer.attempt(request, began)),
+      oauthToken: (owner, began) => tokens.token(owner, began),
       eventTypeHeader: config.HOOKLINE_EVENT_TYPE_HEADER,
       userAgent: deliveryUserAgent(config.HOOKLINE_BRAND_NAME),
       propagateTrace: config.HOOKLINE_TRACE_PROPAGATE,

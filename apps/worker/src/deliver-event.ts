@@ -24,12 +24,19 @@ export interface DeliverEventDeps {
   /** The erasure fence's tags (the store's): an event's are sent with its mark while an erasure runs on its hook. */
   erasureTags: ErasureTags;
   recorder: OutcomeRecorder;
-  attempt: (request: DeliveryRequest) => Promise<SendResult>;
+  /**
+   * The deliverer's attempt. `began` (the attempt's start on the `performance.now()` stopwatch) starts its
+   * deadline and its duration: an OAuth 2.0 hook's token request is part of the attempt.
+   */
+  attempt: (request: DeliveryRequest, began?: number) => Promise<SendResult>;
   /** OAuth 2.0 tokens of the hooks that use them (the deliverer's OAuthTokens). */
   oauth?: Pick<OAuthTokens, 'token' | 'forget'>;
   eventTypeHeader: string;
   userAgent: string;
-  /** The request deadline: a request starts only while the job's lock outlasts it by `sendMarginMs`. */
+  /**
+   * The attempt's deadline, from its start (an OAuth 2.0 token request included): a request starts only while
+   * the job's lock outlasts a whole deadline by `sendMarginMs`.
+   */
   deadlineMs: number;
   sendMarginMs: number;
   clock: Clock;
@@ -109,6 +116,9 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         );
       }));
     const startedAt = deps.clock().getTime();
+    // The attempt's one deadline and its duration count from here, on the stopwatch: an OAuth 2.0 hook's token
+    // request included, so the endpoint gets what the token left (a deadline each held the queue twice as long).
+    const began = performance.now();
     switch (start.kind) {
       case 'fenced':
         return { kind: 'lost', why: 'the job lock is no longer ours' };
@@ -175,40 +185,54 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     // nothing is sent to the endpoint.
     let lockMsLeft = start.lockMsLeft;
     let oauthToken: string | undefined;
+    /** How long getting the OAuth 2.0 token took of the deadline, when one was asked for. */
+    let tokenMs: number | undefined;
     let trace: DeliveryTrace | undefined;
     const auth = start.target.auth;
     if (auth.scheme === 'oauth2' && deps.oauth) {
       // The attempt's span covers getting the token: a token that cannot be had is the attempt's outcome, in the
       // producer's trace like any other. A span left unended (nothing sent, or the job lost) is never exported.
       trace = startDeliveryTrace(deps.tracing, data, startedAt, deps.propagateTrace);
-      const got = await deps.oauth.token({ id: start.target.id, version: start.target.version, auth });
+      const got = await deps.oauth.token({ id: start.target.id, version: start.target.version, auth }, began);
       if (got.kind === 'not_sent') {
         const released = await deps.attempts.release(data.hookId, job.id, fence);
         return released === 'fenced' ? lostEnd : { kind: 'not_sent', result: got.result };
       }
-      if (got.kind === 'failed') {
+      let noToken = got.kind === 'failed' ? got.result : undefined;
+      if (got.kind === 'token') {
+        oauthToken = got.token;
+        // Asking for the token took time: the lock is measured again (the same holder asking again is told to
+        // send; our lock has been renewed meanwhile).
+        askedAt = performance.now();
+        const again = await deps.attempts.begin(data.hookId, job.id, fence);
+        if (again.kind !== 'send') return { kind: 'lost', why: `lost while getting a token: ${again.kind}` };
+        lockMsLeft = again.lockMsLeft;
+        tokenMs = Math.round(performance.now() - began);
+        // The token took the whole deadline: the endpoint is not asked, and the outcome says whose the time was
+        // (an `error`, as when the token request itself runs out of time), not the endpoint's `timed_out`.
+        if (tokenMs >= deps.deadlineMs)
+          noToken = {
+            outcome: 'error',
+            durationMs: tokenMs,
+            error: `no OAuth 2.0 token in time from ${auth.token_url}: it took ${tokenMs} ms of the ${deps.deadlineMs} ms deadline; nothing was sent to the endpoint`,
+          };
+      }
+      if (noToken) {
         const ended = await recordAndEnd(
           data,
           fence,
           {
-            ...got.result,
+            ...noToken,
             startedAt,
             attemptId: trace.attemptId,
             ...(trace.ids ? { trace: trace.ids } : {}),
           },
-          failed(`error: ${got.result.error}`),
+          failed(`error: ${noToken.error}`),
           completing,
         );
-        endDeliveryTrace(trace, got.result.outcome, got.result.statusCode, got.result.error);
+        endDeliveryTrace(trace, noToken.outcome, noToken.statusCode, noToken.error);
         return ended;
       }
-      oauthToken = got.token;
-      // Asking for the token took time: the lock is measured again (the same holder asking again is told to
-      // send; our lock has been renewed meanwhile).
-      askedAt = performance.now();
-      const again = await deps.attempts.begin(data.hookId, job.id, fence);
-      if (again.kind !== 'send') return { kind: 'lost', why: `lost while getting a token: ${again.kind}` };
-      lockMsLeft = again.lockMsLeft;
     }
     // The request may leave only while nobody else can take the job over before its deadline: this process
     // may have stalled (a GC pause, a frozen container) between marking the attempt and here. Not sending
@@ -235,7 +259,13 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
       ...(deps.propagateTrace && trace.outbound ? { traceContext: trace.outbound } : {}),
       ...(oauthToken !== undefined ? { oauthToken } : {}),
     });
-    const result = await deps.attempt(request);
+    const sentResult = await deps.attempt(request, began);
+    // A timeout of an OAuth 2.0 hook says how much of the deadline the token took, when that is worth saying (a
+    // tenth or more; a cached token takes a Redis round trip): not all of the time was the endpoint's.
+    const result =
+      sentResult.outcome === 'timed_out' && tokenMs !== undefined && tokenMs * 10 >= deps.deadlineMs
+        ? { ...sentResult, error: `${sentResult.error}; the OAuth 2.0 token took ${tokenMs} ms of it` }
+        : sentResult;
     // A refused token is dropped, so the next event gets a fresh one; this event's outcome is the 401.
     if (oauthToken !== undefined && result.statusCode === 401) deps.oauth?.forget(data.hookId);
     if (result.outcome === 'not_sent') {

@@ -47,6 +47,21 @@ describe('the deadline', () => {
     expect(receiver.requests.map((r) => r.body.toString())).toEqual(['{"n":1}', '{"n":2}']);
   });
 
+  // An OAuth 2.0 hook's attempt began with its token request: the request gets what the token left of the
+  // deadline, and none when nothing is left.
+  it('an attempt that began earlier gets what is left of the deadline, and sends nothing when none is', async () => {
+    receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 1000 }));
+    deliverer = createDeliverer({ timeoutMs: 1500, allowNetworks: ['127.0.0.0/8'] });
+    const began = performance.now() - 1000;
+    const late = await deliverer.attempt(post(receiver.url(), '{"n":1}'), began);
+    expect(late).toMatchObject({ outcome: 'timed_out', error: 'no response within 1500 ms' });
+    expect(late.durationMs).toBeGreaterThanOrEqual(1500);
+    const spent = await deliverer.attempt(post(receiver.url(), '{"n":2}'), performance.now() - 1500);
+    expect(spent).toMatchObject({ outcome: 'timed_out', error: 'no response within 1500 ms' });
+    expect(spent.durationMs).toBeGreaterThanOrEqual(1500);
+    expect(receiver.requests.map((r) => r.body.toString())).toEqual(['{"n":1}']);
+  });
+
   it('a status line after the deadline is timed_out, not delivered', async () => {
     receiver = await startReceiver(() => ({ kind: 'status', status: 200, delayMs: 2000 }));
     deliverer = createDeliverer({ timeoutMs: 300, allowNetworks: ['127.0.0.1/32'] });

@@ -25,8 +25,11 @@ export interface Deliverer {
   /**
    * One POST. Always settles, by the deadline at the latest; never throws for anything the network does.
    * `not_sent` only with an egress proxy that refused or could not be reached before the request was written.
+   * `began`: when the attempt began, on the stopwatch (`performance.now()`), if before this request (an OAuth
+   * 2.0 hook's token request is part of its attempt): the deadline and the duration count from it, so the
+   * request gets what is left of the deadline, and nothing is sent when nothing is left (`timed_out`).
    */
-  attempt(req: DeliveryRequest): Promise<SendResult>;
+  attempt(req: DeliveryRequest, began?: number): Promise<SendResult>;
   /** Waits for attempts in flight (bounded by their deadlines), then closes every connection. */
   close(): Promise<void>;
 }
@@ -48,13 +51,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   });
   const inFlight = new Set<Promise<SendResult>>();
 
-  async function deliver(req: DeliveryRequest): Promise<SendResult> {
-    const started = now();
+  async function deliver(req: DeliveryRequest, began?: number): Promise<SendResult> {
+    const started = began ?? now();
     const elapsed = () => Math.max(0, Math.round(now() - started));
+    const left = timeoutMs - (now() - started);
+    if (left <= 0) return { outcome: 'timed_out', error: noResponseWithin(timeoutMs), durationMs: elapsed() };
     const deadline = new AbortController();
     const timer = setTimeout(
       () => afterPendingReads(() => deadline.abort(new Error(noResponseWithin(timeoutMs)))),
-      timeoutMs,
+      left,
     );
     try {
       const route = { proxy, policy, timeoutMs, lookup: options.lookup };
@@ -82,8 +87,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   }
 
   return {
-    attempt(req) {
-      const result = deliver(req);
+    attempt(req, began) {
+      const result = deliver(req, began);
       inFlight.add(result);
       void result.finally(() => inFlight.delete(result));
       return result;

@@ -47,17 +47,19 @@ export class OAuthTokens {
   private readonly cache = new Lru<string, Cached>(CACHE_MAX);
 
   constructor(
-    private readonly send: (request: DeliveryRequest) => Promise<SendResult>,
+    /** The deliverer's attempt: `began`, the attempt's start on its stopwatch, starts the deadline the token shares. */
+    private readonly send: (request: DeliveryRequest, began?: number) => Promise<SendResult>,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async token(owner: TokenOwner): Promise<TokenResult> {
+  /** `began`: the start of the attempt the token is for (see `send`); its deadline covers the token request. */
+  async token(owner: TokenOwner, began?: number): Promise<TokenResult> {
     const cached = this.cache.get(owner.id);
     if (cached && cached.version === owner.version && this.now() < cached.renewAt)
       return { kind: 'token', token: cached.token };
     this.cache.delete(owner.id);
     const asked = this.now();
-    const result = await this.send(tokenRequest(owner.auth));
+    const result = await this.send(tokenRequest(owner.auth), began);
     if (result.outcome === 'not_sent') return { kind: 'not_sent', result };
     const failed = (why: string): TokenResult => ({
       kind: 'failed',

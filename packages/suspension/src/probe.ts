@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   buildAttemptRecord,
   buildDeliveryRequest,
@@ -21,8 +22,11 @@ import type { HistoryOutbox } from '@hookline/redis';
 import type { HookTarget } from '@hookline/store';
 
 export interface ProbeDeps {
-  /** One HTTP attempt (the deliverer: deadline, network policy). */
-  readonly attempt: (request: DeliveryRequest) => Promise<AttemptResult>;
+  /**
+   * One HTTP attempt (the deliverer: deadline, network policy); `began`, the probe's start on the
+   * `performance.now()` stopwatch, starts its deadline, which an OAuth 2.0 token request shares.
+   */
+  readonly attempt: (request: DeliveryRequest, began?: number) => Promise<AttemptResult>;
   /** The hook's history outbox, where the probe is recorded like an attempt. */
   readonly outbox: Pick<HistoryOutbox, 'append'>;
   readonly eventTypeHeader: string;
@@ -40,11 +44,14 @@ export interface ProbeDeps {
    * An OAuth 2.0 hook's token (the deliverer's OAuthTokens, through the same policy and proxy). Without one, the
    * probe is an `error` with the reason and nothing is sent to the endpoint.
    */
-  readonly oauthToken?: (owner: {
-    id: string;
-    version: number;
-    auth: Extract<HookTarget['auth'], { scheme: 'oauth2' }>;
-  }) => Promise<
+  readonly oauthToken?: (
+    owner: {
+      id: string;
+      version: number;
+      auth: Extract<HookTarget['auth'], { scheme: 'oauth2' }>;
+    },
+    began?: number,
+  ) => Promise<
     | { readonly kind: 'token'; readonly token: string }
     | { readonly kind: 'failed' | 'not_sent'; readonly result: { error?: string; durationMs: number } }
   >;
@@ -56,6 +63,8 @@ export interface ProbeDeps {
  */
 export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<AttemptRecord> {
   const startedAt = deps.clock();
+  // One deadline for the probe, its OAuth 2.0 token request included, as for a delivery (deliver-event.ts).
+  const began = performance.now();
   const id = newId('evt', startedAt.getTime());
   const event: DeliverableEvent = {
     id,
@@ -81,7 +90,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
   let oauthToken: string | undefined;
   let noToken: AttemptResult | undefined;
   if (target.auth.scheme === 'oauth2' && deps.oauthToken) {
-    const got = await deps.oauthToken({ id: target.id, version: target.version, auth: target.auth });
+    const got = await deps.oauthToken({ id: target.id, version: target.version, auth: target.auth }, began);
     if (got.kind === 'token') oauthToken = got.token;
     else
       noToken = {
@@ -98,7 +107,7 @@ export async function probeHook(deps: ProbeDeps, target: HookTarget): Promise<At
     ...(oauthToken !== undefined ? { oauthToken } : {}),
     ...(deps.propagateTrace && outbound ? { traceContext: outbound } : {}),
   });
-  const result = noToken ?? (await deps.attempt(request));
+  const result = noToken ?? (await deps.attempt(request, began));
   const record = buildAttemptRecord(
     { accountId: target.accountId, hookId: target.id, event, trigger: 'probe', attemptId },
     {

@@ -9,7 +9,7 @@ describe('OAuth 2.0 hooks', () => {
   const h = useHookline();
 
   /** A token endpoint: checks the client's credentials, hands out tok-1, tok-2, … valid `expiresIn` seconds. */
-  async function tokenEndpoint(options: { expiresIn: number; refuse?: boolean }) {
+  async function tokenEndpoint(options: { expiresIn: number; refuse?: boolean; delayMs?: number }) {
     const asked: { authorization?: string; body: string }[] = [];
     const server = createServer((req, res) => {
       let body = '';
@@ -23,6 +23,11 @@ describe('OAuth 2.0 hooks', () => {
           req.headers.authorization === `Basic ${Buffer.from('hookline:s3cret').toString('base64')}`;
         const postOk = body.includes('client_id=hookline') && body.includes('client_secret=s3cret');
         res.setHeader('Content-Type', 'application/json');
+        if (options.delayMs) {
+          const answer = JSON.stringify({ access_token: `tok-${asked.length}`, token_type: 'Bearer' });
+          setTimeout(() => res.end(answer), options.delayMs);
+          return;
+        }
         if (options.refuse || !(basicOk || postOk)) {
           res.statusCode = 401;
           res.end('{"error":"invalid_client","error_description":"unknown client"}');
@@ -42,10 +47,16 @@ describe('OAuth 2.0 hooks', () => {
     return { asked, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token` };
   }
 
-  async function setUp(token: { url: string }, answer401 = false, clientAuth?: 'post') {
+  async function setUp(
+    token: { url: string },
+    answer401 = false,
+    clientAuth?: 'post',
+    slow?: { endpointDelayMs: number; deadlineMs: number },
+  ) {
     const receiver = await startReceiver((_req, i) => ({
       kind: 'status',
       status: answer401 && i === 0 ? 401 : 200,
+      ...(slow ? { delayMs: slow.endpointDelayMs } : {}),
     }));
     h.ctx.closeLater(receiver);
     const account = await h.account();
@@ -60,7 +71,7 @@ describe('OAuth 2.0 hooks', () => {
         ...(clientAuth ? { client_auth: clientAuth } : {}),
       },
     });
-    h.startWorker();
+    h.startWorker(slow ? { HOOKLINE_DELIVERY_TIMEOUT_MS: slow.deadlineMs } : {});
     return { receiver, account, hook };
   }
 
@@ -132,5 +143,33 @@ describe('OAuth 2.0 hooks', () => {
       error: `no OAuth 2.0 token from ${token.url}: the token endpoint answered 401 (invalid_client: unknown client); nothing was sent to the endpoint`,
     });
     expect(receiver.requests).toHaveLength(0);
+  });
+
+  // One deadline for the whole attempt, token included (README, Delivery rules): the endpoint gets what the token
+  // left of it, and duration_ms counts from the attempt's start. Each took a full deadline of its own before, so
+  // a slow token endpoint and a slow endpoint held the hook's queue for two deadlines, recorded `delivered`.
+  it('a slow token leaves the endpoint what is left of the deadline: timed_out', async () => {
+    const token = await tokenEndpoint({ expiresIn: 3600, delayMs: 1000 });
+    const slow = { endpointDelayMs: 1000, deadlineMs: 1500 };
+    const { receiver, account, hook } = await setUp(token, false, undefined, slow);
+    await h.publish(account.id);
+    const [record] = await records(hook.id, 1);
+    expect(receiver.requests).toHaveLength(1);
+    expect(record).toMatchObject({ outcome: 'timed_out' });
+    expect(record!.error).toMatch(/^no response within 1500 ms; the OAuth 2\.0 token took \d+ ms of it$/);
+    expect(record!.duration_ms).toBeGreaterThanOrEqual(slow.deadlineMs);
+  });
+
+  it('duration_ms of an OAuth attempt counts the token request too', async () => {
+    const token = await tokenEndpoint({ expiresIn: 3600, delayMs: 500 });
+    const { receiver, account, hook } = await setUp(token, false, undefined, {
+      endpointDelayMs: 500,
+      deadlineMs: 5000,
+    });
+    await h.publish(account.id);
+    const [record] = await records(hook.id, 1);
+    expect(receiver.requests).toHaveLength(1);
+    expect(record).toMatchObject({ outcome: 'delivered', status_code: 200 });
+    expect(record!.duration_ms).toBeGreaterThanOrEqual(1000);
   });
 });
