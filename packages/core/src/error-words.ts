@@ -1,6 +1,12 @@
 // A delivery's recorded error keeps the system's word (ECONNREFUSED 203.0.113.7:443 …) for operators and the
 // API; whatever a customer reads (a page, a suspension reason) says what it means instead.
+
+/** An answer that is not HTTP, as the deliverer records what it found wrong itself (`…: status 600 is …`). */
+export const NOT_HTTP = 'the endpoint’s answer was not valid HTTP';
+
+// A phrase may keep a part of the error (`$1`): the detail of an error hookline recorded in words already.
 const PHRASES: [RegExp, string][] = [
+  [new RegExp(`^${NOT_HTTP}(: [^;]*)?`), `${NOT_HTTP}$1`],
   [/^ECONNREFUSED\b/, 'the endpoint refused the connection'],
   [/^(ENOTFOUND|EAI_AGAIN)\b/, 'the host name could not be found'],
   [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'the connection was closed before an answer'],
@@ -18,7 +24,8 @@ const PHRASES: [RegExp, string][] = [
 
 /** The recorded error in words, lower case (e.g. "the endpoint refused the connection"); undefined if unknown. */
 export function errorInWords(error: string): string | undefined {
-  return PHRASES.find(([pattern]) => pattern.test(error))?.[1];
+  const found = PHRASES.find(([pattern]) => pattern.test(error));
+  return found && found[0].exec(error)![0].replace(found[0], found[1]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from '@hookline/core';
+import { NOT_HTTP, type AttemptOutcome } from '@hookline/core';
 import { isDestinationBlocked } from './destination-blocked';
 
 // undici's connect timeout is a backstop behind the attempt's timer (its header and body timeouts are off:
@@ -36,8 +36,16 @@ export function shortErrorText(err: unknown): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/** A status line whose code is not an HTTP status (RFC 9110 §15: 100 to 599). */
+export const statusOutOfRange = (status: number | string) =>
+  `${NOT_HTTP}: status ${status} is outside 100–599`;
+
 export function classifyAttemptError(err: unknown): { outcome: AttemptOutcome; error: string } {
   if (isDestinationBlocked(err)) return { outcome: 'blocked', error: err.message };
+  // undici refuses a status under 100 with an assertion of its own (`assert(statusCode >= 100)`), not a word.
+  const e = asErrorLike(err);
+  if (e.code === 'ERR_ASSERTION' && typeof e.message === 'string' && e.message.includes('statusCode >= 100'))
+    return { outcome: 'error', error: statusOutOfRange('under 100') };
   const code = codeOf(err);
   if (code && TIMEOUT_CODES.has(code)) return { outcome: 'timed_out', error: shortErrorText(err) };
   return { outcome: 'error', error: shortErrorText(err) };

@@ -115,7 +115,10 @@ function tokenRequest(auth: OAuth2Auth): DeliveryRequest {
  */
 function systemWords(error: string): string {
   const words = errorInWords(error);
-  return words ? `${words.replace(/^the endpoint\b/, 'the token endpoint')} (${error})` : error;
+  if (!words) return error;
+  const own = words.replace(/^the endpoint\b/, 'the token endpoint');
+  // An error the deliverer recorded in words already has no system's word to keep.
+  return words === error ? own : `${own} (${error})`;
 }
 
 /** RFC 6749 §5.2's `error` and `error_description`, when the refusal carries them. */

@@ -1,7 +1,7 @@
 import { keptResponseHeaders, type AttemptResult, type DeliveryRequest } from '@hookline/core';
 import { request, type Dispatcher } from 'undici';
 import { noResponseWithin } from './attempt-deadline';
-import { classifyAttemptError } from './attempt-error';
+import { classifyAttemptError, statusOutOfRange } from './attempt-error';
 import { readCappedBody } from './capped-body';
 
 type FirstEvent =
@@ -58,6 +58,12 @@ export async function sendRequest(
   if (first.kind === 'error') return { ...classifyAttemptError(first.error), durationMs: elapsed() };
 
   const { statusCode, body, headers } = first.response;
+  // RFC 9110 §15: a status code is 100 to 599. undici passes any three digits from 100 on: 600 is no status at
+  // all, neither a success nor a refusal, and was recorded `failed` with it.
+  if (statusCode > 599) {
+    body.on('error', () => undefined).destroy();
+    return { outcome: 'error', error: statusOutOfRange(statusCode), durationMs: elapsed() };
+  }
   // The outcome is fixed by the status line; the duration too, so a slow body does not inflate it.
   const durationMs = elapsed();
   const excerpt = await readCappedBody(body, deadline, req.keepResponseBytes);
