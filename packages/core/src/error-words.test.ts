@@ -18,6 +18,18 @@ describe('error words', () => {
     );
   });
 
+  // A notice, a suspension's reason and a refused probe say it as the attempt page does.
+  it('says an answer undici could not read as HTTP was not valid HTTP, not a closed connection', () => {
+    for (const error of [
+      'UND_ERR_SOCKET: bad response',
+      'Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)',
+    ])
+      expect(failureInWords({ outcome: 'error', error })).toBe('the endpoint’s answer was not valid HTTP');
+    expect(failureInWords({ outcome: 'error', error: 'UND_ERR_SOCKET: other side closed' })).toBe(
+      'the connection was closed before an answer',
+    );
+  });
+
   it('gives a span the outcome and its reason: the recorded error, else the outcome in words', () => {
     expect(deliverySpanStatus('delivered', 200, undefined)).toBeUndefined();
     expect(deliverySpanStatus('failed', 500, undefined)).toBe('failed: the endpoint answered 500');

@@ -9,6 +9,13 @@ const PHRASES: [RegExp, string][] = [
   [new RegExp(`^${NOT_HTTP}(: [^;]*)?`), `${NOT_HTTP}$1`],
   [/^ECONNREFUSED\b/, 'the endpoint refused the connection'],
   [/^(ENOTFOUND|EAI_AGAIN)\b/, 'the host name could not be found'],
+  // undici's words for an answer it cannot read as HTTP: an unasked `100 Continue` or an answer to nothing
+  // (`bad response`), an unasked `101` (`bad upgrade`), and its parser's refusals (`HPE_…`: "Response does
+  // not match the HTTP/1.1 protocol (Expected HTTP/, …)"). The endpoint answered: not a closed connection.
+  [
+    /^(UND_ERR_SOCKET: bad (response|upgrade)|HPE_[A-Z_]+|Response does not match the HTTP\/1\.1 protocol)/,
+    NOT_HTTP,
+  ],
   [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, 'the connection was closed before an answer'],
   [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)\b/, 'no answer in time'],
   [/^(EHOSTUNREACH|ENETUNREACH)\b/, 'the host could not be reached'],

@@ -1,0 +1,52 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { waitUntil } from '@hookline/testing';
+import { postForm, signInOverHttp } from './support/http-session';
+import { PASSWORD, useWebsite } from './support/website';
+
+jest.setTimeout(60000);
+
+// What an attempt's page says about the endpoint's answer, after a real delivery to an endpoint that writes its
+// answer byte for byte on a raw socket.
+describe("an endpoint's answer on the attempt page (real worker)", () => {
+  const w = useWebsite();
+
+  /** An endpoint on 127.0.0.1 that answers every request with `answer`, then closes the connection. */
+  async function endpointAnswering(answer: string): Promise<string> {
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    w.ctx.onCleanup(() => new Promise((resolve) => server.close(resolve)));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** The attempt page of a test event sent to an endpoint answering `answer`, as a signed-in browser gets it. */
+  async function attemptPage(answer: string): Promise<string> {
+    w.runWorker();
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: await endpointAnswering(answer) });
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    expect((await postForm(w.baseUrl, session, `/hooks/${hook.id}/test`, {})).status).toBe(303);
+    const [line] = await waitUntil(async () => {
+      const { data } = await w.reader.listForHook(hook.id, {}, { limit: 1 });
+      return data.length > 0 ? data : undefined;
+    }, 'the test event’s attempt');
+    const res = await fetch(`${w.baseUrl}/hooks/${hook.id}/deliveries/${line!.attempt_id}`, {
+      headers: { cookie: session.cookie },
+    });
+    return res.text();
+  }
+
+  const errorOn = (page: string) => /<dt>Error<\/dt>\s*<dd>([\s\S]*?)<\/dd>/.exec(page)?.[1]?.trim();
+
+  // The endpoint answered, with something that is not HTTP: it did not close the connection unanswered, and
+  // undici's parser text ("Response does not match the HTTP/1.1 protocol …") is not a customer's sentence.
+  it.each([
+    ['an unasked 100 Continue', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'],
+    ['no status line', 'NOT HTTP AT ALL\r\n\r\n'],
+  ])('%s: the answer was not valid HTTP', async (_name, answer) => {
+    const page = await attemptPage(answer);
+    expect(errorOn(page)).toBe('<span>The endpoint’s answer was not valid HTTP</span>');
+  });
+});
