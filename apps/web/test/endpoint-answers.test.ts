@@ -49,4 +49,16 @@ describe("an endpoint's answer on the attempt page (real worker)", () => {
     const page = await attemptPage(answer);
     expect(errorOn(page)).toBe('<span>The endpoint’s answer was not valid HTTP</span>');
   });
+
+  // The record keeps the status code, not the status line: the page made one up (`HTTP/1.1 302 Found` for an
+  // endpoint that answered `HTTP/1.0 302 X`). It shows the code as the code, and the headers as received.
+  it('shows the status code as received, with no made-up status line', async () => {
+    const page = await attemptPage('HTTP/1.0 302 X\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n');
+    expect(page).not.toContain('302 Found');
+    expect(page).not.toMatch(/HTTP\/1\.1 302/);
+    expect(/<p data-response-status>([^<]*)<\/p>/.exec(page)?.[1]).toBe('Status code 302.');
+    expect(/<pre class="request" data-response-headers>([^<]*)<\/pre>/.exec(page)?.[1]).toBe(
+      'location: /elsewhere\ncontent-length: 0',
+    );
+  });
 });

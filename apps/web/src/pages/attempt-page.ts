@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import { resendRefusal, type AttemptRecord, type DeliveryRecord, type HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
 import { duration, errorText, outcomeBadge, plural, time } from '../view/format';
@@ -46,9 +45,10 @@ ${request.body}</pre>
 }
 
 /**
- * What came back: the status line and headers as received (bounded and cookie values masked when recorded,
+ * What came back: the status code, the headers as received (bounded and cookie values masked when recorded,
  * see core's response-headers.ts), then the start of the body. Records made before headers were kept show
- * the body alone.
+ * the body alone. The record keeps the status code only: a status line built from it (`HTTP/1.1 302 Found`)
+ * named a reason phrase and a version the endpoint may not have sent (`HTTP/1.0`, `302 X`).
  */
 function responseBlock(record: AttemptRecord): SafeHtml {
   if (record.outcome === 'erased') return html`<p class="muted">No response: nothing was sent.</p>`;
@@ -57,12 +57,16 @@ function responseBlock(record: AttemptRecord): SafeHtml {
   const dropped = record.response_headers_dropped ?? 0;
   const head =
     record.status_code !== undefined && headers
-      ? [
-          `HTTP/1.1 ${record.status_code} ${STATUS_CODES[record.status_code] ?? ''}`.trimEnd(),
-          ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-        ].join('\n')
+      ? Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')
       : undefined;
-  return html`${head ? html`<pre class="request" data-response-headers>${head}</pre>` : ''}
+  return html`${
+    record.status_code !== undefined
+      ? html`<p data-response-status>Status code ${record.status_code}.</p>`
+      : ''
+  }
+  ${head ? html`<pre class="request" data-response-headers>${head}</pre>` : ''}
   ${
     dropped > 0
       ? html`<p class="muted" data-headers-dropped>
@@ -182,7 +186,7 @@ export function attemptPage(
           <div class="card-header">
             <div>
               <h2 id="response-title">Response</h2>
-              <p>The status line, the headers (cookie values not kept) and the first 4 KiB of the body.</p>
+              <p>The status code, the headers (cookie values not kept) and the first 4 KiB of the body.</p>
             </div>
           </div>
           <div class="card-body response-block">${responseBlock(record)}</div>
