@@ -108,7 +108,7 @@ describe('suspension end to end, with the real worker', () => {
 
     failing = false;
     const view = await control.enable(hook.account_id, hook.id, 'deliver', `customer:${hook.account_id}`);
-    expect(view?.state).toBe('active');
+    expect(view?.hook.state).toBe('active');
     const held = numbered(sent + 1, 10).slice(-HOLD_MAX);
     await receiver.waitFor(sent + held.length);
     expect(callIds().slice(sent)).toEqual(held);

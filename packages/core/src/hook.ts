@@ -250,6 +250,12 @@ export type HeldChoice = 'deliver' | 'discard' | { readonly since: Date };
  * Re-enabling a suspended hook, as the front doors call it (@hookline/suspension's HookControl): the held
  * events' fate, who acts, and whether to test the endpoint first (`probe`).
  */
+/** A re-enable's answer: the hook as it is now, and whether this call re-enabled it (else it found it active). */
+export interface EnableResult {
+  readonly hook: HookView;
+  readonly changed: boolean;
+}
+
 export interface HookEnabler {
   enable(
     accountId: string,
@@ -257,7 +263,7 @@ export interface HookEnabler {
     held: HeldChoice,
     actor: string,
     options?: { readonly probe?: boolean },
-  ): Promise<HookView | undefined>;
+  ): Promise<EnableResult | undefined>;
 }
 
 /**

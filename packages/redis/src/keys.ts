@@ -70,6 +70,8 @@ export function redisKeys(prefix: string) {
      */
     hookErasedByFence: (hookId: string) => `${hook(hookId)}:erasing:erased`,
     hookStreak: (hookId: string) => `${hook(hookId)}:streak`,
+    /** Held while the hook is being re-enabled, by one process at a time (suspension's enabling.ts); expires. */
+    hookEnabling: (hookId: string) => `${hook(hookId)}:enabling`,
     /** The failures of the current streak: ZSET eventId -> attempt time, so a redelivered outcome counts once. */
     hookStreakFailures: (hookId: string) => `${hook(hookId)}:streak:failures`,
     /**

@@ -23,6 +23,8 @@ export interface ServiceSettings {
   readonly eventCatalog?: EventCatalog;
   /** HOOKLINE_EVENT_TYPE_HEADER: no hook's extra header may name it. The default when absent. */
   readonly HOOKLINE_EVENT_TYPE_HEADER?: string;
+  /** A probe's deadline, which a re-enable's lock outlasts (15 s when absent). */
+  readonly HOOKLINE_DELIVERY_TIMEOUT_MS?: number;
 }
 
 export interface Services {
@@ -112,6 +114,7 @@ export function createServices(deps: {
     hookQueues,
     store: { ...store, deliveryLog, historyOutbox: outbox },
     signalReady: (hookId) => ready.signal([hookId]),
+    ...(settings.HOOKLINE_DELIVERY_TIMEOUT_MS ? { deadlineMs: settings.HOOKLINE_DELIVERY_TIMEOUT_MS } : {}),
     // A probe is an attempt: it gets its own `hookline.delivery` span when the process traces.
     ...(deps.probe ? { probe: { ...deps.probe, ...(deps.tracing ? { tracing: deps.tracing } : {}) } } : {}),
     ...(deps.log ? { log: deps.log } : {}),

@@ -94,8 +94,8 @@ describe('HookControl', () => {
     expect(receiver.requests).toHaveLength(0);
 
     const view = await control.enable(hook.account_id, hook.id, 'deliver', `customer:${hook.account_id}`);
-    expect(view).toMatchObject({ id: hook.id, state: 'active' });
-    expect(view?.suspended_reason).toBeUndefined();
+    expect(view).toMatchObject({ hook: { id: hook.id, state: 'active' }, changed: true });
+    expect(view?.hook.suspended_reason).toBeUndefined();
     await receiver.waitFor(3);
     expect(bodies()).toEqual(['c1', 'c2', 'c3']);
 
@@ -115,7 +115,7 @@ describe('HookControl', () => {
     const held = await publish('c1', 'c2');
 
     const view = await control.enable(hook.account_id, hook.id, 'discard', 'operator');
-    expect(view?.state).toBe('active');
+    expect(view?.hook.state).toBe('active');
     expect(await hookQueues.waitingCount(hook.id)).toBe(0);
     const log = await store.deliveryLog.list(hook.id, 10);
     expect(log.map((r) => [r.event_id, r.outcome])).toEqual([
@@ -135,7 +135,7 @@ describe('HookControl', () => {
 
   it('enabling an active hook is a no-op that returns the hook', async () => {
     const view = await control.enable(hook.account_id, hook.id, 'discard', 'operator');
-    expect(view).toEqual(await store.hooks.get(hook.account_id, hook.id));
+    expect(view).toEqual({ hook: await store.hooks.get(hook.account_id, hook.id), changed: false });
     expect((await activity()).map((e) => e.kind)).toEqual(['hook.created']);
   });
 
@@ -152,8 +152,35 @@ describe('HookControl', () => {
       control.enable(hook.account_id, hook.id, 'deliver', 'admin:ops'),
       control.enable(hook.account_id, hook.id, 'deliver', 'operator'),
     ]);
-    expect(views.map((v) => v?.state)).toEqual(['active', 'active']);
+    expect(views.map((v) => v?.hook.state)).toEqual(['active', 'active']);
+    // One of them re-enabled it; the other found it active.
+    expect(views.map((v) => v?.changed).sort()).toEqual([false, true]);
     await waitUntil(async () => !(await hookQueues.isPaused(hook.id)), 'the hook to be active');
     expect((await activity()).filter((e) => e.kind === 'hook.enabled')).toHaveLength(1);
+  });
+
+  it('a deliver and a discard at once: the re-enable that happens decides, and the other changes nothing', async () => {
+    await control.suspend(hook.id, '3 consecutive failures', 'monitor');
+    standInWorker();
+    await publish('c1', 'c2', 'c3');
+    const [deliver, discard] = await Promise.all([
+      control.enable(hook.account_id, hook.id, 'deliver', 'operator'),
+      control.enable(hook.account_id, hook.id, 'discard', 'admin:ops'),
+    ]);
+    expect([deliver?.changed, discard?.changed].filter(Boolean)).toEqual([true]);
+    const enabled = (await activity()).filter((e) => e.kind === 'hook.enabled');
+    expect(enabled).toHaveLength(1);
+    const outcomes = async () => (await store.deliveryLog.list(hook.id, 10)).map((r) => r.outcome);
+    if (deliver?.changed) {
+      // What the entry says is what happened: the three are delivered, none discarded.
+      expect(enabled[0]!.detail).toBe('re-enabled; 3 held events queued for delivery, in order');
+      await receiver.waitFor(3);
+      expect(bodies()).toEqual(['c1', 'c2', 'c3']);
+      expect(await outcomes()).not.toContain('discarded');
+    } else {
+      expect(enabled[0]!.detail).toBe('re-enabled; 3 held events discarded');
+      expect(await outcomes()).toEqual(['discarded', 'discarded', 'discarded']);
+      expect(receiver.requests).toHaveLength(0);
+    }
   });
 });

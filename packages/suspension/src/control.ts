@@ -4,6 +4,7 @@ import {
   HooklineError,
   toDeliveryRecord,
   type DeliveryRecord,
+  type EnableResult,
   type HeldChoice,
   type HookView,
   type LogSink,
@@ -17,6 +18,7 @@ import { resetStreak } from './streaks';
 import { recordSuspension, type SuspensionStore } from './recording';
 import { announce } from './notices';
 import { probeHook, type ProbeDeps } from './probe';
+import { takeEnablingLock } from './enabling';
 
 export interface HookControlDeps {
   readonly redis: Redis;
@@ -27,6 +29,8 @@ export interface HookControlDeps {
   readonly signalReady: (hookId: string) => Promise<void>;
   readonly clock?: Clock;
   readonly log?: LogSink;
+  /** The delivery deadline (HOOKLINE_DELIVERY_TIMEOUT_MS; 15 s by default): a probe's, which a re-enable waits for. */
+  readonly deadlineMs?: number;
   /** Sends a probe before a re-enable that asks for one (the HTTP tier's deliverer); without it, no probes. */
   readonly probe?: Pick<
     ProbeDeps,
@@ -39,6 +43,12 @@ export interface HookControlDeps {
  * paused flag is the state; each change flips it atomically first, so when two people (or an admin and the
  * monitor) act at once only one change is recorded and the other call sees the result.
  */
+const withoutChange = (hook: HookView | undefined): EnableResult | undefined =>
+  hook && { hook, changed: false };
+
+/** What a re-enable may take besides its probe (held events discarded or counted): its lock outlasts both. */
+const ENABLE_WORK_MS = 45_000;
+
 /** `admin:<user>`: an admin acting in Bull Board. */
 const isAdmin = (actor: string | undefined) => actor?.startsWith('admin:') === true;
 /** The customer, signed in or through a portal link (the operator's key and admins are not). */
@@ -63,16 +73,41 @@ export class HookControl {
     held: HeldChoice,
     actor: string,
     options: { readonly probe?: boolean } = {},
-  ): Promise<HookView | undefined> {
-    const { redis, keys, hookQueues, store } = this.deps;
+  ): Promise<EnableResult | undefined> {
+    const { redis, keys, store } = this.deps;
     const hook = await store.hooks.get(accountId, hookId);
-    if (!hook || hook.state === 'active') return hook;
+    if (!hook || hook.state === 'active') return hook && { hook, changed: false };
     // A pause an admin made in Bull Board is theirs to lift: the customer reads its reason, and cannot undo it.
     if (isAdmin((await store.hooks.suspension(accountId, hookId))?.by) && isCustomer(actor))
       throw new HooklineError(
         'CONFLICT',
         'An administrator paused this hook; only an administrator can resume it. Ask your provider’s support',
       );
+    // One re-enable at a time (enabling.ts): a second one waits, then finds the hook as the first left it.
+    const lock = await takeEnablingLock(
+      redis,
+      keys,
+      hookId,
+      (this.deps.deadlineMs ?? 15_000) + ENABLE_WORK_MS,
+    );
+    try {
+      const now = await store.hooks.get(accountId, hookId);
+      if (!now || now.state === 'active') return now && { hook: now, changed: false };
+      return await this.enableHeld(accountId, hookId, held, actor, options);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** The re-enable itself, under the hook's re-enable lock. */
+  private async enableHeld(
+    accountId: string,
+    hookId: string,
+    held: HeldChoice,
+    actor: string,
+    options: { readonly probe?: boolean },
+  ): Promise<EnableResult | undefined> {
+    const { redis, keys, hookQueues, store } = this.deps;
     if (options.probe) await this.probe(hookId);
 
     // Discard while still paused, so no worker can take a held event in between.
@@ -102,7 +137,7 @@ export class HookControl {
     // A fresh streak before the flag goes: the first failure after the enable must count.
     await resetStreak(redis, keys, hookId, now.getTime());
     const resumed = await hookQueues.clearPaused(hookId);
-    if (!resumed) return store.hooks.get(accountId, hookId);
+    if (!resumed) return withoutChange(await store.hooks.get(accountId, hookId));
     // Workers learn of the held events from the ready set (signalReady, last), not from BullMQ's marker.
     await redis.srem(keys.suspendedHooks(), hookId);
     await store.hooks.clearSuspension(hookId);
@@ -131,7 +166,8 @@ export class HookControl {
     });
     this.deps.log?.info({ hookId, accountId, actor, held, discarded, queued }, 'hook re-enabled');
     await this.deps.signalReady(hookId);
-    return store.hooks.get(accountId, hookId);
+    const hook = await store.hooks.get(accountId, hookId);
+    return hook && { hook, changed: true };
   }
 
   /**

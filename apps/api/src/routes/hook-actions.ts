@@ -86,14 +86,14 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
         throw error;
       }
       if (!enabled) throw notFound('Hook');
-      // Enabling an active hook changes nothing, and is not recorded.
-      if (hook.state === 'suspended')
+      // Enabling an active hook changes nothing, and is not recorded; nor is a re-enable another one overtook.
+      if (enabled.changed)
         await audit(request, {
           ...base,
           action: 'hook.enabled',
           detail: body.probe ? { held, passed: true } : { held },
         });
-      return { status: 200, body: enabled };
+      return { status: 200, body: enabled.hook };
     }),
     defineRoute({
       operationId: 'testHook',

@@ -131,24 +131,27 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     if (!enabled) return ctx.notFound(request, reply);
-    if (hook.state === 'suspended')
+    // Another re-enable (a second tab, the API) may have come first: this choice then changed nothing.
+    if (enabled.changed)
       await ctx.audit(request, who, {
         action: 'hook.enabled',
         hook_id: hook.id,
         detail: probe ? { held: heldText, passed: true } : { held: heldText },
       });
     const events = plural(waiting, 'held event');
-    const message =
-      hook.state !== 'suspended'
+    const message = !enabled.changed
+      ? hook.state !== 'suspended'
         ? 'This hook is already active.'
-        : waiting === 0
-          ? 'Hook re-enabled. New events are delivered again.'
-          : held === 'deliver'
-            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
-            : held === 'discard'
-              ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
-              : `Hook re-enabled. Held events accepted before ${timeInWords(since!, zone)} were discarded; the others are queued for delivery, in order.`;
-    await ctx.sessions.flash(request, { kind: 'success', message });
+        : 'Nothing was changed: the hook was re-enabled meanwhile, by another choice. Its log below shows what became of the held events.'
+      : waiting === 0
+        ? 'Hook re-enabled. New events are delivered again.'
+        : held === 'deliver'
+          ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
+          : held === 'discard'
+            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
+            : `Hook re-enabled. Held events accepted before ${timeInWords(since!, zone)} were discarded; the others are queued for delivery, in order.`;
+    const overtaken = !enabled.changed && hook.state === 'suspended';
+    await ctx.sessions.flash(request, { kind: overtaken ? 'warning' : 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
   });
 }
