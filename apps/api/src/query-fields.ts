@@ -41,7 +41,9 @@ export const filterTimeQuery = z.string().transform((text, ctx) => {
   const message =
     time.problem === 'no_such_date'
       ? `must be a date the calendar has (${text.slice(0, 10)} is not one)`
-      : SHAPE;
+      : time.problem === 'no_zone'
+        ? 'must name its zone, Z or an offset such as +01:00 (2026-11-24T09:00:00Z): a time without one means different instants on different servers'
+        : SHAPE;
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
 });

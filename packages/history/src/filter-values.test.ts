@@ -42,6 +42,11 @@ describe('parseFilterTime', () => {
     expect(parseFilterTime(text)).toEqual({ problem: 'no_such_date' }),
   );
 
+  it.each(['2026-11-24T09:00:00', '2026-11-24T09:00', '2026-11-24T09:00:00.5'])(
+    'refuses %s, a time without a zone (each server would read it in its own)',
+    (text) => expect(parseFilterTime(text)).toEqual({ problem: 'no_zone' }),
+  );
+
   it.each(['yesterday', '2026-11-24T25:00:00Z', '2026-11-24T09Z', '2026-11-24 09:00', ''])(
     'refuses %j, not an ISO 8601 time',
     (text) => expect(parseFilterTime(text)).toEqual({ problem: 'shape' }),

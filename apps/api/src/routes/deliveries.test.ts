@@ -227,6 +227,12 @@ describe('the delivery history API', () => {
     ['limit=201', 'limit', 'must be a whole number from 1 to 200'],
     ['outcome=lost', 'outcome', expect.stringContaining('must be one of delivered')],
     ['since=yesterday', 'since', 'must be an ISO 8601 time such as 2026-11-24T09:00:00Z'],
+    // Read in the answering server's own zone, one query would mean different instants behind a load balancer.
+    [
+      'until=2026-11-24T09:00:00',
+      'until',
+      'must name its zone, Z or an offset such as +01:00 (2026-11-24T09:00:00Z): a time without one means different instants on different servers',
+    ],
     // The database cannot hold NUL: such a filter was a 500, it is the caller's mistake.
     ['call_id=%00', 'call_id', 'must not contain control characters'],
     ['event_id=a%00b', 'event_id', 'must not contain control characters'],
