@@ -250,7 +250,24 @@ describe('hooks', () => {
       ['hook.updated', hook.id, `customer:${account.id}`],
       ['hook.created', hook.id, 'operator'],
     ]);
-    expect(feed[1]?.detail).toBe('url, auth');
+    expect(feed[1]?.detail).toBe('auth, url');
     expect(JSON.stringify(feed)).not.toContain('secret');
+  });
+
+  it('names in the feed only the fields a change changes, and a change of nothing is no entry', async () => {
+    const account = await store.accounts.create({ name: 'Acme' });
+    const hook = await store.hooks.create(
+      account.id,
+      { url: 'https://a.example.com/', format: 'json', auth: { scheme: 'none' }, description: 'CRM' },
+      'operator',
+    );
+    const same = { url: hook.url, format: 'json' as const, description: 'CRM', filter: null, tls: null };
+    await store.hooks.update(account.id, hook.id, same, 'operator');
+    await store.hooks.update(account.id, hook.id, { ...same, format: 'form' }, 'operator');
+    const feed = await store.activity.list(account.id, 10);
+    expect(feed.map((e) => [e.kind, e.detail ?? ''])).toEqual([
+      ['hook.updated', 'format'],
+      ['hook.created', expect.any(String)],
+    ]);
   });
 });

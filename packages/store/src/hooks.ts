@@ -1,6 +1,7 @@
 import {
   ALL_EVENTS,
   BUILT_IN_CATALOG,
+  changedHookFields,
   hookInputSchemas,
   newId,
   newSigningSecret,
@@ -171,6 +172,8 @@ export class RedisHooks implements Hooks {
     const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
     const change = parsed.data;
+    // What the change really changes is named in the feed, as in the audit log: a form sends every field.
+    const before = await this.get(accountId, hookId);
     // Judged against the record as read and written only while it is still so: two changes at once (one making
     // the url http://, one adding a certificate) each pass alone, and together left a certificate on a
     // plain-http hook. The one that lost is judged again on the record the other left.
@@ -188,15 +191,17 @@ export class RedisHooks implements Hooks {
       return undefined;
     if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
       return undefined;
-    // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed.
-    const detail = Object.keys(change).join(', ');
-    await this.deps.activity.append(accountId, {
-      kind: 'hook.updated',
-      at: now,
-      hook_id: hookId,
-      actor,
-      detail,
-    });
+    // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed. A change that
+    // changes nothing is not an entry.
+    const fields = before ? changedHookFields(before, change) : Object.keys(change);
+    if (fields.length > 0)
+      await this.deps.activity.append(accountId, {
+        kind: 'hook.updated',
+        at: now,
+        hook_id: hookId,
+        actor,
+        detail: fields.join(', '),
+      });
     const updated = await this.get(accountId, hookId);
     return updated && secret ? { ...updated, signing_secret: secret } : updated;
   }
