@@ -173,7 +173,9 @@ export const BOARD_ACTIONS_SCRIPT = String.raw`
       // 3.8:1), on the queues of failing hooks, the very ones an admin opens. #b91c1c reaches 6.5:1 and 5.5:1.
       style.textContent =
         '[class*="nullValue"]{color:#57606a !important}[class*="description-"],[class*="description-"] small,main small{color:#24292f !important;opacity:1 !important}kbd{color:#24292f !important;background:#f6f8fa !important}' +
-        '[class*="flagAlert"],main .error{color:#b91c1c !important}';
+        '[class*="flagAlert"],main .error{color:#b91c1c !important}' +
+        // A queue card's job count is a button 19 px high: 24 px at least, as the website's targets (WCAG 2.5.8).
+        'main button[class*="trigger"]{min-height:24px !important}';
       document.head.appendChild(style);
     }
     var main = document.querySelector('main');

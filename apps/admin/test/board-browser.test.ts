@@ -142,6 +142,12 @@ describe('Bull Board in a browser', () => {
       await page.getByText(`CRM (${a.hook.id})`).first().waitFor();
       await page.waitForLoadState('networkidle');
       expect(await axeViolations(page)).toEqual([]);
+      // Every button a finger has to hit is 24 px in both directions at least (WCAG 2.5.8, as the website's).
+      expect(
+        await page.evaluate(
+          "[...document.querySelectorAll('main button')].filter((b) => { const r = b.getBoundingClientRect(); return r.width > 0 && (r.width < 24 || r.height < 24); }).map((b) => b.getAttribute('aria-label') || b.innerText)",
+        ),
+      ).toEqual([]);
       await screenshot(page, 'admin-board-overview');
 
       await page.goto(
