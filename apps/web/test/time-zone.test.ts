@@ -43,6 +43,25 @@ describe.each(['Europe/Paris', 'America/New_York'])('a browser in %s (one time z
       await page.getByLabel(`From (${zone})`).inputValue(),
     );
     if (zone === 'Europe/Paris') await screenshot(page, 'log-filtered-paris');
+
+    // The filtered view is a link: opened by a browser in another zone it shows the same instants in that
+    // zone, and filtering again from it finds the same row.
+    const elsewhere = zone === 'Europe/Paris' ? 'Asia/Kolkata' : 'Australia/Adelaide';
+    const other = await browser.page(undefined, { timezoneId: elsewhere });
+    await signIn(other, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await other.goto(page.url());
+    const row = other.locator(`#delivery-log tr[data-event-id="${records[1]!.event_id}"] time`);
+    const there = typedTime((await row.textContent()) ?? '');
+    const from = other.locator('input[name="since"]');
+    expect([there, there.replace(/:00$/, '')]).toContain(await from.inputValue());
+    await other.getByRole('button', { name: 'Filter' }).click();
+    await other.waitForURL(/tz=/);
+    expect(new URL(other.url()).searchParams.get('tz')).not.toBe(zone);
+    await expect(
+      other
+        .locator('#delivery-log tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id'))),
+    ).resolves.toEqual([records[1]!.event_id]);
   });
 
   it('a "since" picked from a held event’s time delivers that event and the later ones, discarding the earlier', async () => {

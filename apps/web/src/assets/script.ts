@@ -40,6 +40,14 @@ export const SCRIPT = String.raw`
       var format = axis[el.getAttribute('data-axis-format')];
       if (format && !isNaN(d.getTime())) el.textContent = format.format(d);
     });
+    // A filter typed in another zone (a link made by a browser elsewhere): its times are shown in this zone,
+    // meaning the same instants, since the zone field below is set to this one.
+    root.querySelectorAll('input[data-typed-instant]').forEach(function (el) {
+      var typedIn = el.form && el.form.querySelector('input[data-zone-input]');
+      if (!typedIn || typedIn.getAttribute('value') === zone) return;
+      var d = new Date(el.getAttribute('data-typed-instant'));
+      if (!isNaN(d.getTime())) { el.setAttribute('value', inputValue(d)); el.value = inputValue(d); }
+    });
     root.querySelectorAll('[data-zone-name]').forEach(function (el) { el.textContent = zone; });
     root.querySelectorAll('input[data-zone-input]').forEach(function (el) { el.value = zone; });
     // A picker's starting value, given as an instant, shown as the wall-clock time of this zone.

@@ -18,6 +18,11 @@ export interface LogQuery {
   readonly from: number;
   /** The zone From and Until were typed in (the page's). */
   readonly zone: string;
+  /**
+   * The instants From and Until stand for (Until's last second taken in): a link made in another zone is shown
+   * by the page's script in the reader's zone, meaning the same instants.
+   */
+  readonly instants: Readonly<Partial<Record<'since' | 'until', Date>>>;
   /** field -> what is wrong with it. */
   readonly problems: Readonly<Record<string, string>>;
   /** True when anything narrows or pages the log: it is then not refreshed by itself. */
@@ -66,9 +71,11 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
     if (problem) problems.call_id = problem;
     else filter.callId = values.call_id;
   }
+  const instants: Partial<Record<'since' | 'until', Date>> = {};
   for (const name of ['since', 'until'] as const) {
     if (!values[name]) continue;
     const at = instant(values[name], zone, name === 'until');
+    if (at) instants[name] = name === 'until' ? new Date(at.getTime() - 1000) : at;
     if (at) filter[name] = at;
     else
       problems[name] = LOCAL.test(values[name])
@@ -93,6 +100,7 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
     from: cursor ? Math.min(Math.max(0, Number.parseInt(text('from'), 10) || 0), 1e9) : 0,
     values,
     zone,
+    instants,
     problems,
     active: Object.keys(filter).length > 0 || cursor !== undefined || Object.keys(problems).length > 0,
   };
@@ -110,12 +118,14 @@ function textField(
   name: 'call_id' | 'since' | 'until',
   attributes: SafeHtml,
 ): SafeHtml {
+  const at = name === 'call_id' ? undefined : q.instants[name];
   return html`<label
     ><span>${label}</span>
     <input
       ${attributes}
       name="${name}"
       value="${q.values[name]}"
+      ${at ? html`data-typed-instant="${at.toISOString()}"` : ''}
       ${q.problems[name] ? html`aria-invalid="true"` : ''}
     />
     ${problem(q, name)}
