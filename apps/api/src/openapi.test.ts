@@ -157,5 +157,13 @@ describe('GET /openapi.json', () => {
     );
     expect(doc.components.schemas.Hook).toBeDefined();
     expect(JSON.stringify(doc.components.schemas.Hook)).not.toMatch(/"token"|"password"/);
+    // A route that takes no body still reads one, as JSON: what it answers to a bad one is listed too.
+    expect(Object.keys(op('/v1/accounts/{acct}/hooks/{hook}/test', 'post').responses)).toEqual(
+      expect.arrayContaining(['202', '400', '401', '404', '413', '415', '503', '500']),
+    );
+    // A failed probe's 409 carries the attempt beside the error.
+    expect(doc.components.schemas.Error!.properties).toMatchObject({
+      attempt: { $ref: '#/components/schemas/DeliveryRecord' },
+    });
   });
 });

@@ -61,11 +61,14 @@ function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> {
 /** The errors a route can answer with, from what it does: auth, scope, input, Redis. */
 function errorsOf(route: Route): ErrorCode[] {
   const codes: ErrorCode[] = [];
-  if (route.query || route.body) codes.push('VALIDATION_FAILED');
-  if (route.body) codes.push('INVALID_JSON');
+  // Every request that may carry a body has it read, JSON or nothing, whether the route takes one or not: a
+  // body sent to a route that takes none is refused as an unknown field.
+  const readsBody = route.method !== 'GET';
+  if (route.query || readsBody) codes.push('VALIDATION_FAILED');
+  if (readsBody) codes.push('INVALID_JSON');
   if (route.auth) codes.push('UNAUTHORIZED');
   if (route.scope !== 'none') codes.push('NOT_FOUND');
-  if (route.body) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (readsBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   codes.push(...route.otherErrors);
   if (route.auth || route.scope !== 'none') codes.push('REDIS_UNAVAILABLE');
   codes.push('INTERNAL');

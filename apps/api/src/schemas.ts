@@ -174,6 +174,9 @@ export const errorBody = z
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     }),
+    attempt: deliveryRecord
+      .optional()
+      .describe('PROBE_FAILED only: the probe attempt, as recorded in the hook’s history'),
   })
   .meta({ id: 'Error' });
 
