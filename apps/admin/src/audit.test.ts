@@ -49,6 +49,21 @@ describe('Bull Board pause and resume in the audit log', () => {
     });
   });
 
+  it('a pause that makes a suspension by failures the admin’s hold is recorded', async () => {
+    await a.mount();
+    await a.control.suspend(a.hook.id, '3 consecutive failures', 'monitor');
+    const answer = await a.call(
+      'PUT',
+      `${a.queuePath(a.hook.id)}/pause`,
+      { ...AUTH, 'content-type': 'application/json' },
+      JSON.stringify({ reason: 'endpoint migration' }),
+    );
+    expect(answer.statusCode).toBe(200);
+    expect(await entries()).toEqual([
+      expect.objectContaining({ action: 'hook.paused', detail: { reason: 'endpoint migration' } }),
+    ]);
+  });
+
   it('a refused request (wrong password) records nothing', async () => {
     await a.mount();
     const wrong = { authorization: `Basic ${Buffer.from('ops:nope').toString('base64')}` };

@@ -70,11 +70,13 @@ async function act(
         details: [{ field: 'reason', message: reason.problem }],
       },
     });
-  if (action === 'pause') await adapter.pause(reason?.text);
+  let held = false;
+  if (action === 'pause') held = await adapter.hold(reason?.text);
   else await adapter.resume();
   const paused = await adapter.isPaused();
-  // Only a change is recorded: pausing a paused hook (a second click) changed nothing.
-  if (deps.audit && paused !== before)
+  // Only a change is recorded: pausing a paused hook (a second click) changed nothing, unless it made a
+  // suspension by failures the admin's hold.
+  if (deps.audit && (paused !== before || held))
     await recordChange(request, deps.audit, adapter.hook, action, reason?.text);
   return reply.send({ paused });
 }

@@ -40,7 +40,15 @@ export class HookQueueAdapter extends BullMQAdapter {
 
   /** `reason`: what the admin typed; the customer reads it on the hook's page. */
   override async pause(reason?: string): Promise<void> {
-    await this.control.suspend(
+    await this.hold(reason);
+  }
+
+  /**
+   * Bull Board's pause, saying whether it changed anything: a hook suspended by its failures becomes the
+   * admin's hold (paused already, but no longer the customer's to lift).
+   */
+  hold(reason?: string): Promise<boolean> {
+    return this.control.suspend(
       this.hook.hookId,
       reason ? `${ADMIN_PAUSE}: ${reason}` : ADMIN_PAUSE,
       this.actor,

@@ -192,6 +192,33 @@ describe('Bull Board for admins', () => {
     expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.state).toBe('active');
   });
 
+  it('pause on the board of a hook suspended by its failures makes it the admin’s hold', async () => {
+    await mount();
+    await a.control.suspend(a.hook.id, '3 consecutive failures', 'monitor');
+    const pause = (reason: string) =>
+      call(
+        'PUT',
+        `${queuePath(a.hook.id)}/pause`,
+        { ...AUTH, 'content-type': 'application/json' },
+        JSON.stringify({ reason }),
+      );
+    expect((await pause('endpoint migration')).statusCode).toBe(200);
+    const view = await a.store.hooks.get(a.hook.account_id, a.hook.id);
+    expect(view).toMatchObject({
+      state: 'suspended',
+      suspended_reason: 'paused by admin: endpoint migration',
+    });
+    // Now the admin's: the customer cannot lift it.
+    await expect(
+      a.control.enable(a.hook.account_id, a.hook.id, 'deliver', `customer:${a.hook.account_id}`),
+    ).rejects.toThrow('only an administrator can resume it');
+    // A second pause of the admin's hold changes nothing.
+    expect((await pause('another reason')).statusCode).toBe(200);
+    expect((await a.store.hooks.get(a.hook.account_id, a.hook.id))?.suspended_reason).toBe(
+      'paused by admin: endpoint migration',
+    );
+  });
+
   it('pause on the board carries the reason the admin typed, as typed', async () => {
     await mount();
     const pause = (body: unknown) =>

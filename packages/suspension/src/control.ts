@@ -213,7 +213,8 @@ export class HookControl {
     const { store } = this.deps;
     const target = await store.hooks.target(hookId);
     if (!target) return false;
-    if (!(await this.deps.hookQueues.pauseOnce(hookId))) return false;
+    if (!(await this.deps.hookQueues.pauseOnce(hookId)))
+      return this.holdForAdmin(target.accountId, hookId, reason, actor);
     await recordSuspension(this.deps, {
       hookId,
       accountId: target.accountId,
@@ -222,6 +223,26 @@ export class HookControl {
       actor,
       failures,
     });
+    return true;
+  }
+
+  /**
+   * An admin's pause of a hook suspended by its failures: the suspension becomes the admin's, with their reason
+   * (the customer can no longer lift it, as with any admin pause), its time and failures kept. True if it did.
+   * Anyone else's pause of a suspended hook, or an admin's of one an admin holds, changes nothing.
+   */
+  private async holdForAdmin(
+    accountId: string,
+    hookId: string,
+    reason: string,
+    actor: string,
+  ): Promise<boolean> {
+    const { store } = this.deps;
+    if (!isAdmin(actor)) return false;
+    const current = await store.hooks.suspension(accountId, hookId);
+    if (!current || isAdmin(current.by)) return false;
+    await store.hooks.recordSuspension(hookId, { ...current, reason, by: actor });
+    this.deps.log?.info({ hookId, accountId, actor, reason }, 'suspended hook held by an admin');
     return true;
   }
 }
