@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { freeTextProblem, type AuditInput } from '@hookline/core';
+import { oneLineTextProblem, type AuditInput } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import { BOARD_ACTIONS_SCRIPT } from './board-actions-script';
 import type { BoardRegistry } from './board-registry';
@@ -111,7 +111,7 @@ function reasonOf(body: unknown): { text?: string; problem?: string } {
   if (typeof raw !== 'string') return { problem: 'must be a string' };
   const text = raw.trim();
   const problem =
-    text.length > REASON_MAX ? `must be at most ${REASON_MAX} characters` : freeTextProblem(text);
+    text.length > REASON_MAX ? `must be at most ${REASON_MAX} characters` : oneLineTextProblem(text);
   if (problem) return { problem };
   return text ? { text } : {};
 }

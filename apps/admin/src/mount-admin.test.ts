@@ -237,6 +237,16 @@ describe('Bull Board for admins', () => {
   it.each([
     ['a line break', { reason: 'Your endpoint answers\nslowly' }, 'must not contain control characters'],
     ['a NUL', { reason: 'slow\u0000' }, 'must not contain control characters'],
+    [
+      'a line separator',
+      { reason: 'slow\u2028endpoint' },
+      'must be one line without direction controls (U+2028, U+2029, U+202A–U+202E, U+2066–U+2069)',
+    ],
+    [
+      'a right-to-left override',
+      { reason: 'paid \u202eusd 001' },
+      'must be one line without direction controls (U+2028, U+2029, U+202A–U+202E, U+2066–U+2069)',
+    ],
     ['a lone surrogate', { reason: 'slow \ud800' }, 'must be well-formed Unicode (no lone surrogates)'],
     ['more than 300 characters', { reason: 'x'.repeat(301) }, 'must be at most 300 characters'],
     ['a number', { reason: 123 }, 'must be a string'],

@@ -10,3 +10,17 @@ export function freeTextProblem(value: string): string | undefined {
   if (CONTROL.test(value)) return 'must not contain control characters';
   return undefined;
 }
+
+// Line and paragraph separators break a line as a line break does; bidirectional controls make the text after
+// them read in another order than it was typed (a reason shown to a customer could say something else).
+const LINE_OR_BIDI = /[\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** The problem with one line of text shown to people as written (a pause's reason), or undefined. */
+export function oneLineTextProblem(value: string): string | undefined {
+  return (
+    freeTextProblem(value) ??
+    (LINE_OR_BIDI.test(value)
+      ? 'must be one line without direction controls (U+2028, U+2029, U+202A–U+202E, U+2066–U+2069)'
+      : undefined)
+  );
+}
