@@ -1,11 +1,10 @@
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { waitUntil } from '@hookline/testing';
 import { API_KEY, callCreated, configFor, useApi } from './test-support/api-harness';
 import { createApiDeps } from './test-support/api-deps';
 import { serveApi } from './test-support/failover-api';
-import { buildApp } from './app';
 
 // What an operator finds in the log: at the default level (info) no line per request, but every failure; at
 // debug, both access lines of every request, each with its request id.
@@ -62,28 +61,8 @@ describe('the request log', () => {
   });
 
   it('a client that hangs up before its body arrived is logged as such, not as Redis out of reach', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-          lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    const deps = createApiDeps(
-      configFor(api.ctx.prefix),
-      api.ctx.redis,
-      createLogger('info', 'api-test', sink),
-      createMetrics(),
-      api.history.client,
-    );
-    api.ctx.onCleanup(() => deps.producer.close());
-    api.ctx.onCleanup(() => deps.closeProbes());
-    const app = buildApp(deps);
-    api.ctx.closeLater(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
+    const { lines, call } = await serverLoggingAt('info');
+    const socket = connect(call.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write(
       `POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
@@ -91,8 +70,8 @@ describe('the request log', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     socket.destroy();
-    await waitUntil(async () => lines.some((line) => 'reqId' in line), 'the line of the request', 5000);
-    expect(lines.filter((line) => 'reqId' in line)).toEqual([
+    await waitUntil(async () => lines().length > 0, 'the line of the request', 5000);
+    expect(lines()).toEqual([
       expect.objectContaining({
         level: 30,
         msg: 'client closed the connection before its request arrived',

@@ -28,21 +28,28 @@ type PostgresContext = ReturnType<typeof usePostgres>;
 /** A request with the operator key and a JSON body. */
 export type OperatorCall = (method: string, path: string, body?: unknown) => Promise<Answer>;
 
-/** Serves `deps` on 127.0.0.1:0 (the app, the producer and the probes closed with the test). */
-export async function serveApi(ctx: RedisContext, deps: ProductionApiDeps): Promise<OperatorCall> {
+/**
+ * Serves `deps` on 127.0.0.1:0 (the app, the producer and the probes closed with the test): a call with the
+ * operator key, and the port for a test that writes raw bytes.
+ */
+export async function serveApi(
+  ctx: RedisContext,
+  deps: ProductionApiDeps,
+): Promise<OperatorCall & { readonly port: number }> {
   ctx.onCleanup(() => deps.producer.close());
   ctx.onCleanup(() => deps.closeProbes());
   const app = buildApp(deps);
   ctx.closeLater(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  return (method, path, body) =>
+  const call: OperatorCall = (method, path, body) =>
     httpCall(port, {
       method,
       path,
       headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
+  return Object.assign(call, { port });
 }
 
 /** A Redis the API can be pointed at: a Cluster, a Sentinel set-up, or one server by its address. */
