@@ -1,6 +1,6 @@
-import { startReceiver, waitUntil } from '@hookline/testing';
-import { postForm, signInOverHttp } from './support/http-session';
-import { PASSWORD, useWebsite } from './support/website';
+import { startReceiver } from '@hookline/testing';
+import { testAttemptPage } from './support/test-attempt';
+import { useWebsite } from './support/website';
 
 jest.setTimeout(60000);
 
@@ -19,16 +19,7 @@ describe("an attempt's request on the website (real worker)", () => {
       url: receiver.url('/hooks/calls'),
       auth: { scheme: 'bearer', token: 'tok_123456789' },
     });
-    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
-    expect((await postForm(w.baseUrl, session, `/hooks/${hook.id}/test`, {})).status).toBe(303);
-    const [line] = await waitUntil(async () => {
-      const { data } = await w.reader.listForHook(hook.id, {}, { limit: 1 });
-      return data.length > 0 ? data : undefined;
-    }, 'the test event’s attempt');
-    const res = await fetch(`${w.baseUrl}/hooks/${hook.id}/deliveries/${line!.attempt_id}`, {
-      headers: { cookie: session.cookie },
-    });
-    const page = await res.text();
+    const page = await testAttemptPage(w, 'ops@acme.test', hook.id);
     const request = /<pre class="request" data-request>\n([\s\S]*?)<\/pre>/.exec(page)![1]!;
     const [head] = request.split('\n\n');
     const received = receiver.requests[0]!;
@@ -41,6 +32,7 @@ describe("an attempt's request on the website (real worker)", () => {
     expect(page).not.toContain('tok_123456789');
     // The tab's title names the call, not the attempt's id (§15: no ids where a customer reads).
     const title = /<title>([^<]*)<\/title>/.exec(page)![1]!;
+    const [line] = (await w.reader.listForHook(hook.id, {}, { limit: 1 })).data;
     expect(title).toBe(`Attempt for call ${line!.call_id} · ${hook.url} · hookline`);
   });
 });

@@ -1,7 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { waitUntil } from '@hookline/testing';
-import { postForm, signInOverHttp } from './support/http-session';
-import { PASSWORD, useWebsite } from './support/website';
+import { testAttemptPage } from './support/test-attempt';
+import { useWebsite } from './support/website';
 
 jest.setTimeout(60000);
 
@@ -26,16 +25,7 @@ describe("an endpoint's answer on the attempt page (real worker)", () => {
     w.runWorker();
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: await endpointAnswering(answer) });
-    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
-    expect((await postForm(w.baseUrl, session, `/hooks/${hook.id}/test`, {})).status).toBe(303);
-    const [line] = await waitUntil(async () => {
-      const { data } = await w.reader.listForHook(hook.id, {}, { limit: 1 });
-      return data.length > 0 ? data : undefined;
-    }, 'the test event’s attempt');
-    const res = await fetch(`${w.baseUrl}/hooks/${hook.id}/deliveries/${line!.attempt_id}`, {
-      headers: { cookie: session.cookie },
-    });
-    return res.text();
+    return testAttemptPage(w, 'ops@acme.test', hook.id);
   }
 
   const errorOn = (page: string) => /<dt>Error<\/dt>\s*<dd>([\s\S]*?)<\/dd>/.exec(page)?.[1]?.trim();
