@@ -165,5 +165,6 @@ describe('Bull Board in a browser', () => {
       await page.waitForLoadState('networkidle');
       expect(await axeViolations(page)).toEqual([]);
     }
-  });
+    // Eight pages in a browser, each checked by axe: a busy machine takes more than jest's default 30 s.
+  }, 120_000);
 });
