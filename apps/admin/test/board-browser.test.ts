@@ -109,6 +109,7 @@ describe('Bull Board in a browser', () => {
     expect(await page.getByRole('region', { name: 'Hook queue' }).isVisible()).toBe(false);
   });
 
+  // Eight pages in a browser, each checked by axe: a busy machine takes more than jest's default 30 s.
   it('/admin and the Bull Board pages hookline serves fit a phone and pass axe-core', async () => {
     await a.mount();
     // A hook an admin looks at has usually failed: Bull Board's failed count and failed jobs' reasons are drawn
@@ -165,6 +166,5 @@ describe('Bull Board in a browser', () => {
       await page.waitForLoadState('networkidle');
       expect(await axeViolations(page)).toEqual([]);
     }
-    // Eight pages in a browser, each checked by axe: a busy machine takes more than jest's default 30 s.
   }, 120_000);
 });
