@@ -8,7 +8,8 @@
 //   scheduler                                        the delivery engine: ready set, leases, consumer, watchdog
 //   store · queue · history                          records; transport; the delivery history — never one another
 //   suspension                                       streaks, the suspender, control, hold cap
-//   services                                         the domain services wired for the front doors
+//   services                                         the domain services wired for the front doors, and the
+//                                                    in-process producer (which reads its settings with config)
 // Apps sit on top; only the composition root (apps/hookline) and the bench put apps together.
 const pkg = (name) => `^packages/${name}/`;
 const layer = (...names) => `^packages/(${names.join('|')})/`;
@@ -25,7 +26,7 @@ const below = {
   history: ['core', 'redis', 'testing'],
   queue: ['core', 'redis', 'scheduler', 'testing'],
   suspension: ['core', 'redis', 'scheduler', 'store', 'queue', 'history', 'testing'],
-  services: ['core', 'redis', 'scheduler', 'store', 'queue', 'history', 'suspension', 'testing'],
+  services: ['core', 'config', 'redis', 'scheduler', 'store', 'queue', 'history', 'suspension', 'testing'],
 };
 
 module.exports = {

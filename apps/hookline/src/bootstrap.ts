@@ -1,4 +1,4 @@
-import { loadConfig, type Config, type Role } from '@hookline/config';
+import { loadConfig, type Config, type ProcessRole } from '@hookline/config';
 import type { Tracing } from '@hookline/core';
 import { redisWhere } from '@hookline/redis';
 import {
@@ -31,7 +31,7 @@ export interface ProcessBase {
  */
 export function runProcess(
   env: NodeJS.ProcessEnv | (() => Promise<NodeJS.ProcessEnv>),
-  role: Role,
+  role: ProcessRole,
   name: string,
   start: (base: ProcessBase) => Promise<() => Promise<void>>,
   /** How long stopping may take before the process exits anyway, from the settings. */

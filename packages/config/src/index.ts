@@ -7,6 +7,7 @@ export {
   settingAccepts,
   suspensionRuleOf,
   type Config,
+  type ProcessRole,
   type Role,
 } from './load-config';
 export { decodeSecretKey, settingsSchema, type Settings } from './settings';

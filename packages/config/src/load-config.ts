@@ -4,7 +4,11 @@ import { loadBrandLogo, type BrandLogo } from './brand';
 import { redisHaProblems } from './redis-ha-settings';
 import { decodeSecretKey, settingsSchema, type Settings } from './settings';
 
-export type Role = 'api' | 'worker' | 'monitor' | 'all-in-one';
+/** The processes hookline runs. */
+export type ProcessRole = 'api' | 'worker' | 'monitor' | 'all-in-one';
+// `producer`: a service of the operator's that publishes in-process (createProducer in @hookline/services),
+// which tags idempotency keys for erasures with the same key as the fleet.
+export type Role = ProcessRole | 'producer';
 
 // Settings a process cannot run without. The all-in-one start generates and persists the secrets itself
 // before calling loadConfig, so it requires them too. Exported for the README's settings table.
@@ -15,6 +19,8 @@ export const REQUIRED: Readonly<Record<Role, readonly (keyof Settings)[]>> = {
   // the key would leave every erasure running, and the events it matches refused, with nothing but a log line.
   monitor: ['DATABASE_URL', 'HOOKLINE_SECRET_KEY'],
   'all-in-one': ['HOOKLINE_API_KEY', 'HOOKLINE_SECRET_KEY'],
+  // Without the fleet's key, erasures (fenced with tags keyed from it) would miss the events it publishes.
+  producer: ['HOOKLINE_SECRET_KEY'],
 };
 
 export class ConfigError extends Error {

@@ -24,10 +24,12 @@ describe('settings reference', () => {
     expect(required.map((s) => [s.name, s.requiredBy])).toEqual([
       ['DATABASE_URL', ['api', 'monitor']],
       ['HOOKLINE_API_KEY', ['api', 'all-in-one']],
-      ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'monitor', 'all-in-one']],
+      ['HOOKLINE_SECRET_KEY', ['api', 'worker', 'monitor', 'all-in-one', 'producer']],
     ]);
     expect(renderSettingsTable()).toContain('| `HOOKLINE_SECRET_KEY` | — (`pnpm start` generates one into');
-    expect(renderSettingsTable()).toContain('| HTTP tier, worker, monitor, `pnpm start` |');
+    expect(renderSettingsTable()).toContain(
+      '| HTTP tier, worker, monitor, `pnpm start`, TypeScript producer |',
+    );
   });
 
   it("is the README's settings table, word for word", () => {

@@ -35,6 +35,7 @@ const PROCESS_NAMES: Record<Role, string> = {
   worker: 'worker',
   monitor: 'monitor',
   'all-in-one': '`pnpm start`',
+  producer: 'TypeScript producer',
 };
 
 export const SETTINGS_TABLE_START = '<!-- settings table: rendered from packages/config/src/settings.ts -->';

@@ -9,10 +9,10 @@ import {
 } from '@hookline/history';
 import { AuditOutbox, HistoryOutbox, redisKeys, type RedisKeys } from '@hookline/redis';
 import { createStore, PortalLinks, SecretBox, type Store, type SuspensionRule } from '@hookline/store';
-import { createHoldCap } from '@hookline/suspension';
 import { HookControl, type HookControlDeps } from '@hookline/suspension';
 import { HookQueues } from '@hookline/redis';
-import { Producer } from '@hookline/queue';
+import type { Producer } from '@hookline/queue';
+import { wireProducer } from './producer-wiring';
 import { type LogSink, type Clock, type EventCatalog, type Tracing } from '@hookline/core';
 import { ReadySet } from '@hookline/scheduler';
 
@@ -87,17 +87,17 @@ export function createServices(deps: {
   const outbox = new HistoryOutbox(redis, keys);
   const history = new HistoryReader(deps.historyDb, outbox, (accountId) => store.hooks.listIds(accountId));
   const deliveryLog = new DeliveryLog(outbox, history);
-  const holdCap = createHoldCap({ hookQueues, outbox });
-  const producer = new Producer({
+  const producer = wireProducer({
     redis,
     keys,
-    erasureTags: store.erasureTags,
+    store,
+    hookQueues,
+    outbox,
+    holdMax: settings.HOOKLINE_HOLD_MAX,
+    ...(catalog ? { catalog } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.log ? { log: deps.log } : {}),
-    ...(catalog ? { catalog } : {}),
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
-    // Past HOOKLINE_HOLD_MAX held events, a suspended hook drops its oldest (recorded `expired`).
-    onHeld: (hookIds) => Promise.all(hookIds.map((id) => holdCap(id, settings.HOOKLINE_HOLD_MAX))),
   });
   const ready = new ReadySet(redis, keys);
   const auditOutbox = new AuditOutbox(redis, keys);

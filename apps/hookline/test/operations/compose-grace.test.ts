@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, type Role } from '@hookline/config';
+import { loadConfig, type ProcessRole } from '@hookline/config';
 import { STOP_BOUND_MS } from '../../src/stop-bounds';
 
 const COMPOSE = readFileSync(join(__dirname, '../../../../docker-compose.yml'), 'utf8');
@@ -27,7 +27,7 @@ describe('docker-compose.yml stop grace', () => {
     ['monitor', 'monitor'],
   ] as const)(
     'of %s exceeds its stop bound (the file sets no drain or deadline: their defaults)',
-    (service, role: Role) => {
+    (service, role: ProcessRole) => {
       const bound = STOP_BOUND_MS[role](loadConfig(env, role));
       expect(graceOf(service)).toBeGreaterThan(bound);
     },
