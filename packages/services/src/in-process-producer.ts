@@ -105,9 +105,10 @@ export function createProducer(
 
 // The client queues no command while it is not connected (fail fast): a publish that comes while the connection
 // is still opening waits for it to open or fail, rather than being refused by a client that was about to be ready.
-// A connection lost later is not waited for: that is the outage the caller is told about at once.
+// A connection lost later is not waited for: that is the outage the caller is told about at once. (The client is
+// made without lazyConnect, so it is connecting from the start: never in ioredis' status before that.)
 async function opened(redis: Redis): Promise<void> {
-  if (!['wait', 'connecting', 'connect'].includes(redis.status)) return;
+  if (redis.status !== 'connecting' && redis.status !== 'connect') return;
   await new Promise<void>((resolve) => {
     const done = () => {
       for (const name of ['ready', 'error', 'close']) redis.off(name, done);
