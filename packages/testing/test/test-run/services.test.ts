@@ -67,10 +67,15 @@ describe('the servers pnpm test runs against', () => {
 
     const dir = services.dir as string;
     expect(existsSync(`${dir}/postgres/PG_VERSION`)).toBe(true);
-    expect(processesOf(dir, redisUrl)).toEqual([
-      expect.stringMatching(/redis-server 127\.0\.0\.1:\d+/),
-      expect.stringMatching(/^\S*postgres -D /),
-    ]);
+    // Both servers, in whichever order they got their process ids (they start side by side).
+    const running = processesOf(dir, redisUrl);
+    expect(running).toHaveLength(2);
+    expect(running).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/redis-server 127\.0\.0\.1:\d+/),
+        expect.stringMatching(/^\S*postgres -D /),
+      ]),
+    );
     await services.stop();
     expect(processesOf(dir, redisUrl)).toEqual([]);
     expect(await probeRedis(redisUrl)).toEqual({ kind: 'absent' });
