@@ -64,6 +64,12 @@ describe('a suspended hook (browser)', () => {
       expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
     }
     await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
+    // Each held event is a card there, its labels in the page's type, not in the monospaced call id's.
+    const labelFonts = await page
+      .locator('[data-held-call] td')
+      .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').fontFamily));
+    expect(labelFonts).toHaveLength(9);
+    expect(new Set(labelFonts).size).toBe(1);
     await page.setViewportSize(DESKTOP);
 
     await page.getByRole('button', { name: 'Re-enable and deliver the 3 held events' }).click();

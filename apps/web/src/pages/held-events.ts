@@ -71,7 +71,7 @@ export function heldEventsCard(hookId: string, list: HeldList, byAdmin = false):
               html`<tr data-held-call="${e.callId ?? ''}">
                 <td data-label="Accepted at">${e.acceptedAt ? time(e.acceptedAt) : '—'}</td>
                 <td data-label="Kind">${e.kind}</td>
-                <td data-label="Call id" class="mono">${e.callId ?? '—'}</td>
+                <td data-label="Call id"><span class="mono">${e.callId ?? '—'}</span></td>
               </tr>`,
           )}
         </tbody>
