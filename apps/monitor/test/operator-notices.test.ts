@@ -1,5 +1,7 @@
 import { Webhook } from 'standardwebhooks';
+import { formatEventTimestamp } from '@hookline/core';
 import { Producer } from '@hookline/queue';
+import { announce, NOTICE_GROUP, type Notice } from '@hookline/suspension';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import { startReceiver, waitUntil, type ReceivedRequest } from '@hookline/testing';
 import { startWorker } from '@hookline/worker';
@@ -143,5 +145,51 @@ describe("the operator's notices", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.requests.map((r) => verified(r).hook_id)).not.toContain(opHook);
     expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('are dated when the hook changed, and those made long before the notifier started are not sent', async () => {
+    const receiver = h.ctx.closeLater(await startReceiver());
+    const producer = h.ctx.closeLater(
+      new Producer({ redis: h.ctx.redis, keys: h.keys, erasureTags: h.store.erasureTags }),
+    );
+    startNoticeWorker();
+    // Written while no monitor sent notices (they were off): a suspension 20 minutes ago, then a re-enable
+    // 3 minutes ago, just before the notices were turned on.
+    const notice = (kind: Notice['kind'], minutesAgo: number): Notice => ({
+      kind,
+      accountId: h.hook.account_id,
+      hookId: h.hook.id,
+      at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+      reason: 'the reason',
+      actor: 'operator',
+      failures: [],
+    });
+    const old = notice('hook.suspended', 20);
+    const recent = notice('hook.enabled', 3);
+    await announce(h.ctx.redis, h.keys, old);
+    await announce(h.ctx.redis, h.keys, recent);
+    h.start(
+      { HOOKLINE_SUSPEND_AFTER_FAILURES: 4, HOOKLINE_SUSPEND_AFTER_MS: 300 },
+      {
+        notices: {
+          accounts: h.store.accounts,
+          operator: { url: receiver.url('/ops'), secret: SECRET, producer },
+        },
+      },
+    );
+
+    await receiver.waitFor(1);
+    expect(verified(receiver.requests[0]!)).toMatchObject({
+      EventType: 'hook.enabled',
+      date: formatEventTimestamp(new Date(recent.at)),
+    });
+    // Both read and acknowledged by the notifier, which sent nothing more.
+    await waitUntil(async () => {
+      const [last] = await h.ctx.redis.xrevrange(h.keys.notices(), '+', '-', 'COUNT', 1);
+      const groups = (await h.ctx.redis.xinfo('GROUPS', h.keys.notices())) as unknown[][];
+      // XINFO GROUPS answers name, consumers, pending, last-delivered-id … as a flat list.
+      return groups.some((g) => g[1] === NOTICE_GROUP && g[5] === 0 && g[7] === last?.[0]);
+    }, 'both notices to be read and acknowledged');
+    expect(receiver.requests).toHaveLength(1);
   });
 });

@@ -65,9 +65,9 @@ describe('a suspended hook (browser)', () => {
     }
     await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
     // Each held event is a card there, its labels in the page's type, not in the monospaced call id's.
-    const labelFonts = await page
-      .locator('[data-held-call] td')
-      .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').fontFamily));
+    const labelFonts = (await page.evaluate(
+      `[...document.querySelectorAll('[data-held-call] td')].map((td) => getComputedStyle(td, '::before').fontFamily)`,
+    )) as string[];
     expect(labelFonts).toHaveLength(9);
     expect(new Set(labelFonts).size).toBe(1);
     await page.setViewportSize(DESKTOP);

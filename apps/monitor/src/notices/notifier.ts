@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { StreamGroupReader, type StreamEntry } from '@hookline/queue';
+import { StreamGroupReader } from '@hookline/queue';
 import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
@@ -33,6 +33,13 @@ export interface NotifierDeps {
 }
 
 /**
+ * A notice made this long before the notifier started is acknowledged unsent: it is news of a transition made
+ * while no notifier ran with a channel (notices were off, or turned on just now), and the hook has likely moved
+ * on since. A notice of the minutes before a monitor's restart still goes out.
+ */
+export const NOTICE_STALE_MS = 10 * 60_000;
+
+/**
  * Sends each notice once across every monitor: the notices stream is read with a consumer group, and an entry
  * is acknowledged once it is queued for the operator's webhook and its e-mail is accepted by the mail server.
  * A notice whose sending fails stays pending and is tried again (by this monitor or another) after
@@ -40,6 +47,7 @@ export interface NotifierDeps {
  */
 export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   const log = deps.logger.child({ component: 'notifier' });
+  const freshSince = Date.now() - NOTICE_STALE_MS;
   const consumer = new StreamGroupReader({
     redis: deps.redis,
     blocking: logRedisErrors(deps.redis.duplicate(), log),
@@ -51,10 +59,18 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
     claimIdleMs: deps.claimIdleMs,
     handle: async (entries) => {
       const done: string[] = [];
+      const stale: Notice[] = [];
       for (const entry of entries) {
-        if (!(await sendOne(deps, entry, log))) break;
+        const notice = parseNotice(entry.fields);
+        if (notice && Date.parse(notice.at) < freshSince) stale.push(notice);
+        else if (notice && !(await sendOne(deps, notice, entry.id, log))) break;
         done.push(entry.id);
       }
+      if (stale.length > 0)
+        log.info(
+          { skipped: stale.length, oldest: stale[0]!.at },
+          'notices made more than 10 minutes before this notifier started: not sent',
+        );
       return done;
     },
     onError: (error) => log.error({ err: error }, 'notices: retrying'),
@@ -69,9 +85,7 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
 }
 
 /** True when the entry is handled (sent, or nothing to send); false to leave it pending for a retry. */
-async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Promise<boolean> {
-  const notice = parseNotice(entry.fields);
-  if (!notice) return true;
+async function sendOne(deps: NotifierDeps, notice: Notice, entryId: string, log: Logger): Promise<boolean> {
   const metrics = deps.registry ? fleetMetrics(deps.registry) : undefined;
   const [hook, account] = await Promise.all([
     deps.store.hooks.get(notice.accountId, notice.hookId),
@@ -83,7 +97,7 @@ async function sendOne(deps: NotifierDeps, entry: StreamEntry, log: Logger): Pro
     if (aboutItself) log.warn(noticeLine(notice), 'the operator notices hook is failing');
     if (deps.operator && !aboutItself) {
       const { hook: operatorHook, publish } = deps.operator;
-      await publish(operatorHook.accountId, operatorEvent(entry.id, notice, hook?.url ?? ''));
+      await publish(operatorHook.accountId, operatorEvent(entryId, notice, hook?.url ?? ''));
       metrics?.noticesSent.inc({ channel: 'operator', kind: notice.kind });
       log.info(noticeLine(notice), 'notice queued for the operator');
     }

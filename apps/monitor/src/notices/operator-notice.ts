@@ -1,10 +1,10 @@
-import type { PublishEventInput } from '@hookline/core';
+import { formatEventTimestamp, type PublishEventInput } from '@hookline/core';
 import type { Notice } from '@hookline/suspension';
 
 /**
  * A notice as an event of its built-in kind, for the operator's webhook (see the notice kinds in
  * packages/core event-kinds.ts): the account, the hook and its URL, its state after the transition, why, and the
- * last failures as text. The stream entry's id is the event's idempotency key: a notice sent again after a
+ * last failures as text, dated when the transition happened (not when the notifier got to it). The stream entry's id is the event's idempotency key: a notice sent again after a
  * notifier crash is not delivered twice.
  */
 export function operatorEvent(entryId: string, notice: Notice, hookUrl: string): PublishEventInput {
@@ -28,5 +28,9 @@ export function operatorEvent(entryId: string, notice: Notice, hookUrl: string):
         : notice.kind === 'hook.stuck'
           ? { waiting: String(notice.count ?? 0) }
           : {};
-  return { type: notice.kind, id: `notice-${entryId}`, data: { ...common, ...extra } };
+  return {
+    type: notice.kind,
+    id: `notice-${entryId}`,
+    data: { ...common, ...extra, date: formatEventTimestamp(new Date(notice.at)) },
+  };
 }
