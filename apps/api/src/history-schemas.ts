@@ -2,18 +2,25 @@ import { z } from 'zod';
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, type Cursor, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { filterTextQuery, filterTimeQuery, wholeNumberQuery } from './query-fields';
-import { deliveryRecord } from './schemas';
+import { deliveryRecord, pageOf } from './schemas';
 
 // The history API's query and answer shapes (product.md §10): filters, cursor pagination, one attempt in
 // full, a hook's health.
 
 /**
- * The query fields of a page of a newest-first list (the history, the audit log): `limit` of `what`, and the
- * `cursor` a previous page gave, read with `decode`.
+ * The query fields of a page of a list (the history, the audit log, the hooks): `limit` of `what`, `fallback`
+ * when not given, and the `cursor` a previous page gave, read with `decode`. `order` says which way the list
+ * runs (newest first, unless the list says otherwise).
  */
-export function pageQuery<C>(what: string, decode: (text: string) => C | undefined) {
+export function pageQuery<C>(
+  what: string,
+  decode: (text: string) => C | undefined,
+  { fallback = 50, order = 'newest first' }: { fallback?: number; order?: string } = {},
+) {
   return {
-    limit: wholeNumberQuery(1, 200, 50).describe(`How many ${what}, newest first (at most 200)`),
+    limit: wholeNumberQuery(1, 200, fallback).describe(
+      `How many ${what}, ${order} (at most 200; ${fallback} when not given)`,
+    ),
     cursor: z
       .string()
       .transform((v, ctx) => {
@@ -60,12 +67,7 @@ export function toFilter(q: HistoryQuery): { filter: HistoryFilter; page: PageRe
   };
 }
 
-export const deliveryPage = z
-  .object({
-    data: z.array(deliveryRecord),
-    next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
-  })
-  .meta({ id: 'DeliveryPage' });
+export const deliveryPage = pageOf(deliveryRecord).meta({ id: 'DeliveryPage' });
 
 export const attemptDetail = deliveryRecord
   .extend({

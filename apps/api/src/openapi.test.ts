@@ -116,6 +116,30 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it('documents the hooks list as paged like the history: limit, cursor, next_cursor, oldest first', () => {
+    const list = doc.paths['/v1/accounts/{acct}/hooks']!.get! as Operation & {
+      summary: string;
+      parameters: { name: string; in: string; schema: { description?: string } }[];
+    };
+    expect(list.summary).toMatch(
+      /^The account's hooks, oldest first \(by creation, then id\), with cursor pagination/,
+    );
+    expect(list.parameters.map((p) => [p.name, p.in, p.schema.description])).toEqual([
+      ['acct', 'path', undefined],
+      ['limit', 'query', 'How many hooks, oldest first (at most 200; 200 when not given)'],
+      ['cursor', 'query', 'next_cursor of the previous page'],
+    ]);
+    const page = list.responses['200']!.content!['application/json']!.schema;
+    expect(page).toMatchObject({
+      properties: {
+        data: { type: 'array', items: { $ref: '#/components/schemas/Hook' } },
+        next_cursor: { type: 'string', description: 'Present when there may be more: pass it as cursor' },
+      },
+      required: ['data'],
+    });
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+  });
+
   it('documents answers, errors and security per route', () => {
     const op = (path: string, method: string) => doc.paths[path]![method]!;
     const createHook = op('/v1/accounts/{acct}/hooks', 'post');

@@ -167,6 +167,13 @@ export const activityEntry = z
 
 export const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
+/** A page of a list paged with a cursor (pageQuery): the same `next_cursor` on every such list. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
+  });
+
 export const errorBody = z
   .object({
     error: z.object({

@@ -36,4 +36,5 @@ export * from './trace-context';
 export * from './erasure';
 export * from './erasure-tags';
 export * from './audit';
+export * from './page-cursor';
 export { plainWords, utcInWords } from './plain-words';

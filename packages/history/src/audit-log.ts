@@ -1,6 +1,11 @@
-import { AUDIT_ID, type AuditEntry } from '@hookline/core';
+import {
+  AUDIT_ID,
+  decodePagePosition,
+  encodePagePosition,
+  type AuditEntry,
+  type PagePosition,
+} from '@hookline/core';
 import type { AuditOutbox } from '@hookline/redis';
-import { cursorTime } from './cursor';
 import { dayOf, Partitions } from './partitions';
 import type { SqlClient } from './sql-client';
 
@@ -39,23 +44,17 @@ const fromRow = (r: AuditRow): AuditEntry => ({
   detail: r.detail,
 });
 
-export interface AuditCursor {
-  readonly at: Date;
-  readonly id: string;
-}
+/** Where a page of the audit log ended: the last entry's time and id. */
+export type AuditCursor = PagePosition;
 
-/** Opaque to clients: base64url of `<ISO time>|<entry id>`. */
+/** Opaque to clients (core's page-cursor.ts): the entry's time and id. */
 export function encodeAuditCursor(entry: Pick<AuditEntry, 'at' | 'id'>): string {
-  return Buffer.from(`${entry.at}|${entry.id}`, 'utf8').toString('base64url');
+  return encodePagePosition(entry.at, entry.id);
 }
 
 /** Undefined for anything `encodeAuditCursor` did not make. */
 export function decodeAuditCursor(text: string): AuditCursor | undefined {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
-  const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !at || !id || !AUDIT_ID.test(id)) return undefined;
-  const time = cursorTime(at);
-  return time ? { at: time, id } : undefined;
+  return decodePagePosition(text, AUDIT_ID);
 }
 
 export interface AuditPage {

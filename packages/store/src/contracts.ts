@@ -12,6 +12,7 @@ import type {
   UpdateHookInput,
 } from '@hookline/core';
 import type { PreparedFinish, PreparedTake } from '@hookline/redis';
+import type { HookPage, HookPageRequest } from './hook-page';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
 // the monitor depend on these shapes only.
@@ -96,7 +97,10 @@ export interface Hooks {
   create(accountId: string, input: CreateHookInput, actor: string): Promise<HookWithSecret>;
   /** Undefined when the hook does not exist or belongs to another account. */
   get(accountId: string, hookId: string): Promise<HookView | undefined>;
+  /** Every hook of the account, oldest first (by created_at, then id). */
   list(accountId: string): Promise<HookView[]>;
+  /** One page of `list`'s order, from after `request.cursor` (hook-page.ts). */
+  page(accountId: string, request: HookPageRequest): Promise<HookPage>;
   update(
     accountId: string,
     hookId: string,

@@ -11,6 +11,7 @@ import type { HookQueueAdmin } from './contracts';
 import { eventsFromField, parseStoredHook, toHookView, type StoredHook } from './hook-record';
 import type { HookRecordAccess } from './hook-record-access';
 import type { HookFilters } from './hook-filters';
+import type { HookPlace } from './hook-page';
 
 /**
  * A hook as its account sees it: the record with what lives beside it (paused queue, subscribed kinds, the
@@ -87,6 +88,22 @@ export class HookViews {
         return this.shown(view, filters[i]);
       })
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * Where each of the listed hooks of the account stands in the list's order: two fields a hook, so a page costs
+   * reading the order of all of them and the views of its own hooks only.
+   */
+  async places(accountId: string, ids: readonly string[]): Promise<HookPlace[]> {
+    // Sent together, not pipelined, as in `list`.
+    const fields = await Promise.all(
+      ids.map((id) => this.redis.hmget(this.keys.hookRecord(id), 'account_id', 'created_at')),
+    );
+    return ids.flatMap((id, i) => {
+      const [owner, createdAt] = fields[i] ?? [];
+      // A hook deleted since the index was read has no record any more: it is not on the page.
+      return owner === accountId && createdAt ? [{ id, createdAt }] : [];
+    });
   }
 
   /** The monitor marks a streak that reached half the suspension threshold (`warned` on the hook's streak). */

@@ -38,6 +38,7 @@ import {
   toHookTarget,
   toSuspensionInfo,
 } from './hook-record';
+import { pageOfPlaces, type HookPage, type HookPageRequest } from './hook-page';
 import { HookRecordAccess, STALE_VERSION } from './hook-record-access';
 import { HookSigningSecrets } from './hook-signing-secrets';
 import { HookViews } from './hook-views';
@@ -161,6 +162,12 @@ export class RedisHooks implements Hooks {
 
   async list(accountId: string): Promise<HookView[]> {
     return this.views.list(accountId, await this.listIds(accountId));
+  }
+
+  async page(accountId: string, request: HookPageRequest): Promise<HookPage> {
+    const places = await this.views.places(accountId, await this.listIds(accountId));
+    const { ids, next_cursor } = pageOfPlaces(places, request);
+    return { data: await this.views.list(accountId, ids), ...(next_cursor ? { next_cursor } : {}) };
   }
 
   async update(

@@ -1,4 +1,5 @@
 export * from './contracts';
+export { decodeHookCursor, type HookPage, type HookPageRequest } from './hook-page';
 export { createStore, type Store, type StoreDeps } from './create-store';
 export { SecretBox, SecretBoxError } from './secret-box';
 export { hashPassword, verifyPasswordHash } from './passwords';

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../deps';
 import { pageQuery } from '../history-schemas';
 import { erasureCounts } from './erasures';
 import { defineRoute, type Route } from '../route';
+import { pageOf } from '../schemas';
 
 export const auditQuery = z.strictObject(pageQuery('entries', decodeAuditCursor));
 
@@ -74,10 +75,7 @@ export const auditEntry = z
   })
   .meta({ id: 'AuditEntry' });
 
-const auditPage = z.object({
-  data: z.array(auditEntry),
-  next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
-});
+const auditPage = pageOf(auditEntry);
 
 export function auditRoutes(deps: ApiDeps): Route[] {
   return [

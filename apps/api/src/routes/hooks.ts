@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   BUILT_IN_CATALOG,
   changedHookFields,
@@ -5,13 +6,21 @@ import {
   hookInputSchemas,
   notFound,
 } from '@hookline/core';
+import { decodeHookCursor } from '@hookline/store';
 import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
-import { hookView, hookWithSecret, listOf } from '../schemas';
+import { pageQuery } from '../history-schemas';
+import { hookView, hookWithSecret, pageOf } from '../schemas';
 
 const HOOKS = '/v1/accounts/{acct}/hooks';
 const HOOK = `${HOOKS}/{hook}`;
+
+// Oldest first, the order the list always had; 200 by default, so a client with fewer hooks than that gets the
+// whole list in one answer as before (store's hook-page.ts says why the order holds across pages).
+const hooksQuery = z.strictObject(
+  pageQuery('hooks', decodeHookCursor, { fallback: 200, order: 'oldest first' }),
+);
 
 export function hookRoutes(deps: ApiDeps): Route[] {
   const { hooks } = deps.store;
@@ -46,11 +55,20 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       operationId: 'listHooks',
       method: 'GET',
       path: HOOKS,
-      summary: "The account's hooks",
+      summary:
+        "The account's hooks, oldest first (by creation, then id), with cursor pagination: a hook created or " +
+        'deleted between pages neither repeats nor skips another, and one created during a walk comes on a later page',
       tag: 'hooks',
       scope: 'account',
-      responses: { 200: { description: 'Every hook of the account', schema: listOf(hookView) } },
-    })(async ({ account }) => ({ status: 200, body: { data: await hooks.list(account.id) } })),
+      query: hooksQuery,
+      responses: { 200: { description: 'Hooks, oldest first', schema: pageOf(hookView) } },
+    })(async ({ account, query }) => ({
+      status: 200,
+      body: await hooks.page(account.id, {
+        limit: query.limit,
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      }),
+    })),
     defineRoute({
       operationId: 'getHook',
       method: 'GET',
