@@ -116,6 +116,11 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it('documents on every route the 400 that a query parameter it does not take gets', () => {
+    const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+    expect(operations.filter((op) => !op.responses['400']).map((op) => op.operationId)).toEqual([]);
+  });
+
   it('documents the hooks list as paged like the history: limit, cursor, next_cursor, oldest first', () => {
     const list = doc.paths['/v1/accounts/{acct}/hooks']!.get! as Operation & {
       summary: string;

@@ -62,9 +62,10 @@ function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> {
 function errorsOf(route: Route): ErrorCode[] {
   const codes: ErrorCode[] = [];
   // Every request that may carry a body has it read, JSON or nothing, whether the route takes one or not: a
-  // body sent to a route that takes none is refused as an unknown field.
+  // body sent to a route that takes none is refused as an unknown field. Every route reads its query the same
+  // way: a parameter it does not take is refused (route-runner.ts).
   const readsBody = route.method !== 'GET';
-  if (route.query || readsBody) codes.push('VALIDATION_FAILED');
+  codes.push('VALIDATION_FAILED');
   if (readsBody) codes.push('INVALID_JSON');
   if (route.auth) codes.push('UNAUTHORIZED');
   if (route.scope !== 'none') codes.push('NOT_FOUND');
@@ -151,7 +152,8 @@ export function openApiDocument(routes: readonly Route[], version: string): Json
       version,
       description:
         'Webhook delivery for phone-system events. Errors always have the shape ' +
-        '{"error":{"code","message","details?"}}; 400 answers name each bad field in details.',
+        '{"error":{"code","message","details?"}}; 400 answers name each bad field in details. Every route ' +
+        'refuses a query parameter it does not take (400 VALIDATION_FAILED naming it), also routes that take none.',
     },
     security: [{ [SECURITY]: [] }],
     paths,

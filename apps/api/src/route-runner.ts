@@ -56,6 +56,18 @@ function refuseAnyBody(body: unknown): undefined {
 }
 
 /**
+ * A route that takes no query accepts no parameter: one was meant for something (a typo of another route's
+ * `limit`, a filter this route does not have), and is refused as an unknown one is where a route has a query
+ * (its schema is strict), so every route answers an unknown parameter alike.
+ */
+function refuseAnyQuery(query: unknown): undefined {
+  const names = typeof query === 'object' && query !== null ? Object.keys(query) : [];
+  if (names.length > 0)
+    throw validationError(names.map((field) => ({ field, message: 'is not a known field' })));
+  return undefined;
+}
+
+/**
  * Runs one route: scope first (404 before anything about the input is revealed), then query and body
  * validation (400 naming every bad field, before any side effect), then the handler. The answer is shaped by
  * the response schema, so fields the route did not declare (credentials above all) never leave.
@@ -64,7 +76,7 @@ export function routeHandler(route: Route, deps: ApiDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const params = request.params as Record<string, string | undefined>;
     const scope = await resolveScope(route.scope, params, deps.store);
-    const query = route.query ? parseOrReject(route.query, request.query) : undefined;
+    const query = route.query ? parseOrReject(route.query, request.query) : refuseAnyQuery(request.query);
     // No body at all (none sent, or an empty one) is `{}` where every field is optional; elsewhere it stays
     // absent and is refused as "(body) is required".
     const given = request.body === undefined && route.bodyOptional ? {} : request.body;

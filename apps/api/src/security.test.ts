@@ -1,5 +1,5 @@
 import { apiRoutes } from './app';
-import { pathParams, type Route } from './route';
+import { fillPath as fill, unfilled } from './test-support/route-paths';
 import { API_KEY, callCreated, expectAbsent, useApi, type ApiHarness } from './test-support/api-harness';
 
 // Driven by the route table, so a route added later is covered without touching this file: every operator
@@ -25,17 +25,6 @@ const validBody: Record<string, unknown> = {
 /** Routes anyone may call: liveness, readiness, metrics and the API document. Nothing else is public. */
 const PUBLIC = new Set(['health', 'ready', 'metrics', 'openApi']);
 
-/** Path parameters the suite knows how to fill. */
-const FILLED = new Set(['acct', 'hook', 'attempt_id', 'erasure']);
-
-// An attempt id of the right shape: the account and hook around it decide the answer first.
-const fill = (route: Route, acct: string, hook: string) =>
-  route.path
-    .replace('{acct}', acct)
-    .replace('{hook}', hook)
-    .replace('{attempt_id}', 'att_000000000000000000000001')
-    .replace('{erasure}', 'ers_00000000000000000001');
-
 async function world(api: ApiHarness) {
   const acct = await api.createAccount('Victim');
   const hook = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
@@ -58,9 +47,9 @@ describe('security', () => {
             `${route.operationId}: add a valid body to validBody, or its 401/404 checks could be a 400 in disguise`,
           ]
         : []),
-      ...pathParams(route.path)
-        .filter((param) => !FILLED.has(param))
-        .map((param) => `${route.operationId}: teach fill() the path parameter {${param}}`),
+      ...unfilled(route).map(
+        (param) => `${route.operationId}: teach fillPath() the path parameter {${param}}`,
+      ),
     ]);
     expect(problems).toEqual([]);
   });
