@@ -5,9 +5,16 @@ import { useApi } from './test-support/api-harness';
 
 interface Operation {
   operationId: string;
+  summary: string;
   security: unknown[];
   requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
-  parameters?: { name: string; in: string; required: boolean }[];
+  parameters?: {
+    name: string;
+    in: string;
+    required: boolean;
+    description?: string;
+    schema: Record<string, unknown>;
+  }[];
   responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
 }
 interface Document {
@@ -121,15 +128,36 @@ describe('GET /openapi.json', () => {
     expect(operations.filter((op) => !op.responses['400']).map((op) => op.operationId)).toEqual([]);
   });
 
+  it('documents Idempotency-Key and its 409 on the routes that honour it, and only there', () => {
+    const honouring = Object.values(doc.paths)
+      .flatMap((ops) => Object.values(ops))
+      .filter((op) => op.parameters?.some((p) => p.name === 'Idempotency-Key'))
+      .map((op) => op.operationId);
+    expect(honouring.sort()).toEqual(['resendDelivery', 'testHook']);
+    for (const path of [
+      '/v1/accounts/{acct}/hooks/{hook}/test',
+      '/v1/accounts/{acct}/hooks/{hook}/deliveries/{attempt_id}/resend',
+    ]) {
+      const op = doc.paths[path]!.post!;
+      expect(op.parameters!.find((p) => p.name === 'Idempotency-Key')).toEqual({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: expect.stringContaining('the same key (on this route of this account) within 24 hours'),
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      });
+      expect(op.responses['409']).toMatchObject({
+        description: expect.stringContaining('IDEMPOTENCY_CONFLICT'),
+      });
+    }
+  });
+
   it('documents the hooks list as paged like the history: limit, cursor, next_cursor, oldest first', () => {
-    const list = doc.paths['/v1/accounts/{acct}/hooks']!.get! as Operation & {
-      summary: string;
-      parameters: { name: string; in: string; schema: { description?: string } }[];
-    };
+    const list = doc.paths['/v1/accounts/{acct}/hooks']!.get!;
     expect(list.summary).toMatch(
       /^The account's hooks, oldest first \(by creation, then id\), with cursor pagination/,
     );
-    expect(list.parameters.map((p) => [p.name, p.in, p.schema.description])).toEqual([
+    expect(list.parameters!.map((p) => [p.name, p.in, p.schema.description])).toEqual([
       ['acct', 'path', undefined],
       ['limit', 'query', 'How many hooks, oldest first (at most 200; 200 when not given)'],
       ['cursor', 'query', 'next_cursor of the previous page'],

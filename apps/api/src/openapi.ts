@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DECIMAL_JSON_SCHEMA, DECIMAL_MARK, ERROR_CATALOGUE, type ErrorCode } from '@hookline/core';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 import { pathParams, type FieldDoc, type Route } from './route';
 import { errorBody } from './schemas';
 
@@ -70,6 +71,7 @@ function errorsOf(route: Route): ErrorCode[] {
   if (route.auth) codes.push('UNAUTHORIZED');
   if (route.scope !== 'none') codes.push('NOT_FOUND');
   if (readsBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (route.idempotent) codes.push('IDEMPOTENCY_CONFLICT');
   codes.push(...route.otherErrors);
   if (route.auth || route.scope !== 'none') codes.push('REDIS_UNAVAILABLE');
   codes.push('INTERNAL');
@@ -89,7 +91,7 @@ function operation(route: Route, schemas: SchemaCollector, errorRef: JsonSchema)
     for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, JsonSchema>))
       parameters.push({ name, in: 'query', required: required.includes(name), schema });
   }
-  for (const header of route.headers)
+  for (const header of [...(route.idempotent ? [IDEMPOTENCY_KEY_HEADER] : []), ...route.headers])
     parameters.push({
       name: header.name,
       in: 'header',

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import { ID_PATTERN, notFound, validationError, zodProblems, type HookView } from '@hookline/core';
 import type { AccountView } from '@hookline/store';
 import type { ApiDeps } from './deps';
+import { requestKeyOf } from './idempotency-key';
 import { plainNumbers } from './json-body';
-import type { Route, Scope } from './route';
+import { pathParams, type Route, type Scope } from './route';
 
 interface ResolvedScope {
   readonly account?: AccountView;
@@ -69,7 +70,8 @@ function refuseAnyQuery(query: unknown): undefined {
 
 /**
  * Runs one route: scope first (404 before anything about the input is revealed), then query and body
- * validation (400 naming every bad field, before any side effect), then the handler. The answer is shaped by
+ * validation (400 naming every bad field, before any side effect), then an idempotent route's
+ * Idempotency-Key, then the handler. The answer is shaped by
  * the response schema, so fields the route did not declare (credentials above all) never leave.
  */
 export function routeHandler(route: Route, deps: ApiDeps) {
@@ -83,7 +85,15 @@ export function routeHandler(route: Route, deps: ApiDeps) {
     const body = route.body
       ? (route.acceptBody?.(given) ?? parseOrReject(route.body, plainNumbers(given, route.keepNumberText)))
       : refuseAnyBody(request.body);
-    const result = await route.handle({ ...scope, query, body, request });
+    const requestKey = route.idempotent
+      ? requestKeyOf(
+          request,
+          route.operationId,
+          pathParams(route.path).map((name) => params[name] ?? ''),
+          body,
+        )
+      : undefined;
+    const result = await route.handle({ ...scope, query, body, request, requestKey });
     const spec = route.responses[result.status];
     if (!spec) throw new Error(`${route.operationId} answered ${result.status}, which it does not declare`);
     void reply.code(result.status);

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ErrorCode, HookView } from '@hookline/core';
+import type { ErrorCode, HookView, RequestKey } from '@hookline/core';
 import type { AccountView } from '@hookline/store';
 
 // A route is plain data: method, path, the zod schemas that validate its input and shape its answers, and a
@@ -54,6 +54,8 @@ export type RouteContext<S extends Scope, Q, B> = Resolved[S] & {
   readonly query: Q;
   readonly body: B;
   readonly request: FastifyRequest;
+  /** An idempotent route's Idempotency-Key, checked (idempotency-key.ts); undefined when none was given. */
+  readonly requestKey: RequestKey | undefined;
 };
 
 export interface RouteDefinition<
@@ -83,6 +85,12 @@ export interface RouteDefinition<
   readonly acceptBody?: (parsed: unknown) => Parsed<BS> | undefined;
   readonly bodyDocs?: Readonly<Record<string, FieldDoc>>;
   readonly headers?: readonly HeaderDoc[];
+  /**
+   * The route honours `Idempotency-Key` (idempotency-key.ts): the runner checks the header and hands the handler
+   * a `requestKey`, which the handler passes to the step that queues its event. The document lists the header
+   * and its 409.
+   */
+  readonly idempotent?: boolean;
   /** Errors this route can give beyond those implied by its auth, scope and input (for the document). */
   readonly otherErrors?: readonly ErrorCode[];
   readonly responses: RS;
@@ -94,6 +102,7 @@ interface ErasedContext {
   readonly query: unknown;
   readonly body: unknown;
   readonly request: FastifyRequest;
+  readonly requestKey: RequestKey | undefined;
 }
 
 /** A route with its types erased, as the table holds it. */
@@ -116,6 +125,7 @@ export interface Route {
   readonly acceptBody?: (parsed: unknown) => unknown;
   readonly bodyDocs: Readonly<Record<string, FieldDoc>>;
   readonly headers: readonly HeaderDoc[];
+  readonly idempotent: boolean;
   readonly otherErrors: readonly ErrorCode[];
   readonly responses: Responses;
   handle(ctx: ErasedContext): Promise<{
@@ -141,6 +151,7 @@ export function defineRoute<
     keepNumberText: definition.keepNumberText ?? [],
     bodyDocs: definition.bodyDocs ?? {},
     headers: definition.headers ?? [],
+    idempotent: definition.idempotent ?? false,
     otherErrors: definition.otherErrors ?? [],
     // The runner resolves the scope and parses query and body with the route's own schemas before calling,
     // so the context it passes has exactly the types the definition was checked against.

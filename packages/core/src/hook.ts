@@ -267,12 +267,39 @@ export interface HookEnabler {
 }
 
 /**
+ * A client's Idempotency-Key on a request that queues an event for one hook (the API's test and send-again), as
+ * the producer keeps it: written by the same step that queues the event, so the key exists exactly when the
+ * event was queued. The same key within the idempotency window (24 h) answers the first request's answer and
+ * queues nothing; the same key with another fingerprint is IDEMPOTENCY_CONFLICT.
+ */
+export interface RequestKey {
+  /** The key among the account's: the operation it was given to and a hash of the client's key (hex). */
+  readonly name: string;
+  /** A hash (hex) of what the request asked for: its operation, path and body. */
+  readonly fingerprint: string;
+}
+
+/** What a front door may add to a test or a send-again beside what it sends. */
+export interface SendOptions {
+  /** The request's Idempotency-Key, when it gave one. */
+  readonly requestKey?: RequestKey;
+}
+
+/**
  * What the front doors ask of the producer for one hook (@hookline/queue's Producer): a test event, and
- * send-again of an event already accepted.
+ * send-again of an event already accepted. `duplicate`: the request key was given before, and the answer is
+ * that request's (nothing was queued).
  */
 export interface HookSender {
-  publishTest(accountId: string, hookId: string): Promise<{ id: string }>;
-  /** Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId`. */
+  publishTest(
+    accountId: string,
+    hookId: string,
+    options?: SendOptions,
+  ): Promise<{ id: string; duplicate: boolean }>;
+  /**
+   * Send again: the same event to one hook, at the tail of its queue, recorded `manual` under `attemptId` (or,
+   * for a duplicate, under the attempt id the first request was given, which it answers).
+   */
   resend(
     accountId: string,
     hookId: string,
@@ -280,7 +307,8 @@ export interface HookSender {
     attemptId: string,
     trigger?: 'manual',
     from?: TraceContext,
-  ): Promise<void>;
+    options?: SendOptions,
+  ): Promise<{ attemptId: string; duplicate: boolean }>;
 }
 
 /** A hook as the API and the website show it: credentials masked, state read from the queue's paused flag. */

@@ -5,6 +5,8 @@ import {
   type ErasureTags,
   type EventCatalog,
   type PublishEventInput,
+  type RequestKey,
+  type SendOptions,
   newId,
   publishAcceptor,
   publishEventSchema,
@@ -131,17 +133,33 @@ export class Producer {
     return this.accept(accountId, input, input.id);
   }
 
-  /** A sample call_created to one hook, in sequence with its other events, whatever the hook subscribes to. */
-  async publishTest(accountId: string, hookId: string): Promise<{ id: string }> {
-    const { id } = await this.accept(accountId, testCallEvent(), undefined, [hookId], 'test');
-    return { id };
+  /**
+   * A sample call_created to one hook, in sequence with its other events, whatever the hook subscribes to. With
+   * `options.requestKey` given before, nothing is queued and the first request's event id is answered.
+   */
+  async publishTest(
+    accountId: string,
+    hookId: string,
+    options: SendOptions = {},
+  ): Promise<{ id: string; duplicate: boolean }> {
+    const { id, duplicate } = await this.accept(
+      accountId,
+      testCallEvent(),
+      undefined,
+      [hookId],
+      'test',
+      undefined,
+      options.requestKey,
+    );
+    return { id, duplicate };
   }
 
   /**
    * The same event (same id, same fields) to one hook again, at the tail of its queue: delivered in sequence,
    * once, recorded as `trigger` (a send-again is `manual`) under `attemptId`. Held like any event while the
    * hook is suspended. `from`: the attempt sent again, in its trace (see traceOfRecord): the new attempt
-   * joins that trace.
+   * joins that trace. With `options.requestKey` given before, nothing is queued and the attempt id the first
+   * request was given is answered.
    */
   async resend(
     accountId: string,
@@ -150,8 +168,9 @@ export class Producer {
     attemptId: string,
     trigger: AttemptTrigger = 'manual',
     from?: TraceContext,
-  ): Promise<void> {
-    await inSpan(
+    options: SendOptions = {},
+  ): Promise<{ attemptId: string; duplicate: boolean }> {
+    return inSpan(
       this.deps.tracing,
       'hookline.resend',
       from,
@@ -162,7 +181,8 @@ export class Producer {
         'hookline.attempt_id': attemptId,
         'hookline.trigger': trigger,
       }),
-      (trace) => this.accepting.again(accountId, hookId, event, attemptId, trigger, trace),
+      (trace) =>
+        this.accepting.again(accountId, hookId, event, attemptId, trigger, trace, options.requestKey),
     );
   }
 
@@ -185,6 +205,7 @@ export class Producer {
     hooks?: readonly string[],
     trigger?: AttemptTrigger,
     parent?: TraceContext,
+    requestKey?: RequestKey,
   ): Promise<PublishResult> {
     const kind = this.catalog.get(input.type);
     if (!kind) throw new Error(`event kind ${input.type} is not in the catalogue`);
@@ -200,6 +221,7 @@ export class Producer {
     return inSpan(this.deps.tracing, 'hookline.publish', parent, attributes, async (trace, span) => {
       const result = await this.accepting.event(accountId, input, event, now.getTime(), {
         idempotencyKey,
+        ...(requestKey ? { requestKey } : {}),
         hooks,
         trigger,
         trace,

@@ -116,6 +116,13 @@ export function redisKeys(prefix: string) {
     accountSessionsAfter: (accountId: string) => `${account(accountId)}:sessions-after`,
     accountIdempotency: (accountId: string, key: string) => `${account(accountId)}:idem:${key}`,
     /**
+     * A request's Idempotency-Key (the API's test and send-again): the answer, written by the script that accepts
+     * the request's event (inbox-accept.lua) and kept as long as an event id's. Named by the operation and a hash
+     * of the client's key (core's RequestKey), never the key itself; apart from the event ids' keys, as it holds
+     * ids and hashes only, nothing of the event.
+     */
+    accountRequestKey: (accountId: string, name: string) => `${account(accountId)}:request-key:${name}`,
+    /**
      * Events accepted for the account and not yet in every hook's queue: a stream of entries (event, hook ids),
      * each deleted once its fan-out is complete. Accepting is one write in the account's slot; the fan-out
      * to the hooks' queues (other slots) then follows, and is repeated from here if it was interrupted.

@@ -83,27 +83,43 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       path: '/v1/accounts/{acct}/hooks/{hook}/deliveries/{attempt_id}/resend',
       summary:
         "Send this attempt's event again (same event id and body), once, at the tail of the hook's queue: " +
-        'after the events queued before it; held while the hook is suspended. Never automatic.',
+        'after the events queued before it; held while the hook is suspended. Never automatic. With an ' +
+        'Idempotency-Key, a retry sends nothing more.',
       tag: 'deliveries',
       scope: 'hook',
+      idempotent: true,
       otherErrors: ['CONFLICT', 'HISTORY_UNAVAILABLE'],
-      responses: { 202: { description: 'Queued', schema: resent } },
-    })(async ({ account, hook, request }) => {
+      responses: {
+        202: {
+          description: 'Queued (with a key given before: the first request’s answer, nothing queued)',
+          schema: resent,
+        },
+      },
+    })(async ({ account, hook, request, requestKey }) => {
       const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
       const record = ATTEMPT_ID.test(attemptId)
         ? await history.attempt(account.id, hook.id, attemptId)
         : undefined;
       if (!record) throw notFound('Attempt');
       const event = eventOf(record);
-      const next = newId('att');
-      await deps.producer.resend(account.id, hook.id, event, next, 'manual', traceOfRecord(record));
-      await audit(request, {
-        account_id: account.id,
-        action: 'hook.resent',
-        hook_id: hook.id,
-        detail: { attempt_id: attemptId, new_attempt_id: next },
-      });
-      return { status: 202, body: { attempt_id: next } };
+      const sent = await deps.producer.resend(
+        account.id,
+        hook.id,
+        event,
+        newId('att'),
+        'manual',
+        traceOfRecord(record),
+        requestKey ? { requestKey } : {},
+      );
+      // A retry changed nothing: the first request's entry stands alone.
+      if (!sent.duplicate)
+        await audit(request, {
+          account_id: account.id,
+          action: 'hook.resent',
+          hook_id: hook.id,
+          detail: { attempt_id: attemptId, new_attempt_id: sent.attemptId },
+        });
+      return { status: 202, body: { attempt_id: sent.attemptId } };
     }),
     defineRoute({
       operationId: 'hookHealth',

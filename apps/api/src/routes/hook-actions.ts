@@ -99,19 +99,30 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       operationId: 'testHook',
       method: 'POST',
       path: `${HOOK}/test`,
-      summary: 'Send a sample call_created to this hook, in sequence with its other events',
+      summary:
+        'Send a sample call_created to this hook, in sequence with its other events; with an Idempotency-Key, ' +
+        'a retry sends nothing more',
       tag: 'hooks',
       scope: 'hook',
-      responses: { 202: { description: 'The sample event is queued', schema: acceptedTest } },
-    })(async ({ account, hook, request }) => {
-      const sent = await deps.producer.publishTest(account.id, hook.id);
-      await audit(request, {
-        account_id: account.id,
-        action: 'hook.tested',
-        hook_id: hook.id,
-        detail: { event_id: sent.id },
-      });
-      return { status: 202, body: sent };
+      idempotent: true,
+      responses: {
+        202: {
+          description:
+            'The sample event is queued (with a key given before: the first request’s answer, nothing queued)',
+          schema: acceptedTest,
+        },
+      },
+    })(async ({ account, hook, request, requestKey }) => {
+      const sent = await deps.producer.publishTest(account.id, hook.id, requestKey ? { requestKey } : {});
+      // A retry changed nothing: the first request's entry stands alone.
+      if (!sent.duplicate)
+        await audit(request, {
+          account_id: account.id,
+          action: 'hook.tested',
+          hook_id: hook.id,
+          detail: { event_id: sent.id },
+        });
+      return { status: 202, body: { id: sent.id } };
     }),
   ];
 }

@@ -61,9 +61,13 @@ export class AccountInbox {
 
   async accept(input: AcceptInput): Promise<Acceptance> {
     const { keys } = this;
+    if (input.idempotencyKey !== undefined && input.requestKey !== undefined)
+      throw new Error('an accept keeps one idempotency key: an event id or a request key, not both');
     const idemKey = input.idempotencyKey
       ? [keys.accountIdempotency(input.accountId, input.idempotencyKey)]
-      : [];
+      : input.requestKey
+        ? [keys.accountRequestKey(input.accountId, input.requestKey)]
+        : [];
     // The idempotency key and the entry on the replicas before any job is added (HOOKLINE_REDIS_REPLICA_ACKS):
     // otherwise a promoted replica could lack the key while a job survives on another shard, and a retry with
     // the same id would become a second event. Prepared adds are made by the same script, and acknowledged with it.
@@ -114,7 +118,11 @@ export class AccountInbox {
     const abandoned = abandonedRaw.map((raw) => toEntry(raw, readAt));
     if (kind === 'conflict') return { kind, abandoned };
     const stored = parseAnswer(answerJson);
-    const answer = stored && { id: stored.id, hooks: stored.hooks };
+    const answer = stored && {
+      id: stored.id,
+      hooks: stored.hooks,
+      ...(stored.attempt ? { attempt: stored.attempt } : {}),
+    };
     if (kind === 'accepted' && stored && answer && addedRaw && addedRaw.length > 0) {
       // BullMQ checks each answer as from its own script.
       const added = await Promise.all(
@@ -244,7 +252,13 @@ function parseAnswer(json: string): (AcceptedAnswer & { readonly entry?: string 
     const parsed = JSON.parse(json) as Partial<AcceptedAnswer> & { entry?: unknown };
     if (typeof parsed.id !== 'string' || !Array.isArray(parsed.hooks)) return undefined;
     const entry = typeof parsed.entry === 'string' && parsed.entry !== '' ? parsed.entry : undefined;
-    return { id: parsed.id, hooks: parsed.hooks, ...(entry ? { entry } : {}) };
+    const attempt = typeof parsed.attempt === 'string' ? parsed.attempt : undefined;
+    return {
+      id: parsed.id,
+      hooks: parsed.hooks,
+      ...(entry ? { entry } : {}),
+      ...(attempt ? { attempt } : {}),
+    };
   } catch {
     return undefined;
   }

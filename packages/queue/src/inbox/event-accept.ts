@@ -7,12 +7,13 @@ import {
   type ErasureTags,
   type LogSink,
   type PublishEventInput,
+  type RequestKey,
   type TraceContext,
 } from '@hookline/core';
 import type { PreparedAdd } from '@hookline/redis';
 import { fingerprint } from '../event-shape';
 import type { AccountInbox } from './account-inbox';
-import type { Acceptance, InboxEntry } from './inbox-entry';
+import type { Acceptance, AcceptedAnswer, InboxEntry } from './inbox-entry';
 import { AccountMarks } from './account-marks';
 import type { EventToQueue, FanOut } from './fan-out';
 
@@ -25,10 +26,32 @@ export interface PublishResult {
 
 export interface AcceptOptions {
   readonly idempotencyKey: string | undefined;
+  /** A request's Idempotency-Key instead (a test's): never with `idempotencyKey`. */
+  readonly requestKey?: RequestKey;
   readonly hooks: readonly string[] | undefined;
   readonly trigger: AttemptTrigger | undefined;
   readonly trace: TraceContext | undefined;
 }
+
+/** What an idempotency key found by the accept answers, in the words of the key it is. */
+interface KeyWords {
+  /** The key was given with another request. */
+  readonly conflict: string;
+  /** The earlier answer cannot be read (an older version is writing it). */
+  readonly unreadable: string;
+}
+
+const EVENT_ID: KeyWords = {
+  conflict: 'An event with this id was accepted with a different body; use a new id for a different event',
+  unreadable: 'An event with this id is still being accepted; retry',
+};
+
+const REQUEST_KEY: KeyWords = {
+  conflict:
+    'This Idempotency-Key was already used for a different request (another hook, attempt or body); use a new ' +
+    'key for a new request',
+  unreadable: 'A request with this Idempotency-Key is still being accepted; retry',
+};
 
 // A publish completes at most this many abandoned fan-outs of its account before its own; the monitor does
 // the rest.
@@ -71,7 +94,10 @@ export class EventAccept {
     this.marks = new AccountMarks(deps.inbox, deps.graceMs);
   }
 
-  /** `Producer.resend`'s: the event to one hook again, at the tail of its queue. */
+  /**
+   * `Producer.resend`'s: the event to one hook again, at the tail of its queue, under `attemptId`. With a request
+   * key given before, nothing is queued and the first request's attempt id is answered (`duplicate`).
+   */
   async again(
     accountId: string,
     hookId: string,
@@ -79,7 +105,8 @@ export class EventAccept {
     attemptId: string,
     trigger: AttemptTrigger,
     trace: TraceContext | undefined,
-  ): Promise<void> {
+    requestKey?: RequestKey,
+  ): Promise<{ attemptId: string; duplicate: boolean }> {
     const acceptedAt = this.deps.clock().getTime();
     const mark = await this.marks.ensure(accountId);
     const queued: EventToQueue = { event, acceptedAt, trigger, attemptId, ...(trace ? { trace } : {}) };
@@ -89,6 +116,7 @@ export class EventAccept {
       event,
       acceptedAt,
       idempotencyTtlSeconds: this.deps.ttlSeconds,
+      ...(requestKey ? { requestKey: requestKey.name, fingerprint: requestKey.fingerprint } : {}),
       hooks: [hookId],
       trigger,
       attemptId,
@@ -100,8 +128,15 @@ export class EventAccept {
     });
     // Written by the accept only with an inbox entry: an event whose adds it made has nothing to recover.
     if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
-    await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'accepted') await this.queued(accountId, acceptance);
+    const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
+    if (acceptance.kind !== 'accepted') {
+      const { attempt } = await this.earlier(accountId, acceptance, completed, REQUEST_KEY);
+      // Every send-again's answer names its attempt (inbox-accept.lua); one without is not this route's.
+      if (!attempt) throw new HooklineError('CONFLICT', REQUEST_KEY.unreadable);
+      return { attemptId: attempt, duplicate: true };
+    }
+    await this.queued(accountId, acceptance);
+    return { attemptId, duplicate: false };
   }
 
   /**
@@ -137,7 +172,7 @@ export class EventAccept {
     input: PublishEventInput,
     event: DeliverableEvent,
     acceptedAt: number,
-    { idempotencyKey, hooks, trigger, trace }: AcceptOptions,
+    { idempotencyKey, requestKey, hooks, trigger, trace }: AcceptOptions,
   ): Promise<PublishResult> {
     // Indexed before the entry exists (or, on one Redis, by the same script), so an entry left by a crash is
     // always somewhere recovery looks.
@@ -160,7 +195,9 @@ export class EventAccept {
             fingerprint: fingerprint(input),
             ...(tagged ? { erasureTags: this.deps.erasureTags.ofEvent(event.fields, event) } : {}),
           }
-        : {}),
+        : requestKey
+          ? { requestKey: requestKey.name, fingerprint: requestKey.fingerprint }
+          : {}),
       idempotencyTtlSeconds: this.deps.ttlSeconds,
       ...(hooks ? { hooks } : {}),
       ...(trigger ? { trigger } : {}),
@@ -173,19 +210,14 @@ export class EventAccept {
     if (acceptance.kind === 'accepted' && acceptance.entry) mark?.done();
     // Earlier events first: a hook then still gets its events in acceptance order after a crash.
     const completed = await this.completeAbandoned(accountId, acceptance.abandoned);
-    if (acceptance.kind === 'conflict')
-      throw new HooklineError(
-        'IDEMPOTENCY_CONFLICT',
-        'An event with this id was accepted with a different body; use a new id for a different event',
+    if (acceptance.kind !== 'accepted') {
+      const { id, hooks: answered } = await this.earlier(
+        accountId,
+        acceptance,
+        completed,
+        requestKey ? REQUEST_KEY : EVENT_ID,
       );
-    if (acceptance.kind === 'duplicate') {
-      if (!acceptance.answer)
-        throw new HooklineError('CONFLICT', 'An event with this id is still being accepted; retry');
-      // The first request may still be fanning out, or may have died doing so: the answer waits until
-      // every hook's queue has the event, whoever completes it.
-      const { pending } = acceptance;
-      if (pending && !completed.has(pending.id)) await this.deps.fanOut.deliver(accountId, pending);
-      return { ...acceptance.answer, duplicate: true };
+      return { id, hooks: answered, duplicate: true };
     }
     // Remembered when they changed: reading them above already made them the most recently used.
     if (!hooks && !sameHooks(expected, acceptance.answer.hooks))
@@ -199,6 +231,24 @@ export class EventAccept {
       );
     await this.queued(accountId, acceptance);
     return { ...acceptance.answer, duplicate: false };
+  }
+
+  /**
+   * The answer of the earlier request that gave the key the accept found, once its event is in every hook's
+   * queue: the first request may still be fanning out, or may have died doing so, and the answer waits until
+   * the fan-out is complete, whoever completes it. IDEMPOTENCY_CONFLICT when the key came with another request.
+   */
+  private async earlier(
+    accountId: string,
+    acceptance: Exclude<Acceptance, { kind: 'accepted' }>,
+    completed: ReadonlySet<string>,
+    words: KeyWords,
+  ): Promise<AcceptedAnswer> {
+    if (acceptance.kind === 'conflict') throw new HooklineError('IDEMPOTENCY_CONFLICT', words.conflict);
+    if (!acceptance.answer) throw new HooklineError('CONFLICT', words.unreadable);
+    const { pending } = acceptance;
+    if (pending && !completed.has(pending.id)) await this.deps.fanOut.deliver(accountId, pending);
+    return acceptance.answer;
   }
 
   private async completeAbandoned(accountId: string, entries: readonly InboxEntry[]): Promise<Set<string>> {

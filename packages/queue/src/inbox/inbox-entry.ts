@@ -30,6 +30,8 @@ export interface InboxEntry {
 export interface AcceptedAnswer {
   readonly id: string;
   readonly hooks: string[];
+  /** The attempt the event was queued for (a send-again's), when it was. */
+  readonly attempt?: string;
 }
 
 export type Acceptance =
@@ -59,6 +61,8 @@ export interface AcceptInput {
   readonly event: DeliverableEvent;
   readonly acceptedAt: number;
   readonly idempotencyKey?: string;
+  /** Instead of `idempotencyKey`: the name of a request's Idempotency-Key (core's RequestKey, keys.accountRequestKey). */
+  readonly requestKey?: string;
   readonly idempotencyTtlSeconds: number;
   /** What the request asked for (a hash): the same key with another one is a conflict. */
   readonly fingerprint?: string;

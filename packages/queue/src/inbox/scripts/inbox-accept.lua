@@ -1,5 +1,5 @@
 -- KEYS: inbox, account hooks set, account hook-events hash, account hook-filters hash, idempotency key (only for
--- an event with an id), the index of accounts with inbox entries (only when ARGV[14] names the account).
+-- an event with an id, or a test or send-again with a request's Idempotency-Key), the index of accounts with inbox entries (only when ARGV[14] names the account).
 -- ARGV: event id, event JSON, accepted at (ms), idempotency TTL (s), grace (ms), most abandoned entries to
 -- return, hook ids as a JSON array ('' = the account's hooks now that subscribe to the kind and whose filter the
 -- event's fields match; a list given is used as it is: a send-again goes to its hook), fingerprint of the
@@ -28,7 +28,8 @@
 -- server's time (ms) of this read: no later than every entry it hands out was read, so the fan-outs of these
 -- entries are fenced from it, the adds made ({job id, 1 when its queue is paused} each; empty when none), why
 -- the prepared adds were stopped ('' when they were not)};
--- the answer JSON names the new entry ("entry", '' when there is none: no hooks, or the adds were made).
+-- the answer JSON names the new entry ("entry", '' when there is none: no hooks, or the adds were made), and the
+-- attempt it was queued for ("attempt", a send-again's only): a send-again's key answers its attempt id again.
 --!include now-ms.lua
 --!include filter-match.lua
 --!include signal-hook.lua
@@ -138,6 +139,7 @@ if #hooks > 0 and not matches then
   entry = redis.call('XADD', inbox, '*', unpack(fields))
 end
 local answer = '{"id":"' .. ARGV[1] .. '","hooks":' .. hooksJson .. ',"entry":"' .. entry .. '","fp":"' .. ARGV[8] .. '"'
+if ARGV[11] and ARGV[11] ~= '' then answer = answer .. ',"attempt":"' .. ARGV[11] .. '"' end
 local tags = ARGV[19 + prepared * 6]
 if #hooks == 0 and tags and tags ~= '' then answer = answer .. ',"tags":"' .. tags .. '"' end
 answer = answer .. '}'
