@@ -43,22 +43,22 @@ describe('Idempotency-Key', () => {
   }
 
   /**
-   * The event ids of the requests the endpoint got, up to a marker event published now and waited for: a hook
-   * gets its events one at a time, in order, so everything queued before the marker has arrived by then.
+   * The event ids of the requests the endpoint got, up to a closing event published now and waited for: a hook
+   * gets its events one at a time, in order, so everything queued before it has arrived by then.
    */
-  async function receivedBeforeMarker(acct: string, receiver: { requests: ReceivedRequest[] }) {
-    const marker = await api.call('POST', `/v1/accounts/${acct}/events`, {
+  async function receivedBeforeClosing(acct: string, receiver: { requests: ReceivedRequest[] }) {
+    const closing = await api.call('POST', `/v1/accounts/${acct}/events`, {
       type: 'call_created',
-      data: callCreated({ call_id: 'marker' }),
+      data: callCreated({ call_id: 'closing' }),
     });
-    expect(marker.statusCode).toBe(202);
-    const markerId = marker.json().id as string;
+    expect(closing.statusCode).toBe(202);
+    const closingId = closing.json().id as string;
     await waitUntil(
-      () => receiver.requests.some((r) => r.headers['webhook-id'] === markerId),
-      'the marker event to reach the endpoint',
+      () => receiver.requests.some((r) => r.headers['webhook-id'] === closingId),
+      'the closing event to reach the endpoint',
     );
     const ids = receiver.requests.map((r) => r.headers['webhook-id']);
-    return { before: ids.slice(0, ids.indexOf(markerId)), markerId, all: ids };
+    return { before: ids.slice(0, ids.indexOf(closingId)), closingId, all: ids };
   }
 
   /** A record of the hook's that keeps its event, so it can be sent again. */
@@ -87,9 +87,9 @@ describe('Idempotency-Key', () => {
       const retry = await api.call('POST', hookUrl(acct, hookId, '/test'), {}, withKey(KEY));
       sameAnswer(first, retry);
 
-      const { before, markerId, all } = await receivedBeforeMarker(acct, receiver);
+      const { before, closingId, all } = await receivedBeforeClosing(acct, receiver);
       expect(before).toEqual([first.json().id]);
-      expect(all).toEqual([first.json().id, markerId]);
+      expect(all).toEqual([first.json().id, closingId]);
       expect(await auditActions(acct, 'hook.tested')).toHaveLength(1);
     });
 
@@ -99,7 +99,7 @@ describe('Idempotency-Key', () => {
       const [a, b] = await Promise.all([send(), send()]);
       expect(a.statusCode).toBe(202);
       sameAnswer(a, b);
-      const { before } = await receivedBeforeMarker(acct, receiver);
+      const { before } = await receivedBeforeClosing(acct, receiver);
       expect(before).toEqual([a.json().id]);
       expect(await auditActions(acct, 'hook.tested')).toHaveLength(1);
     });
@@ -171,7 +171,7 @@ describe('Idempotency-Key', () => {
       sameAnswer(a, b);
       expect(a.json().attempt_id).not.toBe(attempt_id);
 
-      const { before } = await receivedBeforeMarker(acct, receiver);
+      const { before } = await receivedBeforeClosing(acct, receiver);
       // A send-again carries its event's id: the same event, twice in all.
       expect(before).toEqual([record.event_id, record.event_id]);
       // Each answered attempt id is the one its copy is recorded under.
