@@ -1,38 +1,11 @@
 import { z } from 'zod';
 import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, type Cursor, type HistoryFilter, type PageRequest } from '@hookline/history';
-import { filterTextQuery, filterTimeQuery, wholeNumberQuery } from './query-fields';
+import { filterTextQuery, filterTimeQuery, pageQuery, wholeNumberQuery } from './query-fields';
 import { deliveryRecord, pageOf } from './schemas';
 
 // The history API's query and answer shapes (product.md §10): filters, cursor pagination, one attempt in
 // full, a hook's health.
-
-/**
- * The query fields of a page of a list (the history, the audit log, the hooks): `limit` of `what`, `fallback`
- * when not given, and the `cursor` a previous page gave, read with `decode`. `order` says which way the list
- * runs (newest first, unless the list says otherwise).
- */
-export function pageQuery<C>(
-  what: string,
-  decode: (text: string) => C | undefined,
-  { fallback = 50, order = 'newest first' }: { fallback?: number; order?: string } = {},
-) {
-  return {
-    limit: wholeNumberQuery(1, 200, fallback).describe(
-      `How many ${what}, ${order} (at most 200; ${fallback} when not given)`,
-    ),
-    cursor: z
-      .string()
-      .transform((v, ctx) => {
-        const cursor = decode(v);
-        if (!cursor)
-          ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
-        return cursor ?? z.NEVER;
-      })
-      .optional()
-      .describe('next_cursor of the previous page'),
-  };
-}
 
 export const historyQuery = z
   .strictObject({

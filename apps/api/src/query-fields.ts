@@ -47,3 +47,30 @@ export const filterTimeQuery = z.string().transform((text, ctx) => {
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
 });
+
+/**
+ * The query fields of a page of a list (the history, the audit log, the hooks): `limit` of `what`, `fallback`
+ * when not given, and the `cursor` a previous page gave, read with `decode`. `order` says which way the list
+ * runs (newest first, unless the list says otherwise).
+ */
+export function pageQuery<C>(
+  what: string,
+  decode: (text: string) => C | undefined,
+  { fallback = 50, order = 'newest first' }: { fallback?: number; order?: string } = {},
+) {
+  return {
+    limit: wholeNumberQuery(1, 200, fallback).describe(
+      `How many ${what}, ${order} (at most 200; ${fallback} when not given)`,
+    ),
+    cursor: z
+      .string()
+      .transform((v, ctx) => {
+        const cursor = decode(v);
+        if (!cursor)
+          ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (use next_cursor)' });
+        return cursor ?? z.NEVER;
+      })
+      .optional()
+      .describe('next_cursor of the previous page'),
+  };
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodeAuditCursor } from '@hookline/history';
 import type { ApiDeps } from '../deps';
-import { pageQuery } from '../history-schemas';
+import { pageQuery } from '../query-fields';
 import { erasureCounts } from './erasures';
 import { defineRoute, type Route } from '../route';
 import { pageOf } from '../schemas';

@@ -10,7 +10,7 @@ import { decodeHookCursor } from '@hookline/store';
 import { auditRecorder } from '../audit';
 import { OPERATOR, type ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
-import { pageQuery } from '../history-schemas';
+import { pageQuery } from '../query-fields';
 import { hookView, hookWithSecret, pageOf } from '../schemas';
 
 const HOOKS = '/v1/accounts/{acct}/hooks';
