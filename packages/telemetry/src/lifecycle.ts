@@ -14,21 +14,33 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, boundMs
     logger.info({ signal }, 'stopping: finishing the work in hand');
     setTimeout(() => {
       logger.error({ boundMs }, 'stopping did not finish in time; exiting');
-      process.exit(1);
+      exitFlushed(logger, 1);
     }, boundMs).unref();
     stop().then(
       () => {
         logger.info('stopped');
-        process.exit(0);
+        exitFlushed(logger, 0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'stopping failed');
-        process.exit(1);
+        exitFlushed(logger, 1);
       },
     );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+/**
+ * Exits once the log lines still buffered are written. Written here, while the event loop runs, a stdout whose
+ * reader has gone (`… | head`) fails with EPIPE and pino stops writing; left to pino's own flush at exit, the
+ * same EPIPE is retried every 100 ms for ever (sonic-boom 4), and the process never exits. A flush that does
+ * not finish within a second (a reader that stopped reading) is left to that exit flush.
+ */
+function exitFlushed(logger: Logger, code: number): void {
+  const exit = () => process.exit(code);
+  setTimeout(exit, 1000);
+  logger.flush(exit);
 }
 
 /** What `closeHttp` needs of a Fastify app, typed structurally so that telemetry does not depend on fastify. */

@@ -23,5 +23,16 @@ export function createLogger(level: string, name: string, destination?: Destinat
     redact: { paths: REDACT, censor: '[redacted]' },
     base: { pid: process.pid },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? stdout());
+}
+
+/**
+ * Standard output as pino's default destination (written asynchronously), with `minLength: 1` so that
+ * `logger.flush(cb)` waits until the lines are written or the write failed: with pino's default (0) it answers at
+ * once, and a process stopping with its reader gone (`… | head`) could exit only through pino's exit-time
+ * flush, which retries a broken pipe every 100 ms for ever (sonic-boom 4). A line is still written as soon as
+ * no other write is in progress.
+ */
+function stdout(): DestinationStream {
+  return pino.destination({ dest: process.stdout.fd ?? 1, minLength: 1, sync: false });
 }
