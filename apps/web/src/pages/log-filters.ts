@@ -2,7 +2,7 @@ import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, filterTextProblem, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { outcomeLabel } from '../view/format';
-import { DEFAULT_ZONE, parseLocalTime, zoneField, zoneName, zoneOf } from '../view/zone';
+import { DEFAULT_ZONE, localInputValue, parseLocalTime, zoneField, zoneName, zoneOf } from '../view/zone';
 
 /** The log's filters as the query string gives them, checked; a bad value is reported and left out. */
 export interface LogQuery {
@@ -32,13 +32,16 @@ export interface LogQuery {
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
 /**
- * A `datetime-local` value in the page's zone. "Until" takes in the whole second (or minute) typed: a time
- * read in a row and typed into Until finds that row.
+ * A `datetime-local` value in the page's zone, and the value the form shows back: as typed, unless the clock
+ * skips that time (it jumps forward), then the time it was read as. "Until" takes in the whole second (or
+ * minute) typed: a time read in a row and typed into Until finds that row.
  */
-function instant(value: string, zone: string, end: boolean): Date | undefined {
-  const at = LOCAL.test(value) ? parseLocalTime(value, zone) : undefined;
-  if (!at || !end) return at;
-  return new Date(at.getTime() + (value.length === 16 ? 60_000 : 1000));
+function instant(value: string, zone: string, end: boolean): { at: Date; shown: string } | undefined {
+  const start = LOCAL.test(value) ? parseLocalTime(value, zone) : undefined;
+  if (!start) return undefined;
+  // The same text for every time the clock shows (to the minute or second, as typed); a skipped one moves.
+  const shown = localInputValue(start, zone).slice(0, value.length);
+  return { at: end ? new Date(start.getTime() + (value.length === 16 ? 60_000 : 1000)) : start, shown };
 }
 
 /**
@@ -74,10 +77,13 @@ export function parseLogQuery(query: Record<string, unknown>, limit: number): Lo
   const instants: Partial<Record<'since' | 'until', Date>> = {};
   for (const name of ['since', 'until'] as const) {
     if (!values[name]) continue;
-    const at = instant(values[name], zone, name === 'until');
-    if (at) instants[name] = name === 'until' ? new Date(at.getTime() - 1000) : at;
-    if (at) filter[name] = at;
-    else
+    const read = instant(values[name], zone, name === 'until');
+    if (read) {
+      const { at, shown } = read;
+      instants[name] = name === 'until' ? new Date(at.getTime() - 1000) : at;
+      filter[name] = at;
+      values[name] = shown;
+    } else
       problems[name] = LOCAL.test(values[name])
         ? 'That date or time does not exist.'
         : 'Enter a date and time.';

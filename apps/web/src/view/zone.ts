@@ -40,10 +40,14 @@ function offsetAt(zone: string, at: number): number {
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
+const DAY_MS = 24 * 3600_000;
+
 /**
  * A `datetime-local` value read as a wall-clock time in `zone`; undefined if it is not one (30 February
- * included: Date.UTC would roll it over into March). In the hour a clock is set back, the earlier of the two
- * instants.
+ * included: Date.UTC would roll it over into March). Where the clock is set back, a time it shows twice is the
+ * earlier of its two instants; where it jumps forward, a time it skips (02:30 on the night Paris goes from
+ * 02:00 to 03:00) is moved forward by the jump (03:30 summer time): Temporal's `compatible` reading, so the
+ * time means the instant a clock that was not set forward yet would show it at.
  */
 export function parseLocalTime(value: unknown, zone: string): Date | undefined {
   const m = typeof value === 'string' ? LOCAL.exec(value) : null;
@@ -52,10 +56,12 @@ export function parseLocalTime(value: unknown, zone: string): Date | undefined {
   if (!isCalendarDate(+y!, +mo!, +d!) || +h! > 23 || +mi! > 59 || +s > 59) return undefined;
   const wall = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s, +ms.padEnd(3, '0'));
   if (Number.isNaN(wall)) return undefined;
-  let at = wall - offsetAt(zone, wall);
-  const again = wall - offsetAt(zone, at);
-  if (again !== at) at = Math.min(at, again);
-  return new Date(at);
+  // The zone's offsets a day either side: a change of clocks near this time is between them. Each is the time's
+  // instant if the zone really is at that offset then; none is (a skipped time), or both are (a repeated one).
+  const before = offsetAt(zone, wall - DAY_MS);
+  const after = offsetAt(zone, wall + DAY_MS);
+  const instants = [wall - before, wall - after].filter((at) => offsetAt(zone, at) === wall - at);
+  return new Date(instants.length > 0 ? Math.min(...instants) : wall - before);
 }
 
 /** An instant as a `datetime-local` value in `zone`, to the second. */
