@@ -131,6 +131,14 @@ export function redisKeys(prefix: string) {
 
     accountByEmail: () => `${prefix}:accounts:by-email`,
     allHooks: () => `${prefix}:hooks`,
+    /**
+     * Every hook's endpoint URL, for the admin area's search by URL: HASH hookId -> `<record version> <url>`.
+     * Written after the hook's record (another slot), the newest version winning (hook-url-set.lua), and
+     * searched a slice at a time in Redis (hook-url-scan.lua), so a search never reads every hook's record.
+     */
+    hookUrls: () => `${prefix}:hooks:urls`,
+    /** Set once the hooks made before hookUrls existed (an upgrade) have all been added to it. */
+    hookUrlsBuilt: () => `${prefix}:hooks:urls:built`,
     /** Accounts that accepted events lately: ZSET accountId -> last acceptance (ms); where recovery looks. */
     inboxAccounts: () => `${prefix}:inbox-accounts`,
     // The scheduler's scripts touch both of these at once, so they share one hash tag (one cluster slot).

@@ -132,6 +132,25 @@ export interface Hooks {
   target(hookId: string): Promise<HookTarget | undefined>;
   recordSuspension(hookId: string, info: SuspensionInfo): Promise<void>;
   clearSuspension(hookId: string): Promise<void>;
+  /**
+   * Hooks of any account whose endpoint URL contains `text` (the scheme and host in any case, the rest as
+   * typed), at most `limit`, for the admin area. Costs the matches, not the deployment's hooks.
+   */
+  findByUrl(text: string, limit: number): Promise<UrlSearch>;
+  /**
+   * Adds hooks made before the URL index (an upgrade) to it, and whatever else it lacks; returns at once when
+   * it lacks nothing. Safe to run from several processes at once.
+   */
+  indexUrls(): Promise<void>;
+}
+
+export interface UrlSearch {
+  /** Oldest first. */
+  readonly hooks: readonly HookView[];
+  /** More hooks match than `limit`. */
+  readonly more: boolean;
+  /** False until the hooks made before the URL index have all been added to it (`indexUrls`). */
+  readonly complete: boolean;
 }
 
 /**

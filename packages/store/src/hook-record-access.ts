@@ -2,6 +2,7 @@ import type { Clock } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import { parseStoredHook, type StoredHook } from './hook-record';
+import type { HookUrlIndex } from './hook-url-index';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
 
@@ -23,6 +24,7 @@ export class HookRecordAccess {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly clock: Clock,
+    private readonly urls: Pick<HookUrlIndex, 'remove'>,
   ) {}
 
   now(): string {
@@ -93,7 +95,7 @@ export class HookRecordAccess {
     await this.redis.zrem(keys.egressWaiting(), hookId);
   }
 
-  /** Takes the hook out of both indexes (each in its own slot). */
+  /** Takes the hook out of the indexes (each in its own slot). */
   async unindex(accountId: string, hookId: string): Promise<void> {
     const { redis, keys } = this;
     const results = await Promise.allSettled([
@@ -104,6 +106,7 @@ export class HookRecordAccess {
         .hdel(keys.accountHookFilters(accountId), hookId)
         .exec(),
       redis.srem(keys.allHooks(), hookId),
+      this.urls.remove(hookId),
     ]);
     for (const result of results) if (result.status === 'rejected') throw result.reason;
   }

@@ -22,7 +22,7 @@ import { NEVER_SUSPEND_FIELD, type RedisKeys } from '@hookline/redis';
 import type { Redis } from 'ioredis';
 import type { RedisActivityFeed } from './activity-feed';
 import { execOrThrow } from './capped-list';
-import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo } from './contracts';
+import type { HookQueueAdmin, HookTarget, Hooks, SuspensionInfo, UrlSearch } from './contracts';
 import { checkFilter, HookFilters } from './hook-filters';
 import {
   authFields,
@@ -41,6 +41,8 @@ import {
 import { pageOfPlaces, type HookPage, type HookPageRequest } from './hook-page';
 import { HookRecordAccess, STALE_VERSION } from './hook-record-access';
 import { HookSigningSecrets } from './hook-signing-secrets';
+import { HookUrlIndex } from './hook-url-index';
+import { findHooksByUrl } from './hook-url-search';
 import { HookViews } from './hook-views';
 import { isIdOf } from './id-guard';
 import { STORE_SCRIPTS } from './scripts';
@@ -72,6 +74,7 @@ export class RedisHooks implements Hooks {
   private readonly records: HookRecordAccess;
   private readonly views: HookViews;
   private readonly signingSecrets: HookSigningSecrets;
+  private readonly urls: HookUrlIndex;
 
   constructor(private readonly deps: HooksDeps) {
     this.schemas = hookInputSchemas(deps.catalog ?? BUILT_IN_CATALOG, {
@@ -79,7 +82,8 @@ export class RedisHooks implements Hooks {
       now: deps.clock,
     });
     this.filters = new HookFilters(deps.redis, deps.keys);
-    this.records = new HookRecordAccess(deps.redis, deps.keys, deps.clock);
+    this.urls = new HookUrlIndex(deps.redis, deps.keys);
+    this.records = new HookRecordAccess(deps.redis, deps.keys, deps.clock, this.urls);
     this.views = new HookViews(
       deps.redis,
       deps.keys,
@@ -136,6 +140,7 @@ export class RedisHooks implements Hooks {
     try {
       await redis.hset(keys.hookRecord(id), record);
       await redis.sadd(keys.allHooks(), id);
+      await this.urls.set([{ hookId: id, version: 1, url: hook.url }]);
       // The subscription with the index entry, in one step: no event is routed to the hook without it.
       const tx = redis
         .multi()
@@ -193,7 +198,8 @@ export class RedisHooks implements Hooks {
         'The hook was changed by another request meanwhile; send the change again',
       );
     if (!written) return undefined;
-    const { now, secret } = written;
+    const { now, secret, version } = written;
+    if (change.url !== undefined) await this.urls.set([{ hookId, version, url: change.url }]);
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;
     if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
@@ -230,7 +236,7 @@ export class RedisHooks implements Hooks {
     accountId: string,
     hookId: string,
     change: UpdateHookInput,
-  ): Promise<{ now: string; secret: string | undefined } | 'stale' | undefined> {
+  ): Promise<{ now: string; secret: string | undefined; version: number } | 'stale' | undefined> {
     const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
     // Only a change of either is judged: a hook saved so before this check can still change its other settings.
@@ -263,7 +269,7 @@ export class RedisHooks implements Hooks {
     if (change.tls === null) remove.push(...TLS_FIELDS);
     const version = await this.records.change(hookId, accountId, true, remove, set, stored.version);
     if (version === STALE_VERSION) return 'stale';
-    return version < 0 ? undefined : { now, secret };
+    return version < 0 ? undefined : { now, secret, version };
   }
 
   /** The filter the hook will have, against the kinds it will get: either may change without the other. */
@@ -311,6 +317,7 @@ export class RedisHooks implements Hooks {
     });
     await execOrThrow(tx);
     await this.deps.redis.srem(this.deps.keys.allHooks(), hookId);
+    await this.urls.remove(hookId);
     await hookQueues.remove(hookId);
     // After the queue. A request on the wire during the delete lost its job and lock with the queue; the record
     // goes, so the outcome can tell the hook was deleted, and the attempt's mark stays until that outcome is
@@ -345,5 +352,13 @@ export class RedisHooks implements Hooks {
 
   async clearSuspension(hookId: string): Promise<void> {
     if (isIdOf('hk', hookId)) await this.records.change(hookId, '', false, [...SUSPENSION_FIELDS], {});
+  }
+
+  findByUrl(text: string, limit: number): Promise<UrlSearch> {
+    return findHooksByUrl(this.urls, this.records, this.views, text, limit);
+  }
+
+  indexUrls(): Promise<void> {
+    return this.urls.walk();
   }
 }

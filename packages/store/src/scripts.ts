@@ -26,6 +26,9 @@ export const STORE_SCRIPTS = {
   hookEventsSet: loadScript('hook-events-set', DIR),
   /** A hook's filter on event fields, likewise set (or removed) only while the hook is in its account's index. */
   hookFilterSet: loadScript('hook-filter-set', DIR),
+  /** The hooks' endpoint URLs for the admin area's search: written newest version first, searched a slice at a time. */
+  hookUrlSet: loadScript('hook-url-set', DIR),
+  hookUrlScan: loadScript('hook-url-scan', DIR),
   /** Takes an attempt off a sign-in counter, never making one that has expired again. */
   loginGiveBack: loadScript('login-give-back', DIR),
   /** Sign-in links: use one once, before it expires (server clock). */
