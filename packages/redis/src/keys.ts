@@ -132,7 +132,8 @@ export function redisKeys(prefix: string) {
     accountByEmail: () => `${prefix}:accounts:by-email`,
     allHooks: () => `${prefix}:hooks`,
     /**
-     * Every hook's endpoint URL, for the admin area's search by URL: HASH hookId -> `<record version> <url>`.
+     * Every hook's endpoint URL, for the admin area's search by URL: HASH hookId -> `<record version> <url>`
+     * (the URL in lower case).
      * Written after the hook's record (another slot), the newest version winning (hook-url-set.lua), and
      * searched a slice at a time in Redis (hook-url-scan.lua), so a search never reads every hook's record.
      */

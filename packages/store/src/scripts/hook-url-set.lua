@@ -2,7 +2,7 @@
 -- there. The index is a global key and a hook's record lives in the hook's slot, so the two are written in
 -- separate steps: an update whose step comes after a later update's (or the walk over hooks made before the
 -- index, which read an older record) must not put an older URL back.
--- KEYS[1] the index (HASH hook id -> '<record version> <url>').
+-- KEYS[1] the index (HASH hook id -> '<record version> <url in lower case>').
 -- ARGV: triples of hook id, the record's version that has this URL, URL.
 -- Returns how many entries were written.
 local written = 0
