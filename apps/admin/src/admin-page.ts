@@ -1,42 +1,65 @@
 import type { HookView } from '@hookline/core';
+import type { AccountView } from '@hookline/store';
+import type { HookSearchQuery } from './hook-search';
 
-// The admin's way into Bull Board: find the queues of one account, one hook, or the suspended hooks, and open
-// them on the board (which registers them). Plain server-rendered HTML; every value is escaped.
+// The admin's way into Bull Board: find the queues of one account (by id or e-mail address), of the hooks whose
+// endpoint URL contains a text, of one hook, or the suspended hooks, and open them on the board (which registers
+// them). Plain server-rendered HTML; every value is escaped.
 
 export interface AdminPageModel {
   /** Where Bull Board is mounted, e.g. /admin/queues. */
   readonly boardPath: string;
-  readonly query: { readonly account?: string; readonly name?: string };
-  /** Hooks of the account searched for, when there was a search. */
+  readonly query: HookSearchQuery;
+  /** The hooks the search found, when there was one. */
   readonly found?: readonly HookView[];
   readonly suspended: readonly HookView[];
+  /** The accounts of the hooks listed, by id: each row names its account. */
+  readonly accounts: ReadonlyMap<string, AccountView>;
   readonly message?: string;
 }
 
 export function renderAdminPage(m: AdminPageModel): string {
   const board = m.boardPath;
-  const account = m.query.account ?? '';
-  const name = m.query.name ?? '';
+  const value = (name: keyof HookSearchQuery) => attr(m.query[name] ?? '');
   const openAll = m.found?.length
-    ? `<p><a href="${attr(`${board}?account=${encodeURIComponent(account)}&name=${encodeURIComponent(name)}`)}">${m.found.length === 1 ? 'Open this queue' : `Open these ${m.found.length} queues`} in Bull Board</a></p>`
+    ? `<p><a href="${attr(`${board}?${searchParams(m.query)}`)}">${m.found.length === 1 ? 'Open this queue' : `Open these ${m.found.length} queues`} in Bull Board</a></p>`
     : '';
   return `${document()}
 <p><a href="${attr(board)}">Bull Board</a> shows the queues opened from this page (or by a link to one).
 On a hook's queue page, Resume re-enables a suspended hook and delivers its held events in order; Pause suspends it.</p>
 <form method="get" action="">
-<label>Account id <input name="account" value="${attr(account)}" placeholder="acct_…" required></label>
-<label>Hook name contains <input name="name" value="${attr(name)}" placeholder="optional"></label>
+<label>Account id <input name="account" value="${value('account')}" placeholder="acct_…" required></label>
+<label>Hook name contains <input name="name" value="${value('name')}" placeholder="optional"></label>
 <button type="submit">Find hooks</button>
+</form>
+<form method="get" action="">
+<label>Account e-mail <input name="email" value="${value('email')}" inputmode="email" autocomplete="off" spellcheck="false" placeholder="ops@example.com" required></label>
+<button type="submit">Find by e-mail</button>
+</form>
+<form method="get" action="">
+<label>Endpoint URL contains <input name="url" value="${value('url')}" inputmode="url" autocomplete="off" spellcheck="false" maxlength="2048" placeholder="crm.example.com/hooks" required></label>
+<button type="submit">Find by URL</button>
 </form>
 <form method="get" action="${attr(board)}">
 <label>Hook id <input name="hook" placeholder="hk_…" required></label>
 <button type="submit">Open in Bull Board</button>
 </form>
 ${m.message ? `<p role="status">${text(m.message)}</p>` : ''}
-${m.found?.length ? `<h2>Hooks found</h2>${hookTable(m.found, board)}${openAll}` : ''}
+${m.found?.length ? `<h2>Hooks found</h2>${hookTable(m.found, board, m.accounts)}${openAll}` : ''}
 <h2>Suspended hooks</h2>
-${m.suspended.length ? hookTable(m.suspended, board) : '<p>None.</p>'}
+${m.suspended.length ? hookTable(m.suspended, board, m.accounts) : '<p>None.</p>'}
 </main></body></html>`;
+}
+
+/** The search the page made, as the board's address takes it (the board runs it again to open the queues). */
+function searchParams(query: HookSearchQuery): string {
+  const { account, name, email, url } = query;
+  const params: Record<string, string> = account?.trim()
+    ? { account, name: name ?? '' }
+    : email?.trim()
+      ? { email }
+      : { url: url ?? '' };
+  return new URLSearchParams(params).toString();
 }
 
 /** A refusal as a browser shows it: the page's own frame, one sentence. */
@@ -64,7 +87,11 @@ ${STYLE}
 <h1>hookline admin</h1>`;
 }
 
-function hookTable(hooks: readonly HookView[], board: string): string {
+function hookTable(
+  hooks: readonly HookView[],
+  board: string,
+  accounts: ReadonlyMap<string, AccountView>,
+): string {
   const rows = hooks
     .map((hook) => {
       const link = `${board}/queue/${encodeURIComponent(`hook-{${hook.id}}`)}`;
@@ -72,8 +99,10 @@ function hookTable(hooks: readonly HookView[], board: string): string {
         hook.state === 'suspended'
           ? `<span class="suspended">suspended</span> ${text(hook.suspended_reason ?? '')}`
           : 'active';
+      const account = accounts.get(hook.account_id);
+      const owner = account ? `${account.name} (${hook.account_id})` : hook.account_id;
       // On a phone each row is a block of labelled lines (data-label), so no column is out of sight.
-      return `<tr><td data-label="Hook"><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td data-label="Account">${text(hook.account_id)}</td><td data-label="Host">${text(new URL(hook.url).host)}</td><td data-label="State">${state}</td></tr>`;
+      return `<tr><td data-label="Hook"><a href="${attr(link)}">${text(hook.description || hook.id)}</a></td><td data-label="Account">${text(owner)}</td><td data-label="Host">${text(new URL(hook.url).host)}</td><td data-label="State">${state}</td></tr>`;
     })
     .join('\n');
   return `<div class="table-wrap"><table class="hooks"><thead><tr><th>Hook</th><th>Account</th><th>Host</th><th>State</th></tr></thead><tbody>${rows}</tbody></table></div>`;

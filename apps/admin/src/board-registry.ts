@@ -62,8 +62,13 @@ export class BoardRegistry {
     const hooks = (await this.deps.hooks.list(accountId)).filter(
       (hook) => wanted === '' || (hook.description ?? '').toLowerCase().includes(wanted),
     );
-    for (const hook of hooks.slice(0, this.deps.maxQueues)) if (!this.touch(hook.id)) this.add(hook);
+    this.registerHooks(hooks);
     return hooks;
+  }
+
+  /** Registers hooks already read (a search's), as many as the board holds. */
+  registerHooks(hooks: readonly HookView[]): void {
+    for (const hook of hooks.slice(0, this.deps.maxQueues)) if (!this.touch(hook.id)) this.add(hook);
   }
 
   async close(): Promise<void> {

@@ -131,7 +131,9 @@ describe('Bull Board for admins', () => {
   it('says so when nothing matches, and that a name alone needs its account', async () => {
     await mount();
     const none = await call('GET', `/admin?account=${a.hook.account_id}&name=nothing-like-it`);
-    expect(none.body).toContain('<p role="status">No hooks found for that account and name.</p>');
+    expect(none.body).toContain(
+      `<p role="status">No hooks found for the account “${a.hook.account_id}” with a name containing “nothing-like-it”.</p>`,
+    );
     // No empty table under the words.
     expect(none.body).not.toContain('<h2>Hooks found</h2>');
     const alone = await call('GET', '/admin?name=crm');

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { redisUnavailable, type AuditInput, type HookView } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import { LoginLimiter, type Hooks } from '@hookline/store';
+import { LoginLimiter, type AccountView, type Accounts, type Hooks } from '@hookline/store';
 import type { HookControl } from '@hookline/suspension';
 import { HookQueues, isRedisUnavailable } from '@hookline/redis';
 import { setAdminSecurityHeaders } from './security-headers';
@@ -12,11 +12,14 @@ import { refusalPage, renderAdminPage } from './admin-page';
 import { BOARD_ACTION_ROUTES, BOARD_ACTIONS_SCRIPT_PATH, registerBoardActions } from './board-actions';
 import { BoardRegistry } from './board-registry';
 import { FastifyBoardAdapter } from './fastify-board-adapter';
+import { searchHooks, UrlIndexWalk, type HookSearchDeps, type HookSearchQuery } from './hook-search';
 
 export interface AdminDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
-  readonly hooks: Pick<Hooks, 'get' | 'list' | 'target'>;
+  readonly hooks: Pick<Hooks, 'get' | 'list' | 'target' | 'findByUrl' | 'indexUrls'>;
+  /** Found by e-mail address; each hook listed names its account. */
+  readonly accounts: Pick<Accounts, 'get' | 'idByEmail'>;
   readonly control: Pick<HookControl, 'enable' | 'suspend'>;
   readonly admin: AdminCredentials;
   /** The admin area; Bull Board is at `${basePath}/queues`. */
@@ -37,8 +40,8 @@ const SUSPENDED_LISTED = 50;
 
 /**
  * Mounts the admin area on a Fastify app: a search page at `basePath` and Bull Board at `${basePath}/queues`,
- * both behind HTTP Basic admin credentials. Hook queues are registered on demand: `?account=acct_…[&name=…]`
- * or `?hook=hk_…` on the board's address, or any link to one queue.
+ * both behind HTTP Basic admin credentials. Hook queues are registered on demand: `?account=acct_…[&name=…]`,
+ * `?email=…`, `?url=…` or `?hook=hk_…` on the board's address, or any link to one queue.
  */
 export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise<BoardRegistry> {
   const base = (deps.basePath ?? '/admin').replace(/\/$/, '');
@@ -93,6 +96,12 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
     await registry.close();
     connection.disconnect();
   });
+  // Hooks made before the search by URL existed are added to it in the background (three reads when there are
+  // none), once Redis answers: the HTTP tier's client fails commands sent while it connects.
+  const urlIndex = new UrlIndexWalk(deps.hooks, app.log);
+  if (deps.redis.status === 'ready') urlIndex.start();
+  else deps.redis.once('ready', () => urlIndex.start());
+  const search: HookSearchDeps = { accounts: deps.accounts, hooks: deps.hooks, registry, urlIndex };
 
   await app.register(
     async (scope) => {
@@ -138,13 +147,15 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
               error: { code: 'FORBIDDEN', message: 'hookline does not allow this action on hook queues' },
             });
         }
-        await registerFor(request, registry, deps.keys);
+        // The search page makes its search itself, once.
+        if (![base, `${base}/`].includes(request.routeOptions.url ?? ''))
+          await registerFor(request, registry, deps.keys, search);
         // The board's own address (the README's way in) opens on the hooks that need an admin: the
         // suspended ones, which resume from here. Others are found from the search page or by link.
         if (request.routeOptions.url === boardPath)
           for (const hook of await suspendedHooks(deps)) await registry.registerHook(hook.id);
       });
-      scope.get('/', async (request, reply) => adminPage(request, reply, deps, registry, boardPath));
+      scope.get('/', async (request, reply) => adminPage(request, reply, deps, search, boardPath));
       const audit = deps.audit && {
         record: (i: AuditInput) => deps.audit!.record(i),
         admin: deps.admin.user,
@@ -162,10 +173,15 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
 }
 
 /** Registers the queues a request asks for, so the board can show them. */
-async function registerFor(request: FastifyRequest, registry: BoardRegistry, keys: RedisKeys): Promise<void> {
+async function registerFor(
+  request: FastifyRequest,
+  registry: BoardRegistry,
+  keys: RedisKeys,
+  search: HookSearchDeps,
+): Promise<void> {
   const query = (request.query ?? {}) as Record<string, string | undefined>;
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  if (query.account) await registry.registerAccount(query.account, query.name);
+  await searchHooks(searchQuery(query), search);
   if (query.hook) await registry.registerHook(query.hook.trim());
   for (const queueName of [params.queueName, query.activeQueue]) {
     const hookId = queueName ? keys.hookIdFromQueueName(decodeURIComponent(queueName)) : undefined;
@@ -192,23 +208,25 @@ async function adminPage(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: AdminDeps,
-  registry: BoardRegistry,
+  search: HookSearchDeps,
   boardPath: string,
 ): Promise<FastifyReply> {
-  const query = request.query as { account?: string; name?: string };
-  const found = query.account ? await registry.registerAccount(query.account, query.name) : undefined;
-  const html = renderAdminPage({
-    boardPath,
-    query,
-    ...(found ? { found } : {}),
-    suspended: await suspendedHooks(deps),
-    ...(found?.length === 0 ? { message: 'No hooks found for that account and name.' } : {}),
-    // Names are looked for within one account (hooks are listed per account): said, not an empty answer.
-    ...(!query.account && query.name
-      ? { message: 'Give the account id too: hook names are looked for within one account.' }
-      : {}),
-  });
+  const query = searchQuery((request.query ?? {}) as Record<string, unknown>);
+  const result = await searchHooks(query, search);
+  const suspended = await suspendedHooks(deps);
+  const ids = new Set([...(result?.found ?? []), ...suspended].map((hook) => hook.account_id));
+  const accounts = new Map<string, AccountView>();
+  for (const account of await Promise.all([...ids].map((id) => deps.accounts.get(id))))
+    if (account) accounts.set(account.id, account);
+  const html = renderAdminPage({ boardPath, query, suspended, accounts, ...result });
   return reply.type('text/html; charset=utf-8').send(html);
+}
+
+/** The search fields of a query string; a field given twice (an array) counts as not given. */
+function searchQuery(query: Record<string, unknown>): HookSearchQuery {
+  const field = (name: keyof HookSearchQuery) =>
+    typeof query[name] === 'string' ? { [name]: query[name] as string } : {};
+  return { ...field('account'), ...field('name'), ...field('email'), ...field('url') };
 }
 
 async function suspendedHooks(deps: AdminDeps): Promise<HookView[]> {

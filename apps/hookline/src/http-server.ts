@@ -118,6 +118,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       redis,
       keys,
       hooks: store.hooks,
+      accounts: store.accounts,
       control,
       admin: { user: config.HOOKLINE_ADMIN_USER, password: config.HOOKLINE_ADMIN_PASSWORD },
       https: config.HOOKLINE_PUBLIC_URL?.startsWith('https://') === true,

@@ -56,6 +56,7 @@ export function useAdmin() {
         redis,
         keys: a.keys,
         hooks: a.store.hooks,
+        accounts: a.store.accounts,
         control: a.control,
         admin: ADMIN,
         audit: a.audit,
