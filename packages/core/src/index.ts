@@ -2,6 +2,7 @@ export * from './auth';
 export * from './decimal';
 export * from './encoders';
 export * from './errors';
+export * from './readiness';
 export * from './socket-codes';
 export * from './event-kinds';
 export * from './event-catalog-file';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HooklineError } from '@hookline/core';
+import { READY_WITHIN_MS, readinessOf } from '@hookline/core';
 import { answersWithin, type EgressFleetWait } from '@hookline/redis';
 import type { ApiDeps } from '../deps';
 import { defineRoute, type Route } from '../route';
@@ -25,7 +25,6 @@ const ready = z.object({
     }),
   ),
 });
-const READY_TIMEOUT_MS = 2000;
 /** Past this, the history writer's lag is reported as `lagging` (HooklineHistoryLagging alerts at 60 s too). */
 const LAG_REPORTED_MS = 60_000;
 
@@ -37,36 +36,27 @@ const LAG_REPORTED_MS = 60_000;
  */
 async function readiness(deps: ApiDeps) {
   const [redis, postgres] = await Promise.all([
-    answersWithin(deps.redis, READY_TIMEOUT_MS),
-    deps.historyAnswers(READY_TIMEOUT_MS),
+    answersWithin(deps.redis, READY_WITHIN_MS),
+    deps.historyAnswers(READY_WITHIN_MS),
   ]);
-  const failed = [
-    ...(redis.ok ? [] : [{ field: 'redis', message: redis.reason }]),
-    ...(postgres.ok ? [] : [{ field: 'postgres', message: postgres.reason }]),
-  ];
-  if (failed.length > 0)
-    throw new HooklineError(
-      redis.ok ? 'HISTORY_UNAVAILABLE' : 'REDIS_UNAVAILABLE',
-      `Not ready: ${failed.map((f) => (f.field === 'redis' ? 'Redis' : 'PostgreSQL')).join(' and ')} ${failed.length > 1 ? 'do' : 'does'} not answer`,
-      failed,
-    );
+  const answered = readinessOf({ redis, postgres });
+  if (!answered.ready) throw answered.problem;
   // Said, never failed on: every HTTP tier instance would be taken out of service at once for a writer that
   // is behind (the records wait in Redis, nothing is lost), and producers could not publish.
   // Bounded like the checks above: on a Cluster the lag's key may be on a shard in a failover, whose reads
   // the client retries for up to 12 s.
   const [lagMs, proxy, waiting] = await Promise.all([
-    within(READY_TIMEOUT_MS, deps.historyLagMs()),
-    deps.egressProxy?.answers(READY_TIMEOUT_MS),
+    within(READY_WITHIN_MS, deps.historyLagMs()),
+    deps.egressProxy?.answers(READY_WITHIN_MS),
     deps.egressProxy?.waiting(),
   ]);
   return [
-    { name: 'redis', status: 'ok' as const, detail: `answered PING in ${redis.ok ? redis.ms : 0} ms` },
-    { name: 'postgres', status: 'ok' as const, detail: `answered in ${postgres.ok ? postgres.ms : 0} ms` },
+    ...answered.checks,
     lagMs === undefined
       ? {
           name: 'history_writer',
           status: 'lagging' as const,
-          detail: `its lag could not be read within ${READY_TIMEOUT_MS} ms`,
+          detail: `its lag could not be read within ${READY_WITHIN_MS} ms`,
         }
       : {
           name: 'history_writer',
