@@ -3,6 +3,8 @@ import { accessSync, constants, existsSync, mkdtempSync, readFileSync, statfsSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
+import { freePorts } from './ports';
+import { ephemeralRedisArgs } from './redis-args';
 
 // What the Redis fixtures (cluster, replication with Sentinel) share: free ports, one redis-server process
 // that can be killed, frozen and started again on the same port with the same files, and short-lived plain
@@ -207,4 +209,15 @@ export async function withServerLogs<T>(
     const logs = servers.map((s) => `--- ${s.port}\n${s.logTail(30)}`);
     throw new Error([(error as Error).message, detail(), ...logs].filter(Boolean).join('\n'));
   }
+}
+
+/**
+ * A plain redis-server of the test's own on a free loopback port, keeping nothing on disk: for a test that
+ * freezes or kills the Redis a process uses, which the machine's shared one must never be. `kill()` it after.
+ */
+export async function startRedisServer(): Promise<RedisServerProcess> {
+  const [port] = await freePorts(1);
+  const server = new RedisServerProcess(port!, ephemeralRedisArgs(port!));
+  await server.start();
+  return server;
 }

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ephemeralRedisArgs } from '../redis-args';
 import { probeRedis } from './probes';
 import { freePort, spawnServer, waitUntilReady, type ServerProcess } from './server-process';
 
@@ -25,18 +26,9 @@ export async function startThrowawayRedis(redisServer: string, dir: string): Pro
     const server = spawnServer({
       program: redisServer,
       args: [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
+        ...ephemeralRedisArgs(port),
         '--dir',
         dataDir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--daemonize',
-        'no',
         // Read by a later run if this one is killed before it can stop the server (leftovers.ts).
         '--pidfile',
         join(dir, 'redis-server.pid'),
