@@ -1,7 +1,5 @@
 import type { Config } from '@hookline/config';
-
-/** Node's codes for a HOST that is no address of this machine (not one of its own, or a name that resolves to none). */
-const HOST_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EADDRNOTAVAIL']);
+import { NOT_THIS_MACHINE_CODES } from '@hookline/core';
 
 /**
  * Listens on HOST and PORT, and when that fails because of one of them, says which: Node's own message
@@ -18,7 +16,7 @@ export async function listenHttp(
     const code = (error as NodeJS.ErrnoException).code;
     // Fastify's message repeats the error's name ("Error: listen EADDRINUSE: …").
     const reason = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
-    if (code !== undefined && HOST_CODES.has(code))
+    if (code !== undefined && NOT_THIS_MACHINE_CODES.has(code))
       throw new Error(
         `HOST=${host}: cannot listen there (${reason}); give an address of this machine (0.0.0.0 or :: for ` +
           'all of them, 127.0.0.1 for this machine only) or a name that resolves to one',

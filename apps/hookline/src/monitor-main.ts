@@ -61,7 +61,11 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     ...noticesFor(config, store.accounts, producer),
     erasures: { erasures: store.erasures, settleMs: erasureSettleMs(config) },
   });
-  const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
+  const metricsServer = await serveMetrics(
+    metrics.registry,
+    config.HOOKLINE_METRICS_PORT,
+    config.HOOKLINE_METRICS_HOST,
+  );
   logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
   return async () => {
     // With Redis unreachable, the loops' work in flight waits on commands nobody answers (ioredis keeps them

@@ -39,7 +39,11 @@ export async function startWorkerProcess(
     logger,
     ...(tracing ? { tracing } : {}),
   });
-  const metricsServer = await serveMetrics(metrics.registry, config.HOOKLINE_METRICS_PORT);
+  const metricsServer = await serveMetrics(
+    metrics.registry,
+    config.HOOKLINE_METRICS_PORT,
+    config.HOOKLINE_METRICS_HOST,
+  );
   logger.info(
     { metricsPort: metricsServer.port, maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS },
     'worker started',

@@ -117,19 +117,25 @@ describe('numeric settings', () => {
   });
 });
 
-describe('HOST', () => {
+// HOST for the HTTP tier; HOOKLINE_METRICS_HOST for the metrics and probes of workers and monitors.
+describe.each(['HOST', 'HOOKLINE_METRICS_HOST'] as const)('%s', (setting) => {
+  it('listens on every IPv4 address unless given one', () => {
+    expect(loadConfig({ HOOKLINE_SECRET_KEY: KEY }, 'worker')[setting]).toBe('0.0.0.0');
+  });
+
   it.each(['0.0.0.0', '::', '127.0.0.1', 'fd00::5', 'localhost', 'api.internal', 'hookline_http_1'])(
     'takes %s, an address or a host name',
     (host) => {
-      expect(loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOST: host }, 'worker').HOST).toBe(host);
+      expect(loadConfig({ HOOKLINE_SECRET_KEY: KEY, [setting]: host }, 'worker')[setting]).toBe(host);
     },
   );
 
   it.each(['http://0.0.0.0', '0.0.0.0:8080', '[::1]', 'my host', 'host/path', '-dash.example'])(
     'refuses %s, naming the setting',
     (host) => {
-      expect(problemsWith({ HOST: host })).toEqual([
-        expect.stringMatching(/^HOST: must be an IP address of this machine/),
+      expect(problemsWith({ [setting]: host })).toEqual([
+        `${setting}: must be an IP address of this machine (0.0.0.0 or :: for all of them, 127.0.0.1 for this ` +
+          'machine only) or a host name, without scheme, port or brackets',
       ]);
     },
   );

@@ -259,7 +259,13 @@ export const settingsSchema = z.object({
   ...httpTierSettings,
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
-    '`/metrics` port of worker and monitor processes (`0` = any free port)',
+    'port of the `/metrics` and `/healthz` of worker and monitor processes (`0` = any free port)',
+  ),
+  HOOKLINE_METRICS_HOST: setting(
+    listenHost.default('0.0.0.0'),
+    'interface that port listens on: an IP address of this machine (`0.0.0.0`, every IPv4 one, lets a ' +
+      'Prometheus in another container or on another machine scrape it; `127.0.0.1` for this machine only; `::` ' +
+      'for every IPv6 and IPv4 one), or a name that resolves to one',
   ),
   HOOKLINE_ADMIN_USER: setting(
     basicCredential()

@@ -1,16 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NOT_THIS_MACHINE_CODES } from '@hookline/core';
 import type { Registry } from 'prom-client';
 
 /**
  * /metrics and /healthz for processes that have no HTTP server of their own (worker, monitor), on their
- * HOOKLINE_METRICS_PORT: a port it cannot take is named with that setting, which Node's `listen EADDRINUSE …`
- * does not say.
+ * HOOKLINE_METRICS_HOST and HOOKLINE_METRICS_PORT: an address it cannot take is named with its setting, which
+ * Node's `listen EADDRINUSE …` does not say.
  */
 export async function serveMetrics(
   registry: Registry,
   port: number,
-  host = '0.0.0.0',
+  host: string,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/metrics') {
@@ -33,6 +34,11 @@ export async function serveMetrics(
 }
 
 function listenProblem(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (error.code !== undefined && NOT_THIS_MACHINE_CODES.has(error.code))
+    return new Error(
+      `HOOKLINE_METRICS_HOST=${host}: cannot listen there (${error.message}); give an address of this machine ` +
+        '(0.0.0.0 or :: for all of them, 127.0.0.1 for this machine only) or a name that resolves to one',
+    );
   if (error.code === 'EADDRINUSE')
     return new Error(
       `HOOKLINE_METRICS_PORT=${port}: another process already listens on it at ${host} (${error.message}); ` +
