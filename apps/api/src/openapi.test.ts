@@ -45,6 +45,12 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.Error).toMatchObject({
       properties: { error: { required: ['code', 'message'] } },
     });
+    // A code only workers and monitors answer (their /readyz while stopping) is not the API's.
+    const codes = (
+      doc.components.schemas.Error?.properties as { error: { properties: { code: { enum: string[] } } } }
+    ).error.properties.code.enum;
+    expect(codes).toContain('REDIS_UNAVAILABLE');
+    expect(codes).not.toContain('STOPPING');
   });
 
   it('lists every route of the table, and only those', () => {

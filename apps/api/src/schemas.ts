@@ -174,10 +174,13 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
     next_cursor: z.string().optional().describe('Present when there may be more: pass it as cursor'),
   });
 
+// STOPPING is a worker's or monitor's /readyz alone (they have no API): the HTTP tier never answers it.
+const API_ERROR_CODES = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => code !== 'STOPPING');
+
 export const errorBody = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+      code: z.enum(API_ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     }),

@@ -4,11 +4,11 @@ import { DeliveryLog, HistoryReader } from '@hookline/history';
 import { batchWritesPerTurn, createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
-import { serveMetrics } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
 import { openHistoryFor } from './history-db';
 import { erasureSettleMs } from './erasure-settle';
 import { noticesFor } from './notices-for';
+import { serveProcessProbes } from './process-probes';
 
 // Production entry point of the suspension monitor. One is enough; run two or more for availability.
 /** How long a stopping monitor waits for its work in flight while Redis does not answer. */
@@ -61,13 +61,11 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     ...noticesFor(config, store.accounts, producer),
     erasures: { erasures: store.erasures, settleMs: erasureSettleMs(config) },
   });
-  const metricsServer = await serveMetrics(
-    metrics.registry,
-    config.HOOKLINE_METRICS_PORT,
-    config.HOOKLINE_METRICS_HOST,
-  );
-  logger.info({ metricsPort: metricsServer.port }, 'monitor listening for metrics');
+  // Its history writer moves every attempt record to PostgreSQL: without it, it is not ready either.
+  const probes = await serveProcessProbes(config, metrics, { redis, history: history.client });
+  logger.info({ metricsPort: probes.port }, 'monitor listening for metrics');
   return async () => {
+    probes.stopping();
     // With Redis unreachable, the loops' work in flight waits on commands nobody answers (ioredis keeps them
     // queued, even past a disconnect while it is between reconnects): it is given a few seconds, not the whole
     // stop bound. That work is leased or idempotent; another monitor carries it on.
@@ -76,7 +74,7 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
       logger.warn({ waitedMs: UNREACHABLE_STOP_MS }, 'stopping with work in flight: Redis does not answer');
     else await closing;
     await producer.close();
-    await metricsServer.close();
+    await probes.close();
     await history.close();
     redis.disconnect();
   };

@@ -1,14 +1,14 @@
 import { secretKeyOf, suspensionRuleOf } from '@hookline/config';
 import { batchWritesPerTurn, createRedis, HookQueues, redisKeys } from '@hookline/redis';
 import { createStore, SecretBox, type Store } from '@hookline/store';
-import { serveMetrics } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
 import type { ProcessBase } from './bootstrap';
+import { serveProcessProbes } from './process-probes';
 
 /**
- * A whole delivery process: Redis, store, worker, metrics endpoint; stopping takes no new attempts, lets the
- * one in flight finish and gives every hook back. `adaptStore` lets crash tests slow one dependency down
- * while keeping the production wiring.
+ * A whole delivery process: Redis, store, worker, metrics and probes; stopping takes no new attempts (and
+ * /readyz says so), lets the one in flight finish and gives every hook back. `adaptStore` lets crash tests
+ * slow one dependency down while keeping the production wiring.
  */
 export async function startWorkerProcess(
   { config, logger, metrics, watch, tracing }: ProcessBase,
@@ -39,18 +39,13 @@ export async function startWorkerProcess(
     logger,
     ...(tracing ? { tracing } : {}),
   });
-  const metricsServer = await serveMetrics(
-    metrics.registry,
-    config.HOOKLINE_METRICS_PORT,
-    config.HOOKLINE_METRICS_HOST,
-  );
-  logger.info(
-    { metricsPort: metricsServer.port, maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS },
-    'worker started',
-  );
+  // Workers never touch the history database: Redis alone makes one ready.
+  const probes = await serveProcessProbes(config, metrics, { redis });
+  logger.info({ metricsPort: probes.port, maxHooks: config.HOOKLINE_WORKER_MAX_HOOKS }, 'worker started');
   return async () => {
+    probes.stopping();
     await worker.close();
-    await metricsServer.close();
+    await probes.close();
     redis.disconnect();
   };
 }

@@ -259,7 +259,7 @@ export const settingsSchema = z.object({
   ...httpTierSettings,
   HOOKLINE_METRICS_PORT: setting(
     int(9464, 0, 65535),
-    'port of the `/metrics` and `/healthz` of worker and monitor processes (`0` = any free port)',
+    'port of the `/metrics`, `/healthz` and `/readyz` of worker and monitor processes (`0` = any free port)',
   ),
   HOOKLINE_METRICS_HOST: setting(
     listenHost.default('0.0.0.0'),

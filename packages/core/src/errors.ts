@@ -21,6 +21,8 @@ export const ERROR_CATALOGUE = {
   PROBE_FAILED: 409,
   REDIS_UNAVAILABLE: 503,
   HISTORY_UNAVAILABLE: 503,
+  /** A worker's or monitor's /readyz while it stops (SIGTERM): it takes no new work. The HTTP tier never says it. */
+  STOPPING: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -70,3 +70,14 @@ export function readinessOf(answers: {
     })),
   };
 }
+
+/**
+ * A worker or monitor asked to stop (SIGTERM) finishes what it has and takes nothing new: not ready, whatever
+ * its dependencies say, so that an orchestrator counts it out while it drains.
+ */
+export const stoppingProcess = (): Readiness => ({
+  ready: false,
+  problem: new HooklineError('STOPPING', 'Not ready: this process is stopping', [
+    { field: 'process', message: 'stopping: it takes no new work and finishes the work in hand' },
+  ]),
+});

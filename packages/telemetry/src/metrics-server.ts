@@ -1,26 +1,49 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NOT_THIS_MACHINE_CODES } from '@hookline/core';
+import { NOT_THIS_MACHINE_CODES, type Readiness } from '@hookline/core';
 import type { Registry } from 'prom-client';
 
+export interface ProbeServerOptions {
+  /** HOOKLINE_METRICS_PORT (0: any free one; the port taken is returned). */
+  readonly port: number;
+  /** HOOKLINE_METRICS_HOST. */
+  readonly host: string;
+  /** What /readyz answers; each of its checks bounded in time by the caller (READY_WITHIN_MS). */
+  readiness(): Promise<Readiness>;
+}
+
+// The HTTP tier's bytes (apps/api/src/routes/health.ts), so that one probe configuration reads every process.
+const JSON_TYPE = 'application/json; charset=utf-8';
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': JSON_TYPE }).end(JSON.stringify(body));
+
 /**
- * /metrics and /healthz for processes that have no HTTP server of their own (worker, monitor), on their
- * HOOKLINE_METRICS_HOST and HOOKLINE_METRICS_PORT: an address it cannot take is named with its setting, which
- * Node's `listen EADDRINUSE …` does not say.
+ * /metrics, /healthz (liveness: answers while the process runs, touching nothing) and /readyz (readiness) for
+ * processes that have no HTTP server of their own (worker, monitor), on HOOKLINE_METRICS_HOST and
+ * HOOKLINE_METRICS_PORT: an address it cannot take is named with its setting, which Node's
+ * `listen EADDRINUSE …` does not say.
  */
 export async function serveMetrics(
   registry: Registry,
-  port: number,
-  host: string,
+  options: ProbeServerOptions,
 ): Promise<{ port: number; close(): Promise<void> }> {
+  const { port, host } = options;
   const server: Server = createServer((req, res) => {
     if (req.url === '/metrics') {
       registry
         .metrics()
         .then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text))
         .catch(() => res.writeHead(500).end());
-    } else if (req.url === '/healthz')
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    } else if (req.url === '/healthz') json(res, 200, { status: 'ok' });
+    else if (req.url === '/readyz')
+      options
+        .readiness()
+        .then((answer) =>
+          answer.ready
+            ? json(res, 200, { status: 'ok', checks: answer.checks })
+            : json(res, answer.problem.status, answer.problem.toBody()),
+        )
+        .catch(() => res.writeHead(500).end());
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
