@@ -13,7 +13,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   // A client that hung up gets nothing; nothing can be written to it.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
-    const problem = clientProblem(error.code);
+    const problem = clientProblem(error.code, (error as { reason?: unknown }).reason);
     const body = JSON.stringify(problem.toBody());
     socket.write(
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
@@ -26,7 +26,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   socket.destroy();
 }
 
-function clientProblem(code: string | undefined): HooklineError {
+function clientProblem(code: string | undefined, reason: unknown): HooklineError {
   if (code === 'HPE_HEADER_OVERFLOW')
     return new HooklineError(
       'HEADERS_TOO_LARGE',
@@ -34,5 +34,8 @@ function clientProblem(code: string | undefined): HooklineError {
     );
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return new HooklineError('REQUEST_TIMEOUT', 'The request was not received in time');
-  return new HooklineError('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1');
+  // Node's parser says what it met ("Invalid header token", "Transfer-Encoding can't be present with
+  // Content-Length"): a client fixing its request needs that more than the verdict.
+  const what = typeof reason === 'string' && reason !== '' ? `: ${reason}` : '';
+  return new HooklineError('MALFORMED_REQUEST', `The request is not valid HTTP/1.1${what}`);
 }

@@ -147,7 +147,27 @@ describe('the composed HTTP server', () => {
     const notHttp = await raw('HELLO THERE\r\n\r\n');
     expect(notHttp).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(bodyOf(notHttp)).toEqual({
-      error: { code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1' },
+      error: {
+        code: 'MALFORMED_REQUEST',
+        message: 'The request is not valid HTTP/1.1: Invalid method encountered',
+      },
+    });
+    // What was wrong is named: a header line without a colon, a body framed two ways at once.
+    const noColon = await raw('GET /v1/accounts HTTP/1.1\r\nHost: x\r\nX-Tenant acme\r\n\r\n');
+    expect(bodyOf(noColon)).toEqual({
+      error: {
+        code: 'MALFORMED_REQUEST',
+        message: 'The request is not valid HTTP/1.1: Invalid header token',
+      },
+    });
+    const framedTwice = await raw(
+      'POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc',
+    );
+    expect(bodyOf(framedTwice)).toEqual({
+      error: {
+        code: 'MALFORMED_REQUEST',
+        message: "The request is not valid HTTP/1.1: Transfer-Encoding can't be present with Content-Length",
+      },
     });
   });
 
