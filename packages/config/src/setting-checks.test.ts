@@ -146,19 +146,32 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
   const CREDENTIALS =
     'user and password must be percent-encoded: %25 for %, %2F for /, %3F for ?, %23 for #, %40 for @';
 
+  const NO_PORT = '; the port is missing (without one it would quietly be 80)';
+  const AFTER_PORT = '; nothing may follow the port (a path, a query or a fragment was given)';
   it.each([
-    ['no port (would quietly mean 80)', 'http://proxy.internal'],
-    ['no port, with credentials', 'http://ops:Secr3tPass@proxy.internal'],
-    ['port 0', 'http://proxy.internal:0'],
-    ['a fragment', 'http://proxy.internal:3128#egress'],
-    ['a path', 'http://proxy.internal:3128/path'],
-    ['a query', 'http://proxy.internal:3128?x=1'],
-    ['https', 'https://proxy.internal:3128'],
-    ['another scheme', 'socks5://proxy.internal:1080'],
-    ['no scheme', 'proxy.internal:3128'],
-    ['garbage', 'garbage'],
-  ])('refuses %s, naming the setting', (_, value) => {
-    expect(problemsWith({ HOOKLINE_EGRESS_PROXY: value })).toEqual([expect.stringMatching(SHAPE)]);
+    ['no port (would quietly mean 80)', 'http://proxy.internal', NO_PORT],
+    ['no port, with credentials', 'http://ops:Secr3tPass@proxy.internal', NO_PORT],
+    ['port 0', 'http://proxy.internal:0', '; the port must be from 1 to 65535'],
+    ['port 70000', 'http://proxy.internal:70000', '; the port must be from 1 to 65535'],
+    ['a fragment', 'http://proxy.internal:3128#egress', AFTER_PORT],
+    ['a path', 'http://proxy.internal:3128/path', AFTER_PORT],
+    ['a query', 'http://proxy.internal:3128?x=1', AFTER_PORT],
+    [
+      'https',
+      'https://proxy.internal:3128',
+      "; not https://: hookline speaks plain HTTP to the proxy, and each request's TLS runs inside its CONNECT tunnel",
+    ],
+    [
+      'another scheme',
+      'socks5://proxy.internal:1080',
+      "; not socks5://: hookline speaks plain HTTP to the proxy, and each request's TLS runs inside its CONNECT tunnel",
+    ],
+    ['no scheme', 'proxy.internal:3128', '; it does not start with http://'],
+    ['garbage', 'garbage', '; it does not start with http://'],
+  ])('refuses %s, naming the setting and what is wrong', (_, value, what) => {
+    const problems = problemsWith({ HOOKLINE_EGRESS_PROXY: value });
+    expect(problems).toEqual([expect.stringMatching(SHAPE)]);
+    expect(problems[0]!.endsWith(what)).toBe(true);
   });
 
   it('refuses a password that is not valid percent-encoding, naming the setting and not the password', () => {

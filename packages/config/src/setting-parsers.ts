@@ -220,6 +220,21 @@ export const basicCredential = () =>
  * never echoed: it may hold the proxy's password.
  */
 const PROXY_SHAPE = /^http:\/\/(?:[^/?#\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[^:@/?#[\]\s]+):(\d{1,5})\/?$/i;
+/** What keeps a proxy's URL from the shape, worded without echoing it (it may hold the password). */
+function proxyShapeProblem(value: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  if (!scheme) return 'it does not start with http://';
+  if (scheme.toLowerCase() !== 'http')
+    return `not ${scheme}://: hookline speaks plain HTTP to the proxy, and each request's TLS runs inside its CONNECT tunnel`;
+  const rest = value.slice(scheme.length + 3);
+  const authority = rest.slice(rest.lastIndexOf('@') + 1).split(/[/?#]/)[0]!;
+  if (rest.length > rest.lastIndexOf('@') + 1 + authority.length + (rest.endsWith('/') ? 1 : 0))
+    return 'nothing may follow the port (a path, a query or a fragment was given)';
+  const port = /:(\d*)$/.exec(authority)?.[1];
+  if (port === undefined || port === '') return 'the port is missing (without one it would quietly be 80)';
+  return 'the port must be from 1 to 65535';
+}
+
 /**
  * The URL standard ends the user-info at the last `@` and splits it at the first `:`, so a raw `@` or `:` in a
  * password reads as meant; `/`, `?`, `#` and `%` cannot be raw there, and a `%` must start an escape.
@@ -249,7 +264,7 @@ export const forwardProxyUrl = (shapeMessage: string) =>
       url = undefined;
     }
     if (!url || !(port >= 1 && port <= 65535)) {
-      ctx.addIssue({ code: 'custom', message: shapeMessage });
+      ctx.addIssue({ code: 'custom', message: `${shapeMessage}; ${proxyShapeProblem(value)}` });
       return;
     }
     let user: string;
