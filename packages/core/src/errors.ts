@@ -64,7 +64,7 @@ export const notFound = (what: string): HooklineError => new HooklineError('NOT_
 
 /** What every front door answers while Redis cannot serve it (503, with a retry time beside it). */
 export const redisUnavailable = (): HooklineError =>
-  new HooklineError('REDIS_UNAVAILABLE', 'The service cannot reach its database; retry shortly');
+  new HooklineError('REDIS_UNAVAILABLE', 'The service cannot reach Redis, its queue store; retry shortly');
 
 /** What the history's routes answer while PostgreSQL cannot serve them (503, with a retry time beside it). */
 export const historyUnavailable = (): HooklineError =>

@@ -100,7 +100,7 @@ describe('createProducer', () => {
       name: 'HooklineError',
       code: 'REDIS_UNAVAILABLE',
       status: 503,
-      message: 'The service cannot reach its database; retry shortly',
+      message: 'The service cannot reach Redis, its queue store; retry shortly',
     });
   });
 
