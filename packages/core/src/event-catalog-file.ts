@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMissing } from './zod-problems';
 import {
   BUILT_IN_KINDS,
   EVENT_TYPE_FIELD,
@@ -141,8 +142,7 @@ export function parseEventCatalog(text: string): CatalogParse {
     const place = placeOf(issue.path, input);
     if (issue.code === 'unrecognized_keys')
       return issue.keys.map((key) => `${place === '(file)' ? key : `${place}.${key}`}: is not a known field`);
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    const message = isMissing(issue) ? 'is required' : issue.message;
     return [`${place}: ${message}`];
   });
   problems.push(

@@ -11,8 +11,16 @@ export function zodProblems(error: z.ZodError, root?: string): FieldProblem[] {
         message: 'is not a known field',
       }));
     const field = base || '(body)';
-    const message =
-      issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    const message = isMissing(issue) ? 'is required' : issue.message;
     return [{ field, message }];
   });
+}
+
+/**
+ * A field that was not given (with `reportInput`, its issue's input is undefined): "is required", whether its
+ * schema checks a type or a list of values (an enum's own message, `format must be "json" or "form"`, would
+ * read as if a wrong value had been given).
+ */
+export function isMissing(issue: z.core.$ZodIssue): boolean {
+  return (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined;
 }

@@ -149,6 +149,20 @@ describe('hooks', () => {
       expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
     });
 
+    it('says a missing format is required, as it says of a missing url', async () => {
+      const acct = await api.createAccount();
+      const res = await api.call('POST', hooksUrl(acct), { auth: { scheme: 'none' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details).toEqual([
+        { field: 'url', message: 'is required' },
+        { field: 'format', message: 'is required' },
+      ]);
+      const wrong = await api.call('POST', hooksUrl(acct), { url: 'https://x.example.com', format: 'xml' });
+      expect(wrong.json().error.details).toEqual([
+        { field: 'format', message: 'format must be "json" or "form"' },
+      ]);
+    });
+
     const x = { url: 'https://x.example.com', format: 'json' };
     it.each([
       ['no url', { format: 'json' }, 'url'],
