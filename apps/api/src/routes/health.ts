@@ -98,14 +98,17 @@ function egressProxyCheck(
       status: 'unreachable' as const,
       detail: `${shown} cannot be reached (${proxy.reason}); deliveries wait for it`,
     };
-  if (waiting)
-    return {
-      name: 'egress_proxy',
-      status: waiting.cause,
-      detail:
-        `${shown} accepts connections but keeps deliveries back: ${waiting.hooks} ` +
-        `${waiting.hooks === 1 ? 'hook waits' : 'hooks wait'} on it; the last try: ${waiting.reason}`,
-    };
+  if (waiting) {
+    const hooks = `${waiting.hooks} ${waiting.hooks === 1 ? 'hook waits' : 'hooks wait'}`;
+    // A proxy that could not be reached at the workers' last try and answers now has come back: its hooks go
+    // at their next try. One that answers and refused the last try keeps deliveries back.
+    const detail =
+      waiting.cause === 'unreachable'
+        ? `${shown} accepts connections again; ${hooks} for the next try (at most 30 s away), after the last ` +
+          `could not reach it: ${waiting.reason}`
+        : `${shown} accepts connections but keeps deliveries back: ${hooks} on it; the last try: ${waiting.reason}`;
+    return { name: 'egress_proxy', status: waiting.cause, detail };
+  }
   return {
     name: 'egress_proxy',
     status: 'ok' as const,
