@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
@@ -52,4 +53,18 @@ describe('embedded Redis', () => {
     expect(await redisAnswers('redis://127.0.0.1:1', 300)).toBe(false);
     expect(await redisAnswers(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')).toBe(true);
   });
+
+  // Something else on 127.0.0.1:6379 that takes the connection and says nothing: pnpm start would wait for ever.
+  it('tells a listener that never answers from a Redis', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      expect(await redisAnswers(`redis://127.0.0.1:${port}`, 300)).toBe(false);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 10000);
 });

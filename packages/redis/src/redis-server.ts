@@ -9,6 +9,10 @@ export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boole
   const client = new IORedis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
+    // Something that accepts the connection and never answers (not a Redis) is not waited on for ever: the
+    // ready check (an INFO) has no time limit, the PING has.
+    enableReadyCheck: false,
+    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
