@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,52 @@ describe('embedded Redis', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30000);
+
+  // What a person reads when it cannot start (at start, or when pnpm start gives up starting it again).
+  describe('names why it does not start', () => {
+    let dataDir = '';
+    beforeEach(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'hookline-redis-'));
+    });
+    afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    it('a port another process holds', async () => {
+      // Holds the port, and hangs up on whoever calls.
+      const holder = createServer((socket) => socket.destroy());
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const { port } = holder.address() as { port: number };
+      try {
+        await expect(startEmbeddedRedis(dataDir, port)).rejects.toThrow(
+          `the embedded redis-server did not start on port ${port}: port ${port} is taken by another process; ` +
+            `free it, then start hookline again (redis-server: "Failed listening on port ${port} (TCP), aborting.")`,
+        );
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    }, 30000);
+
+    it('a damaged AOF, and how to repair it', async () => {
+      const first = await startEmbeddedRedis(dataDir);
+      await first.stop();
+      const aof = join(dataDir, 'redis', 'appendonlydir');
+      appendFileSync(join(aof, 'appendonly.aof.1.incr.aof'), 'this is not a command\r\n');
+      await expect(startEmbeddedRedis(dataDir, first.port)).rejects.toThrow(
+        `the embedded redis-server did not start on port ${first.port}: its AOF in ${aof} is damaged; keep a copy ` +
+          `of that directory, then repair it with redis-check-aof --fix ${join(aof, 'appendonly.aof.manifest')} ` +
+          '(redis-server: "Bad file format reading the append only file appendonly.aof.1.incr.aof',
+      );
+    }, 30000);
+
+    it('a data directory it cannot write in', async () => {
+      // Where its AOF directory goes, a file: as good as a read-only directory, and one even root cannot write.
+      mkdirSync(join(dataDir, 'redis'));
+      writeFileSync(join(dataDir, 'redis', 'appendonlydir'), '');
+      await expect(startEmbeddedRedis(dataDir)).rejects.toThrow(
+        `it cannot write its files in ${join(dataDir, 'redis')}; make that a writable directory with space left ` +
+          `(redis-server: "Can't open or create append-only dir appendonlydir: Not a directory")`,
+      );
+    }, 30000);
+  });
 
   it('tells a closed port from a Redis', async () => {
     expect(await redisAnswers('redis://127.0.0.1:1', 300)).toBe(false);

@@ -14,7 +14,14 @@ export {
   createRedis,
   type RedisTarget,
 } from './connection';
-export { redisAnswers, RedisServerMissing, startEmbeddedRedis } from './redis-server';
+export {
+  redisAnswers,
+  RedisServerMissing,
+  startEmbeddedRedis,
+  type EmbeddedRedis,
+  type EmbeddedRedisExit,
+} from './redis-server';
+export { EmbeddedRedisDidNotStart, whyRedisServerStopped } from './embedded-redis-cause';
 export { EVENTS_MAX_LEN, HookQueues } from './bullmq/hook-queues';
 export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';
