@@ -4,7 +4,13 @@ import { loadDataDir, secretKeyOf, settingAccepts, suspensionRuleOf } from '@hoo
 import { startMonitor } from '@hookline/monitor';
 import { redactedUrl } from '@hookline/history';
 import { erasureSettleMs } from './erasure-settle';
-import { createFailFastRedis, createRedis, redisAnswers, startEmbeddedRedis } from '@hookline/redis';
+import {
+  createFailFastRedis,
+  createRedis,
+  redisAnswers,
+  startEmbeddedRedis,
+  type EmbeddedRedis,
+} from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { startWorker } from '@hookline/worker';
@@ -51,11 +57,11 @@ if (flags.kind === 'invalid') {
   process.stderr.write(`${flags.problem}\n\n${START_USAGE}\n`);
   process.exit(2);
 }
-const demo = flags.demo;
+const { demo, embeddedRedis: embeddedRedisAsked } = flags;
 // Set by localEnv, which runs first: a bad HOOKLINE_DATA_DIR is then reported like any other setting.
 let dataDir = '';
 let secrets: ReturnType<typeof loadOrCreateLocalSecrets>;
-let embedded: Awaited<ReturnType<typeof startEmbeddedRedis>> | undefined;
+let embedded: EmbeddedRedis | undefined;
 
 async function localEnv(): Promise<NodeJS.ProcessEnv> {
   dataDir = resolve(loadDataDir(process.env));
@@ -78,19 +84,31 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   const allowed = (given.HOOKLINE_ALLOW_NETWORKS ?? '').split(',').map((entry) => entry.trim());
   if (demo && !allowed.some((entry) => entry === '127.0.0.1' || entry === '127.0.0.1/32'))
     env.HOOKLINE_ALLOW_NETWORKS = [...allowed, '127.0.0.1/32'].filter(Boolean).join(',');
+  if (embeddedRedisAsked) {
+    // Asked for by name: a Redis named in the settings as well leaves it unclear which one is meant.
+    const named = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'].filter((name) => env[name]);
+    if (named.length > 0)
+      throw new Error(
+        `--embedded-redis starts a Redis of its own; it cannot be used with ${named.join(' or ')}. ` +
+          `Unset ${named.length > 1 ? 'them' : 'it'}, or leave out --embedded-redis`,
+      );
+    return startEmbedded(env, '--embedded-redis');
+  }
   // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
   if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
   if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
     if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${redactedUrl(env.REDIS_URL)}`);
-    embedded = await startEmbeddedRedis(dataDir);
-    env.REDIS_URL = embedded.url;
-    print(
-      `No Redis answered at ${wantedRedis}: started an embedded redis-server at ${embedded.url} (AOF in ${dataDir}/redis).`,
-    );
+    return startEmbedded(env, `No Redis answered at ${wantedRedis}`);
   }
   return env;
+}
+
+async function startEmbedded(env: NodeJS.ProcessEnv, why: string): Promise<NodeJS.ProcessEnv> {
+  embedded = await startEmbeddedRedis(dataDir);
+  print(`${why}: started an embedded redis-server at ${embedded.url} (AOF in ${embedded.dir}).`);
+  return { ...env, REDIS_URL: embedded.url };
 }
 
 runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics, watch, tracing }) => {

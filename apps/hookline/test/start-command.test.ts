@@ -21,7 +21,9 @@ describe('pnpm start, asked what it is', () => {
   it('prints the usage, --version listed, for --help and exits 0', async () => {
     const hookline = spawnEntry('apps/hookline/src/main.ts', env, ['--', '--help']);
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
-    expect(hookline.output()).toMatch(/^Usage: pnpm start \[-- --demo \| --help \| --version\]/);
+    expect(hookline.output()).toMatch(
+      /^Usage: pnpm start \[-- \[--demo\] \[--embedded-redis\] \| --help \| --version\]/,
+    );
   }, 30000);
 
   it('refuses an unknown flag with the usage, exit 2', async () => {
@@ -138,6 +140,24 @@ describe('pnpm start with a REDIS_URL that does not answer', () => {
       'Redis does not answer at REDIS_URL=redis://ops:****@127.0.0.1:18698',
     );
     expect(hookline.output()).not.toContain('Secr3tPass');
+  }, 60000);
+});
+
+describe('pnpm start -- --embedded-redis with a Redis named as well', () => {
+  const ctx = useRedis('start-embedded-given');
+
+  it('exits 1 naming the settings that contradict it, starting nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    ctx.onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    const hookline = spawnStart(ctx, dataDir, ['--embedded-redis'], {
+      REDIS_CLUSTER_NODES: '127.0.0.1:7000',
+    });
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toBe(
+      '--embedded-redis starts a Redis of its own; it cannot be used with REDIS_URL or REDIS_CLUSTER_NODES. ' +
+        'Unset them, or leave out --embedded-redis\n',
+    );
+    expect(() => readFileSync(join(dataDir, 'redis', 'redis.pid'))).toThrow(/ENOENT/);
   }, 60000);
 });
 
