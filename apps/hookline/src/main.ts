@@ -9,6 +9,7 @@ import {
   createRedis,
   redisAnswers,
   startEmbeddedRedis,
+  superviseEmbeddedRedis,
   type EmbeddedRedis,
 } from '@hookline/redis';
 import { createServices } from '@hookline/services';
@@ -107,11 +108,27 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
 
 async function startEmbedded(env: NodeJS.ProcessEnv, why: string): Promise<NodeJS.ProcessEnv> {
   embedded = await startEmbeddedRedis(dataDir);
-  print(`${why}: started an embedded redis-server at ${embedded.url} (AOF in ${embedded.dir}).`);
+  print(
+    `${why}: started an embedded redis-server at ${embedded.url} (AOF in ${embedded.dir}); ` +
+      'it is started again if it stops.',
+  );
   return { ...env, REDIS_URL: embedded.url };
 }
 
 runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics, watch, tracing }) => {
+  // Started before the settings were read (they need its address); watched from here, where there is a log.
+  // Every part below reconnects by itself once it runs again. If it cannot be started, nothing here can work,
+  // and a stop would only wait on Redis until its bound: the process exits 1 at once, saying why.
+  const redisServer =
+    embedded &&
+    superviseEmbeddedRedis(embedded, {
+      dataDir,
+      log: logger,
+      onGiveUp: (error) => {
+        process.stderr.write(`${error.message}\n`);
+        process.exit(1);
+      },
+    });
   const secretKey = secretKeyOf(config);
   // Requests fail fast when Redis is away (503); background parts wait for it to come back.
   const requestRedis = watch(createFailFastRedis(config));
@@ -208,6 +225,6 @@ runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics,
     await history.close();
     requestRedis.disconnect();
     backgroundRedis.disconnect();
-    await embedded?.stop();
+    await redisServer?.stop();
   };
 });

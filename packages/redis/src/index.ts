@@ -22,6 +22,12 @@ export {
   type EmbeddedRedisExit,
 } from './redis-server';
 export { EmbeddedRedisDidNotStart, whyRedisServerStopped } from './embedded-redis-cause';
+export {
+  EMBEDDED_REDIS_RESTARTS,
+  superviseEmbeddedRedis,
+  type EmbeddedRedisSupervisor,
+  type SupervisorLog,
+} from './embedded-redis-supervisor';
 export { EVENTS_MAX_LEN, HookQueues } from './bullmq/hook-queues';
 export { SCRIPTS } from './scripts';
 export { batchWritesPerTurn } from './turn-writes';

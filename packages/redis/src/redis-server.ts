@@ -112,7 +112,8 @@ const LINES_KEPT = 20;
 /**
  * Starts a private redis-server as a child process with AOF persistence under `dataDir`, so a local
  * `pnpm start` works without any setup and keeps its events across restarts. One left running by an earlier
- * start is stopped first (stopLeftOver); the caller holds the data directory (one start at a time).
+ * start is stopped first (stopLeftOver); the caller holds the data directory (one start at a time). It is not
+ * started again if it dies: superviseEmbeddedRedis does that.
  */
 export async function startEmbeddedRedis(dataDir: string, port?: number): Promise<EmbeddedRedis> {
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error) throw new RedisServerMissing();
