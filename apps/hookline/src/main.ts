@@ -98,8 +98,9 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
   if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
   const wantedRedis = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  // A Redis Cluster (REDIS_CLUSTER_NODES) is never replaced by an embedded server.
-  if (!env.REDIS_CLUSTER_NODES && !(await redisAnswers(wantedRedis))) {
+  // A Redis Cluster (REDIS_CLUSTER_NODES) or a primary found by Sentinel (REDIS_SENTINELS) is never replaced by an
+  // embedded server: they, not REDIS_URL's default, are where the processes connect.
+  if (!env.REDIS_CLUSTER_NODES && !env.REDIS_SENTINELS && !(await redisAnswers(wantedRedis))) {
     if (env.REDIS_URL) throw new Error(`Redis does not answer at REDIS_URL=${redactedUrl(env.REDIS_URL)}`);
     return startEmbedded(env, `No Redis answered at ${wantedRedis}`);
   }
