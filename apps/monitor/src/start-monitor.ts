@@ -6,7 +6,7 @@ import type { RedisKeys } from '@hookline/redis';
 import { createHoldCap, Streaks, type SuspensionStore } from '@hookline/suspension';
 import { AuditOutbox, HookQueues } from '@hookline/redis';
 import { INBOX_GRACE_MS, InboxRecovery, MONITOR_GROUP } from '@hookline/queue';
-import { logRedisErrors, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
+import { watchedDuplicate, refreshedOnScrape, type Logger, type Metrics } from '@hookline/telemetry';
 import { StreamGroupReader } from '@hookline/queue';
 import { Suspender } from '@hookline/suspension';
 import { SuspendedIndex } from '@hookline/suspension';
@@ -114,7 +114,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   const consumer = new StreamGroupReader({
     redis,
     // Its errors logged once per change, as the process's own connection's are (no unhandled error events).
-    blocking: logRedisErrors(redis.duplicate(), log),
+    blocking: watchedDuplicate(redis, log),
     stream: keys.outcomes(),
     group: MONITOR_GROUP,
     consumer: consumerName,

@@ -30,7 +30,7 @@ import {
   type ConsumerTimings,
 } from '@hookline/scheduler';
 import type { Store } from '@hookline/store';
-import { logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
+import { watchedDuplicate, type Logger, type Metrics } from '@hookline/telemetry';
 import { createDeliverEvent } from './deliver-event';
 import { EgressBackoff } from './egress-backoff';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -94,7 +94,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   // of the process stopped; a job was taken over and its unsent event recorded `unknown`). Those commands
   // then go on a connection of their own; none needs an acknowledgement (DESIGN.md, "A failover, write by
   // write"). Without acknowledgements no command holds the connection, and the process keeps two.
-  const leasesRedis = replicaAcksOf(redis) > 0 ? logRedisErrors(redis.duplicate(), logger) : redis;
+  const leasesRedis = replicaAcksOf(redis) > 0 ? watchedDuplicate(redis, logger) : redis;
   const jobs = new HookJobs(redis, keys, figures.lockMs, leasesRedis);
   const marks = new OutboxMarks(new HistoryOutbox(redis, keys), (error) =>
     logger.warn({ err: error }, 'could not mark hooks for the history writer; its sweep will'),
@@ -140,7 +140,7 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   });
   const holderId = `w_${randomUUID()}`;
   const consumer = new HookConsumer({
-    blocking: logRedisErrors(redis.duplicate(), logger),
+    blocking: watchedDuplicate(redis, logger),
     ready: new ReadySet(leasesRedis, keys, clock),
     jobs,
     queues: new HookQueues(redis, keys),

@@ -64,6 +64,14 @@ export async function closeHttp(app: ClosableHttpApp, drainMs: number): Promise<
   }
 }
 
+/** Where a process looked for Redis, for its connection errors (redisWhere in @hookline/redis). */
+export interface RedisPlace {
+  readonly shown: string;
+  explain(error: Error): string | undefined;
+}
+
+const places = new WeakMap<object, RedisPlace>();
+
 /**
  * ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. With
  * `where` (the process's own client), the line names the setting Redis was looked for at (`redis`) and what the
@@ -74,11 +82,8 @@ export function logRedisErrors<
     on(event: 'error', cb: (error: Error) => void): unknown;
     on(event: 'ready', cb: () => void): unknown;
   },
->(
-  redis: T,
-  logger: Logger,
-  where?: { readonly shown: string; explain(error: Error): string | undefined },
-): T {
+>(redis: T, logger: Logger, where?: RedisPlace): T {
+  if (where) places.set(redis, where);
   let last = '';
   redis.on('error', (error: Error) => {
     if (error.message !== last) {
@@ -95,4 +100,19 @@ export function logRedisErrors<
     last = '';
   });
   return redis;
+}
+
+/**
+ * A second connection like `redis` (a blocking reader's, say), its errors logged as those of `redis` are: with
+ * where Redis was looked for and the hint, when `redis` was watched with them, so a Redis that cannot be reached
+ * is never logged once with its place and again without.
+ */
+export function watchedDuplicate<
+  T extends {
+    duplicate(): T;
+    on(event: 'error', cb: (error: Error) => void): unknown;
+    on(event: 'ready', cb: () => void): unknown;
+  },
+>(redis: T, logger: Logger): T {
+  return logRedisErrors(redis.duplicate(), logger, places.get(redis));
 }

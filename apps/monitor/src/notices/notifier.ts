@@ -4,7 +4,7 @@ import type { RedisKeys } from '@hookline/redis';
 import type { Accounts, Hooks } from '@hookline/store';
 import { NOTICE_GROUP, parseNotice, type Notice } from '@hookline/suspension';
 import type { PublishEventInput } from '@hookline/core';
-import { fleetMetrics, logRedisErrors, type Logger, type Metrics } from '@hookline/telemetry';
+import { fleetMetrics, watchedDuplicate, type Logger, type Metrics } from '@hookline/telemetry';
 import type { Mailer } from './mailer';
 import { noticeMail, type MailBrand } from './notice-mail';
 import type { OperatorHook } from './operator-hook';
@@ -50,7 +50,7 @@ export function startNotifier(deps: NotifierDeps): { close(): Promise<void> } {
   const freshSince = Date.now() - NOTICE_STALE_MS;
   const consumer = new StreamGroupReader({
     redis: deps.redis,
-    blocking: logRedisErrors(deps.redis.duplicate(), log),
+    blocking: watchedDuplicate(deps.redis, log),
     stream: deps.keys.notices(),
     group: NOTICE_GROUP,
     consumer: deps.consumerName,
