@@ -72,7 +72,10 @@ describe('Bull Board for admins', () => {
       expect([method, url, res.statusCode]).toEqual([method, url, 503]);
       expect(res.headers.get('retry-after')).toBe('5');
       expect(JSON.parse(res.body)).toEqual({
-        error: { code: 'REDIS_UNAVAILABLE', message: 'The service cannot reach Redis, its queue store; retry shortly' },
+        error: {
+          code: 'REDIS_UNAVAILABLE',
+          message: 'The service cannot reach Redis, its queue store; retry shortly',
+        },
       });
     }
   });
