@@ -247,15 +247,25 @@ export type HookState = 'active' | 'suspended';
 export type HeldChoice = 'deliver' | 'discard' | { readonly since: Date };
 
 /**
+ * A re-enable's answer: the hook as it is now, and whether this call re-enabled it (else it found it active,
+ * or another re-enable came first). When it did, how many held events the choice covered, so the answer can
+ * say so: those recorded `discarded` and those queued for delivery.
+ */
+export type EnableResult =
+  | { readonly hook: HookView; readonly changed: false }
+  | {
+      readonly hook: HookView;
+      readonly changed: true;
+      /** Held events recorded `discarded` (all of them with `discard`, those accepted before `since`). */
+      readonly discarded: number;
+      /** Held events queued for delivery, in order (none with `discard`). */
+      readonly queued: number;
+    };
+
+/**
  * Re-enabling a suspended hook, as the front doors call it (@hookline/suspension's HookControl): the held
  * events' fate, who acts, and whether to test the endpoint first (`probe`).
  */
-/** A re-enable's answer: the hook as it is now, and whether this call re-enabled it (else it found it active). */
-export interface EnableResult {
-  readonly hook: HookView;
-  readonly changed: boolean;
-}
-
 export interface HookEnabler {
   enable(
     accountId: string,

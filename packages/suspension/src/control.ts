@@ -167,7 +167,7 @@ export class HookControl {
     this.deps.log?.info({ hookId, accountId, actor, held, discarded, queued }, 'hook re-enabled');
     await this.deps.signalReady(hookId);
     const hook = await store.hooks.get(accountId, hookId);
-    return hook && { hook, changed: true };
+    return hook && { hook, changed: true, discarded, queued };
   }
 
   /**

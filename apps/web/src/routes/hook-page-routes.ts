@@ -1,6 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { failureInWords, heldChoiceText, HooklineError, type DeliveryRecord } from '@hookline/core';
+import {
+  failureInWords,
+  heldChoiceText,
+  HooklineError,
+  type DeliveryRecord,
+  type HeldChoice,
+} from '@hookline/core';
 import { hookPage, liveParts } from '../pages/hook-page';
 import { loadHookPage } from './hook-page-data';
 import { liveAnswer } from './live-answer';
@@ -27,6 +33,29 @@ function refusalFlash(error: HooklineError, hookId: string): Flash {
     message,
     link: { href: `/hooks/${hookId}/deliveries/${attempt.attempt_id}`, text: 'See the test attempt.' },
   };
+}
+
+const was = (n: number) => (n === 1 ? 'was' : 'were');
+const is = (n: number) => (n === 1 ? 'is' : 'are');
+
+/**
+ * What a re-enable did with the held events, in the numbers the choice covered (control.enable's answer):
+ * events held since the page loaded included, so the count may be more than the page showed.
+ */
+function enabledMessage(
+  held: HeldChoice,
+  { discarded, queued }: { readonly discarded: number; readonly queued: number },
+  zone: string,
+): string {
+  if (discarded + queued === 0) return 'Hook re-enabled. New events are delivered again.';
+  const events = (n: number) => plural(n, 'held event');
+  if (held === 'deliver')
+    return `Hook re-enabled. The ${events(queued)} ${is(queued)} queued for delivery, in order; their outcomes appear in the log below.`;
+  if (held === 'discard') return `Hook re-enabled. The ${events(discarded)} ${was(discarded)} discarded.`;
+  return (
+    `Hook re-enabled. ${events(discarded)} accepted before ${timeInWords(held.since, zone)} ${was(discarded)} ` +
+    `discarded; ${events(queued)} accepted since then ${is(queued)} queued for delivery, in order.`
+  );
 }
 
 export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
@@ -138,18 +167,11 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
         hook_id: hook.id,
         detail: probe ? { held: heldText, passed: true } : { held: heldText },
       });
-    const events = plural(waiting, 'held event');
     const message = !enabled.changed
       ? hook.state !== 'suspended'
         ? 'This hook is already active.'
         : 'Nothing was changed: the hook was re-enabled meanwhile, by another choice. Its log below shows what became of the held events.'
-      : waiting === 0
-        ? 'Hook re-enabled. New events are delivered again.'
-        : held === 'deliver'
-          ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'is' : 'are'} queued for delivery, in order; their outcomes appear in the log below.`
-          : held === 'discard'
-            ? `Hook re-enabled. The ${events} ${waiting === 1 ? 'was' : 'were'} discarded.`
-            : `Hook re-enabled. Held events accepted before ${timeInWords(since!, zone)} were discarded; the others are queued for delivery, in order.`;
+      : enabledMessage(held, enabled, zone);
     const overtaken = !enabled.changed && hook.state === 'suspended';
     await ctx.sessions.flash(request, { kind: overtaken ? 'warning' : 'success', message });
     return reply.redirect(`/hooks/${hook.id}`, 303);
