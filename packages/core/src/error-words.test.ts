@@ -1,4 +1,4 @@
-import { deliverySpanStatus, failureInWords } from './error-words';
+import { deliverySpanStatus, failureInWords, recordedErrorInWords } from './error-words';
 
 // An attempt's failure in words: the customer's (pages, e-mails) and the SRE's (a delivery span's status).
 describe('error words', () => {
@@ -16,6 +16,41 @@ describe('error words', () => {
     ).toBe(
       'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
     );
+  });
+
+  // Recorded for operators with the token endpoint's address and its RFC 6749 error code; a page says what the
+  // customer can check instead.
+  it('says a token the deliverer could not get in words, without the address or the OAuth error code', () => {
+    const noToken = (why: string) =>
+      recordedErrorInWords(
+        `no OAuth 2.0 token from http://127.0.0.1:40123/oauth/token: ${why}; nothing was sent to the endpoint`,
+      );
+    expect(noToken('the token endpoint answered 401 (invalid_client: unknown client)')).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint answered 401 (the client id or secret was not ' +
+        'accepted); nothing was sent to the endpoint',
+    );
+    expect(noToken('the token endpoint answered 400 (invalid_scope)')).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint answered 400 (the scope was not accepted); nothing ' +
+        'was sent to the endpoint',
+    );
+    expect(noToken('the token endpoint answered 400 (invalid_request: missing grant_type)')).toBe(
+      'no OAuth 2.0 token could be had: the token endpoint answered 400; nothing was sent to the endpoint',
+    );
+    expect(noToken('the answer has no usable access_token')).toBe(
+      'no OAuth 2.0 token could be had: the answer has no usable access token; nothing was sent to the endpoint',
+    );
+    expect(
+      recordedErrorInWords(
+        'no OAuth 2.0 token in time from https://auth.example.com/token: it took 15020 ms of the 15000 ms ' +
+          'deadline; nothing was sent to the endpoint',
+      ),
+    ).toBe(
+      'getting the OAuth 2.0 token took 15020 ms of the 15000 ms a delivery may take; nothing was sent to the ' +
+        'endpoint',
+    );
+    expect(recordedErrorInWords('ECONNREFUSED 203.0.113.7:443')).toBe('the endpoint refused the connection');
+    // A sentence hookline wrote for customers itself is not its to reword.
+    expect(recordedErrorInWords('discarded by operator when the hook was re-enabled')).toBeUndefined();
   });
 
   // A notice, a suspension's reason and a refused probe say it as the attempt page does.

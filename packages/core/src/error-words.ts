@@ -65,25 +65,54 @@ export function failureInWords(record: {
 
 // As OAuthTokens (packages/delivery) records a token that could not be had.
 const NO_TOKEN = /^no OAuth 2\.0 token from \S+: (.*); nothing was sent to the endpoint$/s;
+// As the worker records a token that came too late to send anything within the deadline.
+const TOKEN_TOO_LATE =
+  /^no OAuth 2\.0 token in time from \S+: it took (\d+) ms of the (\d+) ms deadline; nothing was sent to the endpoint$/;
 // As the deliverer records a request the egress proxy kept back (a probe's, which is not waited for).
 const PROXY_REFUSED = /^not sent: the egress proxy\b/;
 
-function errorReason(error: string): string {
+/**
+ * An error the deliverer recorded, in words, lower case: the system's codes (errorInWords) and hookline's own
+ * records of an attempt that sent nothing (no OAuth 2.0 token, the egress proxy), which keep the token
+ * endpoint's address and its RFC 6749 error code for operators. Undefined for any other text: a sentence
+ * hookline wrote for customers already (a discard's reason), or an error it does not know.
+ */
+export function recordedErrorInWords(error: string): string | undefined {
   const noToken = NO_TOKEN.exec(error);
   if (noToken)
     return `no OAuth 2.0 token could be had: ${tokenWhy(noToken[1]!)}; nothing was sent to the endpoint`;
+  const tooLate = TOKEN_TOO_LATE.exec(error);
+  if (tooLate)
+    return `getting the OAuth 2.0 token took ${tooLate[1]} ms of the ${tooLate[2]} ms a delivery may take; nothing was sent to the endpoint`;
   if (PROXY_REFUSED.test(error))
     return 'the egress proxy did not let the request out; nothing was sent to the endpoint';
-  return errorInWords(error) ?? 'the connection to the endpoint failed';
+  return errorInWords(error);
 }
 
+function errorReason(error: string): string {
+  return recordedErrorInWords(error) ?? 'the connection to the endpoint failed';
+}
+
+// RFC 6749 §5.2's error codes a client credentials grant meets, as what the token endpoint did not accept: the
+// customer then knows which setting to check. Others (`invalid_request`) say nothing a customer can act on.
+const TOKEN_REFUSALS: Readonly<Record<string, string>> = {
+  invalid_client: 'the client id or secret was not accepted',
+  unauthorized_client: 'this client may not use client credentials',
+  invalid_scope: 'the scope was not accepted',
+  unsupported_grant_type: 'the token endpoint does not offer client credentials',
+};
+
 function tokenWhy(why: string): string {
-  const status = /^the token endpoint answered (\d{3})/.exec(why);
-  if (status) return `the token endpoint answered ${status[1]}`;
+  const status = /^the token endpoint answered (\d{3})(?: \((\w+))?/.exec(why);
+  if (status) {
+    const refusal = status[2] === undefined ? undefined : TOKEN_REFUSALS[status[2]];
+    return `the token endpoint answered ${status[1]}${refusal ? ` (${refusal})` : ''}`;
+  }
   if (why.startsWith('blocked: ')) return 'the token endpoint’s address is not allowed by the network policy';
   if (why === 'timed_out' || why.startsWith('no response within'))
     return 'the token endpoint did not answer in time';
-  if (why.startsWith('the ')) return why.replace(/\s*\(.*$/s, '');
+  // OAuthTokens' own words about the answer (parseTokenAnswer), which name the field it looked for.
+  if (why.startsWith('the ')) return why.replace(/\s*\(.*$/s, '').replace(/\baccess_token\b/, 'access token');
   const words = errorInWords(why);
   return words
     ? words.replace(/\bthe endpoint\b/, 'the token endpoint')

@@ -55,7 +55,8 @@ describe('streakReason', () => {
         error: `no OAuth 2.0 token from https://auth.example.com/token: ${why}; nothing was sent to the endpoint`,
       });
     expect(last(noToken('the token endpoint answered 401 (invalid_client: unknown client)'))).toBe(
-      'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
+      'no OAuth 2.0 token could be had: the token endpoint answered 401 (the client id or secret was not ' +
+        'accepted); nothing was sent to the endpoint',
     );
     expect(last(noToken('the token endpoint refused the connection (ECONNREFUSED 203.0.113.7:443)'))).toBe(
       'no OAuth 2.0 token could be had: the token endpoint refused the connection; nothing was sent to the endpoint',

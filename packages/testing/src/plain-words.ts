@@ -5,6 +5,11 @@ const MACHINE_TEXT: readonly [string, RegExp][] = [
   ['an ISO timestamp', /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/],
   ['an outcome code', /\b(timed_out|not_delivered)\b/],
   ['an error code', /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\bE[A-Z]{4,}\b/],
+  // A token endpoint's refusal (RFC 6749 §5.2), as hookline records it for operators.
+  [
+    'an OAuth 2.0 error code',
+    /\b(invalid_(request|client|grant|scope)|unauthorized_client|unsupported_grant_type)\b/,
+  ],
   ['an API path', /\/v1\//],
 ];
 

@@ -1,3 +1,4 @@
+import { failureInWords } from '@hookline/core';
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, time, timeText } from '../view/format';
@@ -106,6 +107,14 @@ function chart(health: HookHealth): SafeHtml {
   </figure>`;
 }
 
+/** The last failure's error in words, else its status, else its outcome in words (never its code). */
+function lastFailure(failure: NonNullable<HookHealth['last_error']>): SafeHtml | string {
+  if (failure.error) return errorText(failure.error);
+  if (failure.status_code !== undefined) return `HTTP ${failure.status_code}`;
+  const words = failureInWords(failure);
+  return `${words[0]!.toUpperCase()}${words.slice(1)}`;
+}
+
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${(rate * 100).toFixed(rate === 1 ? 0 : 1)}%`;
 const ms = (value: number | null) => (value === null ? '—' : `${Math.round(value)} ms`);
@@ -149,14 +158,7 @@ export function healthCard(hookId: string, health: HookHealth, rule: SuspensionR
       ${
         health.last_error
           ? html`<p class="muted">
-              Last failure ${time(health.last_error.attempted_at)}:
-              ${
-                health.last_error.error
-                  ? errorText(health.last_error.error)
-                  : health.last_error.status_code !== undefined
-                    ? `HTTP ${health.last_error.status_code}`
-                    : health.last_error.outcome
-              }
+              Last failure ${time(health.last_error.attempted_at)}: ${lastFailure(health.last_error)}
             </p>`
           : ''
       }

@@ -1,7 +1,7 @@
 import {
-  errorInWords,
   isAdminPause,
   plainWords,
+  recordedErrorInWords,
   type HookHealthState,
   type HookView,
   type MaskedAuth,
@@ -40,9 +40,12 @@ export function deadlineText(ms: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-/** A recorded error as a customer reads it, in words. */
+/**
+ * A recorded error as a customer reads it, in words: the ones the deliverer records (the system's codes, no
+ * OAuth 2.0 token, the egress proxy) by what they mean, any other recorded sentence in plain words.
+ */
 export function errorText(error: string): SafeHtml {
-  const words = errorInWords(error);
+  const words = recordedErrorInWords(error);
   return words ? html`<span>${words[0]!.toUpperCase()}${words.slice(1)}</span>` : recordedText(error);
 }
 
