@@ -48,13 +48,13 @@ describe('managing hooks (browser)', () => {
     expect(preview).toBe(
       [
         'POST /calls?src=pbx HTTP/1.1',
-        'Host: 127.0.0.1:9',
-        'Connection: keep-alive',
+        'host: 127.0.0.1:9',
+        'connection: keep-alive',
         'Content-Type: application/json; charset=utf-8',
         'X-Service-Event-Type: call_created',
         'Authorization: Bearer ••••3456',
         'User-Agent: hookline/0.1',
-        'Content-Length: 179',
+        'content-length: 179',
         '',
         '{"EventType":"call_created","call_id":"9309b4a2-d59f","direction":"outbound","from":"jonas1",' +
           '"from_cnam":"Jonas 1","to":"78791245","rate":0.0,"date":"2016-03-01T08:31:55.0000000"}',

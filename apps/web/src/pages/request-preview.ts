@@ -25,12 +25,13 @@ const SAMPLE_SENT_AT = new Date('2016-03-01T08:31:55Z');
 export function requestPreview(hook: HookView, options: PreviewOptions): SafeHtml {
   const request = previewDeliveryRequest(hook, SAMPLE_EVENT, { ...options, sentAt: SAMPLE_SENT_AT });
   const url = new URL(request.url);
-  // As the deliverer sends them: Host and Connection first (undici writes them), Content-Length last.
+  // As the deliverer sends them: host and connection first, content-length last, in the lower case undici
+  // writes them in (the endpoint, and the attempt page, see exactly these names).
   const headers: [string, string][] = [
-    ['Host', url.host],
-    ['Connection', 'keep-alive'],
+    ['host', url.host],
+    ['connection', 'keep-alive'],
     ...Object.entries(request.headers),
-    ['Content-Length', String(Buffer.byteLength(request.body))],
+    ['content-length', String(Buffer.byteLength(request.body))],
   ];
   const lines = [
     html`<span class="m">POST</span> ${url.pathname}${url.search} HTTP/1.1`,
