@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
+import { isDropped, OUTCOMES, type RecordedOutcome } from '@hookline/core';
 import { decodeCursor, type Cursor, type HistoryFilter, type PageRequest } from '@hookline/history';
 import { filterTextQuery, filterTimeQuery, pageQuery, wholeNumberQuery } from './query-fields';
 import { deliveryRecord, pageOf } from './schemas';
@@ -102,18 +102,38 @@ export const healthQuery = z.strictObject({
   ),
 });
 
+/** A count per outcome, every one of `outcomes` present (0 included). */
+const outcomeCounts = (outcomes: readonly RecordedOutcome[]) =>
+  z.strictObject(Object.fromEntries(outcomes.map((o) => [o, z.number().int()])));
+
 export const hookHealthView = z
   .object({
     hours: z.number().int(),
     attempts: z
       .number()
       .int()
-      .describe('Attempts made (delivered, failed, timed_out, error, blocked, unknown)'),
+      .describe(
+        'Attempts made to deliver an event (outcomes delivered, failed, timed_out, error, blocked, unknown): ' +
+          'the sum of by_outcome. Events dropped without an attempt are counted in dropped instead',
+      ),
     delivered: z.number().int(),
     success_rate: z.number().nullable().describe('delivered / attempts; null with no attempts'),
-    p50_ms: z.number().nullable().describe('Median response time of attempts that got a status'),
-    p99_ms: z.number().nullable(),
-    by_outcome: z.record(z.string(), z.number().int()),
+    p50_ms: z
+      .number()
+      .nullable()
+      .describe(
+        'Median time the endpoint took to answer, in ms: over attempts it answered (any status) and those ' +
+          'that timed out waiting for an answer (at their duration, about the delivery deadline); not ' +
+          'attempts that failed before an answer could come (error, blocked) nor unknown ones. Null with none',
+      ),
+    p99_ms: z.number().nullable().describe('The 99th percentile of the same times as p50_ms'),
+    by_outcome: outcomeCounts(OUTCOMES.filter((o) => !isDropped(o))).describe(
+      'Attempts by outcome; they add up to attempts',
+    ),
+    dropped: outcomeCounts(OUTCOMES.filter(isDropped)).describe(
+      'Events dropped without an attempt, by outcome: held events expired (the hold cap) or discarded (a ' +
+        're-enable), events erased unsent. Not counted in attempts, success_rate or series',
+    ),
     last_error: z
       .object({
         attempt_id: z.string(),
@@ -122,9 +142,10 @@ export const hookHealthView = z
         status_code: z.number().int().optional(),
         error: z.string().optional(),
       })
-      .optional(),
-    series: z.array(
-      z.object({ hour: z.string(), delivered: z.number().int(), not_delivered: z.number().int() }),
-    ),
+      .optional()
+      .describe('The newest attempt in the window that was not delivered'),
+    series: z
+      .array(z.object({ hour: z.string(), delivered: z.number().int(), not_delivered: z.number().int() }))
+      .describe('Attempts per hour of the window, oldest first, empty hours included'),
   })
   .meta({ id: 'HookHealth' });

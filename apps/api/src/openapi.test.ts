@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createHookInput, SAMPLE_CALL_DATA, updateHookInput } from '@hookline/core';
+import { createHookInput, isDropped, OUTCOMES, SAMPLE_CALL_DATA, updateHookInput } from '@hookline/core';
 import { apiRoutes } from './app';
 import { useApi } from './test-support/api-harness';
 
@@ -218,6 +218,15 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(op('/v1/accounts/{acct}/hooks/{hook}/health', 'get').responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '404']),
     );
+    // Health: the attempts' outcomes add up to attempts; events dropped unsent are counted apart.
+    const health = doc.components.schemas.HookHealth!.properties as Record<
+      string,
+      { required?: string[]; description?: string }
+    >;
+    // Every outcome in one of the two, once.
+    expect(health.by_outcome!.required).toEqual(OUTCOMES.filter((o) => !isDropped(o)));
+    expect(health.dropped!.required).toEqual(['expired', 'discarded', 'erased']);
+    expect(health.attempts!.description).toContain('the sum of by_outcome');
     expect(doc.components.schemas.Hook).toBeDefined();
     expect(JSON.stringify(doc.components.schemas.Hook)).not.toMatch(/"token"|"password"/);
     // A route that takes no body still reads one, as JSON: what it answers to a bad one is listed too.

@@ -20,7 +20,8 @@ export const OUTCOMES: readonly RecordedOutcome[] = [
 ];
 
 /** Outcomes of events dropped unsent: they are not failures of the endpoint and never count in a streak. */
-export function isDropped(outcome: RecordedOutcome): boolean {
+export type DroppedOutcome = 'expired' | 'discarded' | 'erased';
+export function isDropped(outcome: RecordedOutcome): outcome is DroppedOutcome {
   return outcome === 'expired' || outcome === 'discarded' || outcome === 'erased';
 }
 

@@ -1,27 +1,38 @@
-import { OUTCOMES, type RecordedOutcome } from '@hookline/core';
+import { isDropped, OUTCOMES, type DroppedOutcome, type RecordedOutcome } from '@hookline/core';
 import type { SqlClient } from './sql-client';
 
-/** Outcomes of an attempt the service made (or may have made): what the success rate is a share of. */
-const ATTEMPTED: readonly RecordedOutcome[] = [
-  'delivered',
-  'failed',
-  'timed_out',
-  'error',
-  'blocked',
-  'unknown',
-];
+// What the figures count, as a delivery dashboard does: attempts are the tries hookline made to deliver an
+// event (the outcomes a streak counts, `delivered` to `unknown`), and everything but `dropped` is about them.
+// Events dropped without an attempt (held ones expired or discarded, erased ones) are counted apart: they say
+// nothing of the endpoint, and counted among attempts they would make a success rate of events never sent.
+
+/** Outcomes of an attempt the service made (or may have made). */
+export type AttemptedOutcome = Exclude<RecordedOutcome, DroppedOutcome>;
+const ATTEMPTED = OUTCOMES.filter((o): o is AttemptedOutcome => !isDropped(o));
+const DROPPED = OUTCOMES.filter(isDropped);
 const HOUR_MS = 3600 * 1000;
+/** The attempts latency is taken over (see `p50_ms`): a `timed_out` one has no status, and waited the deadline. */
+const ANSWERED_OR_TIMED_OUT = "status_code IS NOT NULL OR outcome = 'timed_out'";
 
 export interface HookHealth {
   readonly hours: number;
+  /** Attempts made: the sum of `by_outcome`. */
   readonly attempts: number;
   readonly delivered: number;
   /** delivered / attempts, or null with no attempts. */
   readonly success_rate: number | null;
-  /** Response time of attempts that got a status, in ms; null with none. */
+  /**
+   * How long the endpoint took to answer, in ms: attempts it answered (any status) and those that timed out
+   * waiting for an answer, at their duration. Not attempts that failed before an answer could come (refused,
+   * DNS, TLS, blocked, no OAuth 2.0 token) nor interrupted ones: their time says nothing of the endpoint's
+   * speed. Null with none.
+   */
   readonly p50_ms: number | null;
   readonly p99_ms: number | null;
-  readonly by_outcome: Record<RecordedOutcome, number>;
+  /** Attempts by outcome, every attempt outcome present (0 included). */
+  readonly by_outcome: Record<AttemptedOutcome, number>;
+  /** Events dropped without an attempt, by outcome: not in `attempts`, the success rate or the series. */
+  readonly dropped: Record<DroppedOutcome, number>;
   readonly last_error?: {
     readonly attempt_id: string;
     readonly attempted_at: string;
@@ -29,7 +40,7 @@ export interface HookHealth {
     readonly status_code?: number;
     readonly error?: string;
   };
-  /** One entry per hour of the window, oldest first, empty hours included. */
+  /** One entry per hour of the window, oldest first, empty hours included: attempts, as `attempts` counts them. */
   readonly series: { readonly hour: string; readonly delivered: number; readonly not_delivered: number }[];
 }
 
@@ -47,8 +58,8 @@ export async function hookHealth(
     client.query<{ attempts: number; delivered: number; p50: number | null; p99: number | null }>(
       `SELECT count(*) FILTER (WHERE outcome = ANY($3)) AS attempts,
               count(*) FILTER (WHERE outcome = 'delivered') AS delivered,
-              percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE status_code IS NOT NULL) AS p50,
-              percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE status_code IS NOT NULL) AS p99
+              percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE ${ANSWERED_OR_TIMED_OUT}) AS p50,
+              percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ms) FILTER (WHERE ${ANSWERED_OR_TIMED_OUT}) AS p99
          FROM attempts WHERE hook_id = $1 AND attempted_at >= $2`,
       params,
     ),
@@ -77,8 +88,11 @@ export async function hookHealth(
     ),
   ]);
   const t = totals[0] ?? { attempts: 0, delivered: 0, p50: null, p99: null };
-  const byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<RecordedOutcome, number>;
-  for (const row of outcomes) byOutcome[row.outcome] = row.n;
+  const byOutcome = Object.fromEntries(ATTEMPTED.map((o) => [o, 0])) as Record<AttemptedOutcome, number>;
+  const dropped = Object.fromEntries(DROPPED.map((o) => [o, 0])) as Record<DroppedOutcome, number>;
+  for (const row of outcomes)
+    if (isDropped(row.outcome)) dropped[row.outcome] = row.n;
+    else byOutcome[row.outcome] = row.n;
   const perHour = new Map(hourly.map((row) => [row.hour.getTime(), row]));
   const series = Array.from({ length: hours }, (_, i) => {
     const hour = firstHour + i * HOUR_MS;
@@ -98,6 +112,7 @@ export async function hookHealth(
     p50_ms: t.p50,
     p99_ms: t.p99,
     by_outcome: byOutcome,
+    dropped,
     ...(failure
       ? {
           last_error: {

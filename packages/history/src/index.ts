@@ -1,6 +1,6 @@
 export { decodeCursor, encodeCursor, type Cursor } from './cursor';
 export { HistoryDrain, type HistoryDrainOptions } from './history-drain';
-export { hookHealth, type HookHealth } from './history-health';
+export { hookHealth, type AttemptedOutcome, type HookHealth } from './history-health';
 export {
   HistoryReader,
   type AccountHooks,

@@ -181,21 +181,29 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       }),
       attemptRecord({
         attempted_at: at(now - 3 * HOUR),
-        outcome: 'discarded',
+        outcome: 'error',
         status_code: undefined,
-        duration_ms: 0,
+        duration_ms: 1,
+        error: 'ECONNREFUSED 203.0.113.7:443',
       }),
+      ...(['discarded', 'discarded', 'expired', 'erased'] as const).map((outcome) =>
+        attemptRecord({ attempted_at: at(now - 3 * HOUR), outcome, status_code: undefined, duration_ms: 0 }),
+      ),
       attemptRecord({ attempted_at: at(now - 30 * HOUR), duration_ms: 5 }),
     ]);
     const health = await hookHealth(client, 'hk_00000000000000000001', 24, now);
-    expect(health).toMatchObject({ attempts: 4, delivered: 2, success_rate: 0.5, p50_ms: 20, p99_ms: 30 });
-    expect(health.by_outcome).toMatchObject({
+    // Attempts are the tries made; by_outcome adds up to them, events dropped unsent are counted apart. Latency
+    // is of answers and timeouts (10, 20, 30 and 15000 ms), not of a refused connection's 1 ms.
+    expect(health).toMatchObject({ attempts: 5, delivered: 2, success_rate: 0.4, p50_ms: 20, p99_ms: 15000 });
+    expect(health.by_outcome).toEqual({
       delivered: 2,
       failed: 1,
       timed_out: 1,
-      discarded: 1,
-      error: 0,
+      error: 1,
+      blocked: 0,
+      unknown: 0,
     });
+    expect(health.dropped).toEqual({ expired: 1, discarded: 2, erased: 1 });
     expect(health.last_error).toMatchObject({ outcome: 'failed', status_code: 500, error: 'HTTP 500' });
     expect(health.series).toHaveLength(24);
     expect(health.series.at(-1)).toEqual({
@@ -206,7 +214,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     expect(health.series.at(-4)).toEqual({
       hour: '2026-11-24T09:00:00.000Z',
       delivered: 0,
-      not_delivered: 1,
+      not_delivered: 2,
     });
   });
 

@@ -146,19 +146,43 @@ describe('the delivery history API', () => {
 
   it("sums up the hook's health over the window", async () => {
     const now = Date.now();
-    const { acct, hookId } = await hookWithLog(4, 0, (a, h, n) =>
+    // Records 1–3 delivered in 12 ms, 4 timed out after 15 s, 5 and 6 held events discarded on a re-enable.
+    const { acct, hookId } = await hookWithLog(6, 0, (a, h, n) =>
       attemptAt(a, h, n, {
         attempted_at: new Date(now - n * 60_000).toISOString(),
         ...(n === 4
-          ? { outcome: 'timed_out', status_code: undefined, error: 'no response within 15000 ms' }
-          : {}),
+          ? {
+              outcome: 'timed_out',
+              status_code: undefined,
+              duration_ms: 15000,
+              error: 'no response within 15000 ms',
+            }
+          : n > 4
+            ? { outcome: 'discarded', status_code: undefined, duration_ms: 0, error: 'discarded by operator' }
+            : {}),
       }),
     );
     const res = await api.call('GET', hookUrl(acct, hookId, '/health?hours=24'));
     expect(res.statusCode).toBe(200);
     const health = res.json();
-    expect(health).toMatchObject({ hours: 24, attempts: 4, delivered: 3, success_rate: 0.75, p50_ms: 12 });
-    expect(health.by_outcome.timed_out).toBe(1);
+    // Attempts are the tries made, and by_outcome adds up to them; the discarded events were never tried.
+    expect(health).toMatchObject({
+      hours: 24,
+      attempts: 4,
+      delivered: 3,
+      success_rate: 0.75,
+      p50_ms: 12,
+      p99_ms: 15000,
+    });
+    expect(health.by_outcome).toEqual({
+      delivered: 3,
+      failed: 0,
+      timed_out: 1,
+      error: 0,
+      blocked: 0,
+      unknown: 0,
+    });
+    expect(health.dropped).toEqual({ expired: 0, discarded: 2, erased: 0 });
     expect(health.last_error).toMatchObject({ outcome: 'timed_out', error: 'no response within 15000 ms' });
     expect(health.series).toHaveLength(24);
     // Plain decimal digits only: 1e2, 0x10 and 007 are numbers to a parser, not what the message asks for.

@@ -1,4 +1,4 @@
-import { failureInWords } from '@hookline/core';
+import { failureInWords, type RecordedOutcome } from '@hookline/core';
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, time, timeText } from '../view/format';
@@ -115,6 +115,13 @@ function lastFailure(failure: NonNullable<HookHealth['last_error']>): SafeHtml |
   return `${words[0]!.toUpperCase()}${words.slice(1)}`;
 }
 
+/** The outcomes that happened, with how many times. */
+const counted = (counts: Readonly<Partial<Record<RecordedOutcome, number>>>) =>
+  (Object.entries(counts) as [RecordedOutcome, number][]).filter(([, n]) => n > 0);
+
+const outcomeCounts = (counts: readonly [RecordedOutcome, number][]) =>
+  counts.map(([outcome, n]) => html`${outcomeBadge(outcome)} ${n} `);
+
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${(rate * 100).toFixed(rate === 1 ? 0 : 1)}%`;
 const ms = (value: number | null) => (value === null ? '—' : `${Math.round(value)} ms`);
@@ -122,7 +129,8 @@ const ms = (value: number | null) => (value === null ? '—' : `${Math.round(val
 /** The hook's health over 24 hours or 7 days: success rate, latency, outcomes, the last error, a chart. */
 export function healthCard(hookId: string, health: HookHealth, rule: SuspensionRule): SafeHtml {
   const week = health.hours > 24;
-  const outcomes = Object.entries(health.by_outcome).filter(([, n]) => n > 0);
+  const outcomes = counted(health.by_outcome);
+  const dropped = counted(health.dropped);
   return html`<section class="card" aria-labelledby="health-title" data-health>
     <div class="card-header">
       <div>
@@ -154,7 +162,15 @@ export function healthCard(hookId: string, health: HookHealth, rule: SuspensionR
         </div>
       </dl>
       ${chart(health)}
-      ${outcomes.length > 0 ? html`<p class="outcome-counts">${outcomes.map(([o, n]) => html`${outcomeBadge(o as never)} ${n} `)}</p>` : ''}
+      ${outcomes.length > 0 ? html`<p class="outcome-counts" data-outcome-counts>${outcomeCounts(outcomes)}</p>` : ''}
+      ${
+        // Apart from the attempts: events that never were (held ones dropped, erased ones), not the endpoint's.
+        dropped.length > 0
+          ? html`<p class="outcome-counts" data-dropped>
+              Dropped without an attempt: ${outcomeCounts(dropped)}
+            </p>`
+          : ''
+      }
       ${
         health.last_error
           ? html`<p class="muted">
