@@ -100,7 +100,7 @@ describe.each(['Europe/Paris', 'America/New_York'])('a browser in %s (one time z
     await picker.fill(typedTime(second));
     await page.getByRole('button', { name: 'Re-enable, discarding older events' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      `(${zone}) were discarded`,
+      `(${zone}) was discarded; 2 held events accepted since then are queued for delivery, in order.`,
     );
     await expect(page.locator('#delivery-log tr[data-outcome="discarded"]').count()).resolves.toBe(1);
     const queue = w.hookQueues.open(hook.id);
