@@ -114,7 +114,7 @@ export const hookHealthView = z
       .int()
       .describe(
         'Attempts made to deliver an event (outcomes delivered, failed, timed_out, error, blocked, unknown): ' +
-          'the sum of by_outcome. Events dropped without an attempt are counted in dropped instead',
+          'the sum of those six in by_outcome. Events dropped without an attempt are not attempts (see dropped)',
       ),
     delivered: z.number().int(),
     success_rate: z.number().nullable().describe('delivered / attempts; null with no attempts'),
@@ -127,8 +127,9 @@ export const hookHealthView = z
           'attempts that failed before an answer could come (error, blocked) nor unknown ones. Null with none',
       ),
     p99_ms: z.number().nullable().describe('The 99th percentile of the same times as p50_ms'),
-    by_outcome: outcomeCounts(OUTCOMES.filter((o) => !isDropped(o))).describe(
-      'Attempts by outcome; they add up to attempts',
+    by_outcome: outcomeCounts(OUTCOMES).describe(
+      'Every outcome recorded in the window, by outcome: the six of attempts (their sum is attempts) and the ' +
+        'dropped ones (expired, discarded, erased), which dropped counts again',
     ),
     dropped: outcomeCounts(OUTCOMES.filter(isDropped)).describe(
       'Events dropped without an attempt, by outcome: held events expired (the hold cap) or discarded (a ' +

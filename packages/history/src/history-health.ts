@@ -29,8 +29,11 @@ export interface HookHealth {
    */
   readonly p50_ms: number | null;
   readonly p99_ms: number | null;
-  /** Attempts by outcome, every attempt outcome present (0 included). */
-  readonly by_outcome: Record<AttemptedOutcome, number>;
+  /**
+   * Every outcome recorded in the window, each present (0 included): the attempts' six, which add up to
+   * `attempts`, and the dropped ones, also counted in `dropped` (kept here as the API has always listed them).
+   */
+  readonly by_outcome: Record<RecordedOutcome, number>;
   /** Events dropped without an attempt, by outcome: not in `attempts`, the success rate or the series. */
   readonly dropped: Record<DroppedOutcome, number>;
   readonly last_error?: {
@@ -88,11 +91,12 @@ export async function hookHealth(
     ),
   ]);
   const t = totals[0] ?? { attempts: 0, delivered: 0, p50: null, p99: null };
-  const byOutcome = Object.fromEntries(ATTEMPTED.map((o) => [o, 0])) as Record<AttemptedOutcome, number>;
+  const byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<RecordedOutcome, number>;
   const dropped = Object.fromEntries(DROPPED.map((o) => [o, 0])) as Record<DroppedOutcome, number>;
-  for (const row of outcomes)
+  for (const row of outcomes) {
+    byOutcome[row.outcome] = row.n;
     if (isDropped(row.outcome)) dropped[row.outcome] = row.n;
-    else byOutcome[row.outcome] = row.n;
+  }
   const perHour = new Map(hourly.map((row) => [row.hour.getTime(), row]));
   const series = Array.from({ length: hours }, (_, i) => {
     const hour = firstHour + i * HOUR_MS;

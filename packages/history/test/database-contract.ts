@@ -192,7 +192,7 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       attemptRecord({ attempted_at: at(now - 30 * HOUR), duration_ms: 5 }),
     ]);
     const health = await hookHealth(client, 'hk_00000000000000000001', 24, now);
-    // Attempts are the tries made; by_outcome adds up to them, events dropped unsent are counted apart. Latency
+    // Attempts are the tries made; events dropped unsent are counted apart in dropped (and in by_outcome). Latency
     // is of answers and timeouts (10, 20, 30 and 15000 ms), not of a refused connection's 1 ms.
     expect(health).toMatchObject({ attempts: 5, delivered: 2, success_rate: 0.4, p50_ms: 20, p99_ms: 15000 });
     expect(health.by_outcome).toEqual({
@@ -202,6 +202,9 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
       error: 1,
       blocked: 0,
       unknown: 0,
+      expired: 1,
+      discarded: 2,
+      erased: 1,
     });
     expect(health.dropped).toEqual({ expired: 1, discarded: 2, erased: 1 });
     expect(health.last_error).toMatchObject({ outcome: 'failed', status_code: 500, error: 'HTTP 500' });

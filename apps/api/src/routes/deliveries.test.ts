@@ -165,7 +165,7 @@ describe('the delivery history API', () => {
     const res = await api.call('GET', hookUrl(acct, hookId, '/health?hours=24'));
     expect(res.statusCode).toBe(200);
     const health = res.json();
-    // Attempts are the tries made, and by_outcome adds up to them; the discarded events were never tried.
+    // Attempts are the tries made; the discarded events were never tried (in by_outcome, and in dropped).
     expect(health).toMatchObject({
       hours: 24,
       attempts: 4,
@@ -181,6 +181,9 @@ describe('the delivery history API', () => {
       error: 0,
       blocked: 0,
       unknown: 0,
+      expired: 0,
+      discarded: 2,
+      erased: 0,
     });
     expect(health.dropped).toEqual({ expired: 0, discarded: 2, erased: 0 });
     expect(health.last_error).toMatchObject({ outcome: 'timed_out', error: 'no response within 15000 ms' });

@@ -1,4 +1,4 @@
-import { failureInWords, type RecordedOutcome } from '@hookline/core';
+import { failureInWords, isDropped, type RecordedOutcome } from '@hookline/core';
 import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { errorText, outcomeBadge, time, timeText } from '../view/format';
@@ -129,7 +129,8 @@ const ms = (value: number | null) => (value === null ? '—' : `${Math.round(val
 /** The hook's health over 24 hours or 7 days: success rate, latency, outcomes, the last error, a chart. */
 export function healthCard(hookId: string, health: HookHealth, rule: SuspensionRule): SafeHtml {
   const week = health.hours > 24;
-  const outcomes = counted(health.by_outcome);
+  // The attempts' outcomes; the dropped ones, also in by_outcome, go on a line of their own.
+  const outcomes = counted(health.by_outcome).filter(([outcome]) => !isDropped(outcome));
   const dropped = counted(health.dropped);
   return html`<section class="card" aria-labelledby="health-title" data-health>
     <div class="card-header">
