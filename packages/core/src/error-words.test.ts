@@ -1,4 +1,9 @@
-import { deliverySpanStatus, failureInWords, recordedErrorInWords } from './error-words';
+import {
+  deliverySpanStatus,
+  failureInWords,
+  recordedErrorInWords,
+  UNREADABLE_CREDENTIALS,
+} from './error-words';
 
 // An attempt's failure in words: the customer's (pages, e-mails) and the SRE's (a delivery span's status).
 describe('error words', () => {
@@ -15,6 +20,13 @@ describe('error words', () => {
       }),
     ).toBe(
       'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
+    );
+  });
+
+  it("says credentials the worker could not decrypt in words a customer can act on, without the setting's name", () => {
+    expect(recordedErrorInWords(UNREADABLE_CREDENTIALS)).toBe(
+      "the hook's stored credentials could not be read; nothing was sent to the endpoint. Enter them again in " +
+        "the hook's settings",
     );
   });
 

@@ -68,6 +68,13 @@ const NO_TOKEN = /^no OAuth 2\.0 token from \S+: (.*); nothing was sent to the e
 // As the worker records a token that came too late to send anything within the deadline.
 const TOKEN_TOO_LATE =
   /^no OAuth 2\.0 token in time from \S+: it took (\d+) ms of the (\d+) ms deadline; nothing was sent to the endpoint$/;
+/**
+ * As the worker records an event whose hook's credentials the process cannot decrypt: for the operator, who set
+ * another HOOKLINE_SECRET_KEY. A page says what the customer can do instead (recordedErrorInWords).
+ */
+export const UNREADABLE_CREDENTIALS =
+  "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
+  'with); nothing was sent. Set the credentials again (or restore the key)';
 // As the deliverer records a request the egress proxy kept back (a probe's, which is not waited for).
 const PROXY_REFUSED = /^not sent: the egress proxy\b/;
 
@@ -86,6 +93,8 @@ export function recordedErrorInWords(error: string): string | undefined {
     return `getting the OAuth 2.0 token took ${tooLate[1]} ms of the ${tooLate[2]} ms a delivery may take; nothing was sent to the endpoint`;
   if (PROXY_REFUSED.test(error))
     return 'the egress proxy did not let the request out; nothing was sent to the endpoint';
+  if (error === UNREADABLE_CREDENTIALS)
+    return "the hook's stored credentials could not be read; nothing was sent to the endpoint. Enter them again in the hook's settings";
   return errorInWords(error);
 }
 

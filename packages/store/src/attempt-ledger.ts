@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Lru, type AttemptRecord } from '@hookline/core';
+import { Lru, UNREADABLE_CREDENTIALS, type AttemptRecord } from '@hookline/core';
 import {
   hookQueueLayout,
   runAcknowledged,
@@ -67,10 +67,6 @@ const CACHE_MAX = 10_000;
 
 /** How long an attempt mark may wait for its replica acknowledgements: a replica reattaching after a failover. */
 const ACK_WAIT_MS = 15_000;
-
-export const UNREADABLE_CREDENTIALS =
-  "the hook's credentials could not be decrypted (HOOKLINE_SECRET_KEY is not the key they were stored " +
-  'with); nothing was sent. Set the credentials again (or restore the key)';
 
 /** attempt-mark.lua's reply: the state, the lock's ms left, and the hook's fields when the caller's copy is stale. */
 type MarkReply = [string, number, string[]?];
