@@ -230,4 +230,11 @@ describe('a catalogue kind', () => {
       ]);
     }
   });
+
+  it('says a missing type is required, as any missing field is', () => {
+    const result = schema.safeParse({ data: { call_id: 'x' } }, { reportInput: true });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['type'], message: 'is required' }),
+    ]);
+  });
 });

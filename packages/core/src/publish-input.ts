@@ -111,7 +111,14 @@ export function publishEventSchema(catalog: EventCatalog) {
   return z.discriminatedUnion(
     'type',
     options as unknown as [(typeof options)[number], ...(typeof options)[number][]],
-    { error: (issue) => (issue.code === 'invalid_union' ? `type must be one of ${names}` : undefined) },
+    {
+      // The union's issue is the body's: a body without `type` is told so, as any missing field is.
+      error: (issue) => {
+        if (issue.code !== 'invalid_union') return undefined;
+        const given = typeof issue.input === 'object' && issue.input !== null && 'type' in issue.input;
+        return given ? `type must be one of ${names}` : 'is required';
+      },
+    },
   ) as unknown as z.ZodType<PublishEventInput, unknown>;
 }
 
