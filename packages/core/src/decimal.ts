@@ -4,7 +4,8 @@ const DECIMAL = /^-?(?:0|[1-9]\d{0,30})(?:\.\d{1,30})?$/;
 
 /** What decimal text may be, in words: the message of every refusal. */
 export const DECIMAL_RULE =
-  'must be a decimal number such as 0.0 or 0.0100 (at most 31 digits before the point and 30 after)';
+  'must be a decimal number such as 0.0 or 0.0100, in plain digits (no exponent such as 1e2; at most 31 digits ' +
+  'before the point and 30 after)';
 
 export function isDecimalText(text: string): boolean {
   return DECIMAL.test(text);

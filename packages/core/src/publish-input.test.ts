@@ -125,7 +125,8 @@ describe('acceptPublishEventInput', () => {
     expect(parsed.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       [
         'data.rate',
-        'must be a decimal number such as 0.0 or 0.0100 (at most 31 digits before the point and 30 after)',
+        'must be a decimal number such as 0.0 or 0.0100, in plain digits (no exponent such as 1e2; at most 31 ' +
+          'digits before the point and 30 after)',
       ],
     ]);
   });
