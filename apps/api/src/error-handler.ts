@@ -9,7 +9,7 @@ import {
   type ErrorCode,
 } from '@hookline/core';
 import { isHistoryUnreachable } from '@hookline/history';
-import { isRedisUnavailable } from '@hookline/redis';
+import { isRedisUnavailable, REPLICA_ACKS_MISSING } from '@hookline/redis';
 import { BODY_LIMIT } from './json-body';
 import { WWW_AUTHENTICATE } from './operator-auth';
 
@@ -48,6 +48,14 @@ export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, reque
     return new HooklineError(codeForStatus(fastify.statusCode), fastify.message ?? 'Bad request');
   // Before Redis's test: a socket refused by PostgreSQL would read as Redis being down.
   if (isHistoryUnreachable(error)) return historyUnavailable();
+  // Redis answered, but fewer replicas than required took the write: said so, or an operator would look for an
+  // outage that /readyz does not show.
+  if (error instanceof Error && error.name === REPLICA_ACKS_MISSING)
+    return new HooklineError(
+      'REDIS_UNAVAILABLE',
+      `Redis did not confirm the write on enough replicas in time (${error.message}); it may have been kept: ` +
+        'retry with the same request',
+    );
   if (isRedisUnavailable(error, redis)) return redisUnavailable();
   return new HooklineError('INTERNAL', `Internal error; quote request id ${requestId} when reporting it`);
 }

@@ -28,7 +28,14 @@ describe('a publish the replicas did not acknowledge (HOOKLINE_REDIS_REPLICA_ACK
       replica.thaw();
     }
     expect(refused.statusCode).toBe(503);
-    expect(refused.json().error.code).toBe('REDIS_UNAVAILABLE');
+    // Redis itself answers (/readyz says so): the answer names what was missing.
+    expect(refused.json().error).toEqual({
+      code: 'REDIS_UNAVAILABLE',
+      message:
+        'Redis did not confirm the write on enough replicas in time (1 replica acknowledgement required ' +
+        '(HOOKLINE_REDIS_REPLICA_ACKS), 0 received within 1000 ms); it may have been kept: retry with the same ' +
+        'request',
+    });
 
     // The first request's key and entry were kept (on the primary): the retry completes its fan-out and
     // answers as a repeat of an accepted event.
