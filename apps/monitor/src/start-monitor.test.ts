@@ -86,6 +86,7 @@ describe('suspension monitor', () => {
       keys: h.keys,
       hookQueues: h.hookQueues,
       store: h.store,
+      holdMax: 10_000,
       signalReady: async () => undefined,
     });
     await control.enable(h.hook.account_id, h.hook.id, 'deliver', 'customer:test');

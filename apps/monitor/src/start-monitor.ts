@@ -30,7 +30,7 @@ export interface MonitorDeps {
     readonly HOOKLINE_SUSPEND_AFTER_MS: number;
     /** Replicas each primary's writes wait for: the monitor reports when fewer are online (default 0). */
     readonly HOOKLINE_REDIS_REPLICA_ACKS?: number;
-    /** For events a recovered fan-out adds to suspended hooks (default 10000). */
+    /** Held events of the hooks it suspends and of those a recovered fan-out adds to (default 10000). */
     readonly HOOKLINE_HOLD_MAX?: number;
     /** The watchdog wakes a hook with work and no worker after this long (default 60000). */
     readonly HOOKLINE_STUCK_AFTER_MS?: number;
@@ -93,6 +93,7 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
   });
   const hookQueues = new HookQueues(redis, keys);
   const index = new SuspendedIndex(redis, keys, hookQueues);
+  const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
   // Read when scraped: nothing between scrapes.
   if (deps.metrics) {
     const gauge = deps.metrics.suspendedHooks;
@@ -110,6 +111,8 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     log,
     clock,
     leaseMs: claimIdleMs,
+    hookQueues,
+    holdMax,
   });
   const consumer = new StreamGroupReader({
     redis,
@@ -127,7 +130,6 @@ export function startMonitor(deps: MonitorDeps): RunningMonitor {
     onError: (error) => log.error({ err: error }, 'outcome stream: retrying'),
   });
   consumer.start();
-  const holdMax = deps.config.HOOKLINE_HOLD_MAX ?? DEFAULT_HOLD_MAX;
   const holdCap = createHoldCap({ hookQueues, outbox: deps.store.historyOutbox });
   // Fan-outs interrupted by a crash of the publishing process are completed here.
   const recovery = new InboxRecovery({

@@ -60,6 +60,7 @@ describe('notices by e-mail', () => {
       keys: h.keys,
       hookQueues: h.hookQueues,
       store: h.store,
+      holdMax: 10_000,
       signalReady: async () => undefined,
     });
     await control.enable(account.id, h.hook.id, 'deliver', `customer:${account.id}`);

@@ -74,6 +74,8 @@ export async function openPipeline(
     keys,
     hookQueues,
     store,
+    // HOOKLINE_HOLD_MAX's default when the test sets no cap.
+    holdMax: holdMax ?? 10_000,
     signalReady: (id) => ready.signal([id]),
   });
   const holdCap = createHoldCap({ hookQueues, outbox });

@@ -40,7 +40,13 @@ beforeEach(async () => {
   );
   p.run({
     deliveryTimeoutMs: 15000,
-    monitor: { config: { HOOKLINE_SUSPEND_AFTER_FAILURES: 3, HOOKLINE_SUSPEND_AFTER_MS: 200 } },
+    monitor: {
+      config: {
+        HOOKLINE_SUSPEND_AFTER_FAILURES: 3,
+        HOOKLINE_SUSPEND_AFTER_MS: 200,
+        HOOKLINE_HOLD_MAX: HOLD_MAX,
+      },
+    },
   });
 });
 
@@ -55,9 +61,9 @@ const callIds = () =>
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `c${from + i}`);
 
-/** Fails the hook until the monitor suspends it; returns how many requests reached it. */
-async function failUntilSuspended(): Promise<number> {
-  await publish(...numbered(1, 8));
+/** Publishes `count` events and fails the hook until the monitor suspends it; returns how many reached it. */
+async function failUntilSuspended(count = 8): Promise<number> {
+  await publish(...numbered(1, count));
   // The reason on the hook, then the account's activity entry: recordSuspension writes them one after the
   // other (the hook's and the account's keys are in different slots of a cluster).
   await waitUntil(
@@ -69,8 +75,10 @@ async function failUntilSuspended(): Promise<number> {
     'the monitor to suspend the hook and record it in the activity',
   );
   // The attempt in flight at the suspension finishes and is recorded; then the worker lets go of the hook.
+  const attempts = async () =>
+    (await store.deliveryLog.list(hook.id, 50)).filter((r) => r.outcome !== 'expired');
   await waitUntil(
-    async () => (await store.deliveryLog.list(hook.id, 50)).length === receiver.requests.length,
+    async () => (await attempts()).length === receiver.requests.length,
     'every attempt that reached the hook to be recorded',
   );
   await waitUntil(
@@ -79,9 +87,9 @@ async function failUntilSuspended(): Promise<number> {
   );
   const sent = receiver.requests.length;
   expect(receiver.requests.every((r) => r.finishedAt !== undefined)).toBe(true);
-  expect((await store.deliveryLog.list(hook.id, 50)).every((r) => r.outcome === 'failed')).toBe(true);
+  expect((await attempts()).every((r) => r.outcome === 'failed')).toBe(true);
   expect(callIds()).toEqual(numbered(1, sent));
-  expect(await hookQueues.waitingCount(hook.id)).toBe(8 - sent);
+  expect(await hookQueues.waitingCount(hook.id)).toBe(Math.min(HOLD_MAX, count - sent));
   return sent;
 }
 
@@ -132,6 +140,26 @@ describe('suspension end to end, with the real worker', () => {
     expect(bodies(rows.map((r) => r.request_body))).toEqual(
       bodies(receiver.requests.map((r) => r.body.toString())),
     );
+  });
+
+  it('caps the events queued before the suspension at HOOKLINE_HOLD_MAX when it suspends, with no publish after', async () => {
+    // 12 events queued while the hook is active: the 3 failures that suspend it are sent, 9 are left held.
+    const sent = await failUntilSuspended(12);
+    expect(sent).toBe(3);
+    // Right after the suspension (checked in failUntilSuspended), not at the next publish: the newest
+    // HOOKLINE_HOLD_MAX stay held, the oldest are recorded expired, each once, and were never sent.
+    const held = numbered(sent + 1, 12).slice(-HOLD_MAX);
+    const expired = (await store.deliveryLog.list(hook.id, 50)).filter((r) => r.outcome === 'expired');
+    expect(expired.map((r) => r.call_id).reverse()).toEqual(numbered(sent + 1, 12 - HOLD_MAX));
+
+    failing = false;
+    const view = await control.enable(hook.account_id, hook.id, 'deliver', `customer:${hook.account_id}`);
+    expect(view).toMatchObject({ changed: true, queued: HOLD_MAX });
+    await receiver.waitFor(sent + HOLD_MAX);
+    await publish('after');
+    await receiver.waitFor(sent + HOLD_MAX + 1);
+    // Only the kept events went out, in order, then the next one: none of the expired.
+    expect(callIds().slice(sent)).toEqual([...held, 'after']);
   });
 
   it('records held events as discarded after enable(discard) and sends none of them', async () => {

@@ -113,6 +113,7 @@ export function createServices(deps: {
     keys,
     hookQueues,
     store: { ...store, deliveryLog, historyOutbox: outbox },
+    holdMax: settings.HOOKLINE_HOLD_MAX,
     signalReady: (hookId) => ready.signal([hookId]),
     ...(settings.HOOKLINE_DELIVERY_TIMEOUT_MS ? { deadlineMs: settings.HOOKLINE_DELIVERY_TIMEOUT_MS } : {}),
     // A probe is an attempt: it gets its own `hookline.delivery` span when the process traces.

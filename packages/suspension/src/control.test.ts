@@ -189,3 +189,60 @@ describe('HookControl', () => {
     }
   });
 });
+
+describe('HookControl under HOOKLINE_HOLD_MAX', () => {
+  const HOLD_MAX = 2;
+
+  beforeEach(async () => {
+    // The same Redis prefix, with a hook control capped at 2 held events.
+    ({ keys, hookQueues, store, control } = suspensionForTest(ctx, HOLD_MAX));
+    producer = ctx.closeLater(new Producer({ redis: ctx.redis, keys, erasureTags: store.erasureTags }));
+    const account = await store.accounts.create({ name: 'Acme' });
+    hook = await store.hooks.create(
+      account.id,
+      { url: receiver.url(), format: 'json', auth: { scheme: 'none' } },
+      'operator',
+    );
+  });
+
+  const heldCallIds = async () =>
+    (await ctx.closeLater(hookQueues.open(hook.id)).getWaiting()).map(
+      (job) => (job.data as DeliverJobData).event.fields.call_id,
+    );
+  const expired = async () =>
+    (await store.deliveryLog.list(hook.id, 10))
+      .filter((r) => r.outcome === 'expired')
+      .map((r) => r.event_id)
+      .reverse();
+
+  it('an admin pause keeps only the newest events queued before it, recording the oldest expired', async () => {
+    const ids = await publish('c1', 'c2', 'c3', 'c4');
+    expect(await control.suspend(hook.id, 'paused by admin', 'admin:ops')).toBe(true);
+    // At the pause, with no publish after it.
+    expect(await heldCallIds()).toEqual(['c3', 'c4']);
+    expect(await expired()).toEqual(ids.slice(0, 2));
+
+    standInWorker();
+    const view = await control.enable(hook.account_id, hook.id, 'deliver', 'admin:ops');
+    expect(view).toMatchObject({ changed: true, queued: 2 });
+    await receiver.waitFor(2);
+    await publish('c5');
+    await receiver.waitFor(3);
+    expect(bodies()).toEqual(['c3', 'c4', 'c5']);
+  });
+
+  it('a re-enable delivers at most the cap, even of a pause whose suspension is not recorded yet', async () => {
+    const ids = await publish('c1', 'c2', 'c3', 'c4');
+    // The queue paused as a worker's outcome script pauses it, before the monitor records (and caps) it.
+    await hookQueues.pauseOnce(hook.id);
+
+    standInWorker();
+    const view = await control.enable(hook.account_id, hook.id, 'deliver', `customer:${hook.account_id}`);
+    expect(view).toMatchObject({ changed: true, queued: 2 });
+    await receiver.waitFor(2);
+    await publish('c5');
+    await receiver.waitFor(3);
+    expect(bodies()).toEqual(['c3', 'c4', 'c5']);
+    expect(await expired()).toEqual(ids.slice(0, 2));
+  });
+});

@@ -12,7 +12,7 @@ import {
   systemClock,
 } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import { dropHeldEvents } from './hold-cap';
+import { dropHeldEvents, expireOverCap } from './hold-cap';
 import type { HookQueues } from '@hookline/redis';
 import { resetStreak } from './streaks';
 import { recordSuspension, type SuspensionStore } from './recording';
@@ -25,6 +25,8 @@ export interface HookControlDeps {
   readonly keys: RedisKeys;
   readonly hookQueues: HookQueues;
   readonly store: SuspensionStore;
+  /** HOOKLINE_HOLD_MAX: applied when this suspends a hook, and to the events a re-enable delivers. */
+  readonly holdMax: number;
   /** Tells the worker fleet the hook has events again (the scheduler's ready set). */
   readonly signalReady: (hookId: string) => Promise<void>;
   readonly clock?: Clock;
@@ -132,6 +134,9 @@ export class HookControl {
               since.getTime(),
             )
           : 0;
+    // Never more than the cap goes out: a suspension the monitor has not recorded yet (it caps when it records)
+    // may still hold every event queued before the pause. Nothing to drop when it is already capped.
+    if (held !== 'discard') await expireOverCap(dropDeps, hookId, this.deps.holdMax);
     const queued = held === 'discard' ? 0 : await hookQueues.waitingCount(hookId);
     const now = this.clock();
     // A fresh streak before the flag goes: the first failure after the enable must count.

@@ -85,16 +85,21 @@ function dropRecord(
 }
 
 /**
- * The hold cap for the producer: after an event is added to a paused hook's queue, drops the oldest held
- * events beyond `holdMax` (HOOKLINE_HOLD_MAX) and records them `expired`.
+ * HOOKLINE_HOLD_MAX on a paused hook: drops its oldest held events beyond `holdMax` and records them `expired`.
+ * Applied after an event is added to a paused queue (the producer), when a hook is suspended (events queued
+ * before it become held at once) and on a re-enable that delivers. Returns how many were dropped.
  */
+export function expireOverCap(deps: HoldDeps, hookId: string, holdMax: number): Promise<number> {
+  return dropHeldEvents(
+    deps,
+    hookId,
+    holdMax,
+    'expired',
+    `dropped while the hook was suspended: more than ${holdMax} events held`,
+  );
+}
+
+/** The hold cap for the producer's `onHeld`, bound to its queues and outbox. */
 export function createHoldCap(deps: HoldDeps): (hookId: string, holdMax: number) => Promise<number> {
-  return (hookId, holdMax) =>
-    dropHeldEvents(
-      deps,
-      hookId,
-      holdMax,
-      'expired',
-      `dropped while the hook was suspended: more than ${holdMax} events held`,
-    );
+  return (hookId, holdMax) => expireOverCap(deps, hookId, holdMax);
 }

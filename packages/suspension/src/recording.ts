@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import { isDropped, type DeliveryRecord, type LogSink } from '@hookline/core';
 import type { DeliveryLog } from '@hookline/history';
-import type { HistoryOutbox, RedisKeys } from '@hookline/redis';
+import type { HistoryOutbox, HookQueues, RedisKeys } from '@hookline/redis';
 import type { ActivityFeed, Hooks } from '@hookline/store';
+import { expireOverCap } from './hold-cap';
 import { announce, noticeFailures } from './notices';
 
 // Recording a suspension is the same whoever suspended: the monitor (a failure streak) or an admin (Bull
@@ -22,6 +23,10 @@ export interface SuspensionDeps {
   readonly keys: RedisKeys;
   readonly store: SuspensionStore;
   readonly log?: LogSink;
+  /** The hold cap at the suspension: the held events' queue. */
+  readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
+  /** HOOKLINE_HOLD_MAX. */
+  readonly holdMax: number;
 }
 
 export interface Suspension {
@@ -34,9 +39,20 @@ export interface Suspension {
   readonly failures: readonly DeliveryRecord[];
 }
 
-/** Writes why a hook was suspended everywhere it is read: the hook, the account's feed, the index, the log. */
+/**
+ * Caps the held events at HOOKLINE_HOLD_MAX, then writes why a hook was suspended everywhere it is read: the
+ * hook, the account's feed, the index, the log.
+ */
 export async function recordSuspension(deps: SuspensionDeps, s: Suspension): Promise<void> {
   const at = s.at.toISOString();
+  // Events queued before the pause are held from now on: past the cap, the oldest go now, not only when the next
+  // event is published (a re-enable before then would deliver them all). First, so that a suspension recorded
+  // is a capped one; a retry of an unrecorded suspension caps again, which finds nothing left to drop.
+  await expireOverCap(
+    { hookQueues: deps.hookQueues, outbox: deps.store.historyOutbox, clock: () => s.at },
+    s.hookId,
+    deps.holdMax,
+  );
   await deps.store.hooks.recordSuspension(s.hookId, {
     at,
     reason: s.reason,

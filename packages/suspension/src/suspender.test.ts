@@ -1,6 +1,6 @@
 import type { AttemptRecord, HookView, RecordedOutcome } from '@hookline/core';
 import { appendOutcome, type StreamEntry } from '@hookline/queue';
-import type { RedisKeys } from '@hookline/redis';
+import type { HookQueues, RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { Streaks } from './streaks';
 import { Suspender } from './suspender';
@@ -13,11 +13,12 @@ const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-20T10:11:12.000Z');
 const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 let keys: RedisKeys;
+let hookQueues: HookQueues;
 let store: ReturnType<typeof suspensionForTest>['store'];
 let hook: HookView;
 
 beforeEach(async () => {
-  ({ keys, store } = suspensionForTest(ctx));
+  ({ keys, hookQueues, store } = suspensionForTest(ctx));
   const account = await store.accounts.create({ name: 'Acme' });
   hook = await store.hooks.create(
     account.id,
@@ -35,6 +36,8 @@ function suspender(now: number): Suspender {
     log: { info: () => undefined, warn: () => undefined },
     clock: () => new Date(now),
     leaseMs: 30_000,
+    hookQueues,
+    holdMax: 10_000,
   });
 }
 

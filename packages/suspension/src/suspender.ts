@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '@hookline/redis';
+import type { HookQueues, RedisKeys } from '@hookline/redis';
 import { type LogSink, type Clock } from '@hookline/core';
 import { outcomeFromFields, type StreamEntry } from '@hookline/queue';
 import { recentFailures, recordSuspension, recordWarning, type SuspensionStore } from './recording';
@@ -16,6 +16,9 @@ export interface SuspenderDeps {
   readonly clock: Clock;
   /** How long a suspension this monitor is recording is left to it before another monitor may take over. */
   readonly leaseMs: number;
+  /** The hold cap applied at each suspension it records (HOOKLINE_HOLD_MAX). */
+  readonly hookQueues: Pick<HookQueues, 'dropOldestHeld'>;
+  readonly holdMax: number;
 }
 
 type Suspend = Extract<StreakVerdict, { kind: 'suspend' }>;

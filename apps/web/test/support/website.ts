@@ -151,6 +151,7 @@ export function useWebsite(
       keys: w.keys,
       hookQueues: w.hookQueues,
       store: w.store,
+      holdMax: 10_000,
       signalReady: (hookId) => ready.signal([hookId]),
       probe: {
         attempt: async (request) => sentOrError(await deliverer.attempt(request)),

@@ -20,8 +20,14 @@ export function outboxRecords(outbox: HistoryOutbox) {
       .slice(0, limit);
 }
 
-/** The production store, hook queues and hook control on a test's own Redis key prefix. */
-export function suspensionForTest(ctx: Pick<ReturnType<typeof useRedis>, 'prefix' | 'redis'>): {
+/**
+ * The production store, hook queues and hook control on a test's own Redis key prefix; `holdMax` is
+ * HOOKLINE_HOLD_MAX (its default, 10000, unless given).
+ */
+export function suspensionForTest(
+  ctx: Pick<ReturnType<typeof useRedis>, 'prefix' | 'redis'>,
+  holdMax = 10_000,
+): {
   keys: RedisKeys;
   hookQueues: HookQueues;
   store: Store & SuspensionStore;
@@ -51,6 +57,7 @@ export function suspensionForTest(ctx: Pick<ReturnType<typeof useRedis>, 'prefix
     keys,
     hookQueues,
     store,
+    holdMax,
     signalReady: (hookId) => ready.signal([hookId]),
   });
   return { keys, hookQueues, store, outbox, records, control };
