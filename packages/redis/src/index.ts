@@ -55,6 +55,7 @@ export {
   StaleFanOutError,
 } from './bullmq/fenced-add';
 export { deliverable, needsWorker, type HookBacklog } from './bullmq/hook-backlog';
+export { type WaitingJob, type WaitingWindow, type WindowStart } from './bullmq/waiting-window';
 export {
   HistoryOutbox,
   OutboxMarks,

@@ -5,6 +5,7 @@ import { parseBacklog, type HookBacklog } from './hook-backlog';
 import { personalArg, type ErasureScope } from '../erasure-scope';
 import type { RedisKeys } from '../keys';
 import { BULLMQ_SCRIPTS } from './scripts';
+import { readWaitingWindow, type WaitingWindow, type WindowStart } from './waiting-window';
 
 /**
  * Length of each hook queue's BullMQ event stream (`streams.events.maxLen`, kept as `opts.maxLenEvents` in
@@ -87,9 +88,21 @@ export class HookQueues {
     await this.with(hookId, (q) => q.resume());
   }
 
-  /** Events waiting (or held, while paused) for this hook. */
+  /**
+   * Events waiting (or held, while paused) for this hook: the length of the list `waitingWindow` reads, with one
+   * command and no Queue handle (which would cost a version check and a meta write).
+   */
   async waitingCount(hookId: string): Promise<number> {
-    return this.with(hookId, (q) => q.getWaitingCount());
+    return this.redis.llen(this.layout(hookId).wait);
+  }
+
+  /**
+   * Up to `count` of the jobs waiting in the hook's queue, in delivery order, from `start`: what the website and
+   * the API list as held events while the hook is suspended. One script, so the window, its place and the total
+   * agree (waiting-window.lua).
+   */
+  async waitingWindow(hookId: string, start: WindowStart, count: number): Promise<WaitingWindow> {
+    return readWaitingWindow(this.redis, this.layout(hookId), start, count);
   }
 
   /**

@@ -14,6 +14,8 @@ export const BULLMQ_SCRIPTS = {
   hookNeedsWorker: loadScript('hook-needs-worker', DIR),
   /** A hook's backlog for the watchdog and the fleet figures: waiting, active, paused, oldest event. */
   hookBacklog: loadScript('hook-backlog', DIR),
+  /** A window of a hook's waiting (held) events in delivery order: the website's held list and the API's. */
+  waitingWindow: loadScript('waiting-window', DIR),
   /** Take over the active job of a holder that is gone (its lock expired). */
   jobAdopt: loadScript('job-adopt', DIR),
   /** Let go of the lock of an active job that was never sent, so the next holder takes it at once. */
