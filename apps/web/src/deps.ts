@@ -3,7 +3,7 @@ import type { Config } from '@hookline/config';
 import { type Clock, type EventCatalog, type HookEnabler, type HookSender } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
-import type { Accounts, ActivityFeed, Hooks, PortalLinks } from '@hookline/store';
+import type { Accounts, ActivityFeed, HeldEvents, Hooks, PortalLinks } from '@hookline/store';
 import type { Logger } from '@hookline/telemetry';
 import type { BrandSettings } from './view/brand';
 
@@ -31,6 +31,8 @@ export interface WebDeps {
     readonly accounts: Accounts;
     readonly hooks: Hooks;
     readonly activity: ActivityFeed;
+    /** A suspended hook's held events, a page at a time (the API lists them from the same reader). */
+    readonly held: Pick<HeldEvents, 'page'>;
   };
   /** The delivery history: hooks' logs, one attempt, the search by call, health. */
   readonly history: Pick<HistoryReader, 'listForHook' | 'listForAccount' | 'attempt' | 'health'>;
@@ -40,10 +42,9 @@ export interface WebDeps {
   readonly audit: Pick<AuditTrail, 'record' | 'list'>;
   /** Sign-in links made by the operator (POST /v1/accounts/{acct}/portal-links), used here once. */
   readonly portalLinks: Pick<PortalLinks, 'use'>;
-  /** waitingCount(hookId) is the number of events held while a hook is suspended; waitingData lists them. */
+  /** waitingCount(hookId) is the number of events held while a hook is suspended. */
   readonly hookQueues: {
     waitingCount(hookId: string): Promise<number>;
-    waitingData(hookId: string, start: number, count: number): Promise<unknown[]>;
   };
   readonly logger: Logger;
   readonly clock?: Clock;

@@ -32,4 +32,23 @@ describe('held events paged on a live page', () => {
     expect(part).toContain('held-25');
     expect(part).not.toContain('held-1"');
   });
+
+  // product.md §18: from the erasure's 202 on, the list shows nothing of the events it reaches (the monitor
+  // removes them when it gets to them).
+  it('shows no call id of a held event that a running erasure reaches', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/in' });
+    await w.suspend(hook.id, 3);
+    for (const callId of ['kept-1', 'erased-2'])
+      await w.producer.publish(account.id, {
+        type: 'call_created',
+        data: { ...SAMPLE_CALL_DATA, call_id: callId },
+      });
+    await w.store.erasures.request(account.id, { kind: 'call_id', value: 'erased-2' }, 'operator');
+    const { cookie } = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const page = await (await fetch(`${w.baseUrl}/hooks/${hook.id}`, { headers: { cookie } })).text();
+    expect(page).toContain('1–2 of 2');
+    expect(page).toContain('data-held-call="kept-1"');
+    expect(page).not.toContain('erased-2');
+  });
 });

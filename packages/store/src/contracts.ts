@@ -11,7 +11,7 @@ import type {
   SigningKeys,
   UpdateHookInput,
 } from '@hookline/core';
-import type { PreparedFinish, PreparedTake } from '@hookline/redis';
+import type { PreparedFinish, PreparedTake, WaitingWindow, WindowStart } from '@hookline/redis';
 import type { HookPage, HookPageRequest } from './hook-page';
 
 // The store's public contract. Implementations live beside this file; the API, the website, the worker and
@@ -164,6 +164,12 @@ export interface HookQueueAdmin {
   pausedMany(hookIds: readonly string[]): Promise<boolean[]>;
   /** Obliterates the queue and every job in it. */
   remove(hookId: string): Promise<void>;
+}
+
+/** The part of `HookQueues` that reads a hook's waiting (while suspended, held) events: HeldEvents' source. */
+export interface WaitingQueue {
+  waitingCount(hookId: string): Promise<number>;
+  waitingWindow(hookId: string, start: WindowStart, count: number): Promise<WaitingWindow>;
 }
 
 /**

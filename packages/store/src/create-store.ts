@@ -11,8 +11,10 @@ import type {
   HookQueueAdmin,
   Hooks,
   SuspensionRule,
+  WaitingQueue,
 } from './contracts';
 import { RedisErasures } from './erasures';
+import { HeldEvents } from './held-events';
 import { RedisHooks } from './hooks';
 import type { SecretBox } from './secret-box';
 
@@ -20,8 +22,8 @@ export interface StoreDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly secretBox: SecretBox;
-  /** `HookQueues` from @hookline/queue. */
-  readonly hookQueues: HookQueueAdmin;
+  /** `HookQueues` from @hookline/redis. */
+  readonly hookQueues: HookQueueAdmin & WaitingQueue;
   readonly clock?: Clock;
   readonly activityMax?: number;
   /** The event kinds hooks may subscribe to (HOOKLINE_EVENT_CATALOG); call_created alone when absent. */
@@ -43,6 +45,8 @@ export interface Store {
   readonly erasures: RedisErasures;
   /** The erasure fence's tags (keyed from the secret box's key), for the producer, workers and monitor. */
   readonly erasureTags: ErasureTags;
+  /** A suspended hook's held events as the website and the API show them. */
+  readonly held: HeldEvents;
 }
 
 export function createStore(deps: StoreDeps): Store {
@@ -56,5 +60,6 @@ export function createStore(deps: StoreDeps): Store {
     attempts: new RedisAttemptLedger(deps.redis, deps.keys, deps.secretBox, deps.suspensionRule),
     erasures: new RedisErasures({ ...deps, activity, clock, erasureTags }),
     erasureTags,
+    held: new HeldEvents(deps.redis, deps.keys, deps.hookQueues, erasureTags),
   };
 }

@@ -1,5 +1,12 @@
 export * from './contracts';
 export { decodeHookCursor, type HookPage, type HookPageRequest } from './hook-page';
+export {
+  decodeHeldCursor,
+  HeldEvents,
+  type HeldEventView,
+  type HeldPage,
+  type HeldPageStart,
+} from './held-events';
 export { createStore, type Store, type StoreDeps } from './create-store';
 export { SecretBox, SecretBoxError } from './secret-box';
 export { hashPassword, verifyPasswordHash } from './passwords';

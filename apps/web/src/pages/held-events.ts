@@ -1,34 +1,12 @@
-import { searchKeyOf, type DeliverableEvent } from '@hookline/core';
+import type { HeldEventView } from '@hookline/store';
 import { html, type SafeHtml } from '../view/html';
 import { plural, time } from '../view/format';
 
 export const HELD_PAGE = 20;
 
-/** One held event as the suspended hook's page lists it. */
-export interface HeldEvent {
-  readonly acceptedAt: string;
-  readonly kind: string;
-  readonly callId?: string;
-}
-
-/** A waiting job's data, read for display only: anything unexpected is shown as unknown, never trusted. */
-export function heldEventOf(data: unknown): HeldEvent {
-  const job = (data ?? {}) as { acceptedAt?: unknown; event?: Partial<DeliverableEvent> };
-  const at = typeof job.acceptedAt === 'number' ? new Date(job.acceptedAt) : undefined;
-  const event = job.event;
-  const callId =
-    event && typeof event.fields === 'object' && event.fields !== null
-      ? searchKeyOf(event as DeliverableEvent)
-      : undefined;
-  return {
-    acceptedAt: at && !Number.isNaN(at.getTime()) ? at.toISOString() : '',
-    kind: typeof event?.type === 'string' ? event.type : 'unknown',
-    ...(callId !== undefined ? { callId } : {}),
-  };
-}
-
 export interface HeldList {
-  readonly events: readonly HeldEvent[];
+  /** As the API lists them too (store's held-events.ts): no call id while an erasure reaching the event runs. */
+  readonly events: readonly HeldEventView[];
   /** Position of the first one shown (0: the next to go). */
   readonly from: number;
   readonly total: number;
@@ -68,10 +46,10 @@ export function heldEventsCard(hookId: string, list: HeldList, byAdmin = false):
         <tbody>
           ${events.map(
             (e) =>
-              html`<tr data-held-call="${e.callId ?? ''}">
-                <td data-label="Accepted at">${e.acceptedAt ? time(e.acceptedAt) : '—'}</td>
-                <td data-label="Kind">${e.kind}</td>
-                <td data-label="Call id"><span class="mono">${e.callId ?? '—'}</span></td>
+              html`<tr data-held-call="${e.call_id ?? ''}">
+                <td data-label="Accepted at">${time(e.accepted_at)}</td>
+                <td data-label="Kind">${e.type}</td>
+                <td data-label="Call id"><span class="mono">${e.call_id ?? '—'}</span></td>
               </tr>`,
           )}
         </tbody>

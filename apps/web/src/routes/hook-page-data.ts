@@ -6,7 +6,7 @@ import {
   type DeliveryRecord,
   type HookView,
 } from '@hookline/core';
-import { HELD_PAGE, heldEventOf } from '../pages/held-events';
+import { HELD_PAGE } from '../pages/held-events';
 import type { HookPageInput } from '../pages/hook-page';
 import { parseLogQuery } from '../pages/log-filters';
 import type { WebContext } from '../web-context';
@@ -30,7 +30,7 @@ export async function loadHookPage(
   hook: HookView,
   params: Record<string, unknown>,
 ): Promise<HookPageInput> {
-  const { history, hookQueues } = ctx.deps;
+  const { history } = ctx.deps;
   const query = parseLogQuery(params, LOG_LIMIT);
   const week = params.window === '7d';
   const [page, health] = await Promise.all([
@@ -44,19 +44,18 @@ export async function loadHookPage(
     const recent = query.active
       ? (await history.listForHook(hook.id, {}, { limit: LOG_LIMIT })).data
       : deliveries;
-    const [info, held, waiting] = await Promise.all([
+    const [info, held] = await Promise.all([
       ctx.deps.store.hooks.suspension(hook.account_id, hook.id),
-      hookQueues.waitingCount(hook.id),
-      hookQueues.waitingData(hook.id, heldFrom, HELD_PAGE),
+      ctx.deps.store.held.page(hook.id, { from: heldFrom }, HELD_PAGE),
     ]);
     const stored = info?.failures ?? [];
     const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(recent);
     suspension = {
       failures,
-      held,
+      held: held.total,
       // Only an admin lifts an admin's pause: the page offers the customer no re-enable then.
       byAdmin: info?.by?.startsWith('admin:') === true,
-      heldList: { events: waiting.map(heldEventOf), from: heldFrom, total: held },
+      heldList: { events: held.data, from: held.from, total: held.total },
     };
   }
   return {

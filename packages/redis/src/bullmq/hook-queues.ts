@@ -106,16 +106,6 @@ export class HookQueues {
   }
 
   /**
-   * The data of up to `count` jobs waiting in the hook's queue from position `start` (0 is the next to go),
-   * in delivery order: what the website lists as held events while the hook is suspended.
-   */
-  async waitingData(hookId: string, start: number, count: number): Promise<unknown[]> {
-    return this.with(hookId, async (q) =>
-      (await q.getJobs(['waiting'], start, start + count - 1, true)).map((job) => job.data as unknown),
-    );
-  }
-
-  /**
    * True while the hook needs a worker: events it could take now (not paused, jobs waiting), or a job in
    * progress. A job stays active after its holder died (kill -9) until its lock expires and another holder
    * takes it over; letting go of the queue before then would leave the hook's last event neither delivered
