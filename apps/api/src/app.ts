@@ -19,6 +19,7 @@ import { erasureRoutes } from './routes/erasures';
 import { eventRoutes } from './routes/events';
 import { eventTypeRoutes } from './routes/event-types';
 import { healthRoutes } from './routes/health';
+import { heldEventRoutes } from './routes/held-events';
 import { hookActionRoutes } from './routes/hook-actions';
 import { hookRoutes } from './routes/hooks';
 import { openApiRoute } from './routes/openapi';
@@ -31,6 +32,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...accountRoutes(deps),
     ...hookRoutes(deps),
     ...hookActionRoutes(deps),
+    ...heldEventRoutes(deps),
     ...deliveryRoutes(deps),
     ...activityRoutes(deps),
     ...erasureRoutes(deps),

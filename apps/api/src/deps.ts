@@ -3,7 +3,7 @@ import type { Config } from '@hookline/config';
 import type { EventCatalog, HookEnabler, HookSender, PublishEventInput } from '@hookline/core';
 import type { AuditTrail, HistoryReader } from '@hookline/history';
 import type { EgressFleetWait } from '@hookline/redis';
-import type { Accounts, ActivityFeed, Hooks, PortalLinks, RedisErasures } from '@hookline/store';
+import type { Accounts, ActivityFeed, HeldEvents, Hooks, PortalLinks, RedisErasures } from '@hookline/store';
 import type { Logger, Metrics } from '@hookline/telemetry';
 
 /**
@@ -24,6 +24,8 @@ export interface ApiDeps {
     readonly hooks: Hooks;
     readonly activity: ActivityFeed;
     readonly erasures: Pick<RedisErasures, 'request' | 'get'>;
+    /** A hook's held events and their count, read as the website reads them. */
+    readonly held: Pick<HeldEvents, 'page' | 'count'>;
   };
   /** The delivery history (PostgreSQL, and the outboxes of records not written yet). */
   readonly history: Pick<HistoryReader, 'listForHook' | 'listForAccount' | 'attempt' | 'health'>;

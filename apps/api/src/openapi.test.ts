@@ -179,6 +179,33 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
   });
 
+  it("documents a hook's held events as paged in delivery order, and held_count on the hook", () => {
+    const held = doc.paths['/v1/accounts/{acct}/hooks/{hook}/held']!.get!;
+    expect(held.summary).toMatch(
+      /^The events the hook holds while suspended, in delivery order, oldest first: the order a re-enable delivers them in/,
+    );
+    expect(held.parameters!.map((p) => [p.name, p.in, p.schema.description])).toEqual([
+      ['acct', 'path', undefined],
+      ['hook', 'path', undefined],
+      ['limit', 'query', 'How many events, in delivery order, oldest first (at most 200; 50 when not given)'],
+      ['cursor', 'query', 'next_cursor of the previous page'],
+    ]);
+    expect(held.responses['200']!.content!['application/json']!.schema).toMatchObject({
+      properties: {
+        data: { type: 'array', items: { $ref: '#/components/schemas/HeldEvent' } },
+        next_cursor: { type: 'string' },
+      },
+    });
+    expect(doc.components.schemas.HeldEvent).toMatchObject({
+      required: ['event_id', 'type', 'accepted_at'],
+      properties: { call_id: { type: 'string', description: expect.stringContaining('erasure') } },
+    });
+    expect(Object.keys(held.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(doc.components.schemas.Hook!.properties).toMatchObject({
+      held_count: { type: 'integer', description: expect.stringContaining('while it is suspended') },
+    });
+  });
+
   it('documents answers, errors and security per route', () => {
     const op = (path: string, method: string) => doc.paths[path]![method]!;
     const createHook = op('/v1/accounts/{acct}/hooks', 'post');

@@ -52,6 +52,14 @@ export const hookView = z
         'Why, as a sentence to show people, e.g. "10 consecutive failures over 12 minutes; the last: the endpoint ' +
           'answered 500". It carries no times or codes: those are suspended_at and the delivery log',
       ),
+    held_count: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'How many events the hook holds: only in GET answers (one hook, or the list) while it is suspended, ' +
+          'read then alone so that an active hook costs nothing more; GET …/hooks/{hook}/held lists them',
+      ),
     created_at: z.string(),
     updated_at: z.string(),
     insecure_credentials: z

@@ -5,6 +5,7 @@ import {
   hookChangeAction,
   hookInputSchemas,
   notFound,
+  type HookView,
 } from '@hookline/core';
 import { decodeHookCursor } from '@hookline/store';
 import { auditRecorder } from '../audit';
@@ -29,6 +30,9 @@ export function hookRoutes(deps: ApiDeps): Route[] {
     eventTypeHeader: deps.config.HOOKLINE_EVENT_TYPE_HEADER,
   });
   const audit = auditRecorder(deps);
+  // Read for a suspended hook alone (one command): a GET of an active hook costs nothing more for it.
+  const withHeldCount = async (hook: HookView) =>
+    hook.state === 'suspended' ? { ...hook, held_count: await deps.store.held.count(hook.id) } : hook;
   return [
     defineRoute({
       operationId: 'createHook',
@@ -62,13 +66,13 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       scope: 'account',
       query: hooksQuery,
       responses: { 200: { description: 'Hooks, oldest first', schema: pageOf(hookView) } },
-    })(async ({ account, query }) => ({
-      status: 200,
-      body: await hooks.page(account.id, {
+    })(async ({ account, query }) => {
+      const page = await hooks.page(account.id, {
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
-      }),
-    })),
+      });
+      return { status: 200, body: { ...page, data: await Promise.all(page.data.map(withHeldCount)) } };
+    }),
     defineRoute({
       operationId: 'getHook',
       method: 'GET',
@@ -76,8 +80,10 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       summary: 'One hook',
       tag: 'hooks',
       scope: 'hook',
-      responses: { 200: { description: 'The hook, credentials masked', schema: hookView } },
-    })(async ({ hook }) => ({ status: 200, body: hook })),
+      responses: {
+        200: { description: 'The hook, credentials masked; held_count while suspended', schema: hookView },
+      },
+    })(async ({ hook }) => ({ status: 200, body: await withHeldCount(hook) })),
     defineRoute({
       operationId: 'updateHook',
       method: 'PATCH',
