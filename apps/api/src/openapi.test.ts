@@ -236,6 +236,19 @@ describe('GET /openapi.json', () => {
       expect.objectContaining({ name: 'hook', in: 'path', required: true }),
       expect.objectContaining({ name: 'attempt_id', in: 'path', required: true }),
     ]);
+    // One attempt from the account's log, a deleted hook's included: the same answer as the hook's route.
+    const accountAttempt = op('/v1/accounts/{acct}/deliveries/{attempt_id}', 'get');
+    expect(accountAttempt.parameters).toEqual([
+      expect.objectContaining({ name: 'acct', in: 'path', required: true }),
+      expect.objectContaining({ name: 'attempt_id', in: 'path', required: true }),
+    ]);
+    expect(accountAttempt.summary).toContain('a deleted hook');
+    expect(accountAttempt.responses['200']!.content!['application/json']!.schema).toEqual(
+      op('/v1/accounts/{acct}/hooks/{hook}/deliveries/{attempt_id}', 'get').responses['200']!.content![
+        'application/json'
+      ]!.schema,
+    );
+    expect(Object.keys(accountAttempt.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
     // Trace context rides in headers (product.md §19), optional: a bad one never refuses an event.
     expect(op('/v1/accounts/{acct}/events', 'post').parameters).toEqual([
       expect.objectContaining({ name: 'acct', in: 'path', required: true }),

@@ -98,16 +98,28 @@ export class HistoryReader {
     return toPage([...pending, ...rows], page.limit);
   }
 
-  /** One attempt with its request and response; undefined unless it is this account's and this hook's. */
-  async attempt(accountId: string, hookId: string, attemptId: string): Promise<AttemptRecord | undefined> {
-    // The outbox before the database (WAITING_FIRST).
-    const waiting = (await this.pending(hookId)).find(
-      (r) => r.attempt_id === attemptId && r.account_id === accountId,
-    );
+  /**
+   * One attempt with its request and response; undefined unless it is this account's and this hook's. Without a
+   * hook, of any hook of the account, a deleted one's included: its records stay in the account's history (the
+   * few it had in its outbox reach the database within a second of its writer's round).
+   */
+  async attempt(
+    accountId: string,
+    hookId: string | undefined,
+    attemptId: string,
+  ): Promise<AttemptRecord | undefined> {
+    // The outboxes before the database (WAITING_FIRST).
+    const pending =
+      hookId === undefined ? await this.pendingOfAccount(accountId) : await this.pending(hookId);
+    const waiting = pending.find((r) => r.attempt_id === attemptId && r.account_id === accountId);
     if (waiting) return waiting;
+    const where = new Where();
+    where.add('attempt_id = $', attemptId);
+    where.add('account_id = $', accountId);
+    if (hookId !== undefined) where.add('hook_id = $', hookId);
     const rows = await this.client.query<AttemptRow>(
-      `SELECT ${COLUMNS} FROM attempts WHERE attempt_id = $1 AND account_id = $2 AND hook_id = $3 LIMIT 1`,
-      [attemptId, accountId, hookId],
+      `SELECT ${COLUMNS} FROM attempts WHERE ${where.sql()} LIMIT 1`,
+      where.params,
     );
     return rows[0] && fromRow(rows[0]);
   }

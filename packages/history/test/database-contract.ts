@@ -124,6 +124,28 @@ export function historyContract(open: () => Promise<{ client: SqlClient; schema:
     expect(await reader.attempt(mine[0]!.account_id, theirs.hook_id, theirs.attempt_id)).toBeUndefined();
   });
 
+  it("finds one attempt of any hook of the account without the hook (a deleted one's too), never another account's", async () => {
+    const written = attemptRecord({ hook_id: 'hk_00000000000000000007' });
+    const pending = attemptRecord({ hook_id: 'hk_00000000000000000002' });
+    const theirs = attemptRecord({ account_id: 'acct_00000000000000000009' });
+    await new HistoryWriter(client).write([written, theirs]);
+    // Hook 7 is no longer among the account's hooks (deleted); hook 2's record waits in its outbox.
+    const outbox = {
+      pending: async (hookId: string) => (hookId === pending.hook_id ? [JSON.stringify(pending)] : []),
+    } as unknown as HistoryOutbox;
+    const reader = new HistoryReader(client, outbox, async () => [
+      'hk_00000000000000000001',
+      pending.hook_id,
+    ]);
+    const account = written.account_id;
+    expect(await reader.attempt(account, undefined, written.attempt_id)).toEqual(written);
+    expect(await reader.attempt(account, undefined, pending.attempt_id)).toEqual(pending);
+    expect(await reader.attempt(account, undefined, theirs.attempt_id)).toBeUndefined();
+    expect(await reader.attempt(theirs.account_id, undefined, theirs.attempt_id)).toEqual(theirs);
+    // With a hook, only that hook's.
+    expect(await reader.attempt(account, 'hk_00000000000000000001', written.attempt_id)).toBeUndefined();
+  });
+
   it("pages an account's whole log from an index, newest day first, never sorting the account's records", async () => {
     const day = 24 * HOUR;
     const newest = Date.parse('2026-11-24T12:00:00.000Z');

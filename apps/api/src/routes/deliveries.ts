@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   HooklineError,
@@ -29,6 +30,15 @@ const resent = z.object({
 export function deliveryRoutes(deps: ApiDeps): Route[] {
   const { history } = deps;
   const audit = auditRecorder(deps);
+  /** The path's attempt, of this hook, or of any hook of the account (a deleted one's too); else a 404. */
+  const attemptOf = async (accountId: string, hookId: string | undefined, request: FastifyRequest) => {
+    const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
+    const record = ATTEMPT_ID.test(attemptId)
+      ? await history.attempt(accountId, hookId, attemptId)
+      : undefined;
+    if (!record) throw notFound('Attempt');
+    return record;
+  };
   return [
     defineRoute({
       operationId: 'listDeliveries',
@@ -69,14 +79,25 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
       scope: 'hook',
       otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'The attempt', schema: attemptDetail } },
-    })(async ({ account, hook, request }) => {
-      const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
-      const record = ATTEMPT_ID.test(attemptId)
-        ? await history.attempt(account.id, hook.id, attemptId)
-        : undefined;
-      if (!record) throw notFound('Attempt');
-      return { status: 200, body: detail(record) };
-    }),
+    })(async ({ account, hook, request }) => ({
+      status: 200,
+      body: detail(await attemptOf(account.id, hook.id, request)),
+    })),
+    defineRoute({
+      operationId: 'getAccountDelivery',
+      method: 'GET',
+      path: '/v1/accounts/{acct}/deliveries/{attempt_id}',
+      summary:
+        "One attempt of any of the account's hooks in full, a deleted hook's included (its attempts stay in the " +
+        "account's log): the same answer as …/hooks/{hook}/deliveries/{attempt_id}, whose hook_id it names",
+      tag: 'deliveries',
+      scope: 'account',
+      otherErrors: ['HISTORY_UNAVAILABLE'],
+      responses: { 200: { description: 'The attempt', schema: attemptDetail } },
+    })(async ({ account, request }) => ({
+      status: 200,
+      body: detail(await attemptOf(account.id, undefined, request)),
+    })),
     defineRoute({
       operationId: 'resendDelivery',
       method: 'POST',
@@ -96,11 +117,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
         },
       },
     })(async ({ account, hook, request, requestKey }) => {
-      const attemptId = (request.params as { attempt_id?: string }).attempt_id ?? '';
-      const record = ATTEMPT_ID.test(attemptId)
-        ? await history.attempt(account.id, hook.id, attemptId)
-        : undefined;
-      if (!record) throw notFound('Attempt');
+      const record = await attemptOf(account.id, hook.id, request);
       const event = eventOf(record);
       const sent = await deps.producer.resend(
         account.id,
@@ -117,7 +134,7 @@ export function deliveryRoutes(deps: ApiDeps): Route[] {
           account_id: account.id,
           action: 'hook.resent',
           hook_id: hook.id,
-          detail: { attempt_id: attemptId, new_attempt_id: sent.attemptId },
+          detail: { attempt_id: record.attempt_id, new_attempt_id: sent.attemptId },
         });
       return { status: 202, body: { attempt_id: sent.attemptId } };
     }),
