@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { useRedis } from '@hookline/testing';
-import { EVENTS_MAX_LEN, HookQueues } from './hook-queues';
+import { HookQueues } from './hook-queues';
 import { hookQueueLayout } from './layout';
 import { parseWaitingWindow, type WaitingWindow } from './waiting-window';
 import { redisKeys } from '../keys';
@@ -16,14 +16,9 @@ describe("a window of a hook's waiting events", () => {
   let queue: Queue;
 
   beforeEach(async () => {
-    const keys = redisKeys(ctx.prefix);
-    queues = new HookQueues(ctx.redis, keys);
+    queues = new HookQueues(ctx.redis, redisKeys(ctx.prefix));
     await queues.setUp(hookId);
-    queue = new Queue(keys.hookQueueName(hookId), {
-      connection: ctx.redis,
-      prefix: keys.prefix,
-      streams: { events: { maxLen: EVENTS_MAX_LEN } },
-    });
+    queue = queues.open(hookId);
     ctx.onCleanup(() => queue.close());
     await queues.pause(hookId);
   });
