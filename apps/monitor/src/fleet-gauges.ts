@@ -1,11 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '@hookline/core';
-import { figuresFromHash, type ReadySet, type WorkerRoster } from '@hookline/scheduler';
+import { ALIVE_WITHIN_MS, figuresFromHash, type ReadySet, type WorkerRoster } from '@hookline/scheduler';
 import type { RedisKeys } from '@hookline/redis';
 import type { FleetMetrics, refreshedOnScrape } from '@hookline/telemetry';
-
-/** A worker whose last heartbeat is younger than this counts as alive (it beats every ~3.3 s). */
-export const ALIVE_WITHIN_MS = 15_000;
 
 export interface FleetGaugeDeps {
   readonly redis: Redis;

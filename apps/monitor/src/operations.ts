@@ -48,6 +48,7 @@ export function startOperations(deps: OperationsDeps): { close(): Promise<void> 
     ready,
     hookQueues: deps.hookQueues,
     outbox: new HistoryOutbox(redis, keys),
+    roster,
     holder: deps.holder,
     stuckAfterMs: deps.stuckAfterMs,
     tickMs: deps.tickMs,

@@ -1,5 +1,5 @@
 export { ReadySet } from './ready-set';
-export { WorkerRoster, ROSTER_FORGET_MS, type WorkerBeat } from './worker-roster';
+export { WorkerRoster, ALIVE_WITHIN_MS, ROSTER_FORGET_MS, type WorkerBeat } from './worker-roster';
 export { HookSweep } from './watchdog/hook-sweep';
 export { Watchdog, type StuckReport, type WatchdogDeps } from './watchdog/watchdog';
 export {

@@ -11,9 +11,12 @@ export interface WorkerBeat {
 /** How long a silent worker stays on the roster: long enough to alert on, short enough to forget a crash. */
 export const ROSTER_FORGET_MS = 10 * 60_000;
 
+/** A worker whose last heartbeat is younger than this counts as alive (it beats every ~3.3 s). */
+export const ALIVE_WITHIN_MS = 15_000;
+
 /**
- * The worker processes of the fleet and their heartbeats, for the monitor's per-worker metrics and the
- * "workers missing" alert. A worker beats as often as it renews its leases (one ZADD every few seconds,
+ * The worker processes of the fleet and their heartbeats, for the monitor's per-worker metrics, the
+ * "workers missing" alert and the watchdog (a hook waiting in the ready set is stuck when no worker is alive). A worker beats as often as it renews its leases (one ZADD every few seconds,
  * whatever the hooks it serves) and leaves on SIGTERM, so a worker that stays on the roster without beating
  * died or froze without saying so.
  */
@@ -30,6 +33,12 @@ export class WorkerRoster {
 
   async leave(name: string): Promise<void> {
     await this.redis.zrem(this.keys.workers(), name);
+  }
+
+  /** Whether any worker beat within ALIVE_WITHIN_MS: one ZCOUNT, whatever the number of hooks. */
+  async anyAlive(): Promise<boolean> {
+    const since = this.clock().getTime() - ALIVE_WITHIN_MS;
+    return (await this.redis.zcount(this.keys.workers(), `(${since}`, '+inf')) > 0;
   }
 
   /**

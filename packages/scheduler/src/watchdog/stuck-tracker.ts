@@ -1,8 +1,8 @@
 /** What the watchdog saw of a hook on one look. */
 export type Sighting =
-  /** Work for a worker, and no worker coming: in neither the ready set nor a live lease. */
+  /** Work for a worker, and no worker coming: in neither the ready set nor a live lease, or no worker alive. */
   | 'stuck'
-  /** Work, and in the ready set: a worker will claim it (if any is running). */
+  /** Work, and in the ready set while some worker is alive: a worker will claim it. */
   | 'signalled'
   /** A worker is on it, or there is nothing for a worker to do. */
   | 'served';

@@ -3,7 +3,8 @@ import { EVENTS_MAX_LEN, HistoryOutbox, HookQueues, redisKeys, type RedisKeys } 
 import { useRedis } from '@hookline/testing';
 import { figuresFromHash } from './fleet-figures';
 import { ReadySet } from '../ready-set';
-import { Watchdog, type StuckReport } from './watchdog';
+import { WorkerRoster } from '../worker-roster';
+import { Watchdog, type StuckReport, type WatchdogDeps } from './watchdog';
 
 const AFTER = 60_000;
 
@@ -25,20 +26,21 @@ describe('the watchdog', () => {
     recovered = [];
   });
 
-  const watchdog = (holder = 'monitor-a') =>
-    new Watchdog({
-      redis: ctx.redis,
-      keys,
-      ready,
-      hookQueues,
-      outbox: new HistoryOutbox(ctx.redis, keys),
-      holder,
-      stuckAfterMs: AFTER,
-      tickMs: 1000,
-      clock: () => new Date(now),
-      onReport: async (report) => void reports.push(report),
-      onRecovered: (hookId) => void recovered.push(hookId),
-    });
+  const watchdogDeps = (holder = 'monitor-a'): WatchdogDeps => ({
+    redis: ctx.redis,
+    keys,
+    ready,
+    hookQueues,
+    outbox: new HistoryOutbox(ctx.redis, keys),
+    roster: new WorkerRoster(ctx.redis, keys, () => new Date(now)),
+    holder,
+    stuckAfterMs: AFTER,
+    tickMs: 1000,
+    clock: () => new Date(now),
+    onReport: async (report) => void reports.push(report),
+    onRecovered: (hookId) => void recovered.push(hookId),
+  });
+  const watchdog = (holder = 'monitor-a') => new Watchdog(watchdogDeps(holder));
 
   /** A hook (in the index of every hook) with `events` waiting in its queue, and no ready signal. */
   async function hookWithEvents(hookId: string, events: number): Promise<void> {
@@ -55,6 +57,9 @@ describe('the watchdog', () => {
   }
 
   const signalled = async (hookId: string) => (await ctx.redis.zscore(keys.readyHooks(), hookId)) !== null;
+  /** A worker process beating now (alive, whatever its slots are busy with). */
+  const workerBeats = (name = 'worker-1') =>
+    new WorkerRoster(ctx.redis, keys, () => new Date(now)).beat(name);
 
   it('wakes a hook that has had events and no worker for the stuck-after time, and no other', async () => {
     await hookWithEvents('hk_lost', 2);
@@ -66,19 +71,25 @@ describe('the watchdog', () => {
     await hookQueues.pause('hk_suspended');
     await hookWithEvents('hk_quiet', 0);
 
+    // Workers are alive throughout, every slot busy: a hook in the ready set waits its turn.
     const dog = watchdog();
-    await dog.tick();
+    const tick = async () => {
+      await workerBeats();
+      await dog.tick();
+    };
+    await tick();
     now += AFTER - 1;
-    await dog.tick();
+    await tick();
     expect(await signalled('hk_lost')).toBe(false);
     now += 1;
-    await dog.tick();
+    await tick();
     expect(await signalled('hk_lost')).toBe(true);
     expect(await ctx.redis.zcard(keys.readyHooks())).toBe(2); // hk_lost and hk_ready, nothing else
-    // Woken, it waits in the ready set for a worker, however long: not stuck (with no worker running at
-    // all, that is the workers-missing alert's business).
-    now += 3 * AFTER;
-    await dog.tick();
+    // Woken, it waits in the ready set for a worker, however long, as hk_ready does: not stuck.
+    for (let i = 0; i < 3; i++) {
+      now += AFTER;
+      await tick();
+    }
     expect(reports).toEqual([]);
     expect(await ready.status(['hk_lost', 'hk_leased', 'hk_quiet'])).toEqual(['signalled', 'leased', 'none']);
   });
@@ -112,6 +123,39 @@ describe('the watchdog', () => {
     await ready.claim([], 1, 60_000, 'worker-1');
     await b.tick();
     expect(recovered).toEqual(['hk_lost']);
+    expect(await ctx.redis.zcard(keys.stuckHooks())).toBe(0);
+  });
+
+  it('reports a hook waiting in the ready set when no worker is alive, and sees it recover once one serves it', async () => {
+    await hookWithEvents('hk_waiting', 2);
+    await ready.signal(['hk_waiting']);
+    await workerBeats('worker-killed'); // on the roster, silent since (killed without leaving)
+    now += AFTER;
+    const woken: string[] = [];
+    const dog = new Watchdog({ ...watchdogDeps(), onWake: (ids) => void woken.push(...ids) });
+    await dog.tick();
+    now += AFTER;
+    await dog.tick();
+    expect(woken).toEqual(['hk_waiting']);
+    now += AFTER - 1;
+    await dog.tick();
+    expect(reports).toEqual([]);
+    now += 1;
+    await dog.tick();
+    expect(reports).toEqual([
+      { hookId: 'hk_waiting', since: now - 2 * AFTER, backlog: expect.objectContaining({ waiting: 2 }) },
+    ]);
+    expect(await ctx.redis.zrange(keys.stuckHooks(), 0, -1)).toEqual(['hk_waiting']);
+
+    // A worker starts: waiting in the ready set for it is no recovery yet; its lease on the hook is.
+    now += AFTER;
+    await workerBeats('worker-2');
+    await dog.tick();
+    expect(recovered).toEqual([]);
+    expect(reports).toHaveLength(1);
+    await ready.claim([], 1, 60_000, 'worker-2');
+    await dog.tick();
+    expect(recovered).toEqual(['hk_waiting']);
     expect(await ctx.redis.zcard(keys.stuckHooks())).toBe(0);
   });
 

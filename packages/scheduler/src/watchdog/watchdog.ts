@@ -17,6 +17,7 @@ import {
 } from './fleet-figures';
 import { HookSweep, sweepBatch } from './hook-sweep';
 import type { ReadySet } from '../ready-set';
+import type { WorkerRoster } from '../worker-roster';
 import { StuckTracker, type Sighting } from './stuck-tracker';
 import { WorkIndex, type IndexedHook } from './work-index';
 
@@ -34,6 +35,8 @@ export interface WatchdogDeps {
   readonly hookQueues: Pick<HookQueues, 'withJobs' | 'backlogMany'>;
   /** The history's outboxes: a hook with records and no marker (lost in a crash) is marked again. */
   readonly outbox: Pick<HistoryOutbox, 'nonEmpty' | 'markIfAbsent'>;
+  /** Whether any worker is alive, to tell a hook waiting in the ready set for a busy fleet from one waiting for nobody. */
+  readonly roster: Pick<WorkerRoster, 'anyAlive'>;
   /** This monitor's name: the holder of the watchdog's lock while it runs the watchdog. */
   readonly holder: string;
   readonly stuckAfterMs: number;
@@ -51,7 +54,8 @@ const REPORTED_READ = 100;
 
 /**
  * Finds hooks with work and no worker on them (a lost ready signal: a worker killed between taking a hook from
- * the ready set and leasing it, a key removed by hand) and wakes them; reports those it cannot wake. It also
+ * the ready set and leasing it, a key removed by hand; or no worker alive at all) and wakes them; reports those
+ * it cannot wake. It also
  * gathers the fleet-wide backlog figures, and puts back history markers lost in a crash. One monitor runs it
  * at a time (a renewed lock); the others take over within a few ticks of its death.
  *
@@ -104,7 +108,14 @@ export class Watchdog {
       if (!needsWorker(backlogOf.get(id)!) || statuses[i] === 'leased') return 'served';
       return statuses[i] === 'signalled' ? 'signalled' : 'stuck';
     });
-    await this.judge(look, sightings, backlogOf);
+    // The ready set is a wait for a worker only while one is alive: with none, a hook there is as stuck as one
+    // in neither place. The roster is read once, and only in a tick that finds a hook there.
+    const noWorker = sightings.includes('signalled') && !(await this.deps.roster.anyAlive());
+    await this.judge(
+      look,
+      noWorker ? sightings.map((s) => (s === 'signalled' ? 'stuck' : s)) : sightings,
+      backlogOf,
+    );
 
     for (const id of withJobs) this.tally.add(id, backlogOf.get(id)!);
     if (passEnded) this.figures = this.tally.finish(this.clock().getTime());

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { EVENTS_MAX_LEN, HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { ReadySet } from '../ready-set';
+import { WorkerRoster } from '../worker-roster';
 import { Watchdog } from './watchdog';
 import { WorkIndex } from './work-index';
 
@@ -30,6 +31,7 @@ describe('the index of hooks with work', () => {
       ready,
       hookQueues,
       outbox: new HistoryOutbox(ctx.redis, keys),
+      roster: new WorkerRoster(ctx.redis, keys, () => new Date(now)),
       holder: 'monitor-a',
       stuckAfterMs: AFTER,
       tickMs: 1000,
