@@ -253,7 +253,7 @@ export const settingsSchema = z.object({
   HOOKLINE_STUCK_AFTER_MS: setting(
     int(60000, 1000, 24 * 3600 * 1000),
     'the monitor wakes a hook again when it has had events waiting this long with no worker on it (not ' +
-      'leased, not in the ready set); a hook that no worker has served this long after being woken, and that ' +
+      'leased, not in the ready set; or in the ready set while no worker process is alive); a hook that no worker has served this long after being woken, and that ' +
       'is stuck again, is reported: a `warn` log line, `hookline_hooks_stuck`, and an activity entry on its account',
   ),
   ...httpTierSettings,

@@ -55,9 +55,8 @@ const REPORTED_READ = 100;
 /**
  * Finds hooks with work and no worker on them (a lost ready signal: a worker killed between taking a hook from
  * the ready set and leasing it, a key removed by hand; or no worker alive at all) and wakes them; reports those
- * it cannot wake. It also
- * gathers the fleet-wide backlog figures, and puts back history markers lost in a crash. One monitor runs it
- * at a time (a renewed lock); the others take over within a few ticks of its death.
+ * it cannot wake. It also gathers the fleet-wide backlog figures, and puts back history markers lost in a
+ * crash. One monitor runs it at a time (a renewed lock); the others take over within a few ticks of its death.
  *
  * It walks the index of hooks with work (`WorkIndex`), not every hook: a pass over the index takes half the
  * stuck-after time (`sweepBatch`), so a stuck hook is seen, and woken, within 1.5 times it. Hooks found
