@@ -166,6 +166,45 @@ describe('the watchdog', () => {
       );
     expect(await activity(account.id, 'hook.stuck')).toHaveLength(1);
   });
+
+  // With every worker stopped, a hook in the ready set waits for nobody: it is woken, then reported, as one
+  // whose signal was lost is; a worker that starts delivers its event and the hook recovers.
+  it('reports a hook waiting in the ready set while no worker runs, and sees it recover when one starts', async () => {
+    const account = await h.account();
+    const hook = await h.hook(account.id, { url: receiver.url('/nobody') });
+    await h.publish(account.id, { call_id: 'nobody' });
+    expect(await signalled(hook.id)).toBe(true);
+
+    const { metrics, lines } = monitor('monitor-1');
+    const [entry] = await waitUntil(
+      async () => {
+        const found = await activity(account.id, 'hook.stuck');
+        return found.length > 0 ? found : undefined;
+      },
+      'the hook to be reported on its account',
+      10_000,
+    );
+    expect(entry).toMatchObject({ hook_id: hook.id, actor: 'monitor' });
+    expect(lines.filter((l) => l.level === 40 && l.hookId === hook.id).map((l) => l.msg)).toEqual([
+      'watchdog: hook stuck: events waiting and no worker on it, even after a wake-up',
+    ]);
+    expect(await gauge(metrics, 'hookline_watchdog_wakeups_total')).toBeGreaterThanOrEqual(1);
+    await waitUntil(async () => (await gauge(metrics, 'hookline_hooks_stuck')) === 1, 'the stuck gauge');
+    const notices = (await h.ctx.redis.xrange(h.keys.notices(), '-', '+')).map(([, fields]) =>
+      JSON.parse(fields[1]!),
+    );
+    expect(notices.filter((n: { kind: string }) => n.kind === 'hook.stuck')).toEqual([
+      expect.objectContaining({ kind: 'hook.stuck', hookId: hook.id, accountId: account.id, count: 1 }),
+    ]);
+
+    h.startWorker();
+    await receiver.waitFor(1, 10_000);
+    await waitUntil(
+      async () => (await gauge(metrics, 'hookline_hooks_stuck')) === 0,
+      'the stuck gauge to clear',
+    );
+    expect(await activity(account.id, 'hook.stuck')).toHaveLength(1);
+  });
 });
 
 describe('worker heartbeats', () => {
