@@ -54,6 +54,18 @@ describe('the watchdog', () => {
     (await h.ctx.redis.zscore(h.keys.readyHooks(), hookId)) !== null;
   const activity = async (accountId: string, kind: string) =>
     (await h.store.activity.list(accountId, 100)).filter((e) => e.kind === kind);
+  /** The account's first "Deliveries stalled" entry, once the watchdog has reported a hook of it. */
+  const reportedOn = async (accountId: string) => {
+    const [entry] = await waitUntil(
+      async () => {
+        const found = await activity(accountId, 'hook.stuck');
+        return found.length > 0 ? found : undefined;
+      },
+      'the stuck hook to be reported on its account',
+      10_000,
+    );
+    return entry!;
+  };
 
   it('wakes a hook whose ready signal was deleted by hand, and a worker then delivers its event', async () => {
     const account = await h.account();
@@ -115,16 +127,9 @@ describe('the watchdog', () => {
     await h.publish(account.id, { call_id: 'stuck' });
 
     const monitors = [monitor('monitor-1'), monitor('monitor-2')];
-    const [entry] = await waitUntil(
-      async () => {
-        const found = await activity(account.id, 'hook.stuck');
-        return found.length > 0 ? found : undefined;
-      },
-      'the stuck hook to be reported on its account',
-      10_000,
-    );
+    const entry = await reportedOn(account.id);
     expect(entry).toMatchObject({ hook_id: hook.id, actor: 'monitor' });
-    expect(entry!.detail).toMatch(
+    expect(entry.detail).toMatch(
       /^1 event is waiting and no delivery process has taken them up for \d+ minutes?/,
     );
     expect(popped.length).toBeGreaterThanOrEqual(2); // the publish's own signal, then the watchdog's wake-up
@@ -176,14 +181,7 @@ describe('the watchdog', () => {
     expect(await signalled(hook.id)).toBe(true);
 
     const { metrics, lines } = monitor('monitor-1');
-    const [entry] = await waitUntil(
-      async () => {
-        const found = await activity(account.id, 'hook.stuck');
-        return found.length > 0 ? found : undefined;
-      },
-      'the hook to be reported on its account',
-      10_000,
-    );
+    const entry = await reportedOn(account.id);
     expect(entry).toMatchObject({ hook_id: hook.id, actor: 'monitor' });
     expect(lines.filter((l) => l.level === 40 && l.hookId === hook.id).map((l) => l.msg)).toEqual([
       'watchdog: hook stuck: events waiting and no worker on it, even after a wake-up',

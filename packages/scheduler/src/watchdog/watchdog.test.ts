@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
-import { EVENTS_MAX_LEN, HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { figuresFromHash } from './fleet-figures';
 import { ReadySet } from '../ready-set';
+import { testWatchdogDeps } from '../test-support/watchdog-deps';
 import { WorkerRoster } from '../worker-roster';
 import { Watchdog, type StuckReport, type WatchdogDeps } from './watchdog';
 
@@ -26,20 +27,13 @@ describe('the watchdog', () => {
     recovered = [];
   });
 
-  const watchdogDeps = (holder = 'monitor-a'): WatchdogDeps => ({
-    redis: ctx.redis,
-    keys,
-    ready,
-    hookQueues,
-    outbox: new HistoryOutbox(ctx.redis, keys),
-    roster: new WorkerRoster(ctx.redis, keys, () => new Date(now)),
-    holder,
-    stuckAfterMs: AFTER,
-    tickMs: 1000,
-    clock: () => new Date(now),
-    onReport: async (report) => void reports.push(report),
-    onRecovered: (hookId) => void recovered.push(hookId),
-  });
+  const watchdogDeps = (holder = 'monitor-a'): WatchdogDeps =>
+    testWatchdogDeps(ctx.redis, keys, () => new Date(now), {
+      holder,
+      stuckAfterMs: AFTER,
+      onReport: async (report) => void reports.push(report),
+      onRecovered: (hookId) => void recovered.push(hookId),
+    });
   const watchdog = (holder = 'monitor-a') => new Watchdog(watchdogDeps(holder));
 
   /** A hook (in the index of every hook) with `events` waiting in its queue, and no ready signal. */

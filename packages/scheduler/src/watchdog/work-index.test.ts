@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
-import { EVENTS_MAX_LEN, HistoryOutbox, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
+import { EVENTS_MAX_LEN, HookQueues, redisKeys, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import { ReadySet } from '../ready-set';
-import { WorkerRoster } from '../worker-roster';
+import { testWatchdogDeps } from '../test-support/watchdog-deps';
 import { Watchdog } from './watchdog';
 import { WorkIndex } from './work-index';
 
@@ -25,19 +25,12 @@ describe('the index of hooks with work', () => {
   });
 
   const watchdog = () =>
-    new Watchdog({
-      redis: ctx.redis,
-      keys,
-      ready,
-      hookQueues,
-      outbox: new HistoryOutbox(ctx.redis, keys),
-      roster: new WorkerRoster(ctx.redis, keys, () => new Date(now)),
-      holder: 'monitor-a',
-      stuckAfterMs: AFTER,
-      tickMs: 1000,
-      clock: () => new Date(now),
-      onReport: async () => undefined,
-    });
+    new Watchdog(
+      testWatchdogDeps(ctx.redis, keys, () => new Date(now), {
+        stuckAfterMs: AFTER,
+        onReport: async () => undefined,
+      }),
+    );
 
   const indexed = async () => (await ctx.redis.zrange(keys.hooksWithWork(), 0, -1)).sort();
   const signalled = async (hookId: string) => (await ctx.redis.zscore(keys.readyHooks(), hookId)) !== null;
