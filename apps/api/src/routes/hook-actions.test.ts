@@ -30,7 +30,15 @@ describe('hook actions', () => {
 
       const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, { held: 'deliver' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ id: hookId, state: 'active' });
+      expect(res.json()).toMatchObject({
+        id: hookId,
+        state: 'active',
+        held_events: { discarded: 0, queued: 2 },
+      });
+      // Again: the hook is active, nothing changes, and the answer says nothing of held events.
+      const again = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, { held: 'deliver' });
+      expect(again.json()).toMatchObject({ id: hookId, state: 'active' });
+      expect(again.json()).not.toHaveProperty('held_events');
       expect(res.json()).not.toHaveProperty('suspended_at');
       expect(await api.queues.isPaused(hookId)).toBe(false);
       expect(await api.queues.waitingCount(hookId)).toBe(2);
@@ -46,7 +54,7 @@ describe('hook actions', () => {
       const { acct, hookId } = await suspendedHook(2);
       const res = await api.call('POST', `${hookUrl(acct, hookId)}/enable`, { held: 'discard' });
       expect(res.statusCode).toBe(200);
-      expect(res.json().state).toBe('active');
+      expect(res.json()).toMatchObject({ state: 'active', held_events: { discarded: 2, queued: 0 } });
       expect(await api.queues.waitingCount(hookId)).toBe(0);
       const log = await api.call('GET', `${hookUrl(acct, hookId)}/deliveries`);
       expect(log.json().data.map((d: { outcome: string }) => d.outcome)).toEqual(['discarded', 'discarded']);
@@ -70,7 +78,7 @@ describe('hook actions', () => {
 
       const res = await api.call('POST', `${hookUrl(acct, hook.id)}/enable`, { held: 'since', since });
       expect(res.statusCode).toBe(200);
-      expect(res.json().state).toBe('active');
+      expect(res.json()).toMatchObject({ state: 'active', held_events: { discarded: 2, queued: 2 } });
       // The event accepted exactly at `since` counts as newer: it is delivered, after nothing older.
       expect((await api.jobsOf(hook.id)).map((j) => j.event.fields.call_id)).toEqual(['edge', 'new-1']);
       const log = (await api.call('GET', `${hookUrl(acct, hook.id)}/deliveries`)).json().data;

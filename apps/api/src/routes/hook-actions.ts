@@ -60,6 +60,21 @@ export const enableHookBody = z
 
 const acceptedTest = z.object({ id: z.string().describe('Id of the sample event') });
 
+/** The hook, and what this re-enable did with its held events, as the website's answer and activity say. */
+const enabledHook = hookView
+  .extend({
+    held_events: z
+      .object({
+        discarded: z.number().int().describe('Held events recorded `discarded` by this re-enable'),
+        queued: z.number().int().describe('Held events queued for delivery, in order'),
+      })
+      .optional()
+      .describe(
+        'Absent when this call changed nothing (the hook was active, or another re-enable came first)',
+      ),
+  })
+  .meta({ id: 'EnabledHook' });
+
 export function hookActionRoutes(deps: ApiDeps): Route[] {
   const audit = auditRecorder(deps);
   return [
@@ -72,7 +87,12 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
       scope: 'hook',
       body: enableHookBody,
       otherErrors: ['PROBE_FAILED', 'CONFLICT'],
-      responses: { 200: { description: 'The hook, active again', schema: hookView } },
+      responses: {
+        200: {
+          description: 'The hook, active again, and what became of its held events',
+          schema: enabledHook,
+        },
+      },
     })(async ({ account, hook, body, request }) => {
       const held = heldChoiceText(body.held);
       const base = { account_id: account.id, hook_id: hook.id };
@@ -93,7 +113,9 @@ export function hookActionRoutes(deps: ApiDeps): Route[] {
           action: 'hook.enabled',
           detail: body.probe ? { held, passed: true } : { held },
         });
-      return { status: 200, body: enabled.hook };
+      if (!enabled.changed) return { status: 200, body: enabled.hook };
+      const { discarded, queued } = enabled;
+      return { status: 200, body: { ...enabled.hook, held_events: { discarded, queued } } };
     }),
     defineRoute({
       operationId: 'testHook',
