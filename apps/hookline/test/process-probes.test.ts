@@ -86,6 +86,32 @@ describe("a worker's probes", () => {
       status: 'ok',
       checks: [{ name: 'redis', status: 'ok', detail: expect.stringMatching(/^answered PING in \d+ ms$/) }],
     });
+    // As the HTTP tier answers them: a query parameter is named, another method or path has no route.
+    const asked = async (path: string, method = 'GET') => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    expect(await asked('/readyz?probe=1&x=2')).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request: probe, x',
+          details: [
+            { field: 'probe', message: 'is not a known field' },
+            { field: 'x', message: 'is not a known field' },
+          ],
+        },
+      },
+    });
+    expect(await asked('/healthz', 'POST')).toEqual({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: 'No route POST /healthz' } },
+    });
+    expect(await asked('/readyz/')).toEqual({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND', message: 'No route GET /readyz/' } },
+    });
   }, 30_000);
 
   it('answers /readyz 503 naming Redis while nothing listens at REDIS_URL; /healthz stays 200', async () => {

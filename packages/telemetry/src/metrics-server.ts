@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NOT_THIS_MACHINE_CODES, type Readiness } from '@hookline/core';
+import { HooklineError, NOT_THIS_MACHINE_CODES, validationError, type Readiness } from '@hookline/core';
 import type { Registry } from 'prom-client';
 
 export interface ProbeServerOptions {
@@ -29,7 +29,9 @@ export async function serveMetrics(
 ): Promise<{ port: number; close(): Promise<void> }> {
   const { port, host } = options;
   const server: Server = createServer((req, res) => {
-    if (req.url === '/metrics') {
+    const refused = refusal(req.method ?? 'GET', req.url ?? '/');
+    if (refused) json(res, refused.status, refused.toBody());
+    else if (req.url === '/metrics') {
       registry
         .metrics()
         .then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text))
@@ -44,7 +46,6 @@ export async function serveMetrics(
             : json(res, answer.problem.status, answer.problem.toBody()),
         )
         .catch(() => res.writeHead(500).end());
-    else res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenProblem(error, port, host)));
@@ -54,6 +55,25 @@ export async function serveMetrics(
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+const PATHS = new Set(['/metrics', '/healthz', '/readyz']);
+// The HTTP tier's own paths quote at most this much of an unknown path.
+const QUOTED_PATH_MAX = 200;
+
+/**
+ * What the HTTP tier answers the same request with, when it is not one of the three GETs: 404 "No route …" for
+ * another path or method, 400 naming each query parameter (none of the three takes one).
+ */
+function refusal(method: string, url: string): HooklineError | undefined {
+  const [path = '', query] = url.split('?', 2);
+  if (!PATHS.has(path) || (method !== 'GET' && method !== 'HEAD')) {
+    const quoted = path.length > QUOTED_PATH_MAX ? `${path.slice(0, QUOTED_PATH_MAX)}…` : path;
+    return new HooklineError('NOT_FOUND', `No route ${method} ${quoted}`);
+  }
+  const names = [...new Set(new URLSearchParams(query ?? '').keys())];
+  if (names.length === 0) return undefined;
+  return validationError(names.map((field) => ({ field, message: 'is not a known field' })));
 }
 
 function listenProblem(error: NodeJS.ErrnoException, port: number, host: string): Error {
