@@ -28,8 +28,19 @@ import type { HeaderDoc } from './route';
 
 export const IDEMPOTENCY_KEY = 'Idempotency-Key';
 const MAX_LENGTH = 255;
-// C0 controls, DEL and C1 controls (a header value reaches Node as Latin-1: U+0080–U+009F are bytes it passed).
+// C0 controls, DEL and C1 controls, in the key's text (keyText).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The key as the client wrote it: Node hands a header value over as Latin-1, one character a byte, so a UTF-8
+ * key (`ключ`) would read as other characters, some of them C1 controls. Bytes that are UTF-8 are read as
+ * UTF-8; others (a Latin-1 client's `é`) stay as they came.
+ */
+function keyText(header: string): string {
+  const bytes = Buffer.from(header, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : header;
+}
 
 /** The header in the OpenAPI document of every idempotent route. */
 export const IDEMPOTENCY_KEY_HEADER: HeaderDoc = {
@@ -45,7 +56,8 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 
 /** What is wrong with a key as given, or undefined. */
 function keyProblem(key: string): string | undefined {
-  if (key.length === 0 || key.length > MAX_LENGTH) return `must be 1 to ${MAX_LENGTH} characters`;
+  const characters = [...key].length;
+  if (characters === 0 || characters > MAX_LENGTH) return `must be 1 to ${MAX_LENGTH} characters`;
   if (CONTROL.test(key)) return 'must not contain control characters';
   return undefined;
 }
@@ -65,9 +77,10 @@ export function requestKeyOf(
   let given = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'idempotency-key') given += 1;
   if (given === 0) return undefined;
-  const key = request.headers['idempotency-key'];
-  if (given > 1 || typeof key !== 'string')
+  const header = request.headers['idempotency-key'];
+  if (given > 1 || typeof header !== 'string')
     throw validationError([{ field: IDEMPOTENCY_KEY, message: 'must be given once' }]);
+  const key = keyText(header);
   const problem = keyProblem(key);
   if (problem) throw validationError([{ field: IDEMPOTENCY_KEY, message: problem }]);
   return {
