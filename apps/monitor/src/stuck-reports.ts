@@ -18,11 +18,17 @@ export interface StuckReportDeps {
  */
 export function stuckDetail(report: StuckReport, now: number): string {
   const events = report.backlog.waiting === 1 ? '1 event is' : `${report.backlog.waiting} events are`;
-  const minutes = Math.max(1, Math.round((now - report.since) / 60_000));
   return (
-    `${events} waiting and no delivery process has taken them up for ${minutes} minute${minutes === 1 ? '' : 's'}, ` +
+    `${events} waiting and no delivery process has taken them up for ${howLong(now - report.since)}, ` +
     'even after the hook was woken again; your provider is alerted'
   );
+}
+
+/** A duration in the words of the activity feed: seconds under a minute (a short HOOKLINE_STUCK_AFTER_MS), else minutes. */
+function howLong(ms: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (ms < 59_500) return plural(Math.max(1, Math.round(ms / 1000)), 'second');
+  return plural(Math.round(ms / 60_000), 'minute');
 }
 
 /**
