@@ -65,12 +65,13 @@ describe('outcomes: recorded, never resent, the next event follows', () => {
   it('records an endpoint that never answers as timed_out at the deadline', async () => {
     const { first } = await run({ kind: 'hang' }, 400);
     expect(first.outcome).toBe('timed_out');
-    expect(first.duration_ms).toBeGreaterThanOrEqual(400);
+    // The deadline, less the millisecond a timer may fire early by against performance.now().
+    expect(first.duration_ms).toBeGreaterThanOrEqual(399);
   });
 
   it('uses the real 15 s deadline by default', async () => {
     const { first } = await run({ kind: 'hang' });
     expect(first.outcome).toBe('timed_out');
-    expect(first.duration_ms).toBeGreaterThanOrEqual(15000);
+    expect(first.duration_ms).toBeGreaterThanOrEqual(14999);
   }, 40000);
 });
