@@ -1,31 +1,48 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, hookFormat, OUTCOMES, TRIGGERS, type ErrorCode } from '@hookline/core';
+import {
+  ERROR_CATALOGUE,
+  hookFormat,
+  OUTCOMES,
+  shownAuth,
+  TRIGGERS,
+  type ErrorCode,
+  type MaskedAuth,
+} from '@hookline/core';
 import { wholeNumberQuery } from './query-fields';
 
 // Answer shapes shared by several routes. They strip undeclared keys when the runner shapes an answer, so
 // these lists are also the allow-list of what may ever leave the API.
 
-const maskedAuth = z.discriminatedUnion('scheme', [
-  z.object({ scheme: z.literal('none') }),
-  z.object({
-    scheme: z.literal('bearer'),
-    token_last4: z.string().describe('Last 4 characters of the token (empty for short tokens)'),
-  }),
-  z.object({
-    scheme: z.literal('basic'),
-    username: z.string(),
-    password_last4: z.string().describe('Last 4 characters of the password (empty for short passwords)'),
-  }),
-  z.object({
-    scheme: z.literal('oauth2'),
-    token_url: z.string(),
-    client_id: z.string(),
-    client_secret_last4: z.string().describe('Last 4 characters of the client secret (empty for short ones)'),
-    scope: z.string().optional(),
-    audience: z.string().optional(),
-    client_auth: z.enum(['basic', 'post']),
-  }),
-]);
+// A hook's credentials as the store keeps them for pages (MaskedAuth) go through shownAuth first: the Basic
+// username is cut to its last 4 characters like a secret.
+const maskedAuth = z.preprocess(
+  (auth) => shownAuth(auth as MaskedAuth),
+  z.discriminatedUnion('scheme', [
+    z.object({ scheme: z.literal('none') }),
+    z.object({
+      scheme: z.literal('bearer'),
+      token_last4: z.string().describe('Last 4 characters of the token (empty for short tokens)'),
+    }),
+    z.object({
+      scheme: z.literal('basic'),
+      username_last4: z
+        .string()
+        .describe('Last 4 characters of the username (empty for usernames of 8 characters or fewer)'),
+      password_last4: z.string().describe('Last 4 characters of the password (empty for short passwords)'),
+    }),
+    z.object({
+      scheme: z.literal('oauth2'),
+      token_url: z.string(),
+      client_id: z.string(),
+      client_secret_last4: z
+        .string()
+        .describe('Last 4 characters of the client secret (empty for short ones)'),
+      scope: z.string().optional(),
+      audience: z.string().optional(),
+      client_auth: z.enum(['basic', 'post']),
+    }),
+  ]),
+);
 
 /** A stored filter as answers show it (validated when it was set). */
 const hookFilterView = z

@@ -41,7 +41,11 @@ export function authorizationHeader(auth: HookAuth, oauthToken?: string): string
   }
 }
 
-/** What an answer or a page may show of the credentials: the scheme and the last 4 characters at most. */
+/**
+ * The credentials as kept beside the sealed ones, for the API and the pages: the scheme and the last 4 characters
+ * at most, except a Basic username, kept whole so that the website can tell whether a username typed again is
+ * the stored one. Nothing shows it: the API answers `shownAuth` of this, and pages never print it.
+ */
 export type MaskedAuth =
   | { readonly scheme: 'none' }
   | { readonly scheme: 'bearer'; readonly token_last4: string }
@@ -57,6 +61,20 @@ export type MaskedAuth =
     };
 
 const last4 = (secret: string) => (secret.length > 8 ? secret.slice(-4) : '');
+
+/** What the API shows of the credentials: the scheme and the last 4 characters at most (§4). */
+export type ShownAuth =
+  | Exclude<MaskedAuth, { readonly scheme: 'basic' }>
+  | { readonly scheme: 'basic'; readonly username_last4: string; readonly password_last4: string };
+
+/**
+ * A Basic username is a credential too: a receiver may read an API key as the username (RFC 7617 allows an
+ * empty password), so it is cut like a secret.
+ */
+export function shownAuth(auth: MaskedAuth): ShownAuth {
+  if (auth.scheme !== 'basic') return auth;
+  return { scheme: 'basic', username_last4: last4(auth.username), password_last4: auth.password_last4 };
+}
 
 export function maskAuth(auth: HookAuth): MaskedAuth {
   switch (auth.scheme) {

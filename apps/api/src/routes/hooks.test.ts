@@ -45,10 +45,11 @@ describe('hooks', () => {
       expect(res.statusCode).toBe(201);
       expect(res.json()).toMatchObject({
         format: 'form',
-        auth: { scheme: 'basic', username: 'jonas', password_last4: PASSWORD.slice(-4) },
+        auth: { scheme: 'basic', username_last4: '', password_last4: PASSWORD.slice(-4) },
         insecure_credentials: true,
       });
       expectAbsent(res, PASSWORD);
+      expectAbsent(res, 'jonas');
     });
 
     // RFC 7617 allows an empty password, and receivers use it: an API key as the user name, nothing after the ':'.
@@ -57,16 +58,23 @@ describe('hooks', () => {
       const res = await api.call('POST', hooksUrl(acct), {
         url: 'https://www.example.com/in',
         format: 'json',
-        auth: { scheme: 'basic', username: 'sk_live_51Hq', password: '' },
+        auth: { scheme: 'basic', username: 'sk_live_51HqLkz0Q', password: '' },
       });
       expect(res.statusCode).toBe(201);
-      expect(res.json().auth).toEqual({ scheme: 'basic', username: 'sk_live_51Hq', password_last4: '' });
+      // The username is the credential here: shown as its last 4 characters, like any secret (§4).
+      expect(res.json().auth).toEqual({ scheme: 'basic', username_last4: 'kz0Q', password_last4: '' });
+      expectAbsent(res, 'sk_live_51HqLkz0Q');
+      const got = await api.call('GET', `${hooksUrl(acct)}/${res.json().id}`);
+      expect(got.json().auth).toEqual({ scheme: 'basic', username_last4: 'kz0Q', password_last4: '' });
+      const listed = await api.call('GET', hooksUrl(acct));
+      expectAbsent(listed, 'sk_live_51HqLkz0Q');
       const hook = await api.createHook(acct, { auth: { scheme: 'bearer', token: TOKEN } });
       const changed = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, {
         auth: { scheme: 'basic', username: 'key_only', password: '' },
       });
       expect(changed.statusCode).toBe(200);
-      expect(changed.json().auth).toEqual({ scheme: 'basic', username: 'key_only', password_last4: '' });
+      expect(changed.json().auth).toEqual({ scheme: 'basic', username_last4: '', password_last4: '' });
+      expectAbsent(changed, 'key_only');
     });
 
     it('lists, gets, changes and deletes hooks, never showing credentials', async () => {
@@ -98,7 +106,7 @@ describe('hooks', () => {
       expect(patched.json()).toMatchObject({
         id: a.id,
         url: 'https://changed.example.com/hook',
-        auth: { scheme: 'basic', username: 'u' },
+        auth: { scheme: 'basic', username_last4: '' },
       });
       expect(patched.json()).not.toHaveProperty('description');
       expectAbsent(patched, PASSWORD);
