@@ -8,16 +8,21 @@ export interface PagePosition {
   readonly id: string;
 }
 
-/** Opaque to clients: base64url of `<ISO time>|<id>`. */
-export function encodePagePosition(at: string, id: string): string {
-  return Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
+/**
+ * Opaque to clients: base64url of `<ISO time>|<id>`, and `|<list>` for a list whose ids do not set it apart
+ * (held events are named by the publisher's event ids, which may look like any other list's), so that a
+ * cursor of one list is never taken as a place in another.
+ */
+export function encodePagePosition(at: string, id: string, list?: string): string {
+  return Buffer.from(list ? `${at}|${id}|${list}` : `${at}|${id}`, 'utf8').toString('base64url');
 }
 
-/** Undefined for anything `encodePagePosition` did not make with an id of this list's form. */
-export function decodePagePosition(text: string, idForm: RegExp): PagePosition | undefined {
+/** Undefined for anything `encodePagePosition` did not make for this list (its id form, and its name if any). */
+export function decodePagePosition(text: string, idForm: RegExp, list?: string): PagePosition | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !at || !id || !idForm.test(id)) return undefined;
+  const named = list ? rest.length === 1 && rest[0] === list : rest.length === 0;
+  if (!named || !at || !id || !idForm.test(id)) return undefined;
   const time = cursorTime(at);
   return time ? { at: time, id } : undefined;
 }

@@ -1,8 +1,9 @@
-import type { HookView } from '@hookline/core';
+import { encodePagePosition, type HookView } from '@hookline/core';
 import { HookJobAdder, HookQueues, type RedisKeys } from '@hookline/redis';
 import { useRedis } from '@hookline/testing';
 import type { Store } from './create-store';
 import { decodeHeldCursor } from './held-events';
+import { decodeHookCursor } from './hook-page';
 import { storeForTest } from './test-support/store-for-test';
 
 // A suspended hook's held events as the website and the API show them: in delivery order, with kind, time and
@@ -116,5 +117,17 @@ describe('held events', () => {
   it('take only cursors a page gave', () => {
     for (const text of ['', 'nope', Buffer.from('2026-11-24T09:00:00.000Z').toString('base64url')])
       expect(decodeHeldCursor(text)).toBeUndefined();
+  });
+
+  it("take no other list's cursor, though an event may be named like a hook", () => {
+    const hooksCursor = encodePagePosition('2026-11-24T09:00:00.000Z', 'hk_0123456789abcdef');
+    expect(decodeHookCursor(hooksCursor)).toBeDefined();
+    expect(decodeHeldCursor(hooksCursor)).toBeUndefined();
+    const heldCursor = encodePagePosition('2026-11-24T09:00:00.000Z', 'hk_0123456789abcdef', 'held');
+    expect(decodeHeldCursor(heldCursor)).toEqual({
+      at: new Date('2026-11-24T09:00:00.000Z'),
+      id: 'hk_0123456789abcdef',
+    });
+    expect(decodeHookCursor(heldCursor)).toBeUndefined();
   });
 });

@@ -38,10 +38,12 @@ export type HeldPageStart = { readonly from: number } | { readonly cursor: PageP
 
 // hookline's job ids (an event id, or a send-again's `event id.attempt id`); '|' separates a cursor's parts.
 const JOB_ID = /^[\x21-\x7b\x7d\x7e]{1,200}$/;
+// A job id may look like a hook's id, so a held cursor names its list.
+const HELD_LIST = 'held';
 
 /** Undefined for anything a held page's next_cursor was not. */
 export function decodeHeldCursor(text: string): PagePosition | undefined {
-  return decodePagePosition(text, JOB_ID);
+  return decodePagePosition(text, JOB_ID, HELD_LIST);
 }
 
 interface JobData {
@@ -96,7 +98,9 @@ export class HeldEvents {
     const more = window.from + shown.length < window.total;
     return {
       data: shown.map(({ view }) => view),
-      ...(more && last ? { next_cursor: encodePagePosition(last.view.accepted_at, last.jobId) } : {}),
+      ...(more && last
+        ? { next_cursor: encodePagePosition(last.view.accepted_at, last.jobId, HELD_LIST) }
+        : {}),
       from: window.from,
       total: window.total,
     };
