@@ -206,6 +206,13 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it("documents a hook's credentials as the scheme and last 4 characters, a Basic username too", () => {
+    const auth = JSON.stringify((doc.components.schemas.Hook!.properties as Record<string, unknown>).auth);
+    expect(auth).toContain('"username_last4"');
+    expect(auth).toContain('"password_last4"');
+    expect(auth).not.toContain('"username"');
+  });
+
   it('documents answers, errors and security per route', () => {
     const op = (path: string, method: string) => doc.paths[path]![method]!;
     const createHook = op('/v1/accounts/{acct}/hooks', 'post');
