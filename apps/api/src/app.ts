@@ -5,6 +5,7 @@ import { errorHandler, notFoundHandler } from './error-handler';
 import { clientErrorHandler } from './client-errors';
 import { refuseEncodedBody } from './content-encoding';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
+import { checkJsonMediaType } from './json-media-type';
 import { requireOperatorKey } from './operator-auth';
 import { waitForPrimary } from './primary-wait';
 import { requestLogging } from './request-log';
@@ -59,8 +60,9 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
-    (_req, body, done) => {
+    (request, body, done) => {
       try {
+        checkJsonMediaType(request);
         done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as Error, undefined);
@@ -70,6 +72,8 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   app.setErrorHandler(errorHandler(deps.redis));
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    // Answers carry once-only secrets (signing_secret) and customers' data: no cache on the way keeps them.
+    void reply.header('cache-control', 'no-store');
   });
   // Through Sentinel, a request during a failover waits (bounded) for the promoted primary before it runs.
   const primaryWait = waitForPrimary(deps.redis);

@@ -54,6 +54,50 @@ describe('errors in the catalogue shape', () => {
       },
     );
 
+    // JSON is UTF-8: a body declared in another charset was read as UTF-8 all the same, and stored as such.
+    it.each([
+      ['application/json; charset=iso-8859-1', 'Content-Type charset iso-8859-1 is not supported'],
+      ['application/json;charset="UTF-16"', 'Content-Type charset UTF-16 is not supported'],
+      ['application/json; charset=@@', 'Content-Type charset other than utf-8 is not supported'],
+    ])('answers 415 for %s, creating nothing', async (contentType, words) => {
+      const before = await api.keyCount();
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: Buffer.from('{"name":"Café"}', 'utf8'),
+        headers: { 'content-type': contentType },
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().error).toEqual({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: `${words}: send the body as UTF-8 (Content-Type: application/json)`,
+      });
+      expect(await api.keyCount()).toBe(before);
+    });
+
+    it('refuses two Content-Type headers, whichever is JSON', async () => {
+      const before = await api.keyCount();
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: '{"name":"Two"}',
+        headers: { 'content-type': ['application/json', 'text/plain'] },
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().error.message).toBe(
+        'The request has 2 Content-Type headers; send one: Content-Type: application/json',
+      );
+      expect(await api.keyCount()).toBe(before);
+    });
+
+    it.each([
+      ['application/json; charset=utf-8'],
+      ['application/json; charset="UTF8"'],
+      ['Application/JSON'],
+    ])('takes %s', async (contentType) => {
+      const res = await api.call('POST', '/v1/accounts', undefined, {
+        raw: Buffer.from('{"name":"Café"}', 'utf8'),
+        headers: { 'content-type': contentType },
+      });
+      expect([res.statusCode, res.json().name]).toEqual([201, 'Café']);
+    });
+
     // Nothing decodes a Content-Encoding: the compressed bytes used to reach the JSON parser, which answered
     // "not valid UTF-8". Refused before the body is read, on every route that takes one, naming the header.
     it.each([

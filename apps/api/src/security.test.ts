@@ -141,8 +141,12 @@ describe('security', () => {
         expect(res.statusCode).toBeLessThan(500);
         expectAbsent(res, TOKEN);
         expectAbsent(res, PASSWORD);
+        // Once-only secrets and customers' data: no cache on the way may keep an answer.
+        expect([route.operationId, res.headers['cache-control']]).toEqual([route.operationId, 'no-store']);
       }
     }
+    const unknown = await api.call('GET', `/v1/accounts/${acct}/nothing-here`);
+    expect([unknown.statusCode, unknown.headers['cache-control']]).toEqual([404, 'no-store']);
   });
 
   it('never echoes the operator key', async () => {
