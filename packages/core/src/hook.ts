@@ -24,6 +24,10 @@ const headerSafe = (field: string, options: { empty?: 'allowed' } = {}) =>
 // fragment puts a '#' in `href` (elsewhere it is percent-encoded).
 const hasFragment = (url: URL) => url.href.includes('#');
 
+// The URL parser makes a host of what follows a missing one (`http:///x`, `http:/x` and `http:x` all become
+// http://x/): such a hook would deliver to a host nobody typed.
+const NAMES_HOST = /^https?:\/\/[^/\\?#]/i;
+
 // Where an OAuth 2.0 hook gets its tokens: https (or http, with the same warning as credentials on http).
 const tokenUrl = z
   .string()
@@ -41,6 +45,11 @@ const tokenUrl = z
         message: 'token_url must be an absolute http:// or https:// URL without user-info',
       });
     // RFC 6749 §3.2: a token endpoint's URI has no fragment (it would never be sent).
+    else if (!NAMES_HOST.test(value))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'token_url must name a host after the scheme: https://host/path',
+      });
     else if (hasFragment(url))
       ctx.addIssue({ code: 'custom', message: 'token_url must not contain a #fragment' });
     else if (url.port === '0') ctx.addIssue({ code: 'custom', message: 'token_url must not use port 0' });
@@ -123,6 +132,8 @@ const hookUrlInput = (whenNull?: string) =>
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         ctx.addIssue({ code: 'custom', message: 'url must use http or https' });
+      else if (!NAMES_HOST.test(value))
+        ctx.addIssue({ code: 'custom', message: 'url must name a host after the scheme: https://host/path' });
       if (url.username || url.password)
         ctx.addIssue({ code: 'custom', message: 'url must not contain user-info; use auth instead' });
       if (hasFragment(url)) ctx.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });

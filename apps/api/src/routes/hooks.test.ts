@@ -185,6 +185,14 @@ describe('hooks', () => {
       ['CR LF in the token', { ...x, auth: { scheme: 'bearer', token: 'a\r\nX-Evil: 1' } }, 'auth.token'],
       ['a url over 2048 characters', { ...x, url: `https://x.example.com/${'a'.repeat(2048)}` }, 'url'],
       ['a relative url', { ...x, url: '/webhook' }, 'url'],
+      // The parser makes a host of the path: http://x/.
+      ['no host in the url', { ...x, url: 'http:///x' }, 'url'],
+      ['no slashes in the url', { ...x, url: 'https:x.example.com/in' }, 'url'],
+      [
+        'no host in the token_url',
+        { ...x, auth: { scheme: 'oauth2', token_url: 'https:///t', client_id: 'c', client_secret: 's' } },
+        'auth.token_url',
+      ],
       // The URL parser takes port 0; nothing can be connected to there.
       ['port 0 in the url', { ...x, url: 'https://x.example.com:0/in' }, 'url'],
       [
