@@ -56,6 +56,16 @@ describe('unknown query parameters', () => {
     expect((await api.call('GET', `/v1/accounts/${acct}/hooks?limit=1`)).statusCode).toBe(200);
     const listed = await api.call('GET', `/v1/accounts/${acct}/hooks?limit=1&page=2`);
     expect([listed.statusCode, listed.json()]).toEqual([400, refused('page')]);
+    // A parameter is not a list: given twice, it is named as such (each value alone would do); an unknown
+    // one given twice is still unknown.
+    const twice = await api.call('GET', `/v1/accounts/${acct}/hooks?limit=5&limit=6&page=1&page=2`);
+    expect([twice.statusCode, twice.json().error.details]).toEqual([
+      400,
+      expect.arrayContaining([
+        { field: 'limit', message: 'must be given once' },
+        { field: 'page', message: 'is not a known field' },
+      ]),
+    ]);
     // After the key and the scope, as any other input: 401 without the key, 404 for another account's hook.
     const theirs = `/v1/accounts/${await api.createAccount('Other')}/hooks/${hook.id}?zz=1`;
     expect((await api.call('GET', theirs, undefined, { key: null })).statusCode).toBe(401);

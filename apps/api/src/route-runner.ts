@@ -69,6 +69,23 @@ function refuseAnyQuery(query: unknown): undefined {
 }
 
 /**
+ * No parameter is a list: one given twice (`limit=5&limit=6`) arrives as an array, and was refused in words
+ * about its value ("must be a whole number") when each value was one. An unknown one stays unknown.
+ */
+function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const parsed = schema.safeParse(query, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const given = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  throw validationError(
+    zodProblems(parsed.error).map((problem) =>
+      Array.isArray(given[problem.field]) && problem.message !== 'is not a known field'
+        ? { field: problem.field, message: 'must be given once' }
+        : problem,
+    ),
+  );
+}
+
+/**
  * Runs one route: scope first (404 before anything about the input is revealed), then query and body
  * validation (400 naming every bad field, before any side effect), then an idempotent route's
  * Idempotency-Key, then the handler. The answer is shaped by
@@ -78,7 +95,7 @@ export function routeHandler(route: Route, deps: ApiDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const params = request.params as Record<string, string | undefined>;
     const scope = await resolveScope(route.scope, params, deps.store);
-    const query = route.query ? parseOrReject(route.query, request.query) : refuseAnyQuery(request.query);
+    const query = route.query ? parseQuery(route.query, request.query) : refuseAnyQuery(request.query);
     // No body at all (none sent, or an empty one) is `{}` where every field is optional; elsewhere it stays
     // absent and is refused as "(body) is required".
     const given = request.body === undefined && route.bodyOptional ? {} : request.body;

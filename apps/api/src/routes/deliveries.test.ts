@@ -282,7 +282,7 @@ describe('the delivery history API', () => {
     ['limit=0x10', 'limit', 'must be a whole number from 1 to 200'],
     ['limit=007', 'limit', 'must be a whole number from 1 to 200'],
     ['limit=%205', 'limit', 'must be a whole number from 1 to 200'],
-    ['limit=5&limit=6', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=5&limit=6', 'limit', 'must be given once'],
     ['cursor=abc', 'cursor', 'is not a cursor this API gave (use next_cursor)'],
     ['since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z', 'until', 'must be later than since'],
     ['limt=5', 'limt', expect.any(String)],
