@@ -63,6 +63,25 @@ function keyProblem(key: string): string | undefined {
 }
 
 /**
+ * A route that does not honour the header refuses it: a client retrying a publish or a creation with a key,
+ * as Stripe's API would let it, got a second event or a second hook without a word. A publish names its own
+ * way to be retried safely (the event's `id`).
+ */
+export function refuseUnhonouredKey(request: FastifyRequest, operationId: string): void {
+  if (request.headers['idempotency-key'] === undefined) return;
+  throw validationError([
+    {
+      field: IDEMPOTENCY_KEY,
+      message:
+        operationId === 'publishEvent'
+          ? 'is not taken when publishing: give the event an "id" instead (the same id within 24 hours answers ' +
+            'the first request again and queues nothing)'
+          : 'is not taken by this route: only a test and a send-again take it',
+    },
+  ]);
+}
+
+/**
  * The request's key as the producer keeps it, or undefined when it gave none; a 400 naming the header when it
  * gave a bad one, or two (two keys would make a retry with either one ambiguous).
  * `pathValues`: the route's path parameters in order; `body`: the body as validated.

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ID_PATTERN, notFound, validationError, zodProblems, type HookView } from '@hookline/core';
 import type { AccountView } from '@hookline/store';
 import type { ApiDeps } from './deps';
-import { requestKeyOf } from './idempotency-key';
+import { refuseUnhonouredKey, requestKeyOf } from './idempotency-key';
 import { plainNumbers } from './json-body';
 import { pathParams, type Route, type Scope } from './route';
 
@@ -102,6 +102,7 @@ export function routeHandler(route: Route, deps: ApiDeps) {
     const body = route.body
       ? (route.acceptBody?.(given) ?? parseOrReject(route.body, plainNumbers(given, route.keepNumberText)))
       : refuseAnyBody(request.body);
+    if (!route.idempotent && route.method === 'POST') refuseUnhonouredKey(request, route.operationId);
     const requestKey = route.idempotent
       ? requestKeyOf(
           request,

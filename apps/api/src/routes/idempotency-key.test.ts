@@ -224,4 +224,44 @@ describe('Idempotency-Key', () => {
       expect(await api.jobsOf(hook.id)).toEqual([]);
     });
   });
+
+  // A client retrying a publish or a creation with a key, as Stripe's API lets it, got a second event or a
+  // second hook without a word: the POSTs that do not honour the header refuse it, creating nothing.
+  describe('on the other POSTs', () => {
+    it('is refused with 400 naming the header, a publish told to give its event an id', async () => {
+      const acct = await api.createAccount();
+      const hook = await api.createHook(acct);
+      const before = await api.keyCount();
+      const publish = await api.call(
+        'POST',
+        `/v1/accounts/${acct}/events`,
+        { type: 'call_created', data: callCreated() },
+        withKey(KEY),
+      );
+      expect([publish.statusCode, publish.json()]).toEqual([
+        400,
+        badKey(
+          'is not taken when publishing: give the event an "id" instead (the same id within 24 hours answers ' +
+            'the first request again and queues nothing)',
+        ),
+      ]);
+      const created = await api.call(
+        'POST',
+        `/v1/accounts/${acct}/hooks`,
+        { url: 'https://hooks.example.com/again', format: 'json' },
+        withKey(KEY),
+      );
+      expect([created.statusCode, created.json()]).toEqual([
+        400,
+        badKey('is not taken by this route: only a test and a send-again take it'),
+      ]);
+      const account = await api.call('POST', '/v1/accounts', { name: 'Twice' }, withKey(KEY));
+      expect(account.statusCode).toBe(400);
+      expect(await api.keyCount()).toBe(before);
+      expect(await api.jobsOf(hook.id)).toEqual([]);
+      // Reads and changes are idempotent as they are: a key there changes nothing and is not refused.
+      const read = await api.call('GET', `/v1/accounts/${acct}/hooks/${hook.id}`, undefined, withKey(KEY));
+      expect(read.statusCode).toBe(200);
+    });
+  });
 });
