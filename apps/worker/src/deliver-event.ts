@@ -204,7 +204,19 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         // Asking for the token took time: the lock is measured again (the same holder asking again is told to
         // send; our lock has been renewed meanwhile).
         askedAt = performance.now();
-        const again = await deps.attempts.begin(data.hookId, job.id, fence);
+        // The fence again: an erasure accepted while the token was being asked for (up to the whole deadline)
+        // finds a request that has not started, and it must not.
+        const again = await deps.attempts.begin(data.hookId, job.id, fence, () =>
+          deps.erasureTags.ofEvent(data.event.fields, data.event),
+        );
+        if (again.kind === 'erased')
+          return recordAndEnd(
+            data,
+            fence,
+            { outcome: 'erased', startedAt, error: 'erased on request before it was sent' },
+            { kind: 'completed', value: 'erased' },
+            completing,
+          );
         if (again.kind !== 'send') return { kind: 'lost', why: `lost while getting a token: ${again.kind}` };
         lockMsLeft = again.lockMsLeft;
         tokenMs = Math.round(performance.now() - began);

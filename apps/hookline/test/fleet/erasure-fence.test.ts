@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startReceiver, waitUntil } from '@hookline/testing';
 import { startHttpTier } from '../support/http-tier';
 import { useHookline } from './harness';
@@ -47,5 +49,67 @@ describe("an erasure accepted by the API, and a worker process's events", () => 
     expect(
       receiver.requests.map((r) => (JSON.parse(r.body.toString()) as { call_id: string }).call_id),
     ).toEqual(['another']);
+  });
+
+  // An OAuth 2.0 hook marks its attempt, then waits for its token (up to the whole deadline): an erasure
+  // accepted meanwhile must still stop the request, which has not started.
+  it('stops an event whose worker was waiting for an OAuth 2.0 token when the erasure was accepted', async () => {
+    const receiver = await startReceiver();
+    h.ctx.closeLater(receiver);
+    const waiting: ServerResponse[] = [];
+    const tokens = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => waiting.push(res));
+    });
+    await new Promise<void>((r) => tokens.listen(0, '127.0.0.1', r));
+    h.ctx.onCleanup(() => {
+      for (const res of waiting) res.destroy();
+      return new Promise((r) => tokens.close(r));
+    });
+    const account = await h.account();
+    const hook = await h.hook(account.id, {
+      url: receiver.url('/in'),
+      auth: {
+        scheme: 'oauth2',
+        token_url: `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`,
+        client_id: 'hookline',
+        client_secret: 's3cret-s3cret',
+      },
+    });
+    const { base } = await startHttpTier(h.ctx, {
+      HOOKLINE_API_KEY: API_KEY,
+      HOOKLINE_SECRET_KEY: h.secretKeyHex,
+    });
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}/v1/accounts/${account.id}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await h.spawnWorker().waitForOutput('worker started');
+    const event = {
+      type: 'call_created',
+      data: {
+        call_id: 'while-token',
+        direction: 'inbound',
+        from: NUMBER,
+        from_cnam: 'X',
+        to: '+4420',
+        rate: '0.0',
+      },
+    };
+    expect((await post('/events', event)).status).toBe(202);
+    await waitUntil(async () => waiting.length === 1 || undefined, 'the worker asking for a token');
+
+    expect((await post('/erasures', { number: NUMBER })).status).toBe(202);
+    waiting[0]!.setHeader('content-type', 'application/json');
+    waiting[0]!.end(JSON.stringify({ access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 }));
+
+    const records = await waitUntil(async () => {
+      const log = await h.deliveries(hook.id);
+      return log.length === 1 ? log : undefined;
+    }, 'the event recorded');
+    expect(records.map((r) => [r.call_id ?? null, r.outcome])).toEqual([[null, 'erased']]);
+    expect(receiver.requests).toEqual([]);
   });
 });
