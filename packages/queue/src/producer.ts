@@ -226,7 +226,13 @@ export class Producer {
         trigger,
         trace,
       });
-      span?.set({ 'hookline.hooks': result.hooks.length, 'hookline.duplicate': result.duplicate });
+      // A repeat of an id answers the first publish's event: its id is the one to find the trace by, not the
+      // id this publish would have given a new event.
+      span?.set({
+        'hookline.event_id': result.id,
+        'hookline.hooks': result.hooks.length,
+        'hookline.duplicate': result.duplicate,
+      });
       return result;
     });
   }

@@ -221,6 +221,22 @@ describe('tracing across processes', () => {
     expect(record).toMatchObject({ trigger: 'probe', trace_id: probe.traceId, span_id: probe.spanId });
   }, 60000);
 
+  it("names the first publish's event in a repeated publish's span, marked a duplicate", async () => {
+    const { collector, account } = await tracedHook();
+    const base = await httpTier(collector);
+    const body = { type: 'call_created', id: 'call-once', data: SAMPLE_CALL_DATA };
+    const first = await call(base, 'POST', `/v1/accounts/${account.id}/events`, body);
+    const again = await call(base, 'POST', `/v1/accounts/${account.id}/events`, body);
+    expect([first.status, again.status]).toEqual([202, 200]);
+    const { id } = (await first.json()) as { id: string };
+    expect(((await again.json()) as { id: string }).id).toBe(id);
+    const repeat = await collector.waitForSpan(
+      'the repeated publish span',
+      (s) => s.name === 'hookline.publish' && s.attributes['hookline.duplicate'] === true,
+    );
+    expect(repeat.attributes['hookline.event_id']).toBe(id);
+  }, 60000);
+
   it('starts a new trace for a publish without traceparent; a held event keeps its trace across a suspension', async () => {
     const { collector, endpoint, account, hook } = await tracedHook();
     const base = await httpTier(collector);
