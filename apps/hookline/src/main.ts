@@ -8,6 +8,7 @@ import {
   createFailFastRedis,
   createRedis,
   redisAnswers,
+  RedisServerMissing,
   startEmbeddedRedis,
   superviseEmbeddedRedis,
   type EmbeddedRedis,
@@ -93,7 +94,7 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
         `--embedded-redis starts a Redis of its own; it cannot be used with ${named.join(' or ')}. ` +
           `Unset ${named.length > 1 ? 'them' : 'it'}, or leave out --embedded-redis`,
       );
-    return startEmbedded(env, '--embedded-redis');
+    return startEmbedded(env, EMBEDDED_FLAG);
   }
   // Not a Redis URL: nothing to ask, and no reason to start one; loadConfig names it with the other problems.
   if (env.REDIS_URL && !settingAccepts('REDIS_URL', env.REDIS_URL)) return env;
@@ -107,8 +108,19 @@ async function localEnv(): Promise<NodeJS.ProcessEnv> {
   return env;
 }
 
+const EMBEDDED_FLAG = '--embedded-redis';
+
 async function startEmbedded(env: NodeJS.ProcessEnv, why: string): Promise<NodeJS.ProcessEnv> {
-  embedded = await startEmbeddedRedis(dataDir);
+  try {
+    embedded = await startEmbeddedRedis(dataDir);
+  } catch (error) {
+    // Asked for by the flag, the missing binary is the whole story: a Redis may well answer on 6379.
+    if (error instanceof RedisServerMissing && why === EMBEDDED_FLAG)
+      throw new RedisServerMissing(
+        `${EMBEDDED_FLAG} needs a redis-server binary, and there is none on the PATH.`,
+      );
+    throw error;
+  }
   print(
     `${why}: started an embedded redis-server at ${embedded.url} (AOF in ${embedded.dir}); ` +
       'it is started again if it stops.',

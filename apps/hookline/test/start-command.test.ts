@@ -161,6 +161,32 @@ describe('pnpm start -- --embedded-redis with a Redis named as well', () => {
   }, 60000);
 });
 
+describe('pnpm start -- --embedded-redis without a redis-server binary', () => {
+  const ctx = useRedis('start-embedded-missing');
+
+  // A Redis answers on 6379 here: the flag, not a missing Redis, is why one was to be started.
+  it('says the flag needs the binary, and how to get one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookline-start-'));
+    const emptyBin = mkdtempSync(join(tmpdir(), 'hookline-bin-'));
+    ctx.onCleanup(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(emptyBin, { recursive: true, force: true });
+    });
+    const hookline = spawnEntry(
+      'apps/hookline/src/main.ts',
+      { PATH: emptyBin, HOOKLINE_DATA_DIR: dataDir, HOOKLINE_QUEUE_PREFIX: ctx.prefix, PORT: '0' },
+      ['--', '--embedded-redis'],
+    );
+    ctx.onCleanup(() => hookline.kill('SIGKILL'));
+    expect(await hookline.exited).toEqual({ code: 1, signal: null });
+    expect(hookline.output()).toContain(
+      '--embedded-redis needs a redis-server binary, and there is none on the PATH.\n' +
+        '  Install one:  sudo apt-get install redis-server',
+    );
+    expect(hookline.output()).not.toContain('No Redis answers');
+  }, 60000);
+});
+
 describe('pnpm start with secrets set to the empty string', () => {
   const ctx = useRedis('start-empty');
 

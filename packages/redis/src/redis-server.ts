@@ -29,9 +29,12 @@ export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boole
 }
 
 export class RedisServerMissing extends Error {
-  constructor() {
+  /** `first`: the line that says why one was wanted (the caller knows: no Redis answered, or a flag). */
+  constructor(
+    first = 'No Redis answers at redis://127.0.0.1:6379 and there is no redis-server binary to start one.',
+  ) {
     super(
-      'No Redis answers at redis://127.0.0.1:6379 and there is no redis-server binary to start one.\n' +
+      `${first}\n` +
         '  Install one:  sudo apt-get install redis-server   (macOS: brew install redis)\n' +
         '  or point hookline at yours:  REDIS_URL=redis://host:6379 pnpm start',
     );
