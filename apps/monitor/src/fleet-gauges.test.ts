@@ -63,7 +63,7 @@ describe('the activity entry of a stuck hook', () => {
     );
     // A short stuck-after time reports within the first minute: said in seconds, not rounded up to a minute.
     expect(stuckDetail({ hookId: 'hk_1', since: 0, backlog: { ...backlog, waiting: 1 } }, 6_003)).toBe(
-      '1 event is waiting and no delivery process has taken them up for 6 seconds, even after the hook was woken again; your provider is alerted',
+      '1 event is waiting and no delivery process has taken it up for 6 seconds, even after the hook was woken again; your provider is alerted',
     );
   });
 });

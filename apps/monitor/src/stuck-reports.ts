@@ -17,9 +17,10 @@ export interface StuckReportDeps {
  * brand, so it names no product (§16); "your provider" is what the Activity page calls the operator.
  */
 export function stuckDetail(report: StuckReport, now: number): string {
-  const events = report.backlog.waiting === 1 ? '1 event is' : `${report.backlog.waiting} events are`;
+  const one = report.backlog.waiting === 1;
+  const events = one ? '1 event is' : `${report.backlog.waiting} events are`;
   return (
-    `${events} waiting and no delivery process has taken them up for ${howLong(now - report.since)}, ` +
+    `${events} waiting and no delivery process has taken ${one ? 'it' : 'them'} up for ${howLong(now - report.since)}, ` +
     'even after the hook was woken again; your provider is alerted'
   );
 }

@@ -130,7 +130,7 @@ describe('the watchdog', () => {
     const entry = await reportedOn(account.id);
     expect(entry).toMatchObject({ hook_id: hook.id, actor: 'monitor' });
     expect(entry.detail).toMatch(
-      /^1 event is waiting and no delivery process has taken them up for \d+ (seconds?|minutes?)/,
+      /^1 event is waiting and no delivery process has taken it up for \d+ (seconds?|minutes?)/,
     );
     expect(popped.length).toBeGreaterThanOrEqual(2); // the publish's own signal, then the watchdog's wake-up
 
