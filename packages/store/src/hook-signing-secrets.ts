@@ -8,7 +8,7 @@ import {
 } from '@hookline/core';
 import type { RedisActivityFeed } from './activity-feed';
 import { openSigningKeys, SIGNING_FIELDS, signingFields } from './hook-record';
-import type { HookRecordAccess } from './hook-record-access';
+import { STALE_VERSION, type HookRecordAccess } from './hook-record-access';
 import type { HookViews } from './hook-views';
 import type { SecretBox } from './secret-box';
 
@@ -38,7 +38,11 @@ export class HookSigningSecrets {
       updated_at: clock.toISOString(),
     };
     // The version bump makes every worker re-read the hook: the new secret signs from the next request on.
-    if ((await this.records.change(hookId, accountId, true, [], set)) < 0) return undefined;
+    // Written only over the record as read: two rotations at once each answered a secret, and the one written
+    // first was dropped by the other (a rotation keeps one previous secret), dead on arrival.
+    const written = await this.records.change(hookId, accountId, true, [], set, stored.version);
+    if (written === STALE_VERSION) throw changedMeanwhile();
+    if (written < 0) return undefined;
     await this.activity.append(accountId, {
       kind: 'hook.updated',
       at: set.updated_at,
@@ -64,6 +68,7 @@ export class HookSigningSecrets {
       ...signingFields(this.secretBox, hookId, { current: secret }),
       updated_at: this.records.now(),
     };
+    // Unconditional, unlike a rotation: the caller gave the secret and is shown none, so the last one set wins.
     if ((await this.records.change(hookId, accountId, true, [...SIGNING_FIELDS], set)) < 0) return false;
     await this.activity.append(accountId, {
       kind: 'hook.updated',
@@ -75,3 +80,6 @@ export class HookSigningSecrets {
     return true;
   }
 }
+
+const changedMeanwhile = () =>
+  new HooklineError('CONFLICT', 'The hook was changed by another request meanwhile; send the change again');

@@ -82,6 +82,23 @@ describe('signing secrets', () => {
     expect(await store.hooks.get(account.id, hook.id)).not.toHaveProperty('signing_previous_expires_at');
   });
 
+  // Each rotation keeps one previous secret: of two written at once, the first one's secret was dropped by the
+  // second, though its caller was given it. Every secret answered must be one that signs.
+  it('rotate one at a time: a rotation that raced another is refused, and every secret answered signs', async () => {
+    const hook = await create(true);
+    const answers = await Promise.allSettled(
+      Array.from({ length: 6 }, () => store.hooks.rotateSigningSecret(account.id, hook.id, 'operator')),
+    );
+    const given = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value?.signing_secret] : []));
+    const refused = answers.flatMap((a) => (a.status === 'rejected' ? [a.reason as HooklineError] : []));
+    expect(given.length).toBeGreaterThanOrEqual(1);
+    expect(given.length + refused.length).toBe(6);
+    for (const error of refused) expect(error.code).toBe('CONFLICT');
+    const signing = (await store.hooks.target(hook.id))?.signing;
+    const signs = [signing?.current, signing?.previous?.secret];
+    for (const secret of given) expect(signs).toContain(secret);
+  });
+
   it('cannot be rotated on a hook that does not sign, nor on another account', async () => {
     const hook = await create(false);
     await expect(store.hooks.rotateSigningSecret(account.id, hook.id, 'operator')).rejects.toThrow(
