@@ -198,6 +198,20 @@ describe('errors in the catalogue shape', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([{ field: '__proto__', message: 'is not a known field' }]);
     });
+
+    // 64 KiB holds thousands of unknown fields; a 59 KB request had a 346 KB answer naming each one.
+    it('names enough of thousands of bad fields to act on, in an answer smaller than the request', async () => {
+      const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 1]));
+      const raw = JSON.stringify({ name: 'Acme', ...fields });
+      const res = await api.call('POST', '/v1/accounts', undefined, { raw });
+      expect(res.statusCode).toBe(400);
+      expect(res.body.length).toBeLessThan(raw.length);
+      const { message, details } = res.json().error;
+      expect(message).toMatch(/^Invalid request: f0, f1, .*, f19 and 4980 more$/);
+      expect(details).toHaveLength(101);
+      expect(details[0]).toEqual({ field: 'f0', message: 'is not a known field' });
+      expect(details[100]).toEqual({ field: '(more)', message: '4900 more problems are not listed' });
+    });
   });
 
   describe('routes', () => {

@@ -56,9 +56,23 @@ export class HooklineError extends Error {
 }
 
 export function validationError(details: readonly FieldProblem[]): HooklineError {
-  const fields = [...new Set(details.map((d) => d.field))].join(', ');
-  return new HooklineError('VALIDATION_FAILED', `Invalid request: ${fields}`, details);
+  const fields = [...new Set(details.map((d) => d.field))];
+  const named = fields.slice(0, NAMED_MAX).join(', ');
+  const more = fields.length > NAMED_MAX ? ` and ${fields.length - NAMED_MAX} more` : '';
+  const shown =
+    details.length > DETAILS_MAX
+      ? [
+          ...details.slice(0, DETAILS_MAX),
+          { field: '(more)', message: `${details.length - DETAILS_MAX} more problems are not listed` },
+        ]
+      : details;
+  return new HooklineError('VALIDATION_FAILED', `Invalid request: ${named}${more}`, shown);
 }
+
+// A body of 64 KiB can hold thousands of unknown fields: the answer names enough to act on, not all of them
+// (a 59 KB request had a 346 KB answer).
+const NAMED_MAX = 20;
+const DETAILS_MAX = 100;
 
 export const notFound = (what: string): HooklineError => new HooklineError('NOT_FOUND', `${what} not found`);
 
