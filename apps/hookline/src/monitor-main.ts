@@ -26,6 +26,18 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
   return answer;
 }
 
+async function answersWithin(redis: { ping(): Promise<unknown> }, ms: number): Promise<boolean> {
+  const pong = redis.ping().then(
+    () => true,
+    () => false,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const answer = await Promise.race([pong, late]);
+  clearTimeout(timer);
+  return answer;
+}
+
 runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const { config, logger, metrics, watch, tracing } = base;
   // Its once-a-second loops run on one beat (core/beat.ts); the commands of a turn go out in one write.
@@ -69,8 +81,12 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     // With Redis unreachable, the loops' work in flight waits on commands nobody answers (ioredis keeps them
     // queued, even past a disconnect while it is between reconnects): it is given a few seconds, not the whole
     // stop bound. That work is leased or idempotent; another monitor carries it on.
+    // A Redis that is connected but answers nothing (frozen, a paused VM) is not answering either: its
+    // connection looks ready, so a PING, bounded, is what tells it from work that is merely slow.
     const closing = monitor.close();
-    if (redis.status !== 'ready' && !(await settlesWithin(closing, UNREACHABLE_STOP_MS)))
+    const answering =
+      redis.status === 'ready' ? answersWithin(redis, UNREACHABLE_STOP_MS) : Promise.resolve(false);
+    if (!(await settlesWithin(closing, UNREACHABLE_STOP_MS)) && !(await answering))
       logger.warn({ waitedMs: UNREACHABLE_STOP_MS }, 'stopping with work in flight: Redis does not answer');
     else await closing;
     await producer.close();

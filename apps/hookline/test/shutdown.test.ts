@@ -7,6 +7,7 @@ import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
   usePostgres,
+  startRedisServer,
   useRedis,
   waitUntil,
 } from '@hookline/testing';
@@ -137,5 +138,32 @@ describe('a monitor on SIGTERM while Redis is down', () => {
     expect(signal).toBeNull();
     expect(code).toBe(0);
     expect(monitor.output()).toContain('stopping with work in flight: Redis does not answer');
+  }, 45_000);
+
+  // A frozen Redis (SIGSTOP, a paused VM) keeps its connections: they look ready, and the 3 s rule did not
+  // apply (30 s, then exit 1).
+  it('gives its work in flight a few seconds when its Redis is frozen too, then exits 0', async () => {
+    const redis = await startRedisServer();
+    const monitor = spawnEntry('apps/hookline/src/monitor-main.ts', {
+      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+      HOOKLINE_SECRET_KEY: 'a'.repeat(64),
+      DATABASE_URL: TEST_DATABASE_URL,
+      HOOKLINE_DATABASE_SCHEMA: pg.schema,
+      HOOKLINE_METRICS_PORT: '0',
+    });
+    await monitor.waitForOutput('monitor started');
+    redis.freeze();
+    try {
+      // Its loops' next passes then wait on commands the frozen server never answers.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      monitor.kill('SIGTERM');
+      const { code, signal } = await monitor.exited;
+      expect([code, signal]).toEqual([0, null]);
+      expect(monitor.output()).toContain('stopping with work in flight: Redis does not answer');
+    } finally {
+      redis.thaw();
+      monitor.kill('SIGKILL');
+      await redis.kill();
+    }
   }, 45_000);
 });
