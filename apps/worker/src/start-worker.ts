@@ -159,10 +159,18 @@ export function startWorker(deps: WorkerDeps): RunningWorker {
   consumer.start();
   return {
     async close() {
-      await consumer.close(figures.closeBoundMs);
+      const unfinished = await consumer.close(figures.closeBoundMs);
       await deliverer.close();
       await marks.flush();
       if (leasesRedis !== redis) leasesRedis.disconnect();
+      // Said, and exit 1: an attempt whose outcome could not be written (Redis answering nothing) is recorded
+      // `unknown` by whoever takes its job over, though its endpoint may have answered.
+      if (unfinished.length > 0)
+        throw new Error(
+          `stopped before the work of ${unfinished.length} hook(s) finished (Redis did not answer within ` +
+            `${figures.closeBoundMs} ms): an attempt in flight is recorded unknown by the next worker. Hooks: ` +
+            unfinished.slice(0, 20).join(', '),
+        );
     },
     heldCount: () => consumer.count,
   };

@@ -61,8 +61,11 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
     this.every(figures.lockExtendEveryMs, () => this.renewLocks());
   }
 
-  /** Takes no new hooks or jobs; waits (up to `boundMs`) for the requests in flight, then gives hooks back. */
-  async close(boundMs: number): Promise<void> {
+  /**
+   * Takes no new hooks or jobs; waits (up to `boundMs`) for the requests in flight, then gives hooks back.
+   * Resolves the hooks whose work did not finish in time (their outcomes may not be recorded: a frozen Redis).
+   */
+  async close(boundMs: number): Promise<string[]> {
     this.running = false;
     this.stopping.abort();
     for (const t of this.timers) clearInterval(t);
@@ -75,11 +78,16 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       await this.loop?.catch(() => undefined);
       await Promise.all(this.drains).catch(() => undefined);
     })();
-    await Promise.race([settled, sleep(boundMs, undefined, { ref: false })]);
+    const finished = await Promise.race([
+      settled.then(() => true),
+      sleep(boundMs, false, { ref: false }),
+    ]);
+    const unfinished = finished ? [] : [...this.held.keys()];
     // Off the roster, so that stopping a worker on purpose raises no "worker missing" alert. Bounded: with
     // Redis down the command would wait for it, and the entry is forgotten in time anyway.
     const left = this.deps.roster.leave(this.deps.name).catch(() => undefined);
     await Promise.race([left, sleep(1000, undefined, { ref: false })]);
+    return unfinished;
   }
 
   private every(ms: number, task: () => Promise<unknown>): void {
