@@ -7,6 +7,7 @@ export {
   type HeldPage,
   type HeldPageStart,
 } from './held-events';
+export { DEFAULT_ACTIVITY_MAX } from './activity-feed';
 export { createStore, type Store, type StoreDeps } from './create-store';
 export { SecretBox, SecretBoxError } from './secret-box';
 export { hashPassword, verifyPasswordHash } from './passwords';

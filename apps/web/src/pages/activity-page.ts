@@ -1,18 +1,19 @@
 import type { AuditEntry, HookView } from '@hookline/core';
 import type { ActivityEntry, ActivityKind } from '@hookline/store';
+import type { TimelinePage } from '../activity-timeline';
 import { html, type SafeHtml } from '../view/html';
 import { recordedText, time } from '../view/format';
 import { DEFAULT_BRAND } from '../view/brand';
 import { layout, type Viewer } from '../view/layout';
 import { ACTION_WORDS, actorWords, detailWords } from './audit-words';
 
-// What hookline itself did (the monitor's entries in the activity feed): people's changes come from the
-// audit log. The feed's erasure entries are not listed: an erasure is asked for by someone, and the audit log
-// already shows its request and its end with who asked, in words (the feed's text has the erasure's id).
+// What hookline itself did (the monitor's entries in the activity feed, see activity-timeline.ts), in words,
+// beside people's changes from the audit log.
 const AUTOMATIC: Partial<Record<ActivityKind, [string, string]>> = {
   'hook.failing': ['Hook failing', 'badge-warn'],
   'hook.suspended': ['Hook suspended', 'badge-bad'],
   'hook.stuck': ['Deliveries stalled', 'badge-warn'],
+  'hook.enabled': ['Hook re-enabled', 'badge-ok'],
 };
 
 function subject(hookId: string | undefined, hooks: ReadonlyMap<string, HookView>): SafeHtml {
@@ -42,7 +43,7 @@ function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHt
 
 function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, by: string): SafeHtml {
   const [label, tone] = AUTOMATIC[entry.kind] ?? [entry.kind, ''];
-  return html`<li data-kind="${entry.kind}">
+  return html`<li data-kind="${entry.kind}" data-actor="automatic">
     <span class="badge badge-plain ${tone}">${label}</span>
     <span>${subject(entry.hook_id, hooks)} <span class="muted">by ${by}, automatically</span></span>
     <span class="when">${time(entry.at)}</span>
@@ -50,22 +51,11 @@ function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, b
   </li>`;
 }
 
-export interface ActivityView {
-  /** Changes made by people (the audit log), newest first, one page. */
-  readonly changes: readonly AuditEntry[];
-  readonly next?: string;
-  /** What hookline did by itself (suspensions, failing, stalls), newest first; on the first page only. */
-  readonly automatic: readonly ActivityEntry[];
-}
-
 export function activityPage(
   viewer: Viewer,
-  view: ActivityView,
+  page: TimelinePage,
   hooks: ReadonlyMap<string, HookView>,
 ): SafeHtml {
-  // Only what hookline did itself: an admin's pause also writes a suspension into the feed, and the audit log
-  // above already says it with the admin's name and reason.
-  const auto = view.automatic.filter((e) => AUTOMATIC[e.kind] && e.actor === 'monitor');
   const by = (viewer.brand ?? DEFAULT_BRAND).name;
   return layout(
     'Activity',
@@ -74,28 +64,22 @@ export function activityPage(
     html`<div class="page-header">
         <div>
           <h1>Activity</h1>
-          <p class="sub">Every change made to your hooks, who made it and when, newest first.</p>
+          <p class="sub">
+            Every change made to your hooks, who made it and when, and what ${by} did by itself, newest first.
+          </p>
         </div>
       </div>
       ${
-        view.changes.length === 0
-          ? html`<div class="card empty"><p>Nobody has changed anything yet.</p></div>`
-          : html`<section class="card" aria-label="Changes">
+        page.items.length === 0
+          ? html`<div class="card empty"><p>Nothing has happened yet.</p></div>`
+          : html`<section class="card" aria-label="Activity">
               <ul class="feed">
-                ${view.changes.map((e) => change(e, hooks))}
+                ${page.items.map((item) =>
+                  item.source === 'change' ? change(item.entry, hooks) : automatic(item.entry, hooks, by),
+                )}
               </ul>
-              ${view.next ? html`<div class="card-body"><a href="/activity?cursor=${view.next}">Older →</a></div>` : ''}
+              ${page.next ? html`<div class="card-body"><a href="/activity?cursor=${page.next}">Older →</a></div>` : ''}
             </section>`
-      }
-      ${
-        auto.length === 0
-          ? ''
-          : html`<h2>Done by ${by} automatically</h2>
-              <section class="card" aria-label="Done automatically">
-                <ul class="feed">
-                  ${auto.map((e) => automatic(e, hooks, by))}
-                </ul>
-              </section>`
       }`,
   );
 }

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { HooklineError } from '@hookline/core';
-import { decodeAuditCursor } from '@hookline/history';
-import { PASSWORD_MIN } from '@hookline/store';
+import { DEFAULT_ACTIVITY_MAX, PASSWORD_MIN } from '@hookline/store';
+import { decodeTimelineCursor, timelinePage } from '../activity-timeline';
 import { accountPage, type PasswordErrors } from '../pages/account-page';
 import { activityPage } from '../pages/activity-page';
 import type { WebContext } from '../web-context';
 
-const FEED_LIMIT = 100;
-/** Changes per page of the Activity page. */
+/** Entries per page of the Activity page (people's changes and what hookline did, together). */
 const PAGE = 50;
 type Form = Readonly<Record<string, unknown>>;
 const field = (body: unknown, name: string) => {
@@ -22,19 +21,16 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const query = request.query as Form;
-    const cursor = typeof query.cursor === 'string' ? decodeAuditCursor(query.cursor) : undefined;
-    const [changes, automatic, list] = await Promise.all([
+    const cursor = typeof query.cursor === 'string' ? decodeTimelineCursor(query.cursor) : undefined;
+    // The whole feed as kept (it is capped): its automatic entries are merged into every page, not the first.
+    const [changes, feed, list] = await Promise.all([
       ctx.deps.audit.list(who.account.id, { limit: PAGE, ...(cursor ? { cursor } : {}) }),
-      cursor ? [] : activity.list(who.account.id, FEED_LIMIT),
+      activity.list(who.account.id, DEFAULT_ACTIVITY_MAX),
       hooks.list(who.account.id),
     ]);
     const byId = new Map(list.map((hook) => [hook.id, hook]));
-    const view = {
-      changes: changes.data,
-      automatic,
-      ...(changes.next_cursor ? { next: changes.next_cursor } : {}),
-    };
-    return ctx.page(reply, activityPage(await ctx.viewer(request, who), view, byId));
+    const page = timelinePage({ data: changes.data, more: !!changes.next_cursor }, feed, PAGE, cursor);
+    return ctx.page(reply, activityPage(await ctx.viewer(request, who), page, byId));
   });
 
   app.get('/account', async (request, reply) => {
