@@ -101,12 +101,19 @@ export interface Hooks {
   list(accountId: string): Promise<HookView[]>;
   /** One page of `list`'s order, from after `request.cursor` (hook-page.ts). */
   page(accountId: string, request: HookPageRequest): Promise<HookPage>;
+  /**
+   * With `ifVersion` (a form's `version`), only while the hook's settings are still at that version: else a
+   * CONFLICT error and nothing written, so a form opened before another change cannot undo it.
+   */
   update(
     accountId: string,
     hookId: string,
     input: UpdateHookInput,
     actor: string,
+    options?: { readonly ifVersion?: number },
   ): Promise<HookWithSecret | undefined>;
+  /** The version of the hook's settings, bumped by every change of them; undefined as for `get`. */
+  version(accountId: string, hookId: string): Promise<number | undefined>;
   /**
    * A new signing secret, returned once; the previous one keeps signing beside it for 24 hours. Undefined when
    * the hook does not exist or is another account's; a CONFLICT error when the hook does not sign.

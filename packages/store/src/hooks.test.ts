@@ -271,3 +271,34 @@ describe('hooks', () => {
     ]);
   });
 });
+
+describe('an update made for a version (a form opened on it)', () => {
+  it('writes while the hook is at that version, and refuses with CONFLICT, writing nothing, once it is not', async () => {
+    const hook = await store.hooks.create(
+      account.id,
+      {
+        url: 'https://www.example.com/webhook',
+        format: 'json',
+        auth: { scheme: 'none' },
+        description: 'CRM',
+      },
+      'operator',
+    );
+    const opened = await store.hooks.version(account.id, hook.id);
+    expect(opened).toBe(1);
+    await store.hooks.update(account.id, hook.id, { description: 'CRM (API)' }, 'operator');
+    await expect(
+      store.hooks.update(account.id, hook.id, { format: 'form' }, 'customer', { ifVersion: opened }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.hooks.get(account.id, hook.id)).resolves.toMatchObject({
+      format: 'json',
+      description: 'CRM (API)',
+    });
+    const now = await store.hooks.version(account.id, hook.id);
+    expect(now).toBe(2);
+    await expect(
+      store.hooks.update(account.id, hook.id, { format: 'form' }, 'customer', { ifVersion: now }),
+    ).resolves.toMatchObject({ format: 'form', description: 'CRM (API)' });
+    await expect(store.hooks.version(account.id, 'hk_00000000000000000000')).resolves.toBeUndefined();
+  });
+});

@@ -180,6 +180,7 @@ export class RedisHooks implements Hooks {
     hookId: string,
     input: UpdateHookInput,
     actor: string,
+    options: { readonly ifVersion?: number } = {},
   ): Promise<HookWithSecret | undefined> {
     const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
@@ -189,9 +190,19 @@ export class RedisHooks implements Hooks {
     // Judged against the record as read and written only while it is still so: two changes at once (one making
     // the url http://, one adding a certificate) each pass alone, and together left a certificate on a
     // plain-http hook. The one that lost is judged again on the record the other left.
-    let written = await this.writeChange(accountId, hookId, change);
-    for (let again = 1; written === 'stale' && again < CHANGE_TRIES; again++)
+    let written = await this.writeChange(accountId, hookId, change, options.ifVersion);
+    // A change made for a given version is not judged again on another: its sender has not seen that one.
+    for (
+      let again = 1;
+      written === 'stale' && again < CHANGE_TRIES && options.ifVersion === undefined;
+      again++
+    )
       written = await this.writeChange(accountId, hookId, change);
+    if (written === 'stale' && options.ifVersion !== undefined)
+      throw new HooklineError(
+        'CONFLICT',
+        'The hook was changed since this change was prepared; read it again and send the change again',
+      );
     if (written === 'stale')
       throw new HooklineError(
         'CONFLICT',
@@ -227,6 +238,10 @@ export class RedisHooks implements Hooks {
     return this.signingSecrets.set(accountId, hookId, secret, actor);
   }
 
+  async version(accountId: string, hookId: string): Promise<number | undefined> {
+    return (await this.records.readOwned(accountId, hookId))?.version;
+  }
+
   async neverSuspend(accountId: string, hookId: string): Promise<boolean> {
     return (await this.records.change(hookId, accountId, false, [], { [NEVER_SUSPEND_FIELD]: '1' })) >= 0;
   }
@@ -236,9 +251,11 @@ export class RedisHooks implements Hooks {
     accountId: string,
     hookId: string,
     change: UpdateHookInput,
+    ifVersion?: number,
   ): Promise<{ now: string; secret: string | undefined; version: number } | 'stale' | undefined> {
     const stored = await this.records.readOwned(accountId, hookId);
     if (!stored) return undefined;
+    if (ifVersion !== undefined && stored.version !== ifVersion) return 'stale';
     // Only a change of either is judged: a hook saved so before this check can still change its other settings.
     const keepsTls = change.tls
       ? true

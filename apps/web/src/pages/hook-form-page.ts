@@ -1,4 +1,4 @@
-import { deadlineText } from '../view/format';
+import { deadlineText, time } from '../view/format';
 import { hasInsecureCredentials, type EventKind, type HookView } from '@hookline/core';
 import type { FieldErrors, HookFormValues } from '../hook-form-input';
 import { html, trusted, type SafeHtml } from '../view/html';
@@ -18,6 +18,20 @@ export interface HookFormPageInput {
   readonly hook?: HookView;
   /** The kinds a hook can subscribe to, in catalogue order. */
   readonly kinds: readonly EventKind[];
+  /** Editing: the version of the settings shown, sent back so a save made from an older form is refused. */
+  readonly version?: number;
+  /** The save was refused: the hook changed after the form was opened, and the form now shows it as it is. */
+  readonly changedMeanwhile?: boolean;
+}
+
+function changedMeanwhileAlert(hook: HookView): SafeHtml {
+  return html`<div class="alert alert-error" role="alert" data-changed-meanwhile>
+    <p>
+      <strong>This hook was changed since you opened this form</strong> (last change:
+      ${time(hook.updated_at)}), so nothing was saved. The form now shows the current settings: review them,
+      make your change again and save.
+    </p>
+  </div>`;
 }
 
 function checkbox(
@@ -99,12 +113,15 @@ const insecure = (values: HookFormValues) =>
 
 export function hookFormPage(
   viewer: Viewer,
-  { values, errors, hook, deadlineMs, kinds }: HookFormPageInput,
+  { values, errors, hook, deadlineMs, kinds, version, changedMeanwhile }: HookFormPageInput,
 ): SafeHtml {
   const editing = hook !== undefined;
   const title = editing ? 'Edit hook' : 'New hook';
   const action = editing ? `/hooks/${hook.id}/edit` : '/hooks';
   const count = Object.keys(errors).length;
+  // An edit form is not filled in again from the browser's history (Back): values typed before a save, shown
+  // under the newer version the page is loaded with, would undo changes saved since. It shows the hook as it is.
+  // (`autocomplete="off"` on the form and the URL field is what stops Chromium and Firefox restoring them.)
   return layout(
     title,
     viewer,
@@ -122,8 +139,17 @@ export function hookFormPage(
       </div>
       <div class="form-layout">
         <div class="card">
-          <form class="card-body" method="post" action="${action}" novalidate data-hook-form>
+          <form
+            class="card-body"
+            method="post"
+            action="${action}"
+            novalidate
+            data-hook-form
+            ${editing ? trusted('autocomplete="off"') : ''}
+          >
             ${csrfField(viewer.csrf)}
+            ${version === undefined ? '' : html`<input type="hidden" name="version" value="${String(version)}" />`}
+            ${editing && changedMeanwhile ? changedMeanwhileAlert(hook) : ''}
             ${
               count > 0
                 ? html`<div class="alert alert-error" role="alert">
@@ -138,7 +164,7 @@ export function hookFormPage(
                 name="url"
                 type="url"
                 inputmode="url"
-                autocomplete="url"
+                autocomplete="${editing ? 'off' : 'url'}"
                 spellcheck="false"
                 required
                 placeholder="https://example.com/webhooks/calls"

@@ -32,8 +32,20 @@ function storeProblems(error: unknown, values: HookFormValues) {
   throw error;
 }
 
+/** The version an edit form was opened on; undefined when it sent none (a form made before forms carried it). */
+function formVersion(body: unknown): number | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.version;
+  return typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
 export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { hooks } = ctx.deps.store;
+  // The version first: settings read after it are at least that new, so a form carrying it never hides a change.
+  const currentHook = async (who: SignedIn, hookId: string) => {
+    const version = await hooks.version(who.account.id, hookId);
+    const hook = version === undefined ? undefined : await hooks.get(who.account.id, hookId);
+    return hook && version !== undefined ? { hook, version } : undefined;
+  };
   const catalog = ctx.deps.config.eventCatalog ?? BUILT_IN_CATALOG;
   const schemas = hookInputSchemas(catalog, { eventTypeHeader: ctx.deps.config.HOOKLINE_EVENT_TYPE_HEADER });
   const formPage = async (
@@ -120,18 +132,29 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.get<{ Params: Params }>('/hooks/:id/edit', CHANGE_PAGE, async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
-    return formPage(request, reply, who, { values: valuesOf(hook), errors: {}, hook });
+    const current = await currentHook(who, request.params.id);
+    if (!current) return ctx.notFound(request, reply);
+    return formPage(request, reply, who, { values: valuesOf(current.hook), errors: {}, ...current });
   });
 
   app.post<{ Params: Params }>('/hooks/:id/edit', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    const current = await currentHook(who, request.params.id);
+    if (!current) return ctx.notFound(request, reply);
+    const { hook, version } = current;
+    // The form's fields are all of the settings as they were when it was opened: saved over a newer version,
+    // the ones this visitor did not touch would undo the other change. Refused, with the settings as they are.
+    const seen = formVersion(request.body);
+    const changedMeanwhile = async () => {
+      const now = await currentHook(who, hook.id);
+      if (!now) return ctx.notFound(request, reply);
+      const values = valuesOf(now.hook);
+      return formPage(request, reply, who, { values, errors: {}, ...now, changedMeanwhile: true }, 409);
+    };
+    if (seen !== undefined && seen !== version) return changedMeanwhile();
     const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
-    if (!form.ok) return formPage(request, reply, who, { ...form, hook }, 400);
+    if (!form.ok) return formPage(request, reply, who, { ...form, hook, version }, 400);
     const changes = onlyChanges(form.input, hook);
     if (Object.keys(changes).length === 0) {
       await ctx.sessions.flash(request, {
@@ -141,7 +164,9 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     try {
-      const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor);
+      const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor, {
+        ifVersion: version,
+      });
       if (!updated) return ctx.notFound(request, reply);
       const fields = changedHookFields(hook, form.input);
       await ctx.audit(request, who, {
@@ -153,7 +178,8 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       await ctx.sessions.flash(request, { kind: 'success', message: 'Changes saved.' });
       return reply.redirect(`/hooks/${hook.id}`, 303);
     } catch (error) {
-      return formPage(request, reply, who, { ...storeProblems(error, form.values), hook }, 400);
+      if (error instanceof HooklineError && error.code === 'CONFLICT') return changedMeanwhile();
+      return formPage(request, reply, who, { ...storeProblems(error, form.values), hook, version }, 400);
     }
   });
 
