@@ -11,6 +11,7 @@ import {
 import { isHistoryUnreachable } from '@hookline/history';
 import { isRedisUnavailable, REPLICA_ACKS_MISSING } from '@hookline/redis';
 import { BODY_LIMIT } from './json-body';
+import { lateRedisAnswer } from './late-redis';
 import { WWW_AUTHENTICATE } from './operator-auth';
 
 // Fastify's own client errors, in the catalogue's words.
@@ -35,7 +36,12 @@ const FASTIFY_ERRORS: Readonly<Record<string, () => HooklineError>> = {
 };
 
 /** Turns anything thrown while serving a request into an entry of the one error catalogue. */
-export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, requestId: string): HooklineError {
+export function toCatalogued(
+  error: unknown,
+  redis: Pick<Redis, 'status'>,
+  request: Pick<FastifyRequest, 'id' | 'method'>,
+): HooklineError {
+  const { id: requestId, method } = request;
   if (error instanceof HooklineError) return error;
   const fastify = error as Partial<FastifyError>;
   const known = fastify.code ? FASTIFY_ERRORS[fastify.code] : undefined;
@@ -56,6 +62,9 @@ export function toCatalogued(error: unknown, redis: Pick<Redis, 'status'>, reque
       `Redis did not confirm the write on enough replicas in time (${error.message}); it may have been kept: ` +
         'retry with the same request',
     );
+  // Past a command's deadline outside a route of the table (the route runner words it for its route).
+  const late = lateRedisAnswer(error, redis, { method });
+  if (late) return late;
   if (isRedisUnavailable(error, redis)) return redisUnavailable();
   return new HooklineError('INTERNAL', `Internal error; quote request id ${requestId} when reporting it`);
 }
@@ -89,7 +98,7 @@ export function errorHandler(redis: Pick<Redis, 'status'>) {
       request.log.info({ err: loggable(error) }, 'client closed the connection before its request arrived');
       return reply.code(400).send();
     }
-    const problem = toCatalogued(error, redis, request.id);
+    const problem = toCatalogued(error, redis, request);
     if (problem.code === 'INTERNAL') request.log.error({ err: loggable(error) }, 'request failed');
     else if (problem.code === 'REDIS_UNAVAILABLE')
       request.log.warn({ err: loggable(error) }, 'redis unavailable');

@@ -4,6 +4,7 @@ import { ID_PATTERN, notFound, validationError, zodProblems, type HookView } fro
 import type { AccountView } from '@hookline/store';
 import type { ApiDeps } from './deps';
 import { refuseUnhonouredKey, requestKeyOf } from './idempotency-key';
+import { lateRedisAnswer } from './late-redis';
 import { plainNumbers } from './json-body';
 import { pathParams, type Route, type Scope } from './route';
 
@@ -92,6 +93,18 @@ function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S>
  * the response schema, so fields the route did not declare (credentials above all) never leave.
  */
 export function routeHandler(route: Route, deps: ApiDeps) {
+  const run = runRoute(route, deps);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    try {
+      return await run(request, reply);
+    } catch (error) {
+      // A Redis command past its deadline: the answer says what the caller does next, as this route knows.
+      throw lateRedisAnswer(error, deps.redis, route) ?? error;
+    }
+  };
+}
+
+function runRoute(route: Route, deps: ApiDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const params = request.params as Record<string, string | undefined>;
     const scope = await resolveScope(route.scope, params, deps.store);

@@ -91,6 +91,11 @@ export interface RouteDefinition<
    * and its 409.
    */
   readonly idempotent?: boolean;
+  /**
+   * What the 503 tells the caller to do when Redis did not answer in time, so the request may still take effect
+   * (late-redis.ts); by default a read is retried and a change checked before it is retried.
+   */
+  readonly retryAfterLateRedis?: string;
   /** Errors this route can give beyond those implied by its auth, scope and input (for the document). */
   readonly otherErrors?: readonly ErrorCode[];
   readonly responses: RS;
@@ -126,6 +131,7 @@ export interface Route {
   readonly bodyDocs: Readonly<Record<string, FieldDoc>>;
   readonly headers: readonly HeaderDoc[];
   readonly idempotent: boolean;
+  readonly retryAfterLateRedis?: string;
   readonly otherErrors: readonly ErrorCode[];
   readonly responses: Responses;
   handle(ctx: ErasedContext): Promise<{

@@ -1,5 +1,5 @@
 import { secretKeyOf } from '@hookline/config';
-import { batchWritesPerTurn, createFailFastRedis } from '@hookline/redis';
+import { batchWritesPerTurn, createRequestRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
@@ -12,7 +12,7 @@ import { listenHttp } from './listen-http';
 // behind a load balancer; workers and the monitor run as their own processes.
 runProcess(process.env, 'api', 'hookline-http', async ({ config, logger, metrics, watch, tracing }) => {
   // Concurrent requests' commands go out together, a write per turn (see batchWritesPerTurn).
-  const redis = watch(batchWritesPerTurn(createFailFastRedis(config)));
+  const redis = watch(batchWritesPerTurn(createRequestRedis(config)));
   const history = await openHistoryFor(config);
   const probes = probeSender(config);
   const services = createServices({

@@ -20,7 +20,7 @@ import { webFrameworkErrors, webNotFound, webPlugin, type WebDeps } from '@hookl
 
 export interface HttpServerDeps {
   readonly config: Config;
-  /** Fail-fast Redis client: an outage answers 503 instead of hanging requests. */
+  /** Fail-fast Redis client with a deadline per command (createRequestRedis): an outage answers 503, never a hang. */
   readonly redis: Redis;
   readonly services: Services;
   readonly logger: Logger;

@@ -5,7 +5,7 @@ import { startMonitor } from '@hookline/monitor';
 import { redactedUrl } from '@hookline/history';
 import { erasureSettleMs } from './erasure-settle';
 import {
-  createFailFastRedis,
+  createRequestRedis,
   createRedis,
   redisAnswers,
   RedisServerMissing,
@@ -143,8 +143,8 @@ runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics,
       },
     });
   const secretKey = secretKeyOf(config);
-  // Requests fail fast when Redis is away (503); background parts wait for it to come back.
-  const requestRedis = watch(createFailFastRedis(config));
+  // Requests fail fast when Redis is away or does not answer in time (503); background parts wait for it.
+  const requestRedis = watch(createRequestRedis(config));
   const backgroundRedis = watch(createRedis(config));
 
   await waitUntilReady(requestRedis);

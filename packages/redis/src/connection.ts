@@ -1,6 +1,7 @@
 import IORedis, { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
 import { FAILOVER_CLUSTER_OPTIONS, reconnectWhenDemoted, sentinelOptions } from './failover';
 import { requireReplicaAcks } from './replica-acks';
+import { CLUSTER_REQUEST_COMMAND_TIMEOUT_MS, REQUEST_COMMAND_TIMEOUT_MS } from './request-deadline';
 
 /**
  * Where Redis is: a URL, or the settings (a Redis Cluster when REDIS_CLUSTER_NODES has seeds, a primary found
@@ -72,6 +73,21 @@ export function createFailFastRedis(target: RedisTarget, options: RedisOptions =
     // A cluster client queues commands while it (re)discovers the shards; the API must answer 503 instead.
     { enableOfflineQueue: false },
   );
+}
+
+/**
+ * The HTTP tier's client: fail fast, and every command with a deadline (request-deadline.ts), so a Redis that
+ * stops answering without closing its connections becomes a 503 too.
+ */
+export function createRequestRedis(target: RedisTarget, options: RedisOptions = {}): Redis {
+  const cluster =
+    typeof target !== 'string' &&
+    !(target.REDIS_SENTINELS && target.REDIS_SENTINELS.length > 0) &&
+    target.REDIS_CLUSTER_NODES.length > 0;
+  return createFailFastRedis(target, {
+    commandTimeout: cluster ? CLUSTER_REQUEST_COMMAND_TIMEOUT_MS : REQUEST_COMMAND_TIMEOUT_MS,
+    ...options,
+  });
 }
 
 /**

@@ -12,8 +12,15 @@ export {
   clusterAccess,
   createFailFastRedis,
   createRedis,
+  createRequestRedis,
   type RedisTarget,
 } from './connection';
+export {
+  CLUSTER_REQUEST_COMMAND_TIMEOUT_MS,
+  commandTimeoutOf,
+  isCommandTimedOut,
+  REQUEST_COMMAND_TIMEOUT_MS,
+} from './request-deadline';
 export {
   redisAnswers,
   RedisServerMissing,

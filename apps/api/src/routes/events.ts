@@ -35,6 +35,7 @@ export function eventRoutes(deps: ApiDeps): Route[] {
         },
         { name: 'tracestate', description: 'W3C trace state, carried with traceparent' },
       ],
+      retryAfterLateRedis: 'send the event again with the same id (an event is accepted once)',
       otherErrors: ['CONFLICT', 'IDEMPOTENCY_CONFLICT'],
       responses: {
         202: {
