@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { connectRedis } from '@hookline/testing';
-import { answersWithin, clusterAccess, createFailFastRedis } from './connection';
+import { answersWithin, clusterAccess, createFailFastRedis, createRequestRedis } from './connection';
+import { FAILOVER_BUDGET_MS } from './failover';
+import { commandTimeoutOf, REQUEST_COMMAND_TIMEOUT_MS } from './request-deadline';
 
 describe('cluster access from REDIS_URL', () => {
   it('takes the user, the password (URL-decoded) and TLS for rediss://; the host is not used', () => {
@@ -46,6 +48,30 @@ describe('whether Redis answers', () => {
       expect(Date.now() - started).toBeLessThan(500);
     } finally {
       dead.disconnect();
+    }
+  });
+});
+
+describe("the HTTP tier's client", () => {
+  const settings = { REDIS_URL: 'redis://127.0.0.1:1', REDIS_CLUSTER_NODES: [] };
+
+  it('gives every command a deadline, longer on a Cluster (its retries wait out a promotion first)', () => {
+    const clients = [
+      createRequestRedis(settings, { lazyConnect: true }),
+      createRequestRedis(
+        { ...settings, REDIS_CLUSTER_NODES: [{ host: '127.0.0.1', port: 1 }] },
+        { lazyConnect: true },
+      ),
+      createFailFastRedis(settings, { lazyConnect: true }),
+    ];
+    try {
+      expect(clients.map(commandTimeoutOf)).toEqual([
+        REQUEST_COMMAND_TIMEOUT_MS,
+        FAILOVER_BUDGET_MS + 1000,
+        undefined,
+      ]);
+    } finally {
+      for (const client of clients) client.disconnect();
     }
   });
 });

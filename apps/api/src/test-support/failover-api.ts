@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '@hookline/config';
 import { openHistory } from '@hookline/history';
-import { createFailFastRedis } from '@hookline/redis';
+import { createRequestRedis } from '@hookline/redis';
 import { createLogger, createMetrics } from '@hookline/telemetry';
 import {
   TEST_DATABASE_URL,
@@ -85,7 +85,8 @@ export async function failoverApi(
     },
     'api',
   );
-  const redis = createFailFastRedis(config);
+  // As the HTTP tier makes it (http-main.ts): WAITs and a Cluster's retries run within its command deadline.
+  const redis = createRequestRedis(config);
   // A failover's connection errors are what the test provokes; the answers say what the API made of them.
   redis.on('error', () => undefined);
   ctx.onCleanup(() => redis.disconnect());
