@@ -82,7 +82,7 @@ main { max-width: 1120px; margin: 0 auto; padding: 28px 20px 64px; }
  * phone: WCAG 2.2 target size. Inline-block keeps long URLs wrapping; the height is the line's.
  */
 .breadcrumb a, .card-header > a:not(.btn), .filter-actions a, .log-more a, .hook-row a.hook-link, table.log td a,
-.feed a, .card-body > a:not(.btn) {
+.feed a, .card-body > a:not(.btn), .support a {
   display: inline-block; min-height: 24px; line-height: 24px;
 }
 .actions { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
