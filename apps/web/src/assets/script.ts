@@ -207,8 +207,11 @@ export const SCRIPT = String.raw`
     confirmations();
     document.querySelectorAll('[data-kinds]').forEach(kindChoices);
     document.querySelectorAll('form[data-hook-form]').forEach(filterFields);
-    // After a refused form, the focus goes to the first field to fix (not left on the page's top).
+    // After a refused form, the focus goes to the first field to fix (not left on the page's top); a group
+    // marked as a whole (the filter's rows) cannot hold the focus, so its first control takes it.
     var invalid = document.querySelector('form [aria-invalid="true"]');
+    if (invalid && invalid.tagName === 'FIELDSET')
+      invalid = invalid.querySelector('input:not([type="hidden"]), select, textarea') || invalid;
     if (invalid) invalid.focus();
     document.querySelectorAll('[data-live-url]').forEach(livePage);
   });

@@ -40,23 +40,37 @@ function checkbox(
   checked: boolean,
   label: SafeHtml | string,
   note: string,
+  invalid = false,
 ): SafeHtml {
   const id = `${name}-${value.replace(/[^a-z0-9_-]/gi, '-')}`;
   return html`<label class="choice" for="${id}">
-    <input type="checkbox" id="${id}" name="${name}" value="${value}" ${checked ? trusted('checked') : ''} />
+    <input
+      type="checkbox"
+      id="${id}"
+      name="${name}"
+      value="${value}"
+      ${checked ? trusted('checked') : ''}
+      ${invalid ? trusted('aria-invalid="true"') : ''}
+    />
     <span>${label}<small>${note}</small></span>
   </label>`;
 }
 
-// "Every kind" is stored as such, so kinds the operator adds later reach the hook too.
+// "Every kind" is stored as such, so kinds the operator adds later reach the hook too. A refusal marks the boxes
+// (a group cannot hold the focus, nor be invalid in ARIA): the page's script focuses the first one, and the
+// group's description, read on entering it, says why.
 function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonly EventKind[]): SafeHtml {
   const all = values.events === 'all';
-  return html`<fieldset class="field" ${described(errors, 'events', 'events-hint')}>
+  const invalid = errors.events !== undefined;
+  return html`<fieldset
+    class="field"
+    aria-describedby="events-hint${invalid ? ' events-error' : ''}"
+  >
     <legend>Events</legend>
     <input type="hidden" name="events_signing_shown" value="1" />
     <input type="hidden" name="events_offered" value="${String(kinds.length)}" />
     <div class="choices choices-stack" data-kinds>
-      ${checkbox('events_all', '1', all, 'Every kind of event', 'Also kinds added later')}
+      ${checkbox('events_all', '1', all, 'Every kind of event', 'Also kinds added later', invalid)}
       ${kinds.map((kind) =>
         checkbox(
           'events',
@@ -64,6 +78,7 @@ function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonl
           all || (Array.isArray(values.events) && values.events.includes(kind.name)),
           html`<code>${kind.name}</code>`,
           kind.description ?? '',
+          invalid,
         ),
       )}
     </div>
