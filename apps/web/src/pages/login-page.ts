@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../view/html';
+import { html, trusted, type SafeHtml } from '../view/html';
 import type { Brand } from '../view/brand';
 import { bareLayout, csrfField, flashMessage } from '../view/layout';
 import type { Flash } from '../session/session-store';
@@ -8,11 +8,32 @@ export interface LoginPageInput {
   readonly email?: string;
   readonly next?: string;
   readonly error?: string;
+  /** The fields the error is about (left empty): marked invalid, and the first of them focused. */
+  readonly invalid?: readonly LoginField[];
   readonly flash?: Flash;
   readonly brand?: Brand;
 }
 
-export function loginPage({ csrf, email, next, error, flash, brand }: LoginPageInput): SafeHtml {
+export type LoginField = 'email' | 'password';
+
+// The error describes each field; a field it is about is marked invalid (in the page's order), and the page opens
+// on the first of them.
+function errorAttributes(field: LoginField, error: string | undefined, invalid: readonly LoginField[]) {
+  if (!error) return html``;
+  return html`aria-describedby="login-error" ${invalid.includes(field) ? trusted('aria-invalid="true"') : ''}`;
+}
+
+export function loginPage({
+  csrf,
+  email,
+  next,
+  error,
+  invalid = [],
+  flash,
+  brand,
+}: LoginPageInput): SafeHtml {
+  // Without script too, the page opens on the first field to fix.
+  const focusFirst: LoginField = invalid[0] ?? 'email';
   return bareLayout(
     'Sign in',
     html`<div class="card">
@@ -31,14 +52,22 @@ export function loginPage({ csrf, email, next, error, flash, brand }: LoginPageI
                 type="email"
                 autocomplete="username"
                 required
-                autofocus
+                ${focusFirst === 'email' ? trusted('autofocus') : ''}
                 value="${email ?? ''}"
-                ${error ? html`aria-describedby="login-error"` : ''}
+                ${errorAttributes('email', error, invalid)}
               />
             </div>
             <div class="field">
               <label for="password">Password</label>
-              <input id="password" name="password" type="password" autocomplete="current-password" required />
+              <input
+                id="password"
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+                ${focusFirst === 'password' ? trusted('autofocus') : ''}
+                ${errorAttributes('password', error, invalid)}
+              />
             </div>
             <button class="btn btn-primary" type="submit">Sign in</button>
           </form>

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usableReturnUrl } from '@hookline/core';
-import { framedLoginPage, loginPage } from '../pages/login-page';
+import { framedLoginPage, loginPage, type LoginField } from '../pages/login-page';
 import type { WebContext } from '../web-context';
 
 type Form = Readonly<Record<string, unknown>>;
@@ -61,14 +61,24 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     const password = field(request.body, 'password');
     const next = safeNext(field(request.body, 'next'));
     const session = await ctx.sessions.ensure(request, reply);
-    const again = (error: string, status: number) =>
+    const again = (error: string, status: number, invalid: LoginField[] = []) =>
       ctx.page(
         reply,
-        loginPage({ csrf: session.data.csrf, brand: ctx.brand, email, error, ...(next ? { next } : {}) }),
+        loginPage({
+          csrf: session.data.csrf,
+          brand: ctx.brand,
+          email,
+          error,
+          invalid,
+          ...(next ? { next } : {}),
+        }),
         status,
       );
 
-    if (!email || !password) return again('Enter your email and password.', 400);
+    if (!email || !password) {
+      const empty = (['email', 'password'] as const).filter((name) => !{ email, password }[name]);
+      return again('Enter your email and password.', 400, empty);
+    }
     const gate = await ctx.limiter.attempt(email, request.ip);
     if (!gate.allowed) {
       void reply.header('retry-after', String(gate.retryAfterSeconds));
