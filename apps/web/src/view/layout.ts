@@ -22,11 +22,19 @@ export interface Viewer {
 /** The hidden field every state-changing form carries. */
 export const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}" />`;
 
-export function flashMessage(flash: Flash | undefined): SafeHtml {
+/**
+ * What a change did, on the page its form redirected to. `focus`: the page's script moves the focus to it (as a
+ * refused form's does to the field to fix), so a screen reader reads it and the keyboard goes on from there; the
+ * sign-in page leaves it to the email field.
+ */
+export function flashMessage(flash: Flash | undefined, { focus = false } = {}): SafeHtml {
   if (!flash) return html``;
   const role = flash.kind === 'error' ? 'alert' : 'status';
   const link = flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : '';
-  return html`<div class="alert alert-${flash.kind}" role="${role}"><p>${flash.message}${link}</p></div>`;
+  const focusable = focus ? trusted('tabindex="-1" data-flash') : '';
+  return html`<div class="alert alert-${flash.kind}" role="${role}" ${focusable}>
+    <p>${flash.message}${link}</p>
+  </div>`;
 }
 
 function document(title: string, bodyClass: string, content: Renderable, brand: Brand): SafeHtml {
@@ -83,7 +91,7 @@ export function layout(
         </div>
       </header>
       <main id="main" tabindex="-1">
-        ${viewer.readOnly ? readOnlyNotice : ''}${flashMessage(viewer.flash)} ${content}
+        ${viewer.readOnly ? readOnlyNotice : ''}${flashMessage(viewer.flash, { focus: true })} ${content}
         ${supportLink(viewer.brand ?? DEFAULT_BRAND)}
       </main>
       <footer class="zone-note"><p>Times are in ${zoneName()}.</p></footer>`,
