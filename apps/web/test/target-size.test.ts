@@ -12,9 +12,11 @@ const CALL = { direction: 'outbound', from: 'jonas1', from_cnam: 'Jonas 1', to: 
 
 // WCAG 2.2 target size (2.5.8): every link, button and field a customer taps is at least 24 × 24 CSS px, or
 // spaced as the criterion allows, on every page state, on a phone (375 px) and on a desktop.
-// With the brand's help link set, which every page shows at its foot.
+// The brand's help link is set: every page then shows it at its foot, a target like any other.
 describe('target sizes on every page state (browser)', () => {
-  const w = useWebsite({ config: () => ({ HOOKLINE_BRAND_SUPPORT_URL: 'https://help.example.test/webhooks' }) });
+  const w = useWebsite({
+    config: () => ({ HOOKLINE_BRAND_SUPPORT_URL: 'https://help.example.test/webhooks' }),
+  });
   const browser = useBrowser();
   const found: { state: string; width: number; failing: string[]; spacedOnly: string[] }[] = [];
 

@@ -62,10 +62,7 @@ function checkbox(
 function eventsField(values: HookFormValues, errors: FieldErrors, kinds: readonly EventKind[]): SafeHtml {
   const all = values.events === 'all';
   const invalid = errors.events !== undefined;
-  return html`<fieldset
-    class="field"
-    aria-describedby="events-hint${invalid ? ' events-error' : ''}"
-  >
+  return html`<fieldset class="field" aria-describedby="events-hint${invalid ? ' events-error' : ''}">
     <legend>Events</legend>
     <input type="hidden" name="events_signing_shown" value="1" />
     <input type="hidden" name="events_offered" value="${String(kinds.length)}" />
