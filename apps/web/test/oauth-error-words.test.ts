@@ -1,7 +1,7 @@
 import type { AttemptRecord } from '@hookline/core';
 import { streakReason } from '@hookline/suspension';
 import { machineText } from '@hookline/testing';
-import { sentencesOf, signIn, useBrowser } from './support/browser';
+import { screenshot, sentencesOf, signIn, useBrowser } from './support/browser';
 import { deliveredAttempt, PASSWORD, useWebsite } from './support/website';
 
 jest.setTimeout(60000);
@@ -44,6 +44,11 @@ describe('an attempt that got no OAuth 2.0 token, on the pages (browser)', () =>
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
     const row = page.locator('#delivery-log tr[data-outcome="error"]');
     await expect(row.locator('td[data-label="Error"]').textContent()).resolves.toBe(SAID);
+    // Its outcome too: nothing reached the endpoint, so no "Connection error" blames it.
+    await expect(row.locator('td[data-label="Outcome"]').textContent()).resolves.toMatch(/^\s*No token\s*$/);
+    await expect(page.locator('[data-suspension-banner] .failures li .badge').textContent()).resolves.toBe(
+      'No token',
+    );
     await expect(page.locator('[data-health]').textContent()).resolves.toContain(SAID);
     await expect(page.locator('[data-suspension-banner] .failures li').textContent()).resolves.toContain(
       SAID,
@@ -54,8 +59,11 @@ describe('an attempt that got no OAuth 2.0 token, on the pages (browser)', () =>
     // (The hook's settings name its token URL: a setting, not a sentence about what went wrong.)
     expect(machineText(await sentencesOf(page))).toEqual([]);
 
+    await screenshot(page, 'log-no-token');
     await row.locator('a').first().click();
     await page.getByRole('heading', { name: 'Attempt', level: 1 }).waitFor();
+    await expect(page.locator('.title-row .badge').textContent()).resolves.toBe('No token');
+    await screenshot(page, 'attempt-no-token');
     const sentences = await sentencesOf(page);
     expect(sentences).toContain(SAID);
     expect(machineText(sentences)).toEqual([]);

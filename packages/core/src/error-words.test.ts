@@ -2,6 +2,7 @@ import {
   deliverySpanStatus,
   failureInWords,
   recordedErrorInWords,
+  sentNothingBecause,
   UNREADABLE_CREDENTIALS,
 } from './error-words';
 
@@ -21,6 +22,30 @@ describe('error words', () => {
     ).toBe(
       'no OAuth 2.0 token could be had: the token endpoint answered 401; nothing was sent to the endpoint',
     );
+  });
+
+  // A page labels such an attempt by what kept it back, not as a connection error of the endpoint's.
+  it('tells an attempt that sent nothing from one whose connection failed', () => {
+    expect(
+      sentNothingBecause(
+        'no OAuth 2.0 token from http://127.0.0.1:1/token: the token endpoint answered 401; nothing was sent to ' +
+          'the endpoint',
+      ),
+    ).toBe('no_token');
+    expect(
+      sentNothingBecause(
+        'no OAuth 2.0 token in time from https://auth.example.com/token: it took 15020 ms of the 15000 ms ' +
+          'deadline; nothing was sent to the endpoint',
+      ),
+    ).toBe('no_token');
+    expect(
+      sentNothingBecause(
+        'not sent: the egress proxy 127.0.0.1:3128 refused CONNECT 203.0.113.7:443: 403 Forbidden',
+      ),
+    ).toBe('kept_back');
+    expect(sentNothingBecause(UNREADABLE_CREDENTIALS)).toBe('kept_back');
+    expect(sentNothingBecause('ECONNREFUSED 203.0.113.7:443')).toBeUndefined();
+    expect(sentNothingBecause(undefined)).toBeUndefined();
   });
 
   it("says credentials the worker could not decrypt in words a customer can act on, without the setting's name", () => {

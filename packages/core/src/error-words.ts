@@ -98,6 +98,19 @@ export function recordedErrorInWords(error: string): string | undefined {
   return errorInWords(error);
 }
 
+/**
+ * Why an `error` attempt sent nothing to the endpoint, read from hookline's own record of it: `no_token` (no
+ * OAuth 2.0 token, or not in time), `kept_back` (the egress proxy, credentials that cannot be read). Undefined
+ * for any other error: the request may have left, and the connection failed. A page labels the attempt by it,
+ * so an endpoint nothing reached is not said to have failed.
+ */
+export function sentNothingBecause(error: string | undefined): 'no_token' | 'kept_back' | undefined {
+  if (error === undefined) return undefined;
+  if (NO_TOKEN.test(error) || TOKEN_TOO_LATE.test(error)) return 'no_token';
+  if (PROXY_REFUSED.test(error) || error === UNREADABLE_CREDENTIALS) return 'kept_back';
+  return undefined;
+}
+
 function errorReason(error: string): string {
   return recordedErrorInWords(error) ?? 'the connection to the endpoint failed';
 }

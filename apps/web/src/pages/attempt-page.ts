@@ -1,6 +1,6 @@
 import { resendRefusal, type AttemptRecord, type DeliveryRecord, type HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { duration, errorText, outcomeBadge, plural, time } from '../view/format';
+import { duration, errorText, attemptBadge, plural, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
 import { changeControl } from '../view/read-only';
 
@@ -93,7 +93,7 @@ function otherAttempts(hook: AttemptHook, others: readonly DeliveryRecord[]): Sa
           (r) =>
             html`<li>
               <a href="/hooks/${hook.id}/deliveries/${r.attempt_id}">${time(r.attempted_at)}</a>
-              ${r.trigger === 'manual' ? ' (sent again)' : ''} ${outcomeBadge(r.outcome)}
+              ${r.trigger === 'manual' ? ' (sent again)' : ''} ${attemptBadge(r)}
             </li>`,
         )}
       </ul>
@@ -131,7 +131,7 @@ export function attemptPage(
           <div class="breadcrumb">${back}</div>
           <div class="title-row">
             <h1>Attempt</h1>
-            ${outcomeBadge(record.outcome)}
+            ${attemptBadge(record)}
           </div>
           <p class="sub mono">${record.attempt_id}</p>
         </div>

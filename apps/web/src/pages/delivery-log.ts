@@ -1,6 +1,6 @@
 import { isDropped, type DeliveryRecord } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { duration, errorText, outcomeBadge, time } from '../view/format';
+import { duration, errorText, attemptBadge, time } from '../view/format';
 
 const EXCERPT_CHARS = 400;
 
@@ -37,7 +37,7 @@ function row(record: DeliveryRecord, hookId: string): SafeHtml {
       </div>
     </td>
     <td data-label="Outcome">
-      ${outcomeBadge(record.outcome)}
+      ${attemptBadge(record)}
       ${record.erased_at && record.outcome !== 'erased' ? html` <span class="badge" data-erased>Erased</span>` : ''}
     </td>
     <td data-label="Status">${record.status_code ?? dash}</td>

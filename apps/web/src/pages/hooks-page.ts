@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryRecord, HookView } from '@hookline/core';
 import { html, type SafeHtml } from '../view/html';
-import { ago, authSummary, outcomeBadge, pausedByAdmin, plural, stateBadge, time } from '../view/format';
+import { ago, authSummary, attemptBadge, pausedByAdmin, plural, stateBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
 import { changeControl, type ChangeRights } from '../view/read-only';
 import { searchBox } from './search-page';
@@ -17,7 +17,7 @@ const REFRESH_MS = 3000;
 
 function lastDelivery(record: DeliveryRecord | undefined, now: Date): SafeHtml {
   if (!record) return html`<span>No deliveries yet</span>`;
-  return html`<span>Last delivery ${outcomeBadge(record.outcome)}</span>
+  return html`<span>Last delivery ${attemptBadge(record)}</span>
     <span title="${record.attempted_at}">${ago(record.attempted_at, now)}</span>`;
 }
 

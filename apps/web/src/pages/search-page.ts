@@ -1,7 +1,7 @@
 import type { HookView } from '@hookline/core';
 import type { DeliveryLine } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
-import { outcomeBadge, time } from '../view/format';
+import { attemptBadge, time } from '../view/format';
 import { layout, type Viewer } from '../view/layout';
 
 /** The search box: by call id, across every hook of the account. */
@@ -38,7 +38,7 @@ function row(line: DeliveryLine, hooks: ReadonlyMap<string, HookView>): SafeHtml
     <td data-label="Event">
       ${line.event_type} <span class="mono" data-call-id>${line.call_id ?? '—'}</span>
     </td>
-    <td data-label="Outcome">${outcomeBadge(line.outcome)}</td>
+    <td data-label="Outcome">${attemptBadge(line)}</td>
     <td data-label="Status">${line.status_code ?? '—'}</td>
     <td data-label="Attempt">
       <a class="mono" href="/hooks/${line.hook_id}/deliveries/${line.attempt_id}">Details</a>

@@ -1,7 +1,7 @@
 import { plainWords, type DeliveryRecord, type HookView } from '@hookline/core';
 import { DEFAULT_ZONE, localInputValue, zoneField, zoneName } from '../view/zone';
 import { html, type SafeHtml } from '../view/html';
-import { errorText, outcomeBadge, plural, time } from '../view/format';
+import { errorText, attemptBadge, plural, time } from '../view/format';
 import { csrfField } from '../view/layout';
 import { changeControl, type ChangeRights } from '../view/read-only';
 import { suspensionRuleText, type SuspensionRule } from './suspension-rule';
@@ -52,7 +52,7 @@ const sentence = (text: string) => {
 
 function failure(record: DeliveryRecord): SafeHtml {
   return html`<li>
-    ${time(record.attempted_at)} ${outcomeBadge(record.outcome)}
+    ${time(record.attempted_at)} ${attemptBadge(record)}
     ${record.status_code !== undefined ? html`<span>HTTP ${record.status_code}</span>` : ''}
     ${record.error ? html`<span class="muted">${errorText(record.error)}</span>` : ''}
   </li>`;

@@ -2,6 +2,7 @@ import {
   isAdminPause,
   plainWords,
   recordedErrorInWords,
+  sentNothingBecause,
   type HookHealthState,
   type HookView,
   type MaskedAuth,
@@ -80,6 +81,21 @@ function badge(label: string, tone: Tone): SafeHtml {
 export function outcomeBadge(outcome: RecordedOutcome): SafeHtml {
   const [label, tone] = OUTCOMES[outcome] ?? [outcome, 'neutral'];
   return badge(label, tone);
+}
+
+// An `error` attempt that sent nothing (sentNothingBecause): the endpoint was not reached, so not its connection.
+const SENT_NOTHING: Record<NonNullable<ReturnType<typeof sentNothingBecause>>, string> = {
+  no_token: 'No token',
+  kept_back: 'Not sent',
+};
+
+/** One attempt's badge: its outcome, or for an error that sent nothing, what kept it back. */
+export function attemptBadge(record: {
+  readonly outcome: RecordedOutcome;
+  readonly error?: string;
+}): SafeHtml {
+  const keptBack = record.outcome === 'error' ? sentNothingBecause(record.error) : undefined;
+  return keptBack ? badge(SENT_NOTHING[keptBack], 'bad') : outcomeBadge(record.outcome);
 }
 
 /** An outcome in the words its badge uses, for the log's filter: the same outcome reads the same everywhere. */
