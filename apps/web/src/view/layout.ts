@@ -32,9 +32,8 @@ export function flashMessage(flash: Flash | undefined, { focus = false } = {}): 
   const role = flash.kind === 'error' ? 'alert' : 'status';
   const link = flash.link ? html` <a href="${flash.link.href}">${flash.link.text}</a>` : '';
   const focusable = focus ? trusted('tabindex="-1" data-flash') : '';
-  return html`<div class="alert alert-${flash.kind}" role="${role}" ${focusable}>
-    <p>${flash.message}${link}</p>
-  </div>`;
+  const words = html`<p>${flash.message}${link}</p>`;
+  return html`<div class="alert alert-${flash.kind}" role="${role}" ${focusable}>${words}</div>`;
 }
 
 function document(title: string, bodyClass: string, content: Renderable, brand: Brand): SafeHtml {
