@@ -3,6 +3,7 @@ import { batchWritesPerTurn, createRequestRedis } from '@hookline/redis';
 import { createServices } from '@hookline/services';
 import { closeHttp } from '@hookline/telemetry';
 import { runProcess } from './bootstrap';
+import { answerCommandLine } from './entry-usage';
 import { openHistoryFor } from './history-db';
 import { probeSender } from './probe-sender';
 import { buildHttpServer } from './http-server';
@@ -10,6 +11,7 @@ import { listenHttp } from './listen-http';
 
 // Production entry point of the HTTP tier: API, website and admin area (Bull Board) on PORT. Run several
 // behind a load balancer; workers and the monitor run as their own processes.
+answerCommandLine('http-main.js');
 runProcess(process.env, 'api', 'hookline-http', async ({ config, logger, metrics, watch, tracing }) => {
   // Concurrent requests' commands go out together, a write per turn (see batchWritesPerTurn).
   const redis = watch(batchWritesPerTurn(createRequestRedis(config)));

@@ -5,6 +5,7 @@ import { batchWritesPerTurn, createRedis, HistoryOutbox, HookQueues, redisKeys }
 import { Producer } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
 import { runProcess } from './bootstrap';
+import { answerCommandLine } from './entry-usage';
 import { openHistoryFor } from './history-db';
 import { erasureSettleMs } from './erasure-settle';
 import { noticesFor } from './notices-for';
@@ -38,6 +39,7 @@ async function answersWithin(redis: { ping(): Promise<unknown> }, ms: number): P
   return answer;
 }
 
+answerCommandLine('monitor-main.js');
 runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
   const { config, logger, metrics, watch, tracing } = base;
   // Its once-a-second loops run on one beat (core/beat.ts); the commands of a turn go out in one write.

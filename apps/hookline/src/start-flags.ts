@@ -19,14 +19,20 @@ export type StartFlags =
   | { readonly kind: 'version' }
   | { readonly kind: 'invalid'; readonly problem: string };
 
-const KNOWN = new Set(['--demo', '--embedded-redis', '--help', '-h', '--version']);
+/** What a command line of a hookline entry point asks for, before its own flags are read. */
+export type CommandLine =
+  | { readonly kind: 'run'; readonly given: readonly string[] }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'invalid'; readonly problem: string };
 
-/** The all-in-one start's command line: `--demo`, `--embedded-redis`, `--help`, `--version`, nothing else. */
-export function parseStartFlags(args: readonly string[]): StartFlags {
+/** Every entry point's command line: `--help` (`-h`), `--version` and its own `flags`, nothing else. */
+export function readCommandLine(args: readonly string[], flags: readonly string[] = []): CommandLine {
+  const known = new Set([...flags, '--help', '-h', '--version']);
   // `pnpm start -- --demo` hands the script a bare `--` first.
   const given = args.filter((arg) => arg !== '--');
   // An unknown flag is refused whatever comes with it: a mistyped command line is said to be one.
-  const unknown = given.filter((arg) => !KNOWN.has(arg));
+  const unknown = given.filter((arg) => !known.has(arg));
   if (unknown.length > 0)
     return {
       kind: 'invalid',
@@ -34,7 +40,18 @@ export function parseStartFlags(args: readonly string[]): StartFlags {
     };
   if (given.includes('--help') || given.includes('-h')) return { kind: 'help' };
   if (given.includes('--version')) return { kind: 'version' };
-  return { kind: 'run', demo: given.includes('--demo'), embeddedRedis: given.includes('--embedded-redis') };
+  return { kind: 'run', given };
+}
+
+/** The all-in-one start's command line: `--demo`, `--embedded-redis`, `--help`, `--version`, nothing else. */
+export function parseStartFlags(args: readonly string[]): StartFlags {
+  const line = readCommandLine(args, ['--demo', '--embedded-redis']);
+  if (line.kind !== 'run') return line;
+  return {
+    kind: 'run',
+    demo: line.given.includes('--demo'),
+    embeddedRedis: line.given.includes('--embedded-redis'),
+  };
 }
 
 /**
