@@ -148,9 +148,13 @@ describe('HOOKLINE_EGRESS_PROXY', () => {
 
   const NO_PORT = '; the port is missing (without one it would quietly be 80)';
   const AFTER_PORT = '; nothing may follow the port (a path, a query or a fragment was given)';
+  const NO_HOST = '; the host is missing (http://host:port, e.g. http://proxy.internal:3128)';
   it.each([
     ['no port (would quietly mean 80)', 'http://proxy.internal', NO_PORT],
     ['no port, with credentials', 'http://ops:Secr3tPass@proxy.internal', NO_PORT],
+    ['no host, with credentials', 'http://user:pw@:3128', NO_HOST],
+    ['no host', 'http://:3128', NO_HOST],
+    ['nothing after the scheme', 'http://', NO_HOST],
     ['port 0', 'http://proxy.internal:0', '; the port must be from 1 to 65535'],
     ['port 70000', 'http://proxy.internal:70000', '; the port must be from 1 to 65535'],
     ['a fragment', 'http://proxy.internal:3128#egress', AFTER_PORT],

@@ -231,8 +231,12 @@ function proxyShapeProblem(value: string): string {
   if (rest.length > rest.lastIndexOf('@') + 1 + authority.length + (rest.endsWith('/') ? 1 : 0))
     return 'nothing may follow the port (a path, a query or a fragment was given)';
   const port = /:(\d*)$/.exec(authority)?.[1];
+  // `http://user:pw@:3128`: the host is what is missing, whatever the port.
+  if (authority.slice(0, authority.length - (port === undefined ? 0 : port.length + 1)) === '')
+    return 'the host is missing (http://host:port, e.g. http://proxy.internal:3128)';
   if (port === undefined || port === '') return 'the port is missing (without one it would quietly be 80)';
-  return 'the port must be from 1 to 65535';
+  if (!(Number(port) >= 1 && Number(port) <= 65535)) return 'the port must be from 1 to 65535';
+  return 'the host is neither a host name nor an IP address (an IPv6 one goes in brackets)';
 }
 
 /**
