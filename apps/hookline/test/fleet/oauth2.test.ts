@@ -161,6 +161,23 @@ describe('OAuth 2.0 hooks', () => {
     expect(record!.duration_ms).toBeGreaterThanOrEqual(slow.deadlineMs - 1);
   });
 
+  // README, "OAuth 2.0 client credentials": a token endpoint that does not answer within the deadline is the
+  // attempt's `error` (not the endpoint's `timed_out`), in the words of a token that could not be had.
+  it('a token endpoint silent for the whole deadline: error, no response within it, nothing sent', async () => {
+    const token = await tokenEndpoint({ expiresIn: 3600, delayMs: 3000 });
+    const { receiver, account, hook } = await setUp(token, false, undefined, {
+      endpointDelayMs: 0,
+      deadlineMs: 1500,
+    });
+    await h.publish(account.id);
+    const [record] = await records(hook.id, 1);
+    expect(record).toMatchObject({
+      outcome: 'error',
+      error: `no OAuth 2.0 token from ${token.url}: no response within 1500 ms; nothing was sent to the endpoint`,
+    });
+    expect(receiver.requests).toHaveLength(0);
+  });
+
   it('duration_ms of an OAuth attempt counts the token request too', async () => {
     const token = await tokenEndpoint({ expiresIn: 3600, delayMs: 500 });
     const { receiver, account, hook } = await setUp(token, false, undefined, {
