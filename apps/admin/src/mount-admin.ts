@@ -16,6 +16,12 @@ import { searchHooks, UrlIndexWalk, type HookSearchDeps, type HookSearchQuery } 
 
 export interface AdminDeps {
   readonly redis: Redis;
+  /**
+   * The board's own connection, a duplicate of `redis`, its errors logged as the process's other connections'
+   * are (where Redis was looked for, a hint): the composition root's `watchedDuplicate`. Without it, a duplicate
+   * whose errors are logged on the app's logger with the client's words alone.
+   */
+  readonly duplicateRedis?: () => Redis;
   readonly keys: RedisKeys;
   readonly hooks: Pick<Hooks, 'get' | 'list' | 'target' | 'findByUrl' | 'indexUrls'>;
   /** Found by e-mail address; each hook listed names its account. */
@@ -49,15 +55,8 @@ export async function mountAdmin(app: FastifyInstance, deps: AdminDeps): Promise
   const ALLOWED_CHANGES = new Set(ALLOWED_ROUTES.map((route) => `${boardPath}${route}`));
   const maxQueues = deps.maxQueues ?? 200;
   // Each BullMQ Queue listens on its connection: a connection of the board's own, sized for its queues.
-  const connection = deps.redis.duplicate();
+  const connection = deps.duplicateRedis ? deps.duplicateRedis() : ownConnection(deps.redis, app);
   connection.setMaxListeners(maxQueues * 4 + 16);
-  // ioredis repeats an error on every reconnect attempt, and prints it when nobody listens: logged once.
-  let lastError = '';
-  connection.on('error', (error: Error) => {
-    if (error.message !== lastError) app.log.warn({ err: error }, 'admin board: redis connection error');
-    lastError = error.message;
-  });
-  connection.on('ready', () => (lastError = ''));
   // While Redis cannot serve, every admin route answers 503 (as the API and the website do, by the same test),
   // not a 500 with ioredis' words.
   const unavailable = (error: Error, reply: FastifyReply): boolean => {
@@ -238,4 +237,17 @@ async function suspendedHooks(deps: AdminDeps): Promise<HookView[]> {
     if (view?.state === 'suspended') views.push(view);
   }
   return views;
+}
+
+/** A duplicate of `redis` for a board mounted without `duplicateRedis` (its tests): errors logged once each. */
+function ownConnection(redis: Redis, app: FastifyInstance): Redis {
+  const connection = redis.duplicate();
+  // ioredis repeats an error on every reconnect attempt, and prints it when nobody listens: logged once.
+  let lastError = '';
+  connection.on('error', (error: Error) => {
+    if (error.message !== lastError) app.log.warn({ err: error }, 'admin board: redis connection error');
+    lastError = error.message;
+  });
+  connection.on('ready', () => (lastError = ''));
+  return connection;
 }

@@ -15,7 +15,7 @@ import { mountAdmin } from '@hookline/admin';
 import { parseEgressProxy, proxyAnswers } from '@hookline/delivery';
 import { EgressWaits } from '@hookline/redis';
 import { type Services } from '@hookline/services';
-import type { Logger, Metrics } from '@hookline/telemetry';
+import { watchedDuplicate, type Logger, type Metrics } from '@hookline/telemetry';
 import { webFrameworkErrors, webNotFound, webPlugin, type WebDeps } from '@hookline/web';
 
 export interface HttpServerDeps {
@@ -116,6 +116,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   if (config.HOOKLINE_ADMIN_PASSWORD)
     await mountAdmin(app, {
       redis,
+      duplicateRedis: () => watchedDuplicate(redis, logger, 'admin board: redis connection error'),
       keys,
       hooks: store.hooks,
       accounts: store.accounts,

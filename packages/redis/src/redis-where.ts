@@ -39,6 +39,10 @@ export function redisWhere(target: Exclude<RedisTarget, string>): RedisWhere {
     explain(error) {
       if (/No such master with that name/.test(error.message))
         return `the sentinels answer but know no primary named "${master}": check REDIS_SENTINEL_MASTER`;
+      if (sentinels.length > 0) {
+        const failover = sentinelFailoverHint(error.message, sentinels);
+        if (failover) return failover;
+      }
       // ioredis' ClusterAllFailedError keeps why the last seed failed beside its own words.
       const last = (error as { lastNodeError?: { message?: unknown } }).lastNodeError?.message;
       if (typeof last !== 'string') return undefined;
@@ -47,4 +51,25 @@ export function redisWhere(target: Exclude<RedisTarget, string>): RedisWhere {
       return `no seed of REDIS_CLUSTER_NODES answered as a cluster node; the last: ${last}`;
     },
   };
+}
+
+/** A connection refused or out of reach, as Node words it: `connect ECONNREFUSED 10.0.1.5:6379`. */
+const UNREACHABLE = /^connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH) (\S+)$/;
+const FAILOVER = 'a failover may be under way (with no replica to promote, it never ends)';
+
+/**
+ * What ioredis says while the sentinels answer but name a primary that does not: it connects to the named
+ * primary (refused), and on its next attempt asks the next sentinel; once it has asked every one it says
+ * `All sentinels are unreachable`, without a `Last error` (which only a sentinel that failed to answer sets).
+ */
+function sentinelFailoverHint(
+  message: string,
+  sentinels: readonly { readonly host: string; readonly port: number }[],
+): string | undefined {
+  const address = UNREACHABLE.exec(message)?.[1];
+  if (address && !sentinels.some(({ host, port }) => `${host}:${port}` === address))
+    return `the sentinels name ${address} as the primary and it does not answer: ${FAILOVER}`;
+  if (/^All sentinels are unreachable\b/.test(message) && !/Last error:/.test(message))
+    return `the sentinels answer, but the primary they name does not: ${FAILOVER}`;
+  return undefined;
 }

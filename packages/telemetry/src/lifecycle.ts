@@ -72,40 +72,52 @@ export interface RedisPlace {
 
 const places = new WeakMap<object, RedisPlace>();
 
+/** What `logRedisErrors` writes with: a pino logger, Fastify's included. */
+export interface RedisErrorLog {
+  warn(fields: object, message: string): void;
+  info(message: string): void;
+}
+
+/** Distinct errors remembered per outage: enough for a client's cycle of them, bounded for a long outage. */
+const SEEN_MAX = 16;
+// ioredis' retry delays grow, and its words carry them: the same error with a longer delay is not a new one.
+const sameErrorAs = (message: string) => message.replace(/after \d+ms/g, 'after …ms');
+
 /**
- * ioredis repeats the same error on every reconnect attempt: log one line per change, and the recovery. With
- * `where` (the process's own client), the line names the setting Redis was looked for at (`redis`) and what the
- * error means for it when the client's words do not say (`hint`).
+ * ioredis repeats the same errors on every reconnect attempt, in turn when several alternate (Sentinel naming a
+ * primary that does not answer: that primary's `connect ECONNREFUSED`, then `All sentinels are unreachable`):
+ * log each error once until the connection is restored, then the recovery. With `where` (the process's own
+ * client), the line names the setting Redis was looked for at (`redis`) and what the error means for it when
+ * the client's words do not say (`hint`).
  */
 export function logRedisErrors<
   T extends {
     on(event: 'error', cb: (error: Error) => void): unknown;
     on(event: 'ready', cb: () => void): unknown;
   },
->(redis: T, logger: Logger, where?: RedisPlace): T {
+>(redis: T, logger: RedisErrorLog, where?: RedisPlace, message = 'redis connection error'): T {
   if (where) places.set(redis, where);
-  let last = '';
+  const seen = new Set<string>();
   redis.on('error', (error: Error) => {
-    if (error.message !== last) {
-      const hint = where?.explain(error);
-      logger.warn(
-        { err: error, ...(where ? { redis: where.shown } : {}), ...(hint ? { hint } : {}) },
-        'redis connection error',
-      );
-    }
-    last = error.message;
+    const same = sameErrorAs(error.message);
+    if (seen.has(same)) return;
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.add(same);
+    const hint = where?.explain(error);
+    logger.warn({ err: error, ...(where ? { redis: where.shown } : {}), ...(hint ? { hint } : {}) }, message);
   });
   redis.on('ready', () => {
-    if (last) logger.info('redis connection restored');
-    last = '';
+    if (seen.size > 0) logger.info(message.replace(/error$/, 'restored'));
+    seen.clear();
   });
   return redis;
 }
 
 /**
- * A second connection like `redis` (a blocking reader's, say), its errors logged as those of `redis` are: with
- * where Redis was looked for and the hint, when `redis` was watched with them, so a Redis that cannot be reached
- * is never logged once with its place and again without.
+ * A second connection like `redis` (a blocking reader's, the admin board's), its errors logged as those of
+ * `redis` are: with where Redis was looked for and the hint, when `redis` was watched with them, so a Redis
+ * that cannot be reached is never logged once with its place and again without. `message` names the
+ * connection's user when its lines must say whose they are.
  */
 export function watchedDuplicate<
   T extends {
@@ -113,6 +125,6 @@ export function watchedDuplicate<
     on(event: 'error', cb: (error: Error) => void): unknown;
     on(event: 'ready', cb: () => void): unknown;
   },
->(redis: T, logger: Logger): T {
-  return logRedisErrors(redis.duplicate(), logger, places.get(redis));
+>(redis: T, logger: RedisErrorLog, message?: string): T {
+  return logRedisErrors(redis.duplicate(), logger, places.get(redis), message);
 }
