@@ -3,7 +3,7 @@ import { packageVersion, readCommandLine } from './start-flags';
 /** What each production entry point runs, for its `--help`. */
 const RUNS = {
   'http-main.js':
-    "the HTTP tier: the API, the website and the admin area (Bull Board) on PORT. Run any number behind a\nload balancer; delivery workers (worker-main.js) and the monitor (monitor-main.js) run as processes of\ntheir own.",
+    'the HTTP tier: the API, the website and the admin area (Bull Board) on PORT. Run any number behind a\nload balancer; delivery workers (worker-main.js) and the monitor (monitor-main.js) run as processes of\ntheir own.',
   'worker-main.js':
     'a delivery worker. Run any number, on any machines, against one Redis; start or stop them at any time.',
   'monitor-main.js':

@@ -39,7 +39,6 @@ describe('event-loop lag', () => {
     await lag(metrics);
     await sleep(1500);
     const idle = await lag(metrics);
-    expect(idle.min).toBeLessThan(0.05);
     expect(idle.p50).toBeLessThan(0.05);
     expect(idle.p99).toBeLessThan(0.1);
 
