@@ -78,10 +78,7 @@ export class HookConsumer<B extends BegunNext = BegunNext> {
       await this.loop?.catch(() => undefined);
       await Promise.all(this.drains).catch(() => undefined);
     })();
-    const finished = await Promise.race([
-      settled.then(() => true),
-      sleep(boundMs, false, { ref: false }),
-    ]);
+    const finished = await Promise.race([settled.then(() => true), sleep(boundMs, false, { ref: false })]);
     const unfinished = finished ? [] : [...this.held.keys()];
     // Off the roster, so that stopping a worker on purpose raises no "worker missing" alert. Bounded: with
     // Redis down the command would wait for it, and the entry is forgotten in time anyway.
