@@ -12,21 +12,26 @@ describe("an erasure accepted by the API, and a worker process's events", () => 
   const NUMBER = '+15550100777';
   const API_KEY = 'k'.repeat(32);
 
+  /** An HTTP tier of its own, and a POST to the account's routes through it. */
+  async function apiOf(accountId: string) {
+    const { base } = await startHttpTier(h.ctx, {
+      HOOKLINE_API_KEY: API_KEY,
+      HOOKLINE_SECRET_KEY: h.secretKeyHex,
+    });
+    return (path: string, body: unknown) =>
+      fetch(`${base}/v1/accounts/${accountId}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+  }
+
   it('stops an event of the number (recorded erased, never sent) and sends the others', async () => {
     const receiver = await startReceiver();
     h.ctx.closeLater(receiver);
     const account = await h.account();
     const hook = await h.hook(account.id, { url: receiver.url('/in') });
-    const { base } = await startHttpTier(h.ctx, {
-      HOOKLINE_API_KEY: API_KEY,
-      HOOKLINE_SECRET_KEY: h.secretKeyHex,
-    });
-    const post = (path: string, body: unknown) =>
-      fetch(`${base}/v1/accounts/${account.id}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+    const post = await apiOf(account.id);
     const call = (callId: string, from: string) => ({
       type: 'call_created',
       data: { call_id: callId, direction: 'inbound', from, from_cnam: 'Someone', to: '+4420', rate: '0.0' },
@@ -76,16 +81,7 @@ describe("an erasure accepted by the API, and a worker process's events", () => 
         client_secret: 's3cret-s3cret',
       },
     });
-    const { base } = await startHttpTier(h.ctx, {
-      HOOKLINE_API_KEY: API_KEY,
-      HOOKLINE_SECRET_KEY: h.secretKeyHex,
-    });
-    const post = (path: string, body: unknown) =>
-      fetch(`${base}/v1/accounts/${account.id}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+    const post = await apiOf(account.id);
     await h.spawnWorker().waitForOutput('worker started');
     const event = {
       type: 'call_created',
