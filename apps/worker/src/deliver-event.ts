@@ -119,22 +119,23 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
     // The attempt's one deadline and its duration count from here, on the stopwatch: an OAuth 2.0 hook's token
     // request included, so the endpoint gets what the token left (a deadline each held the queue twice as long).
     const began = performance.now();
+    // An erasure accepted before the request leaves reaches the event: it is never sent, only recorded.
+    const erased = () =>
+      recordAndEnd(
+        data,
+        fence,
+        { outcome: 'erased', startedAt, error: 'erased on request before it was sent' },
+        { kind: 'completed', value: 'erased' },
+        completing,
+      );
     switch (start.kind) {
       case 'fenced':
         return { kind: 'lost', why: 'the job lock is no longer ours' };
       case 'hook_deleted':
       case 'already_recorded':
         return { kind: 'completed', value: start.kind };
-      case 'erased': {
-        // An erasure accepted before this attempt reaches the event: it is never sent, only recorded.
-        return recordAndEnd(
-          data,
-          fence,
-          { outcome: 'erased', startedAt, error: 'erased on request before it was sent' },
-          { kind: 'completed', value: 'erased' },
-          completing,
-        );
-      }
+      case 'erased':
+        return erased();
       case 'maybe_sent': {
         // The take-over's own span: the attempt that died took its span with it, unexported.
         const trace = startDeliveryTrace(deps.tracing, data, startedAt);
@@ -209,14 +210,7 @@ export function createDeliverEvent(deps: DeliverEventDeps) {
         const again = await deps.attempts.begin(data.hookId, job.id, fence, () =>
           deps.erasureTags.ofEvent(data.event.fields, data.event),
         );
-        if (again.kind === 'erased')
-          return recordAndEnd(
-            data,
-            fence,
-            { outcome: 'erased', startedAt, error: 'erased on request before it was sent' },
-            { kind: 'completed', value: 'erased' },
-            completing,
-          );
+        if (again.kind === 'erased') return erased();
         if (again.kind !== 'send') return { kind: 'lost', why: `lost while getting a token: ${again.kind}` };
         lockMsLeft = again.lockMsLeft;
         tokenMs = Math.round(performance.now() - began);
