@@ -1,6 +1,6 @@
 import { loadConfig, type Config, type ProcessRole } from '@hookline/config';
 import type { Tracing } from '@hookline/core';
-import { redisWhere } from '@hookline/redis';
+import { redisWhere, watchPrimarySwitches } from '@hookline/redis';
 import {
   createLogger,
   createMetrics,
@@ -46,6 +46,14 @@ export function runProcess(
     const metrics = createMetrics(role === 'worker' || role === 'monitor' ? 'background' : 'requests', role);
     const where = redisWhere(config);
     const watch: ProcessBase['watch'] = (redis) => logRedisErrors(redis, logger, where);
+    // With Sentinel, every client of this process leaves a primary the sentinels replaced, even one that hangs
+    // and so closes nothing (@hookline/redis, sentinel-switches.ts); stopped last, after the clients.
+    const switches = watchPrimarySwitches(config, ({ from, to, left }) =>
+      logger.warn(
+        { from: `${from.host}:${from.port}`, to: `${to.host}:${to.port}`, connectionsLeft: left },
+        'redis sentinels switched the primary',
+      ),
+    );
     // Handlers first: a signal that arrives while the process is starting (or just after it said it had
     // started) then waits for the start and stops cleanly, instead of killing the process outright.
     const started = start({ config, logger, metrics, watch, ...(tracing ? { tracing } : {}) });
@@ -54,6 +62,7 @@ export function runProcess(
       await (
         await started
       )();
+      switches?.close();
       await tracing?.shutdown();
     };
     stopOnSignals(logger, stop, stopBoundMs(config));

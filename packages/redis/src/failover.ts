@@ -1,4 +1,5 @@
 import type { ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import { SwitchAwareSentinelConnector } from './sentinel-connector';
 
 // How every client of hookline waits out a Redis failover instead of failing the command.
 //
@@ -41,10 +42,13 @@ export interface SentinelTarget {
 
 /**
  * The primary through Redis Sentinel: the sentinels are asked which server is the primary at every (re)connect;
- * a client still connected to a demoted primary reconnects at its first READONLY. ioredis' `failoverDetector`
- * is left off: its disconnect on +switch-master can land while the client is asking the sentinels, and the
- * client then stays closed for good ("Connection is closed." from the sentinel connector, seen in the fleet
- * test with ioredis 5.11). `access` (REDIS_URL's user, password, TLS)
+ * a client still connected to a demoted primary reconnects at its first READONLY. A primary that hangs instead
+ * (SIGSTOP, a paused VM) answers nothing, READONLY neither, and closes no socket: the process's switch watcher
+ * (sentinel-switches.ts, started by every hookline process) hears `+switch-master` and closes the connections
+ * the connector (sentinel-connector.ts) sent to another server than the new primary, so they reconnect too.
+ * ioredis' `failoverDetector` is left off: its disconnect on +switch-master can land while the client is asking
+ * the sentinels, and the client then stays closed for good ("Connection is closed." from the sentinel
+ * connector, seen in the fleet test with ioredis 5.11). `access` (REDIS_URL's user, password, TLS)
  * applies to the data nodes; TLS to the sentinels too, and REDIS_SENTINEL_PASSWORD, when set, to them.
  */
 export function sentinelOptions(target: SentinelTarget, access: RedisOptions): RedisOptions {
@@ -53,6 +57,8 @@ export function sentinelOptions(target: SentinelTarget, access: RedisOptions): R
     ...access,
     sentinels: (target.REDIS_SENTINELS ?? []).map(({ host, port }) => ({ host, port })),
     name: target.REDIS_SENTINEL_MASTER ?? 'mymaster',
+    // Copied by duplicate(), so BullMQ's blocking connections are known to the switch watcher too.
+    Connector: SwitchAwareSentinelConnector,
     ...(target.REDIS_SENTINEL_PASSWORD
       ? {
           sentinelPassword: target.REDIS_SENTINEL_PASSWORD,

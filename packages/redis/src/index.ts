@@ -94,3 +94,8 @@ export {
   untilReady,
 } from './failover';
 export { EgressWaits, type EgressFleetWait, type EgressWait, type EgressWaitCause } from './egress-waits';
+export {
+  watchPrimarySwitches,
+  type PrimarySwitch,
+  type SentinelSwitchWatcher,
+} from './sentinel-switches';
