@@ -94,8 +94,4 @@ export {
   untilReady,
 } from './failover';
 export { EgressWaits, type EgressFleetWait, type EgressWait, type EgressWaitCause } from './egress-waits';
-export {
-  watchPrimarySwitches,
-  type PrimarySwitch,
-  type SentinelSwitchWatcher,
-} from './sentinel-switches';
+export { watchPrimarySwitches, type PrimarySwitch, type SentinelSwitchWatcher } from './sentinel-switches';
