@@ -8,7 +8,8 @@ import { leaveReplacedPrimary, type PrimaryAddress } from './sentinel-connector'
 // primary the sentinels replaced even when it hangs instead of dying (sentinel-connector.ts says why and how).
 // Pub/sub costs nothing while nothing fails over: no command is sent after the SUBSCRIBE, so an idle fleet stays
 // as cheap as before (one idle connection per sentinel and process). Every sentinel is subscribed to, not one:
-// each announces the switch when it learns of it, and the first announcement is the one that counts.
+// each announces the switch when it learns of it, so the first to know tells this process at once, and each
+// later announcement closes what reconnected to the replaced primary meanwhile (sentinel-connector.ts).
 //
 // ioredis' own `failoverDetector` does the same listening but then disconnects the client's connector, which
 // can land while the client is asking the sentinels, and the client then stays closed for good (seen in the
