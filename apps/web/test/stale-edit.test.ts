@@ -92,4 +92,28 @@ describe('an edit form opened before another change', () => {
     expect(feed.filter((e) => e.kind === 'hook.updated')).toHaveLength(1);
     expect((await w.audit.list(account.id, { limit: 10 })).data).toEqual([]);
   });
+
+  // A form without a version, or with one it could not have been given, could undo a change made since.
+  it.each([
+    ['none', null],
+    ['not a number', 'abc'],
+    ['negative', '-1'],
+  ])('refuses a save whose version is %s with 409, writing nothing', async (_what, given) => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
+    await page.locator('input[name="version"]').evaluate((el, v) => {
+      if (v === null) el.remove();
+      else (el as unknown as { value: string }).value = v;
+    }, given);
+    await page.getByLabel('Description').fill('CRM (typed)');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      save(page),
+    ]);
+    expect(response.status()).toBe(409);
+    await expect(w.store.hooks.get(account.id, hook.id)).resolves.toMatchObject({ description: 'CRM' });
+  });
 });

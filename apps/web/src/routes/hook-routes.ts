@@ -32,7 +32,7 @@ function storeProblems(error: unknown, values: HookFormValues) {
   throw error;
 }
 
-/** The version an edit form was opened on; undefined when it sent none (a form made before forms carried it). */
+/** The version an edit form was opened on; undefined when it sent none, several, or one that is not a version. */
 function formVersion(body: unknown): number | undefined {
   const value = (body as Record<string, unknown> | undefined)?.version;
   return typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : undefined;
@@ -152,7 +152,9 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       const values = valuesOf(now.hook);
       return formPage(request, reply, who, { values, errors: {}, ...now, changedMeanwhile: true }, 409);
     };
-    if (seen !== undefined && seen !== version) return changedMeanwhile();
+    // A form that names no version, or one it could not have been given (a page from before forms carried it,
+    // a damaged one), is judged as stale: saved, it could undo a change made since.
+    if (seen !== version) return changedMeanwhile();
     const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
     if (!form.ok) return formPage(request, reply, who, { ...form, hook, version }, 400);
     const changes = onlyChanges(form.input, hook);
