@@ -18,6 +18,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     socket.write(
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        'Cache-Control: no-store\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,

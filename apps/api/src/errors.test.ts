@@ -59,6 +59,7 @@ describe('errors in the catalogue shape', () => {
       ['application/json; charset=iso-8859-1', 'Content-Type charset iso-8859-1 is not supported'],
       ['application/json;charset="UTF-16"', 'Content-Type charset UTF-16 is not supported'],
       ['application/json; charset=@@', 'Content-Type charset other than utf-8 is not supported'],
+      ['application/json; charset=utf-8; charset=latin1', 'Content-Type charset latin1 is not supported'],
     ])('answers 415 for %s, creating nothing', async (contentType, words) => {
       const before = await api.keyCount();
       const res = await api.call('POST', '/v1/accounts', undefined, {

@@ -27,15 +27,18 @@ export function checkJsonMediaType(request: FastifyRequest): void {
   );
 }
 
-/** The charset parameter's value, unquoted; undefined without one. */
+/** The charset parameter's value, unquoted; undefined without one. Given twice, the one that is not UTF-8. */
 function charsetOf(contentType: string): string | undefined {
-  for (const parameter of contentType.split(';').slice(1)) {
-    const [name, ...value] = parameter.split('=');
-    if (name?.trim().toLowerCase() !== 'charset') continue;
-    return value
-      .join('=')
-      .trim()
-      .replace(/^"(.*)"$/, '$1');
-  }
-  return undefined;
+  const given = contentType
+    .split(';')
+    .slice(1)
+    .map((parameter) => parameter.split('='))
+    .filter(([name]) => name?.trim().toLowerCase() === 'charset')
+    .map(([, ...value]) =>
+      value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
+  return given.find((charset) => !/^utf-?8$/i.test(charset)) ?? given[0];
 }

@@ -137,6 +137,7 @@ describe('the composed HTTP server', () => {
     );
     expect(tooLarge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(tooLarge).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(tooLarge).toMatch(/\r\nCache-Control: no-store\r\n/);
     expect(bodyOf(tooLarge)).toEqual({
       error: {
         code: 'HEADERS_TOO_LARGE',
@@ -146,6 +147,7 @@ describe('the composed HTTP server', () => {
 
     const notHttp = await raw('HELLO THERE\r\n\r\n');
     expect(notHttp).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(notHttp).toMatch(/\r\nCache-Control: no-store\r\n/);
     expect(bodyOf(notHttp)).toEqual({
       error: {
         code: 'MALFORMED_REQUEST',
