@@ -1,7 +1,14 @@
 import { secretKeyOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
 import { DeliveryLog, HistoryReader } from '@hookline/history';
-import { batchWritesPerTurn, createRedis, HistoryOutbox, HookQueues, redisKeys } from '@hookline/redis';
+import {
+  answersWithin,
+  batchWritesPerTurn,
+  createRedis,
+  HistoryOutbox,
+  HookQueues,
+  redisKeys,
+} from '@hookline/redis';
 import { Producer } from '@hookline/queue';
 import { createStore, SecretBox } from '@hookline/store';
 import { runProcess } from './bootstrap';
@@ -23,18 +30,6 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
     () => true as const,
   );
   const answer = await Promise.race([settled, late]);
-  clearTimeout(timer);
-  return answer;
-}
-
-async function answersWithin(redis: { ping(): Promise<unknown> }, ms: number): Promise<boolean> {
-  const pong = redis.ping().then(
-    () => true,
-    () => false,
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const answer = await Promise.race([pong, late]);
   clearTimeout(timer);
   return answer;
 }
@@ -86,9 +81,8 @@ runProcess(process.env, 'monitor', 'hookline-monitor', async (base) => {
     // A Redis that is connected but answers nothing (frozen, a paused VM) is not answering either: its
     // connection looks ready, so a PING, bounded, is what tells it from work that is merely slow.
     const closing = monitor.close();
-    const answering =
-      redis.status === 'ready' ? answersWithin(redis, UNREACHABLE_STOP_MS) : Promise.resolve(false);
-    if (!(await settlesWithin(closing, UNREACHABLE_STOP_MS)) && !(await answering))
+    const answering = answersWithin(redis, UNREACHABLE_STOP_MS);
+    if (!(await settlesWithin(closing, UNREACHABLE_STOP_MS)) && !(await answering).ok)
       logger.warn({ waitedMs: UNREACHABLE_STOP_MS }, 'stopping with work in flight: Redis does not answer');
     else await closing;
     await producer.close();
