@@ -14,6 +14,7 @@ import {
   HookQueues,
   isRedisUnavailable,
   redisKeys,
+  watchPrimarySwitches,
 } from '@hookline/redis';
 import { createStore, SecretBox } from '@hookline/store';
 import { wireProducer } from './producer-wiring';
@@ -57,6 +58,14 @@ export function createProducer(
   const config = loadConfig(env, 'producer');
   // Fail fast, as the HTTP tier: a Redis outage becomes REDIS_UNAVAILABLE at once, not a wait on a retry.
   const redis: Redis = createFailFastRedis(config, { connectionName: `hookline-producer-${process.pid}` });
+  // With Sentinel, a primary that hangs instead of dying closes no socket: the watcher moves this client to the
+  // primary the sentinels promote, as it does in every hookline process (@hookline/redis, sentinel-switches.ts).
+  const switches = watchPrimarySwitches(config, ({ from, to, left }) =>
+    options.log?.warn(
+      { from: `${from.host}:${from.port}`, to: `${to.host}:${to.port}`, connectionsLeft: left },
+      'redis sentinels switched the primary',
+    ),
+  );
   const keys = redisKeys(config.HOOKLINE_QUEUE_PREFIX);
   const hookQueues = new HookQueues(redis, keys);
   const store = createStore({
@@ -99,6 +108,7 @@ export function createProducer(
     close: async () => {
       await producer.close();
       redis.disconnect();
+      switches?.close();
     },
   };
 }
