@@ -1,12 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { exportLagNotInterval } from './event-loop-lag';
+import { exportEventLoopLag, PROM_CLIENT_SAMPLE_MS } from './event-loop-lag';
 
 /**
- * How often the event-loop lag histogram samples (a timer of its own). prom-client's default, every 10 ms,
+ * How often the event-loop lag is sampled (a timer of its own, event-loop-lag.ts). prom-client's default, every 10 ms,
  * wakes an idle process 100 times a second. A process that answers requests (`requests`) samples every 100 ms,
  * which catches any stall that matters to a request; the others every second, which catches every stall of
  * a second or more, the kind that delays a lock renewal or a deadline, and wakes an idle worker or monitor
- * once a second instead of ten times. The exported lag has this interval taken off (`exportLagNotInterval`).
+ * once a second instead of ten times. The exported lag is how late each tick came, without the interval.
  */
 const EVENT_LOOP_SAMPLE_MS = { requests: 100, background: 1000 } as const;
 
@@ -25,9 +25,9 @@ export function createMetrics(
   collectDefaultMetrics({
     register: registry,
     prefix: 'hookline_process_',
-    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS[kind],
+    eventLoopMonitoringPrecision: PROM_CLIENT_SAMPLE_MS,
   });
-  exportLagNotInterval(registry, 'hookline_process_', EVENT_LOOP_SAMPLE_MS[kind]);
+  exportEventLoopLag(registry, 'hookline_process_', EVENT_LOOP_SAMPLE_MS[kind]);
   return {
     registry,
     deliveries: new Counter({
