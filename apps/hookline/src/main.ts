@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadDataDir, secretKeyOf, settingAccepts, suspensionRuleOf } from '@hookline/config';
 import { startMonitor } from '@hookline/monitor';
+import { SAMPLE_CALL_DATA } from '@hookline/core';
 import { redactedUrl } from '@hookline/history';
 import { erasureSettleMs } from './erasure-settle';
 import {
@@ -214,14 +215,20 @@ runProcess(localEnv, 'all-in-one', 'hookline', async ({ config, logger, metrics,
   );
   print(`  Metrics     ${base}/metrics`);
   print(`  History     ${history.client.describe}`);
-  if (demoParts)
+  if (demoParts) {
     print(
-      `  Demo        a hook of ${DEMO_EMAIL} delivers to ${demoParts.receiverUrl}; ` +
+      `  Demo        a hook of ${DEMO_EMAIL} (account ${account.id}) delivers to ${demoParts.receiverUrl}; ` +
         (demoParts.held
           ? `it is suspended, so its test event is held: re-enable it at ${base}/hooks/${demoParts.hookId}`
           : 'a test event is on its way'),
     );
-  else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
+    // The account's id is on no other line (the API lists no accounts): a command to copy publishes to it.
+    print(
+      `  Publish     curl -s -X POST ${base}/v1/accounts/${account.id}/events ` +
+        `-H 'Authorization: Bearer ${config.HOOKLINE_API_KEY}' -H 'Content-Type: application/json' ` +
+        `-d '${JSON.stringify({ type: 'call_created', data: SAMPLE_CALL_DATA })}'`,
+    );
+  } else print('  Tip         pnpm start -- --demo   adds a sample receiver and a hook pointed at it');
   print(
     `  Secrets     ${dataDir}/secrets.json (generated on first start; HOOKLINE_* settings override them)`,
   );

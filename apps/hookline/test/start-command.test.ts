@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnEntry, TEST_REDIS_URL, useRedis } from '@hookline/testing';
+import { spawnEntry, TEST_REDIS_URL, useRedis, waitUntil } from '@hookline/testing';
 import { spawnStart } from './support/start-command';
 
 // `pnpm start -- --help` / `--version` answer and exit without starting anything: no Redis, no data directory.
@@ -223,6 +223,7 @@ describe('pnpm start with secrets set to the empty string', () => {
 });
 
 describe('pnpm start -- --demo with the demo address already allowed', () => {
+  // (and the banner's Publish line, a command that works as printed)
   const ctx = useRedis('start-demo-allowed');
 
   // The demo adds 127.0.0.1/32 to HOOKLINE_ALLOW_NETWORKS; listed twice, loadConfig would refuse the list.
@@ -234,6 +235,28 @@ describe('pnpm start -- --demo with the demo address already allowed', () => {
     });
     await hookline.waitForOutput('secrets.json (generated', 60000);
     expect(hookline.output()).toContain('hookline is running');
+
+    // The printed command publishes to the demo account, and its event reaches the demo receiver.
+    const command =
+      /^ {2}Publish {5}curl -s -X POST (\S+) -H 'Authorization: (Bearer \S+)' -H '(Content-Type): (application\/json)' -d '(.+)'$/m.exec(
+        hookline.output(),
+      );
+    expect(command).not.toBeNull();
+    const [, url, authorization, , contentType, body] = command!;
+    const published = await fetch(url!, {
+      method: 'POST',
+      headers: { authorization: authorization!, 'content-type': contentType! },
+      body: body!,
+    });
+    expect(published.status).toBe(202);
+    const { id } = (await published.json()) as { id: string };
+    await hookline.waitForOutput(`"EventType":"call_created"`, 30000);
+    await waitUntil(
+      async () => (hookline.output().match(/demo receiver <- POST/g) ?? []).length === 2,
+      'the test event and the published one received',
+      30000,
+    );
+    expect(id).toMatch(/^evt_/);
     hookline.kill('SIGTERM');
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
   }, 120000);
