@@ -66,6 +66,12 @@ describe('loadConfig', () => {
       expect(text).toContain(name);
   });
 
+  it("names the log levels LOG_LEVEL takes, in words, not the validator's", () => {
+    expect(() => loadConfig({ HOOKLINE_SECRET_KEY: KEY, LOG_LEVEL: 'verbose' }, 'worker')).toThrow(
+      new ConfigError(['LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent']),
+    );
+  });
+
   it('takes the HTTP drain as whole milliseconds from 0 to 120000, and names the setting otherwise', () => {
     const drain = (value: string) =>
       loadConfig({ HOOKLINE_SECRET_KEY: KEY, HOOKLINE_HTTP_DRAIN_MS: value }, 'worker')

@@ -287,7 +287,11 @@ export const settingsSchema = z.object({
     '— (Bull Board is off without it; `pnpm start` generates one)',
   ),
   LOG_LEVEL: setting(
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
     '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
   ),
 });
