@@ -6,6 +6,7 @@ import { clientErrorHandler } from './client-errors';
 import { refuseEncodedBody } from './content-encoding';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { checkJsonMediaType } from './json-media-type';
+import { methodNotAllowedRoutes } from './method-not-allowed';
 import { requireOperatorKey } from './operator-auth';
 import { waitForPrimary } from './primary-wait';
 import { requestLogging } from './request-log';
@@ -79,7 +80,8 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
   const primaryWait = waitForPrimary(deps.redis);
   if (primaryWait) app.addHook('onRequest', primaryWait);
 
-  for (const route of apiRoutes(deps))
+  const routes = apiRoutes(deps);
+  for (const route of routes)
     app.route({
       method: route.method,
       url: fastifyPath(route.path),
@@ -89,7 +91,10 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
       ...(route.method !== 'GET' ? { preParsing: refuseEncodedBody } : {}),
       handler: routeHandler(route, deps),
     });
-  // Unknown paths and methods under /v1 answer in the API's own shape wherever the plugin is mounted (the
+  // A path the table serves, asked with another method: 405 with Allow (method-not-allowed.ts), not the 404 below.
+  for (const refusal of methodNotAllowedRoutes(routes, app.supportedMethods, operatorOnly))
+    app.route(refusal);
+  // Unknown paths under /v1 answer in the API's own shape wherever the plugin is mounted (the
   // all-in-one server's own not-found handler serves the website's pages). Every /v1 route needs the key, so
   // the key is asked for first here too: without it, 404 against 401 would tell a stranger which paths exist.
   // `/v1` itself included: the start banner prints it, and it is as much an API path as any below it.

@@ -114,9 +114,12 @@ export function errorHandler(redis: Pick<Redis, 'status'>) {
 // The path as the answer quotes it: enough to recognise, not the whole of one up to the header limit (16 KiB).
 const QUOTED_PATH_MAX = 200;
 
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function quotedPath(request: Pick<FastifyRequest, 'url'>): string {
   const path = request.url.split('?')[0] ?? '';
-  const quoted = path.length > QUOTED_PATH_MAX ? `${path.slice(0, QUOTED_PATH_MAX)}…` : path;
-  const problem = new HooklineError('NOT_FOUND', `No route ${request.method} ${quoted}`);
+  return path.length > QUOTED_PATH_MAX ? `${path.slice(0, QUOTED_PATH_MAX)}…` : path;
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = new HooklineError('NOT_FOUND', `No route ${request.method} ${quotedPath(request)}`);
   return reply.code(problem.status).type('application/json; charset=utf-8').send(problem.toBody());
 }

@@ -155,7 +155,9 @@ export function openApiDocument(routes: readonly Route[], version: string): Json
       description:
         'Webhook delivery for phone-system events. Errors always have the shape ' +
         '{"error":{"code","message","details?"}}; 400 answers name each bad field in details. Every route ' +
-        'refuses a query parameter it does not take (400 VALIDATION_FAILED naming it), also routes that take none.',
+        'refuses a query parameter it does not take (400 VALIDATION_FAILED naming it), also routes that take none. ' +
+        'A method a path below does not list answers 405 METHOD_NOT_ALLOWED with an Allow header naming those it ' +
+        'lists (HEAD wherever GET is), before any body is read; under /v1 after the key is checked, as a 404 is.',
     },
     security: [{ [SECURITY]: [] }],
     paths,

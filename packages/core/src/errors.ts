@@ -8,6 +8,8 @@ export const ERROR_CATALOGUE = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** A path a route serves, asked with a method none of its routes takes; the answer's `Allow` lists them. */
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   IDEMPOTENCY_CONFLICT: 409,
   /** A request not received within the HTTP tier's header and request deadlines. */
