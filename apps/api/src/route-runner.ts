@@ -1,11 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ID_PATTERN, notFound, validationError, zodProblems, type HookView } from '@hookline/core';
+import {
+  ID_PATTERN,
+  notFound,
+  validationError,
+  zodProblems,
+  type FieldProblem,
+  type HookView,
+} from '@hookline/core';
 import type { AccountView } from '@hookline/store';
 import type { ApiDeps } from './deps';
 import { refuseUnhonouredKey, requestKeyOf } from './idempotency-key';
 import { lateRedisAnswer } from './late-redis';
 import { plainNumbers } from './json-body';
+import { badlyEscapedQuery } from './query-escapes';
 import { pathParams, type Route, type Scope } from './route';
 
 interface ResolvedScope {
@@ -71,20 +79,31 @@ function refuseAnyQuery(query: unknown): undefined {
 
 /**
  * No parameter is a list: one given twice (`limit=5&limit=6`) arrives as an array, and was refused in words
- * about its value ("must be a whole number") when each value was one. An unknown one stays unknown.
+ * about its value ("must be a whole number") when each value was one. An unknown one stays unknown. A value with
+ * a bad percent escape is refused as such, whatever the schema would have made of the text as given.
  */
-function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+function parseQuery<S extends z.ZodType>(
+  schema: S,
+  query: unknown,
+  badlyEscaped: readonly FieldProblem[],
+): z.output<S> {
   const parsed = schema.safeParse(query, { reportInput: true });
-  if (parsed.success) return parsed.data;
+  if (parsed.success && badlyEscaped.length === 0) return parsed.data;
   const given = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
-  throw validationError(
-    zodProblems(parsed.error).map((problem) =>
-      Array.isArray(given[problem.field]) && problem.message !== 'is not a known field'
-        ? { field: problem.field, message: 'must be given once' }
-        : problem,
-    ),
-  );
+  const problems = parsed.success
+    ? []
+    : zodProblems(parsed.error).map((problem) =>
+        Array.isArray(given[problem.field]) && problem.message !== UNKNOWN
+          ? { field: problem.field, message: 'must be given once' }
+          : problem,
+      );
+  const unknown = new Set(problems.filter((p) => p.message === UNKNOWN).map((p) => p.field));
+  const escapes = badlyEscaped.filter((p) => !unknown.has(p.field));
+  const escaped = new Set(escapes.map((p) => p.field));
+  throw validationError([...problems.filter((p) => !escaped.has(p.field)), ...escapes]);
 }
+
+const UNKNOWN = 'is not a known field';
 
 /**
  * Runs one route: scope first (404 before anything about the input is revealed), then query and body
@@ -108,7 +127,9 @@ function runRoute(route: Route, deps: ApiDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const params = request.params as Record<string, string | undefined>;
     const scope = await resolveScope(route.scope, params, deps.store);
-    const query = route.query ? parseQuery(route.query, request.query) : refuseAnyQuery(request.query);
+    const query = route.query
+      ? parseQuery(route.query, request.query, badlyEscapedQuery(request.url))
+      : refuseAnyQuery(request.query);
     // No body at all (none sent, or an empty one) is `{}` where every field is optional; elsewhere it stays
     // absent and is refused as "(body) is required".
     const given = request.body === undefined && route.bodyOptional ? {} : request.body;
