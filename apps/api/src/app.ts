@@ -4,6 +4,7 @@ import type { ApiDeps } from './deps';
 import { errorHandler, notFoundHandler } from './error-handler';
 import { clientErrorHandler } from './client-errors';
 import { refuseEncodedBody } from './content-encoding';
+import { answerExpectContinue } from './expect-continue';
 import { BODY_LIMIT, parseJsonBody } from './json-body';
 import { checkJsonMediaType } from './json-media-type';
 import { methodNotAllowedRoutes } from './method-not-allowed';
@@ -71,6 +72,8 @@ export async function apiPlugin(app: FastifyInstance, options: { deps: ApiDeps }
     },
   );
   app.setErrorHandler(errorHandler(deps.redis));
+  // A body declared over the limit with Expect: 100-continue is refused before it is sent (expect-continue.ts).
+  answerExpectContinue(app.server);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     // Answers carry once-only secrets (signing_secret) and customers' data: no cache on the way keeps them.

@@ -10,14 +10,13 @@ import {
 } from '@hookline/core';
 import { isHistoryUnreachable } from '@hookline/history';
 import { isRedisUnavailable, REPLICA_ACKS_MISSING } from '@hookline/redis';
-import { BODY_LIMIT } from './json-body';
+import { payloadTooLarge } from './json-body';
 import { lateRedisAnswer } from './late-redis';
 import { WWW_AUTHENTICATE } from './operator-auth';
 
 // Fastify's own client errors, in the catalogue's words.
 const FASTIFY_ERRORS: Readonly<Record<string, () => HooklineError>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new HooklineError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT} bytes`),
+  FST_ERR_CTP_BODY_TOO_LARGE: payloadTooLarge,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new HooklineError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new HooklineError('INVALID_JSON', 'Request body is empty'),

@@ -3,6 +3,10 @@ import { HooklineError } from '@hookline/core';
 
 export const BODY_LIMIT = 65536;
 
+/** A body over the limit: whether its length was declared, it grew past it, or it was declared with Expect. */
+export const payloadTooLarge = (): HooklineError =>
+  new HooklineError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT} bytes`);
+
 /**
  * Request bodies are parsed with lossless-json so that `"rate": 0.0` keeps its text "0.0" (JSON.parse would
  * make it 0). Numbers come out as LosslessNumber objects; `plainNumbers` turns them back into numbers
