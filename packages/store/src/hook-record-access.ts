@@ -55,19 +55,52 @@ export class HookRecordAccess {
     set: Record<string, string>,
     ifVersion?: number,
   ): Promise<number> {
-    const result = await STORE_SCRIPTS.hookChange.run(
+    const result = await this.runChange(hookId, accountId, bumpVersion, remove, set, ifVersion, false);
+    if (typeof result !== 'number') throw new Error(`hook-change answered ${typeof result}, not a number`);
+    return result;
+  }
+
+  /**
+   * A change that bumps the version, answered with the record exactly as it left it (read in the same script):
+   * its version and values, not those of a change that landed just after. STALE_VERSION as `change` says;
+   * undefined when the hook is gone or not the account's.
+   */
+  async changeAndRead(
+    hookId: string,
+    accountId: string,
+    remove: readonly string[],
+    set: Record<string, string>,
+    ifVersion: number,
+  ): Promise<StoredHook | typeof STALE_VERSION | undefined> {
+    const result = await this.runChange(hookId, accountId, true, remove, set, ifVersion, true);
+    if (result === STALE_VERSION) return STALE_VERSION;
+    if (typeof result === 'number') return undefined;
+    return parseStoredHook(hookId, result);
+  }
+
+  private async runChange(
+    hookId: string,
+    accountId: string,
+    bumpVersion: boolean,
+    remove: readonly string[],
+    set: Record<string, string>,
+    ifVersion: number | undefined,
+    answerRecord: boolean,
+  ): Promise<number | Record<string, string>> {
+    const result: unknown = await STORE_SCRIPTS.hookChange.run(
       this.redis,
       [this.keys.hookRecord(hookId)],
       [
         accountId,
         bumpVersion ? '1' : '0',
         ifVersion === undefined ? '' : String(ifVersion),
+        answerRecord ? '1' : '0',
         String(remove.length),
         ...remove,
         ...Object.entries(set).flat(),
       ],
     );
-    return Number(result);
+    return recordReply(result);
   }
 
   /**
@@ -110,4 +143,15 @@ export class HookRecordAccess {
     ]);
     for (const result of results) if (result.status === 'rejected') throw result.reason;
   }
+}
+
+/** hook-change.lua's answer: a number, or HGETALL's flat list of fields and values (checked, not cast). */
+function recordReply(result: unknown): number | Record<string, string> {
+  if (typeof result === 'number') return result;
+  if (!Array.isArray(result) || result.length % 2 !== 0 || !result.every((v) => typeof v === 'string'))
+    throw new Error('hook-change answered neither a number nor a list of fields and values');
+  const fields = result as string[];
+  const record: Record<string, string> = {};
+  for (let i = 0; i < fields.length; i += 2) record[fields[i]!] = fields[i + 1]!;
+  return record;
 }

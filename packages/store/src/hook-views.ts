@@ -1,6 +1,7 @@
 import {
   type Clock,
   DEFAULT_EVENT_TYPE_HEADER,
+  type HookEvents,
   type HookFilter,
   type HookView,
   sentExtraHeaders,
@@ -45,17 +46,24 @@ export class HookViews {
   async get(accountId: string, hookId: string): Promise<HookView | undefined> {
     const hook = await this.records.readOwned(accountId, hookId);
     if (!hook) return undefined;
-    const [paused, events, failing, filter, egressWait] = await Promise.all([
-      this.hookQueues.isPaused(hookId),
+    const [events, filter] = await Promise.all([
       this.redis.hget(this.keys.accountHookEvents(accountId), hookId),
-      this.failing(hookId),
       this.filters.get(accountId, hookId),
-      this.egressWaits.get(hookId),
     ]);
-    return this.shown(
-      toHookView(hook, paused, eventsFromField(events), this.clock, failing, egressWait),
-      filter,
-    );
+    return this.viewOf(hook, eventsFromField(events), filter);
+  }
+
+  /**
+   * The view of a record and the subscription and filter given, with the hook's state read now (paused, failing,
+   * a wait on the egress proxy): what a change answers, from the record it wrote, not one read after it.
+   */
+  async viewOf(hook: StoredHook, events: HookEvents, filter: HookFilter | undefined): Promise<HookView> {
+    const [paused, failing, egressWait] = await Promise.all([
+      this.hookQueues.isPaused(hook.id),
+      this.failing(hook.id),
+      this.egressWaits.get(hook.id),
+    ]);
+    return this.shown(toHookView(hook, paused, events, this.clock, failing, egressWait), filter);
   }
 
   /** Hooks of the listed ids that belong to the account, oldest first. */

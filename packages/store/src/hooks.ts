@@ -5,6 +5,7 @@ import {
   hookInputSchemas,
   newId,
   newSigningSecret,
+  normalFilter,
   notFound,
   validationError,
   clientCertificateUrlProblem,
@@ -14,6 +15,7 @@ import {
   type CreateHookInput,
   type EventCatalog,
   type HookEvents,
+  type HookFilter,
   type HookView,
   type HookWithSecret,
   type UpdateHookInput,
@@ -37,6 +39,7 @@ import {
   tlsFields,
   toHookTarget,
   toSuspensionInfo,
+  type StoredHook,
 } from './hook-record';
 import { pageOfPlaces, type HookPage, type HookPageRequest } from './hook-page';
 import { HookRecordAccess, STALE_VERSION } from './hook-record-access';
@@ -50,6 +53,15 @@ import type { SecretBox } from './secret-box';
 
 // Tries of an update whose hook another update changed between its read and its write; past them, 409.
 const CHANGE_TRIES = 5;
+
+/** What one update wrote: the record as the write left it, and the subscription and filter it has with it. */
+interface ChangeWritten {
+  readonly now: string;
+  readonly secret: string | undefined;
+  readonly hook: StoredHook;
+  readonly events: HookEvents;
+  readonly filter: HookFilter | undefined;
+}
 
 export interface HooksDeps {
   readonly redis: Redis;
@@ -209,8 +221,8 @@ export class RedisHooks implements Hooks {
         'The hook was changed by another request meanwhile; send the change again',
       );
     if (!written) return undefined;
-    const { now, secret, version } = written;
-    if (change.url !== undefined) await this.urls.set([{ hookId, version, url: change.url }]);
+    const { now, secret, hook } = written;
+    if (change.url !== undefined) await this.urls.set([{ hookId, version: hook.version, url: change.url }]);
     if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
       return undefined;
     if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
@@ -226,8 +238,11 @@ export class RedisHooks implements Hooks {
         actor,
         detail: fields.join(', '),
       });
-    const updated = await this.get(accountId, hookId);
-    return updated && secret ? { ...updated, signing_secret: secret } : updated;
+    // What this change wrote, at the version it made: a read now could show a change that landed after it. The
+    // subscription and filter are written in the account's slot, apart from the record (a Redis Cluster cannot
+    // change both in one step), so they are this change's own, or those it was judged against.
+    const updated = await this.views.viewOf(hook, written.events, written.filter);
+    return secret ? { ...updated, signing_secret: secret } : updated;
   }
 
   rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined> {
@@ -252,8 +267,13 @@ export class RedisHooks implements Hooks {
     hookId: string,
     change: UpdateHookInput,
     ifVersion?: number,
-  ): Promise<{ now: string; secret: string | undefined; version: number } | 'stale' | undefined> {
-    const stored = await this.records.readOwned(accountId, hookId);
+  ): Promise<ChangeWritten | 'stale' | undefined> {
+    const { redis, keys } = this.deps;
+    const [stored, eventsField, storedFilter] = await Promise.all([
+      this.records.readOwned(accountId, hookId),
+      redis.hget(keys.accountHookEvents(accountId), hookId),
+      this.filters.get(accountId, hookId),
+    ]);
     if (!stored) return undefined;
     if (ifVersion !== undefined && stored.version !== ifVersion) return 'stale';
     // Only a change of either is judged: a hook saved so before this check can still change its other settings.
@@ -263,8 +283,11 @@ export class RedisHooks implements Hooks {
     const plainTls =
       keepsTls && clientCertificateUrlProblem(change.url ?? stored.url, change.tls ? 'tls' : 'url');
     if (plainTls) throw validationError([plainTls]);
+    // The filter the hook will have, against the kinds it will get: either may change without the other.
+    const events = change.events ?? eventsFromField(eventsField);
+    const filter = change.filter !== undefined ? normalFilter(change.filter) : storedFilter;
     if (change.events !== undefined || change.filter !== undefined)
-      await this.checkChangedFilter(accountId, hookId, change);
+      checkFilter(filter, events, this.deps.catalog ?? BUILT_IN_CATALOG);
     const now = this.records.now();
     const set: Record<string, string> = { updated_at: now };
     const remove: string[] = [];
@@ -284,23 +307,9 @@ export class RedisHooks implements Hooks {
     else if (change.headers !== undefined) remove.push(HEADERS_FIELD);
     if (change.tls) Object.assign(set, tlsFields(this.deps.secretBox, hookId, change.tls));
     if (change.tls === null) remove.push(...TLS_FIELDS);
-    const version = await this.records.change(hookId, accountId, true, remove, set, stored.version);
-    if (version === STALE_VERSION) return 'stale';
-    return version < 0 ? undefined : { now, secret, version };
-  }
-
-  /** The filter the hook will have, against the kinds it will get: either may change without the other. */
-  private async checkChangedFilter(
-    accountId: string,
-    hookId: string,
-    change: UpdateHookInput,
-  ): Promise<void> {
-    const events =
-      change.events ??
-      eventsFromField(await this.deps.redis.hget(this.deps.keys.accountHookEvents(accountId), hookId));
-    const filter =
-      change.filter !== undefined ? (change.filter ?? undefined) : await this.filters.get(accountId, hookId);
-    checkFilter(filter, events, this.deps.catalog ?? BUILT_IN_CATALOG);
+    const hook = await this.records.changeAndRead(hookId, accountId, remove, set, stored.version);
+    if (hook === STALE_VERSION) return 'stale';
+    return hook && { now, secret, hook, events, filter };
   }
 
   /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
