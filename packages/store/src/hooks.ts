@@ -199,6 +199,13 @@ export class RedisHooks implements Hooks {
     const change = parsed.data;
     // What the change really changes is named in the feed, as in the audit log: a form sends every field.
     const before = await this.get(accountId, hookId);
+    // A change that changes nothing (the values the hook has, `signing: true` on a hook that signs) writes
+    // nothing: its version and updated_at stay, so a form opened before it is not refused as stale.
+    if (before && changedHookFields(before, change).length === 0) {
+      if (options.ifVersion !== undefined && (await this.version(accountId, hookId)) !== options.ifVersion)
+        throw staleChange();
+      return before;
+    }
     // Judged against the record as read and written only while it is still so: two changes at once (one making
     // the url http://, one adding a certificate) each pass alone, and together left a certificate on a
     // plain-http hook. The one that lost is judged again on the record the other left.
@@ -210,11 +217,7 @@ export class RedisHooks implements Hooks {
       again++
     )
       written = await this.writeChange(accountId, hookId, change);
-    if (written === 'stale' && options.ifVersion !== undefined)
-      throw new HooklineError(
-        'CONFLICT',
-        'The hook was changed since this change was prepared; read it again and send the change again',
-      );
+    if (written === 'stale' && options.ifVersion !== undefined) throw staleChange();
     if (written === 'stale')
       throw new HooklineError(
         'CONFLICT',
@@ -387,4 +390,12 @@ export class RedisHooks implements Hooks {
   indexUrls(): Promise<void> {
     return this.urls.walk();
   }
+}
+
+/** A change prepared for a version of the hook that another change has replaced since. */
+function staleChange(): HooklineError {
+  return new HooklineError(
+    'CONFLICT',
+    'The hook was changed since this change was prepared; read it again and send the change again',
+  );
 }
