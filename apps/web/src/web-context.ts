@@ -3,6 +3,8 @@ import type { AuditActor, AuditInput } from '@hookline/core';
 import { LoginLimiter, type AccountView } from '@hookline/store';
 import type { WebDeps } from './deps';
 import { errorPage, NOT_FOUND } from './pages/error-page';
+import { hookGonePage } from './pages/hook-gone-page';
+import { hookDeletion } from './hook-deletion';
 import { SessionStore, type Session } from './session/session-store';
 import { Sessions } from './session/sessions';
 import type { SafeHtml } from './view/html';
@@ -108,5 +110,23 @@ export class WebContext {
     const who = await this.signedIn(request).catch(() => undefined);
     const viewer = who ? { account: who.account, csrf: who.session.data.csrf, brand: this.brand } : undefined;
     return this.page(reply, errorPage(viewer, NOT_FOUND, this.brand), 404);
+  }
+
+  /** A hook this visitor's account cannot find: 410 with when and by whom when it was deleted, else a 404. */
+  async hookNotFound(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: SignedIn,
+    hookId: string,
+  ): Promise<FastifyReply> {
+    const deletion = await hookDeletion(this.deps, who.account.id, hookId);
+    if (!deletion) return this.notFound(request, reply);
+    const viewer = {
+      account: who.account,
+      csrf: who.session.data.csrf,
+      brand: this.brand,
+      ...(who.readOnly ? { readOnly: true } : {}),
+    };
+    return this.page(reply, hookGonePage(viewer, deletion), 410);
   }
 }

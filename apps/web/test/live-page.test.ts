@@ -54,7 +54,7 @@ describe('a hook page left open (browser)', () => {
     );
   });
 
-  it('a hook deleted elsewhere: the open page stops offering its actions and says it is not found', async () => {
+  it('a hook deleted elsewhere: the open page stops offering its actions and says it was deleted', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
     const page = await browser.page();
@@ -63,7 +63,7 @@ describe('a hook page left open (browser)', () => {
     await page.getByRole('button', { name: 'Send test event' }).waitFor();
 
     expect(await w.store.hooks.remove(account.id, hook.id, 'test')).toBe(true);
-    await page.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 20000 });
+    await page.getByRole('heading', { name: 'This hook was deleted' }).waitFor({ timeout: 20000 });
     await expect(page.getByRole('button', { name: 'Send test event' }).count()).resolves.toBe(0);
   });
 

@@ -156,8 +156,8 @@ export const SCRIPT = String.raw`
         .then(function (res) {
           if (res.status === 304) return;
           // The hook is gone (deleted elsewhere) or the session ended: its actions would all be refused, so the
-          // page is loaded again and says so (not found, or the sign-in).
-          if (res.status === 404 || res.status === 401) { window.location.reload(); return; }
+          // page is loaded again and says so (deleted, not found, or the sign-in).
+          if (res.status === 410 || res.status === 404 || res.status === 401) { window.location.reload(); return; }
           if (!res.ok) throw new Error('HTTP ' + res.status);
           var newShape = res.headers.get('X-Page-Shape');
           if (newShape && shape && newShape !== shape) { window.location.reload(); return; }

@@ -5,7 +5,8 @@ import { bareLayout, layout, type Viewer } from '../view/layout';
 export interface ErrorPageInput {
   readonly status: number;
   readonly title: string;
-  readonly message: string;
+  /** Words, or markup of this app's own (a time in the page's zone). */
+  readonly message: string | SafeHtml;
   readonly action?: { readonly href: string; readonly label: string };
 }
 

@@ -38,7 +38,7 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const found = await attemptOf(who.account.id, request.params);
-    if (!found) return ctx.notFound(request, reply);
+    if (!found) return ctx.hookNotFound(request, reply, who, request.params.id);
     // The same event's other attempts (its sends again, or the one it repeats), linked both ways.
     const { data } = await ctx.deps.history.listForHook(
       found.hook.id,
@@ -53,9 +53,9 @@ export function historyRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const found = await attemptOf(who.account.id, request.params);
-    if (!found) return ctx.notFound(request, reply);
+    if (!found) return ctx.hookNotFound(request, reply, who, request.params.id);
     const { hook, record } = found;
-    if ('deleted' in hook) return ctx.notFound(request, reply);
+    if ('deleted' in hook) return ctx.hookNotFound(request, reply, who, hook.id);
     const event = resendRefusal(record) ? undefined : resendableEvent(record);
     if (!event) {
       await ctx.sessions.flash(request, { kind: 'warning', message: resendRefusedText(record) });

@@ -64,7 +64,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
     const input = await loadHookPage(ctx, hook, request.query);
     return ctx.page(reply, hookPage(await ctx.viewer(request, who), input));
   });
@@ -77,7 +77,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       const who = await ctx.signedIn(request);
       if (!who) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out');
       const hook = await hooks.get(who.account.id, request.params.id);
-      if (!hook) return ctx.notFound(request, reply);
+      if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
       const input = await loadHookPage(ctx, hook, request.query);
       // Rendered for this visitor as the page was: a read-only session's parts offer no change either.
       const parts = liveParts(input, { csrf: who.session.data.csrf, readOnly: who.readOnly });
@@ -89,7 +89,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
     const { id } = await ctx.deps.producer.publishTest(who.account.id, hook.id);
     await ctx.audit(request, who, { action: 'hook.tested', hook_id: hook.id, detail: { event_id: id } });
     await ctx.sessions.flash(
@@ -108,7 +108,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
     const form = request.body as Record<string, unknown>;
     // Read in the zone the page showed it in (the form says which).
     const zone = zoneOf(form.tz) ?? DEFAULT_ZONE;
@@ -159,7 +159,7 @@ export function hookPageRoutes(app: FastifyInstance, ctx: WebContext): void {
       await ctx.sessions.flash(request, refusalFlash(error, hook.id));
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
-    if (!enabled) return ctx.notFound(request, reply);
+    if (!enabled) return ctx.hookNotFound(request, reply, who, request.params.id);
     // Another re-enable (a second tab, the API) may have come first: this choice then changed nothing.
     if (enabled.changed)
       await ctx.audit(request, who, {

@@ -82,7 +82,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       const who = await ctx.require(request, reply);
       if (!who) return reply;
       const hook = await hooks.get(who.account.id, request.params.id);
-      if (!hook) return ctx.notFound(request, reply);
+      if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
       const pending = await ctx.sessions.takeSecret(request, hook.id, String(request.query.once ?? ''));
       if (!pending) {
         // A read-only session cannot rotate: it is not told to (nothing offered that the server would refuse).
@@ -133,7 +133,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const current = await currentHook(who, request.params.id);
-    if (!current) return ctx.notFound(request, reply);
+    if (!current) return ctx.hookNotFound(request, reply, who, request.params.id);
     return formPage(request, reply, who, { values: valuesOf(current.hook), errors: {}, ...current });
   });
 
@@ -141,14 +141,14 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const current = await currentHook(who, request.params.id);
-    if (!current) return ctx.notFound(request, reply);
+    if (!current) return ctx.hookNotFound(request, reply, who, request.params.id);
     const { hook, version } = current;
     // The form's fields are all of the settings as they were when it was opened: saved over a newer version,
     // the ones this visitor did not touch would undo the other change. Refused, with the settings as they are.
     const seen = formVersion(request.body);
     const changedMeanwhile = async () => {
       const now = await currentHook(who, hook.id);
-      if (!now) return ctx.notFound(request, reply);
+      if (!now) return ctx.hookNotFound(request, reply, who, hook.id);
       const values = valuesOf(now.hook);
       return formPage(request, reply, who, { values, errors: {}, ...now, changedMeanwhile: true }, 409);
     };
@@ -169,7 +169,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor, {
         ifVersion: version,
       });
-      if (!updated) return ctx.notFound(request, reply);
+      if (!updated) return ctx.hookNotFound(request, reply, who, request.params.id);
       const fields = changedHookFields(hook, form.input);
       await ctx.audit(request, who, {
         action: hookChangeAction(fields),
@@ -189,7 +189,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
     if (!hook.signing) {
       await ctx.sessions.flash(request, {
         kind: 'warning',
@@ -198,7 +198,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     const rotated = await hooks.rotateSigningSecret(who.account.id, hook.id, who.actor);
-    if (!rotated) return ctx.notFound(request, reply);
+    if (!rotated) return ctx.hookNotFound(request, reply, who, request.params.id);
     await ctx.audit(request, who, {
       action: 'hook.signing_secret_changed',
       hook_id: hook.id,
@@ -211,7 +211,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const hook = await hooks.get(who.account.id, request.params.id);
-    if (!hook) return ctx.notFound(request, reply);
+    if (!hook) return ctx.hookNotFound(request, reply, who, request.params.id);
     const waiting = await ctx.deps.hookQueues.waitingCount(hook.id);
     return ctx.page(reply, deleteHookPage(await ctx.viewer(request, who), hook, waiting));
   });
@@ -220,7 +220,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
     const removed = await hooks.remove(who.account.id, request.params.id, who.actor);
-    if (!removed) return ctx.notFound(request, reply);
+    if (!removed) return ctx.hookNotFound(request, reply, who, request.params.id);
     await ctx.audit(request, who, { action: 'hook.deleted', hook_id: request.params.id, detail: {} });
     await ctx.sessions.flash(request, { kind: 'success', message: 'Hook deleted.' });
     return reply.redirect('/', 303);
