@@ -70,7 +70,7 @@ function errorHandler(ctx: WebContext) {
 
 /**
  * The customer website as a Fastify plugin: mount it at `/` beside the API (it owns `/`, `/login`, `/logout`,
- * `/hooks/…`, `/activity`, `/account`, `/assets/…`). Its form parser stays inside the plugin.
+ * `/signed-out`, `/hooks/…`, `/activity`, `/account`, `/assets/…`). Its form parser stays inside the plugin.
  */
 export function webPlugin(deps: WebDeps): FastifyPluginAsync {
   return async (app) => {

@@ -198,7 +198,7 @@ describe('the website in the operator’s iframe', () => {
       const kept = (await page.context().cookies(w.baseUrl)).filter((c) => c.name === 'hookline_session');
       expect(kept.map((c) => c.partitionKey !== undefined)).toEqual([true]);
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(/\/login/);
+      await page.waitForURL(/\/signed-out/);
     }
     await page.context().close();
   });

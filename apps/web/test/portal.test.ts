@@ -119,7 +119,7 @@ describe('sign-in links on the website', () => {
       const session = await sessionFrom(link.token);
       const out = await post(session, '/logout', {});
       expect(out.status).toBe(303);
-      expect(out.headers.get('location')).toBe(sent ?? '/login');
+      expect(out.headers.get('location')).toBe(sent ?? '/signed-out');
       expect(out.headers.get('set-cookie')).not.toContain('a=b');
       const again = await open(link.token);
       expect(again.status).toBe(410);

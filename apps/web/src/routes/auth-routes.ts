@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usableReturnUrl } from '@hookline/core';
 import { framedLoginPage, loginPage, type LoginField } from '../pages/login-page';
+import { signedOutPage } from '../pages/signed-out-page';
 import type { WebContext } from '../web-context';
 
 type Form = Readonly<Record<string, unknown>>;
@@ -56,6 +57,11 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
     );
   });
 
+  app.get('/signed-out', async (request, reply) => {
+    if (await ctx.signedIn(request)) return reply.redirect('/', 303);
+    return ctx.page(reply, signedOutPage(ctx.brand));
+  });
+
   app.post('/login', async (request, reply) => {
     const email = field(request.body, 'email').trim();
     const password = field(request.body, 'password');
@@ -95,11 +101,14 @@ export function authRoutes(app: FastifyInstance, ctx: WebContext): void {
   });
 
   app.post('/logout', async (request, reply) => {
-    // A sign-in link's session goes back to the operator's site it came from (an address that cannot be
-    // sent, kept before return addresses were checked, leads to the sign-in page instead).
-    const returnUrl = usableReturnUrl((await ctx.sessions.current(request))?.data.portal?.returnUrl);
+    // A sign-in link's session goes back to the operator's site it came from; without an address to send (none
+    // given, or one kept before return addresses were checked), to a page that says to sign in there again:
+    // the password form is of no use to a customer who signs in on the operator's site.
+    const portal = (await ctx.sessions.current(request))?.data.portal;
+    const returnUrl = usableReturnUrl(portal?.returnUrl);
     await ctx.sessions.signOut(request, reply);
     if (returnUrl) return reply.redirect(returnUrl, 303);
+    if (portal) return reply.redirect('/signed-out', 303);
     // A fresh anonymous session carries the goodbye message and the next sign-in form's CSRF token.
     await ctx.sessions.ensure(request, reply);
     await ctx.sessions.flash(request, { kind: 'success', message: 'You are signed out.' });
