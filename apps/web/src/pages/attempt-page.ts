@@ -121,7 +121,8 @@ export function attemptPage(
           >← Find a call</a
         >`
       : html`<a href="/hooks/${hook.id}">← ${title}</a>`;
-  // The tab's title names the call and the hook, as the log does; the attempt's id is on the page as a value.
+  // The tab's title names the call and the hook, as the log does; the attempt's id is a labelled value, for
+  // support (a screen reader reads its term with it).
   return layout(
     `Attempt${record.call_id ? ` for call ${record.call_id}` : ''} · ${title}`,
     viewer,
@@ -133,7 +134,6 @@ export function attemptPage(
             <h1>Attempt</h1>
             ${attemptBadge(record)}
           </div>
-          <p class="sub mono">${record.attempt_id}</p>
         </div>
       </div>
       <div class="stack">
@@ -143,6 +143,8 @@ export function attemptPage(
             <dl class="kv">
               <dt>When</dt>
               <dd>${time(record.attempted_at)}</dd>
+              <dt>Attempt ID</dt>
+              <dd class="mono" data-attempt-id>${record.attempt_id}</dd>
               <dt>Event</dt>
               <dd class="mono">${record.event_id} (${record.event_type})</dd>
               ${
