@@ -63,6 +63,28 @@ describe('the focus after a form (browser)', () => {
     await expect(focused(page)).resolves.toMatchObject({ tag: 'SELECT', id: 'filter_field_0' });
   });
 
+  it('a stale edit (409) focuses the message saying the hook changed since the form was opened', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const page = await browser.page(undefined, { timezoneId: 'Asia/Kolkata' });
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}/edit`);
+    await w.store.hooks.update(account.id, hook.id, { description: 'CRM (API)' }, 'operator');
+    await page.getByLabel('Description').fill('CRM (typed)');
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save changes' }).click(),
+    ]);
+    expect(answer.status()).toBe(409);
+    await page.locator('[data-changed-meanwhile]').waitFor();
+    await expect(focused(page)).resolves.toMatchObject({ role: 'alert' });
+    await expect(focused(page).then((f) => f.text)).resolves.toMatch(
+      /^This hook was changed since you opened this form .*nothing was saved/,
+    );
+    await expectNoAxeViolations(page);
+    await screenshot(page, 'focus-edit-changed-meanwhile');
+  });
+
   it('an empty sign-in marks the empty fields invalid and focuses the first', async () => {
     await w.account('ops@acme.test');
     const page = await browser.page();

@@ -212,8 +212,9 @@ export const SCRIPT = String.raw`
     var invalid = document.querySelector('form [aria-invalid="true"]');
     if (invalid && invalid.tagName === 'FIELDSET')
       invalid = invalid.querySelector('input:not([type="hidden"]), select, textarea') || invalid;
-    // After a change (POST, then the page it redirected to), the focus goes to the message saying what it did.
-    var message = document.querySelector('[data-flash]');
+    // After a change (POST, then the page it redirected to), the focus goes to the message saying what it did;
+    // after a refusal with no field to fix (a stale edit), to the message saying why.
+    var message = document.querySelector('[data-refusal]') || document.querySelector('[data-flash]');
     if (invalid) invalid.focus();
     else if (message) message.focus();
     document.querySelectorAll('[data-live-url]').forEach(livePage);

@@ -24,8 +24,10 @@ export interface HookFormPageInput {
   readonly changedMeanwhile?: boolean;
 }
 
+// The page's script focuses it (as it does a refused form's first field): nothing here is a field to fix, and
+// a screen reader then reads why nothing was saved.
 function changedMeanwhileAlert(hook: HookView): SafeHtml {
-  return html`<div class="alert alert-error" role="alert" data-changed-meanwhile>
+  return html`<div class="alert alert-error" role="alert" tabindex="-1" data-changed-meanwhile data-refusal>
     <p>
       <strong>This hook was changed since you opened this form</strong> (last change:
       ${time(hook.updated_at)}), so nothing was saved. The form now shows the current settings: review them,
