@@ -24,4 +24,7 @@ export function setAdminSecurityHeaders(reply: FastifyReply, https: boolean): vo
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'same-origin');
+  // As the website's pages: what an admin sees (accounts, hooks, queues' jobs) is kept by no shared cache and
+  // no back button; only Bull Board's own static files say otherwise, for themselves.
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
 }

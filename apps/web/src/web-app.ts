@@ -135,6 +135,8 @@ export function webFrameworkErrors(
 export function webNotFound(deps: WebDeps) {
   const ctx = new WebContext(deps);
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    // Outside the plugins, so neither the website's nor the API's hooks set it: no-store like every answer of both.
+    void reply.header('cache-control', 'no-store');
     if (!(request.headers.accept ?? '').includes('text/html'))
       return reply.code(404).send(new HooklineError('NOT_FOUND', 'Route not found').toBody());
     setSecurityHeaders(reply, isHttps(deps.config), { frameAncestors: frameAncestorsOf(deps) });
