@@ -35,7 +35,10 @@ export interface WebDeps {
     readonly held: Pick<HeldEvents, 'page'>;
   };
   /** The delivery history: hooks' logs, one attempt, the search by call, health. */
-  readonly history: Pick<HistoryReader, 'listForHook' | 'listForAccount' | 'attempt' | 'health'>;
+  readonly history: Pick<
+    HistoryReader,
+    'listForHook' | 'listForAccount' | 'attempt' | 'health' | 'sentNothing'
+  >;
   readonly producer: HookSender;
   readonly control: HookEnabler;
   /** The audit log: every change made on the website is recorded with who made it (product.md §16). */

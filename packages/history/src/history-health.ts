@@ -1,4 +1,10 @@
-import { isDropped, OUTCOMES, type DroppedOutcome, type RecordedOutcome } from '@hookline/core';
+import {
+  isDropped,
+  OUTCOMES,
+  sentNothingBecause,
+  type DroppedOutcome,
+  type RecordedOutcome,
+} from '@hookline/core';
 import type { SqlClient } from './sql-client';
 
 // What the figures count, as a delivery dashboard does: attempts are the tries hookline made to deliver an
@@ -47,6 +53,42 @@ export interface HookHealth {
   readonly series: { readonly hour: string; readonly delivered: number; readonly not_delivered: number }[];
 }
 
+/** The start of the window of the last `hours` whole hours, the current one included. */
+const windowStart = (now: number, hours: number) =>
+  Math.floor(now / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
+
+/** Of the window's `error` attempts (by_outcome's `error`), those that sent nothing to the endpoint, by why. */
+export interface SentNothingCounts {
+  /** No OAuth 2.0 token (or not in time). */
+  readonly no_token: number;
+  /** Kept back by the egress proxy, or credentials that could not be read. */
+  readonly kept_back: number;
+}
+
+/**
+ * Pages badge such attempts by why (core's sentNothingBecause), not as a connection error, and their counts by
+ * outcome must read the same. Told by the recorded error's words, which SQL does not parse: one row per distinct
+ * error of the window, a few per hook. No new column: the records already say it.
+ */
+export async function sentNothingCounts(
+  client: SqlClient,
+  hookId: string,
+  hours: number,
+  now: number,
+): Promise<SentNothingCounts> {
+  const rows = await client.query<{ error: string | null; n: number }>(
+    `SELECT error, count(*) AS n FROM attempts
+      WHERE hook_id = $1 AND attempted_at >= $2 AND outcome = 'error' GROUP BY error`,
+    [hookId, new Date(windowStart(now, hours))],
+  );
+  const counts = { no_token: 0, kept_back: 0 };
+  for (const row of rows) {
+    const why = sentNothingBecause(row.error ?? undefined);
+    if (why) counts[why] += Number(row.n);
+  }
+  return counts;
+}
+
 /** A hook's health over the last `hours` hours: totals, latency, outcomes, the last failure, an hourly series. */
 export async function hookHealth(
   client: SqlClient,
@@ -54,7 +96,7 @@ export async function hookHealth(
   hours: number,
   now: number,
 ): Promise<HookHealth> {
-  const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
+  const firstHour = windowStart(now, hours);
   const since = new Date(firstHour);
   const params = [hookId, since, ATTEMPTED];
   const [totals, outcomes, hourly, last] = await Promise.all([

@@ -7,7 +7,7 @@ import {
 } from '@hookline/core';
 import type { HistoryOutbox } from '@hookline/redis';
 import { encodeCursor, type Cursor } from './cursor';
-import { hookHealth, type HookHealth } from './history-health';
+import { hookHealth, sentNothingCounts, type HookHealth, type SentNothingCounts } from './history-health';
 import { COLUMNS, fromRow, type AttemptRow } from './rows';
 import type { SqlClient } from './sql-client';
 
@@ -68,6 +68,11 @@ export class HistoryReader {
   /** The hook's health over the last `hours` whole hours (the current one included). */
   health(hookId: string, hours: number): Promise<HookHealth> {
     return hookHealth(this.client, hookId, hours, this.clock().getTime());
+  }
+
+  /** Of the `error` attempts `health` counts over the same hours, those that sent nothing, by why. */
+  sentNothing(hookId: string, hours: number): Promise<SentNothingCounts> {
+    return sentNothingCounts(this.client, hookId, hours, this.clock().getTime());
   }
 
   async listForHook(hookId: string, filter: HistoryFilter, page: PageRequest): Promise<Page<DeliveryLine>> {

@@ -1,6 +1,12 @@
 export { decodeCursor, encodeCursor, type Cursor } from './cursor';
 export { HistoryDrain, type HistoryDrainOptions } from './history-drain';
-export { hookHealth, type AttemptedOutcome, type HookHealth } from './history-health';
+export {
+  hookHealth,
+  sentNothingCounts,
+  type AttemptedOutcome,
+  type HookHealth,
+  type SentNothingCounts,
+} from './history-health';
 export {
   HistoryReader,
   type AccountHooks,

@@ -1,7 +1,7 @@
 import { failureInWords, isDropped, type RecordedOutcome } from '@hookline/core';
-import type { HookHealth } from '@hookline/history';
+import type { HookHealth, SentNothingCounts } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
-import { errorText, outcomeBadge, time, timeText } from '../view/format';
+import { errorText, outcomeBadge, sentNothingBadge, time, timeText } from '../view/format';
 import { suspensionRule, type SuspensionRule } from './suspension-rule';
 import { DEFAULT_ZONE } from '../view/zone';
 
@@ -122,12 +122,35 @@ const counted = (counts: Readonly<Partial<Record<RecordedOutcome, number>>>) =>
 const outcomeCounts = (counts: readonly [RecordedOutcome, number][]) =>
   counts.map(([outcome, n]) => html`${outcomeBadge(outcome)} ${n} `);
 
+/**
+ * The attempts' outcomes under the badges the log gives them: an `error` attempt that sent nothing (no OAuth 2.0
+ * token; kept back by the egress proxy, or credentials that could not be read) is counted as No token or Not
+ * sent, not as a Connection error, which would blame an endpoint nothing reached.
+ */
+function attemptCounts(
+  counts: readonly [RecordedOutcome, number][],
+  sentNothing: SentNothingCounts,
+): SafeHtml[] {
+  return counts.flatMap(([outcome, n]) => {
+    if (outcome !== 'error') return [html`${outcomeBadge(outcome)} ${n} `];
+    const connection = n - sentNothing.no_token - sentNothing.kept_back;
+    return [
+      connection > 0 ? html`${outcomeBadge(outcome)} ${connection} ` : html``,
+      sentNothing.no_token > 0 ? html`${sentNothingBadge('no_token')} ${sentNothing.no_token} ` : html``,
+      sentNothing.kept_back > 0 ? html`${sentNothingBadge('kept_back')} ${sentNothing.kept_back} ` : html``,
+    ];
+  });
+}
+
 const percent = (rate: number | null) =>
   rate === null ? '—' : `${(rate * 100).toFixed(rate === 1 ? 0 : 1)}%`;
 const ms = (value: number | null) => (value === null ? '—' : `${Math.round(value)} ms`);
 
+/** The health figures with, of the `error` attempts among them, those that sent nothing (by why). */
+export type CardHealth = HookHealth & { readonly sentNothing: SentNothingCounts };
+
 /** The hook's health over 24 hours or 7 days: success rate, latency, outcomes, the last error, a chart. */
-export function healthCard(hookId: string, health: HookHealth, rule: SuspensionRule): SafeHtml {
+export function healthCard(hookId: string, health: CardHealth, rule: SuspensionRule): SafeHtml {
   const week = health.hours > 24;
   // The attempts' outcomes; the dropped ones, also in by_outcome, go on a line of their own.
   const outcomes = counted(health.by_outcome).filter(([outcome]) => !isDropped(outcome));
@@ -163,7 +186,7 @@ export function healthCard(hookId: string, health: HookHealth, rule: SuspensionR
         </div>
       </dl>
       ${chart(health)}
-      ${outcomes.length > 0 ? html`<p class="outcome-counts" data-outcome-counts>${outcomeCounts(outcomes)}</p>` : ''}
+      ${outcomes.length > 0 ? html`<p class="outcome-counts" data-outcome-counts>${attemptCounts(outcomes, health.sentNothing)}</p>` : ''}
       ${
         // Apart from the attempts: events that never were (held ones dropped, erased ones), not the endpoint's.
         dropped.length > 0

@@ -1,5 +1,4 @@
 import type { DeliveryRecord, HookEvents, HookView } from '@hookline/core';
-import type { HookHealth } from '@hookline/history';
 import { html, type SafeHtml } from '../view/html';
 import { authSummary, formatLabel, stateBadge, time } from '../view/format';
 import { csrfField, layout, type Viewer } from '../view/layout';
@@ -7,7 +6,7 @@ import { changeControl, type ChangeRights } from '../view/read-only';
 import { deliveryLog } from './delivery-log';
 import { certificateExpiryBanner } from './certificate-expiry-banner';
 import { egressWaitBanner } from './egress-wait-banner';
-import { healthCard } from './health-card';
+import { healthCard, type CardHealth } from './health-card';
 import { heldEventsCard, type HeldList } from './held-events';
 import { logFilters, type LogQuery } from './log-filters';
 import { hookGets, requestPreview, type PreviewOptions } from './request-preview';
@@ -29,7 +28,7 @@ export interface HookPageInput {
   readonly query: LogQuery;
   /** The cursor of the next (older) page, when there is one. */
   readonly next?: string;
-  readonly health: HookHealth;
+  readonly health: CardHealth;
   /** What makes a hook Failing and suspended (the settings), said near health and in the banner. */
   readonly rule: SuspensionRule;
   /** The health chart's window, when not the default 24 hours ("7d"). */

@@ -33,10 +33,13 @@ export async function loadHookPage(
   const { history } = ctx.deps;
   const query = parseLogQuery(params, LOG_LIMIT);
   const week = params.window === '7d';
-  const [page, health] = await Promise.all([
+  const hours = week ? 7 * 24 : 24;
+  const [page, figures, sentNothing] = await Promise.all([
     history.listForHook(hook.id, query.filter, query.page),
-    history.health(hook.id, week ? 7 * 24 : 24),
+    history.health(hook.id, hours),
+    history.sentNothing(hook.id, hours),
   ]);
+  const health = { ...figures, sentNothing };
   const deliveries = page.data;
   const heldFrom = Math.min(Math.max(0, Number.parseInt(String(params.held_from ?? '0'), 10) || 0), 1e6);
   let suspension: HookPageInput['suspension'];

@@ -89,13 +89,16 @@ const SENT_NOTHING: Record<NonNullable<ReturnType<typeof sentNothingBecause>>, s
   kept_back: 'Not sent',
 };
 
+/** The badge of an `error` attempt that sent nothing, by why: the log's and the health card's alike. */
+export const sentNothingBadge = (why: keyof typeof SENT_NOTHING): SafeHtml => badge(SENT_NOTHING[why], 'bad');
+
 /** One attempt's badge: its outcome, or for an error that sent nothing, what kept it back. */
 export function attemptBadge(record: {
   readonly outcome: RecordedOutcome;
   readonly error?: string;
 }): SafeHtml {
   const keptBack = record.outcome === 'error' ? sentNothingBecause(record.error) : undefined;
-  return keptBack ? badge(SENT_NOTHING[keptBack], 'bad') : outcomeBadge(record.outcome);
+  return keptBack ? sentNothingBadge(keptBack) : outcomeBadge(record.outcome);
 }
 
 /** An outcome in the words its badge uses, for the log's filter: the same outcome reads the same everywhere. */
