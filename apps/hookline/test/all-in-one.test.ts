@@ -51,7 +51,9 @@ describe('pnpm start (all-in-one)', () => {
     const hookline = await start();
     const out = hookline.output();
     expect(out).toMatch(/sign in as demo@hookline\.local \(your password\)/);
-    expect(out).toMatch(/Demo\s+a hook of demo@hookline\.local delivers to http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toMatch(
+      /Demo\s+a hook of demo@hookline\.local \(account acct_[0-9a-f]+\) delivers to http:\/\/127\.0\.0\.1:\d+/,
+    );
     await hookline.waitForOutput('demo receiver <- POST /webhook (application/json; charset=utf-8)');
     hookline.kill('SIGTERM');
     expect(await hookline.exited).toEqual({ code: 0, signal: null });
