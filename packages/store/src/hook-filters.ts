@@ -9,7 +9,6 @@ import {
   type HookFilter,
 } from '@hookline/core';
 import type { RedisKeys } from '@hookline/redis';
-import { STORE_SCRIPTS } from './scripts';
 import type { ChainableCommander, Redis } from 'ioredis';
 
 // A hook's filter lives in its account's hook-filters hash (the account's slot), beside its subscription,
@@ -50,16 +49,6 @@ export class HookFilters {
 
   removeInto(tx: ChainableCommander, accountId: string, hookId: string): void {
     tx.hdel(this.keys.accountHookFilters(accountId), hookId);
-  }
-
-  /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
-  async set(accountId: string, hookId: string, filter: HookFilter | null | undefined): Promise<boolean> {
-    const result = await STORE_SCRIPTS.hookFilterSet.run(
-      this.redis,
-      [this.keys.accountHooks(accountId), this.keys.accountHookFilters(accountId)],
-      [hookId, filterToField(normalFilter(filter))],
-    );
-    return Number(result) === 1;
   }
 
   async get(accountId: string, hookId: string): Promise<HookFilter | undefined> {

@@ -43,12 +43,12 @@ import {
 } from './hook-record';
 import { pageOfPlaces, type HookPage, type HookPageRequest } from './hook-page';
 import { HookRecordAccess, STALE_VERSION } from './hook-record-access';
+import { HookRouting } from './hook-routing';
 import { HookSigningSecrets } from './hook-signing-secrets';
 import { HookUrlIndex } from './hook-url-index';
 import { findHooksByUrl } from './hook-url-search';
 import { HookViews } from './hook-views';
 import { isIdOf } from './id-guard';
-import { STORE_SCRIPTS } from './scripts';
 import type { SecretBox } from './secret-box';
 
 // Tries of an update whose hook another update changed between its read and its write; past them, 409.
@@ -83,6 +83,7 @@ export interface HooksDeps {
 export class RedisHooks implements Hooks {
   private readonly schemas: ReturnType<typeof hookInputSchemas>;
   private readonly filters: HookFilters;
+  private readonly routing: HookRouting;
   private readonly records: HookRecordAccess;
   private readonly views: HookViews;
   private readonly signingSecrets: HookSigningSecrets;
@@ -94,6 +95,7 @@ export class RedisHooks implements Hooks {
       now: deps.clock,
     });
     this.filters = new HookFilters(deps.redis, deps.keys);
+    this.routing = new HookRouting(deps.redis, deps.keys);
     this.urls = new HookUrlIndex(deps.redis, deps.keys);
     this.records = new HookRecordAccess(deps.redis, deps.keys, deps.clock, this.urls);
     this.views = new HookViews(
@@ -226,9 +228,10 @@ export class RedisHooks implements Hooks {
     if (!written) return undefined;
     const { now, secret, hook } = written;
     if (change.url !== undefined) await this.urls.set([{ hookId, version: hook.version, url: change.url }]);
-    if (change.events !== undefined && !(await this.setEvents(accountId, hookId, change.events)))
-      return undefined;
-    if (change.filter !== undefined && !(await this.filters.set(accountId, hookId, change.filter)))
+    if (
+      (change.events !== undefined || change.filter !== undefined) &&
+      !(await this.routing.setForChange(accountId, hookId, hook.version, change))
+    )
       return undefined;
     // Names of the changed fields only: values (URLs may carry tokens) stay out of the feed. A change that
     // changes nothing is not an entry.
@@ -315,17 +318,6 @@ export class RedisHooks implements Hooks {
     return hook && { now, secret, hook, events, filter };
   }
 
-  /** False when the hook left the account's index meanwhile (deleted): nothing is written then. */
-  private async setEvents(accountId: string, hookId: string, events: HookEvents): Promise<boolean> {
-    const { keys } = this.deps;
-    const result = await STORE_SCRIPTS.hookEventsSet.run(
-      this.deps.redis,
-      [keys.accountHooks(accountId), keys.accountHookEvents(accountId)],
-      [hookId, eventsToField(events)],
-    );
-    return Number(result) === 1;
-  }
-
   async remove(accountId: string, hookId: string, actor: string): Promise<boolean> {
     if (!(await this.records.readOwned(accountId, hookId))) return false;
     const { hookQueues, activity } = this.deps;
@@ -338,6 +330,7 @@ export class RedisHooks implements Hooks {
       .srem(this.deps.keys.accountHooks(accountId), hookId)
       .hdel(this.deps.keys.accountHookEvents(accountId), hookId);
     this.filters.removeInto(tx, accountId, hookId);
+    this.routing.removeInto(tx, accountId, hookId);
     activity.appendInto(tx, accountId, {
       kind: 'hook.deleted',
       at: this.records.now(),

@@ -22,10 +22,11 @@ export const STORE_SCRIPTS = {
   hookKeysDrop: loadScript('hook-keys-drop', DIR),
   /** Change a hook record (and its version) only while it exists. */
   hookChange: loadScript('hook-change', DIR),
-  /** A hook's subscription, set only while the hook is in its account's index. */
-  hookEventsSet: loadScript('hook-events-set', DIR),
-  /** A hook's filter on event fields, likewise set (or removed) only while the hook is in its account's index. */
-  hookFilterSet: loadScript('hook-filter-set', DIR),
+  /**
+   * A change's subscription and filter on event fields, set only while the hook is in its account's index, and
+   * never over those of a later change.
+   */
+  hookRoutingSet: loadScript('hook-routing-set', DIR),
   /** The hooks' endpoint URLs for the admin area's search: written newest version first, searched a slice at a time. */
   hookUrlSet: loadScript('hook-url-set', DIR),
   hookUrlScan: loadScript('hook-url-scan', DIR),
