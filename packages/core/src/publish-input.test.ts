@@ -219,14 +219,17 @@ describe('a catalogue kind', () => {
     expect(accepted.length).toBeGreaterThan(200);
   });
 
-  it('names the type when it is not a kind producers may publish', () => {
-    for (const type of ['call_ende', 'hook.suspended']) {
+  it('names the type when it is not a kind producers may publish, and why for a notice of hookline', () => {
+    for (const [type, why] of [
+      ['call_ende', ''],
+      ['hook.suspended', '"hook.suspended" is a notice hookline sends itself and cannot be published; '],
+    ]) {
       const result = schema.safeParse({ type, data: {} });
       expect(result.success).toBe(false);
       expect(result.error?.issues).toEqual([
         expect.objectContaining({
           path: ['type'],
-          message: 'type must be one of "call_created", "call_ended"',
+          message: `${why}type must be one of "call_created", "call_ended"`,
         }),
       ]);
     }

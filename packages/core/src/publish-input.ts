@@ -116,7 +116,13 @@ export function publishEventSchema(catalog: EventCatalog) {
       error: (issue) => {
         if (issue.code !== 'invalid_union') return undefined;
         const given = typeof issue.input === 'object' && issue.input !== null && 'type' in issue.input;
-        return given ? `type must be one of ${names}` : 'is required';
+        if (!given) return 'is required';
+        // A kind of hookline's own (hook.failing, …) is known but not a producer's: say why it is refused.
+        const type = (issue.input as { type: unknown }).type;
+        const own = typeof type === 'string' && catalog.get(type) && !catalog.isPublishable(type);
+        return own
+          ? `"${type}" is a notice hookline sends itself and cannot be published; type must be one of ${names}`
+          : `type must be one of ${names}`;
       },
     },
   ) as unknown as z.ZodType<PublishEventInput, unknown>;

@@ -139,7 +139,11 @@ describe('event kinds, subscriptions and signing through the API', () => {
       const notice = await publish(acct, { type: 'hook.suspended', data: {} });
       expect(notice.statusCode).toBe(400);
       expect(notice.json().error.details).toEqual([
-        { field: 'type', message: 'type must be one of "call_created", "call_ended"' },
+        {
+          field: 'type',
+          message:
+            '"hook.suspended" is a notice hookline sends itself and cannot be published; type must be one of "call_created", "call_ended"',
+        },
       ]);
       const bad = await publish(acct, { type: 'call_ended', data: { duration: '1e3', extra: 1 } });
       expect(bad.statusCode).toBe(400);
