@@ -100,8 +100,8 @@ export function redisKeys(prefix: string) {
      */
     accountHookFilters: (accountId: string) => `${account(accountId)}:hook-filters`,
     /**
-     * Which record version last wrote each hook's subscription and filter: HASH `<hookId>:events` and
-     * `<hookId>:filter` -> version, so a change's late write never replaces a later change's (store's
+     * Which record version last wrote each hook's subscription and filter: HASH `<hookId> events` and
+     * `<hookId> filter` -> version, so a change's late write never replaces a later change's (store's
      * hook-routing-set.lua). A hook without an entry takes any change's.
      */
     accountHookRoutingVersions: (accountId: string) => `${account(accountId)}:hook-routing-versions`,

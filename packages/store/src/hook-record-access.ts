@@ -137,7 +137,7 @@ export class HookRecordAccess {
         .srem(keys.accountHooks(accountId), hookId)
         .hdel(keys.accountHookEvents(accountId), hookId)
         .hdel(keys.accountHookFilters(accountId), hookId)
-        .hdel(keys.accountHookRoutingVersions(accountId), `${hookId}:events`, `${hookId}:filter`)
+        .hdel(keys.accountHookRoutingVersions(accountId), `${hookId} events`, `${hookId} filter`)
         .exec(),
       redis.srem(keys.allHooks(), hookId),
       this.urls.remove(hookId),

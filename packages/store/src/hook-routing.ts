@@ -48,6 +48,6 @@ export class HookRouting {
 
   /** Queued into the transaction that takes a hook out of its account: the versions go with it. */
   removeInto(tx: ChainableCommander, accountId: string, hookId: string): void {
-    tx.hdel(this.keys.accountHookRoutingVersions(accountId), `${hookId}:events`, `${hookId}:filter`);
+    tx.hdel(this.keys.accountHookRoutingVersions(accountId), `${hookId} events`, `${hookId} filter`);
   }
 }

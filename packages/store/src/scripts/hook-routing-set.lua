@@ -16,8 +16,8 @@ local function newest(field)
   redis.call('HSET', KEYS[4], field, ARGV[2])
   return true
 end
-if ARGV[3] == '1' and newest(ARGV[1] .. ':events') then redis.call('HSET', KEYS[2], ARGV[1], ARGV[4]) end
-if ARGV[5] == '1' and newest(ARGV[1] .. ':filter') then
+if ARGV[3] == '1' and newest(ARGV[1] .. ' events') then redis.call('HSET', KEYS[2], ARGV[1], ARGV[4]) end
+if ARGV[5] == '1' and newest(ARGV[1] .. ' filter') then
   if ARGV[6] == '' then
     redis.call('HDEL', KEYS[3], ARGV[1])
   else
