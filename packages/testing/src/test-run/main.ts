@@ -59,7 +59,10 @@ const jestSteps: Step[] =
         },
       ];
 
-const steps: Step[] = [pnpm('typecheck'), pnpm('lint'), pnpm('layers'), ...jestSteps];
+// The three checks side by side: each is mostly one core's work (lint ≈ 60 s, typecheck ≈ 25 s, layers ≈ 7 s on
+// two cores), so together they end about when lint does.
+const checks: Step = { name: 'checks', together: [pnpm('typecheck'), pnpm('lint'), pnpm('layers')] };
+const steps: Step[] = [checks, ...jestSteps];
 
 void testRun({
   steps,
