@@ -25,7 +25,8 @@ export interface EgressFleetWait {
  * The hook's entry and the fleet index live in different cluster slots: written one after the other, never in
  * one transaction. The index entry is added before the hook's entry and removed after it, so the fleet's
  * view always holds every hook whose page shows a wait: /readyz never answers ok while a hook's page says its
- * deliveries wait (it may say so a moment longer than the page does).
+ * deliveries wait (it may say so a moment longer than the page does). The fleet's latest try is written with
+ * the index, in its slot, so /readyz names the proxy's refusal from the moment it counts a hook.
  */
 export class EgressWaits {
   constructor(
@@ -50,6 +51,8 @@ export class EgressWaits {
       // Entries of waits nobody renewed (a worker gone, a hook deleted): the index stays as small as the waits.
       .zremrangebyscore(this.keys.egressWaiting(), '-inf', at.getTime())
       .pexpire(this.keys.egressWaiting(), ttlMs)
+      .hset(this.keys.egressLatest(), 'hook', hookId, 'reason', reason, 'cause', cause)
+      .pexpire(this.keys.egressLatest(), ttlMs)
       .exec();
     await this.redis
       .multi()
@@ -79,15 +82,20 @@ export class EgressWaits {
 
   /** The hooks waiting now, and the latest kept-back try among them (the entry renewed last expires last). */
   async fleet(now: Date): Promise<EgressFleetWait | undefined> {
-    // Three reads, whatever the number of waiting hooks: /readyz is polled. The index may name a hook a
-    // moment before its entry is written or after it is cleared; then the reason is said in general words.
+    // A few reads, whatever the number of waiting hooks: /readyz is polled. The fleet's latest try is written
+    // with the index, so it names the hook's refusal even before the hook's own entry is there; when another
+    // hook's try was written last and has since ended, the hook's own entry says it.
     const index = this.keys.egressWaiting();
-    const [hooks, latest] = await Promise.all([
+    const [hooks, latest, [latestHook, latestReason, latestCause]] = await Promise.all([
       this.redis.zcount(index, `(${now.getTime()}`, '+inf'),
       this.redis.zrevrangebyscore(index, '+inf', `(${now.getTime()}`, 'LIMIT', 0, 1),
+      this.redis.hmget(this.keys.egressLatest(), 'hook', 'reason', 'cause'),
     ]);
     if (hooks === 0 || !latest[0]) return undefined;
-    const [reason, cause] = await this.redis.hmget(this.keys.hookEgressWait(latest[0]), 'reason', 'cause');
+    const [reason, cause] =
+      latestHook === latest[0] && latestReason
+        ? [latestReason, latestCause]
+        : await this.redis.hmget(this.keys.hookEgressWait(latest[0]), 'reason', 'cause');
     return {
       hooks,
       cause: cause === 'unreachable' ? 'unreachable' : 'refused',

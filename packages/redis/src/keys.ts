@@ -84,7 +84,13 @@ export function redisKeys(prefix: string) {
      * beside each hook's entry, only on kept-back tries and when a wait ends (never per delivery); read by
      * /readyz, so a proxy that takes connections but refuses every tunnel does not look healthy.
      */
-    egressWaiting: () => `${prefix}:egress-waiting`,
+    egressWaiting: () => `${prefix}:{egress}:waiting`,
+    /**
+     * The latest kept-back try, fleet-wide: HASH hook, reason, cause. In the index's slot and written in the same
+     * transaction, so /readyz can name the refusal from the moment it counts the hook (the hook's own entry,
+     * in the hook's slot, is written a moment later).
+     */
+    egressLatest: () => `${prefix}:{egress}:latest`,
 
     accountRecord: (accountId: string) => `${account(accountId)}:account`,
     accountHooks: (accountId: string) => `${account(accountId)}:hooks`,
