@@ -17,6 +17,8 @@ export interface FilterRow {
   readonly field: string;
   readonly op: FilterOperator;
   readonly value: string;
+  /** An operator the form does not offer, as sent (a hand-made request): the row is refused, never read as "is". */
+  readonly unknownOp?: string;
 }
 
 /** Empty rows the form offers beyond the conditions already set. */
@@ -37,19 +39,22 @@ export function readFilterRows(body: FormBody): FilterRow[] {
     const field = text(body, `filter_field_${i}`).trim();
     const op = text(body, `filter_op_${i}`);
     if (!field) continue;
-    rows.push({ field, op: isOperator(op) ? op : 'is', value: text(body, `filter_value_${i}`) });
+    const value = text(body, `filter_value_${i}`);
+    rows.push(isOperator(op) ? { field, op, value } : { field, op: 'is', value, unknownOp: op });
   }
   return rows;
 }
 
 /**
- * What is wrong with the rows as rows, before they make a filter, or undefined: a field in two of them (the
- * API's shape has one condition a field, so one row would be lost without a word), or an "is one of" whose
- * quote is left open (its commas would then be read as part of one value).
+ * What is wrong with the rows as rows, before they make a filter, or undefined: an operator the form does not
+ * offer, a field in two of them (the API's shape has one condition a field, so one row would be lost without a
+ * word), or an "is one of" whose quote is left open (its commas would then be read as part of one value).
  */
 export function filterRowsProblem(rows: readonly FilterRow[]): string | undefined {
   const seen = new Set<string>();
-  for (const { field, op, value } of rows) {
+  for (const { field, op, value, unknownOp } of rows) {
+    if (unknownOp !== undefined)
+      return `Filter on “${field}”: “${unknownOp}” is not a condition it can take; choose one of ${FILTER_OPERATORS.map(([, label]) => `“${label.replace(/ \(.*\)$/, '')}”`).join(', ')}.`;
     if (seen.has(field))
       return `Filter on “${field}”: it is in two rows, and a field takes one condition (for several values, use “is one of”).`;
     seen.add(field);

@@ -316,6 +316,18 @@ describe('hook form', () => {
     });
   });
 
+  // The select offers five operators; a hand-made request with another must not be saved as "is" (a
+  // "starts with +44" silently becoming "is +33").
+  it('refuses a row whose operator the form does not offer, naming the field, the operator and the choices', () => {
+    expect(parseCreateForm(withRows([['to', 'regex', '+33']]))).toMatchObject({
+      ok: false,
+      errors: {
+        filter:
+          'Filter on “to”: “regex” is not a condition it can take; choose one of “is”, “is one of”, “starts with”, “is present”, “is absent”.',
+      },
+    });
+  });
+
   it('refuses an “is one of” whose quote is left open, and names every reserved header', () => {
     const form = withRows([['from', 'in', '"abc, d']], {
       headers_shown: '1',
