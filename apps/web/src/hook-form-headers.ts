@@ -17,14 +17,16 @@ export const headersText = (headers: HookHeaders | undefined): string =>
 export function parseHeadersText(
   text: string,
 ): { ok: true; headers: Record<string, string> } | { ok: false; problem: string } {
-  const headers: Record<string, string> = {};
+  // No prototype: a line named toString or constructor is a header like any other, and one named __proto__
+  // stays a key, for the hook schema to refuse by name.
+  const headers = Object.create(null) as Record<string, string>;
   const lines = text.split(/\r?\n/);
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
     const colon = line.indexOf(':');
     if (colon <= 0) return { ok: false, problem: `line ${i + 1} is not "Name: value"` };
     const name = line.slice(0, colon).trim();
-    if (name in headers) return { ok: false, problem: `${name} is given twice` };
+    if (Object.hasOwn(headers, name)) return { ok: false, problem: `${name} is given twice` };
     headers[name] = line.slice(colon + 1).trim();
   }
   return { ok: true, headers };

@@ -328,6 +328,17 @@ describe('hook form', () => {
     });
   });
 
+  // Names an empty object has already (toString, constructor) are header names like any other.
+  it('takes headers named toString and constructor, and refuses __proto__ by name', () => {
+    expect(
+      parseCreateForm(withRows([], { headers_shown: '1', headers: 'toString: 1\nconstructor: x' })),
+    ).toMatchObject({ ok: true, input: { headers: { toString: '1', constructor: 'x' } } });
+    expect(parseCreateForm(withRows([], { headers_shown: '1', headers: '__proto__: x' }))).toMatchObject({
+      ok: false,
+      errors: { headers: 'Headers: __proto__ cannot be a header name here.' },
+    });
+  });
+
   it('refuses an “is one of” whose quote is left open, and names every reserved header', () => {
     const form = withRows([['from', 'in', '"abc, d']], {
       headers_shown: '1',

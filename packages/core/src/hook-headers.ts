@@ -71,6 +71,16 @@ const VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
  */
 export function hookHeadersInput(eventTypeHeader: string = DEFAULT_EVENT_TYPE_HEADER) {
   const reserved = new Set([...RESERVED, eventTypeHeader.toLowerCase()]);
+  // zod's record leaves a "__proto__" key out without a word (it would set the prototype), so the hook's other
+  // headers would be replaced by none: refused by name before the record reads the object.
+  return z.preprocess((raw, ctx) => {
+    if (typeof raw === 'object' && raw !== null && Object.hasOwn(raw, '__proto__'))
+      ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'cannot be a header name here' });
+    return raw;
+  }, headersRecord(reserved));
+}
+
+function headersRecord(reserved: ReadonlySet<string>) {
   return z
     .record(z.string(), z.string({ error: 'each header value must be a string' }), {
       error: 'headers must be an object of header names to values',

@@ -103,6 +103,28 @@ describe('hook extra headers', () => {
     expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
   });
 
+  // JSON.parse keeps "__proto__" as a key; a record built from it would drop it, and the update would then
+  // replace the hook's headers with none.
+  it('refuses a header named __proto__ by name, on create and update, changing nothing', async () => {
+    const acct = await api.createAccount();
+    const refused = [{ field: 'headers.__proto__', message: 'cannot be a header name here' }];
+    const create = await api.call('POST', hooksUrl(acct), undefined, {
+      raw: JSON.stringify({ ...base, headers: {} }).replace(
+        '"headers":{}',
+        '"headers":{"__proto__":{"evil":1}}',
+      ),
+    });
+    expect([create.statusCode, create.json().error.details]).toEqual([400, refused]);
+    expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+
+    const hook = await api.createHook(acct, { headers: { 'X-A': 'a' } });
+    const update = await api.call('PATCH', `${hooksUrl(acct)}/${hook.id}`, undefined, {
+      raw: '{"headers":{"__proto__":"v"}}',
+    });
+    expect([update.statusCode, update.json().error.details]).toEqual([400, refused]);
+    expect((await api.call('GET', `${hooksUrl(acct)}/${hook.id}`)).json().headers).toEqual({ 'X-A': 'a' });
+  });
+
   it(`refuses more than ${MAX_HOOK_HEADERS}`, async () => {
     const acct = await api.createAccount();
     const headers = Object.fromEntries(
