@@ -152,42 +152,51 @@ const pem = (field: string) =>
 export function hookTlsInput(now: () => Date = () => new Date()) {
   return z
     .strictObject({ cert: pem('cert'), key: pem('key'), ca: pem('ca').optional() })
-    .superRefine((tls, ctx) => {
-      const problem = (field: string, message: string) =>
-        ctx.addIssue({ code: 'custom', path: [field], message });
-      let cert: X509Certificate | undefined;
-      let key: KeyObject | undefined;
-      const certProblem = certificatesOnlyProblem('cert', tls.cert);
-      if (certProblem) problem('cert', certProblem);
-      else
-        try {
-          cert = certificatesOf(tls.cert)[0];
-        } catch {
-          problem('cert', 'cert is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
-        }
-      try {
-        key = createPrivateKey(tls.key);
-      } catch {
-        problem('key', 'key is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)');
-      }
-      const caProblem = tls.ca === undefined ? undefined : certificatesOnlyProblem('ca', tls.ca);
-      if (caProblem) problem('ca', caProblem);
-      else if (tls.ca !== undefined)
-        try {
-          certificatesOf(tls.ca);
-        } catch {
-          problem('ca', 'ca is not one or more PEM certificates (-----BEGIN CERTIFICATE-----)');
-        }
-      if (!cert) return;
-      const at = now().getTime();
-      if (Date.parse(cert.validTo) <= at)
-        problem('cert', `cert expired on ${new Date(cert.validTo).toISOString()}`);
-      // A certificate minted a moment ago on a machine whose clock runs ahead is not refused for it.
-      else if (Date.parse(cert.validFrom) > at + NOT_BEFORE_SKEW_MS)
-        problem('cert', `cert is not valid before ${new Date(cert.validFrom).toISOString()}`);
-      if (key && !cert.checkPrivateKey(key))
-        problem('key', "key does not match cert (it is another certificate's key)");
-    })
+    .superRefine(
+      (tls, ctx) => {
+        const problem = (field: string, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [field], message });
+        // Each part is checked when it came as PEM-sized text, whatever is wrong with the others (a missing key
+        // does not hide a bad cert): a 400 names every field at fault.
+        const given = (value: unknown): value is string =>
+          typeof value === 'string' && value.length > 0 && value.length <= MAX_PEM;
+        let cert: X509Certificate | undefined;
+        let key: KeyObject | undefined;
+        const certProblem = given(tls.cert) ? certificatesOnlyProblem('cert', tls.cert) : undefined;
+        if (certProblem) problem('cert', certProblem);
+        else if (given(tls.cert))
+          try {
+            cert = certificatesOf(tls.cert)[0];
+          } catch {
+            problem('cert', 'cert is not a PEM certificate (-----BEGIN CERTIFICATE-----)');
+          }
+        if (given(tls.key))
+          try {
+            key = createPrivateKey(tls.key);
+          } catch {
+            problem('key', 'key is not an unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)');
+          }
+        const caProblem = given(tls.ca) ? certificatesOnlyProblem('ca', tls.ca) : undefined;
+        if (caProblem) problem('ca', caProblem);
+        else if (given(tls.ca))
+          try {
+            certificatesOf(tls.ca);
+          } catch {
+            problem('ca', 'ca is not one or more PEM certificates (-----BEGIN CERTIFICATE-----)');
+          }
+        if (!cert) return;
+        const at = now().getTime();
+        if (Date.parse(cert.validTo) <= at)
+          problem('cert', `cert expired on ${new Date(cert.validTo).toISOString()}`);
+        // A certificate minted a moment ago on a machine whose clock runs ahead is not refused for it.
+        else if (Date.parse(cert.validFrom) > at + NOT_BEFORE_SKEW_MS)
+          problem('cert', `cert is not valid before ${new Date(cert.validFrom).toISOString()}`);
+        if (key && !cert.checkPrivateKey(key))
+          problem('key', "key does not match cert (it is another certificate's key)");
+      },
+      // Run beside the object's own issues (a missing or mistyped part), on any object.
+      { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
+    )
     .describe(
       'A client certificate for mutual TLS: cert (PEM, the chain may follow), key (PEM, unencrypted; write-only, ' +
         "never shown again) and optionally ca (PEM: the endpoint's private CA, which then replaces the public " +

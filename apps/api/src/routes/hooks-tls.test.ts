@@ -54,6 +54,22 @@ describe('hook client certificates (API)', () => {
     expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
   });
 
+  // A part missing does not hide what is wrong with the others: the customer fixes both at once.
+  it('names every part at fault: a missing key beside a cert that is not a certificate', async () => {
+    const acct = await api.createAccount();
+    const res = await api.call('POST', hooksUrl(acct), { ...base, tls: { cert: 'x', ca: 'y' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'tls.key', message: 'is required' },
+        { field: 'tls.cert', message: expect.stringMatching(/^cert /) },
+        { field: 'tls.ca', message: expect.stringMatching(/^ca /) },
+      ]),
+    );
+    expect(res.json().error.details).toHaveLength(3);
+    expect((await api.call('GET', hooksUrl(acct))).json().data).toEqual([]);
+  });
+
   // Node's TLS reads the certificates out of any text, so anything else in cert was taken without a word: a
   // private key pasted after the certificate, a block of another kind, text around them.
   describe('cert and ca hold certificates only', () => {
