@@ -54,6 +54,46 @@ describe('a hook page left open (browser)', () => {
     );
   });
 
+  it('an edit made elsewhere: the open page shows the new name, address and request without a reload', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await page.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await expect(page.locator('[data-live-status]').isVisible()).resolves.toBe(true);
+    await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
+
+    await w.store.hooks.update(
+      account.id,
+      hook.id,
+      { url: 'https://crm-v2.example.com/hook', description: 'CRM v2' },
+      'test',
+    );
+    await page.getByRole('heading', { level: 1, name: 'CRM v2' }).waitFor({ timeout: 20000 });
+    await expect(page.locator('.page-header .url').textContent()).resolves.toBe(
+      'https://crm-v2.example.com/hook',
+    );
+    await expect(page.locator('[data-live="settings"]').textContent()).resolves.toContain(
+      'crm-v2.example.com',
+    );
+    await expect(page.locator('[data-request-preview]').textContent()).resolves.toContain(
+      'host: crm-v2.example.com',
+    );
+    await expect(page.locator('[data-live="settings"]').textContent()).resolves.not.toContain(
+      'https://crm.example.com',
+    );
+    await expect(page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).resolves.toBe(
+      true,
+    );
+
+    // Without the page's script nothing updates, and the page does not say it does.
+    const still = await browser.page(undefined, { javaScriptEnabled: false });
+    await signIn(still, w.baseUrl, 'ops@acme.test', PASSWORD);
+    await still.goto(`${w.baseUrl}/hooks/${hook.id}`);
+    await expect(still.locator('[data-live-status]').isVisible()).resolves.toBe(false);
+    await expect(still.getByText('Updates automatically').isVisible()).resolves.toBe(false);
+  });
+
   it('a hook deleted elsewhere: the open page stops offering its actions and says it was deleted', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.example.com/hook', description: 'CRM' });

@@ -92,6 +92,26 @@ describe('a suspended hook (browser)', () => {
     await screenshot(page, 'activity');
   });
 
+  // The banner keeps a streak's latest failures: a longer one says so, its count being in the reason above.
+  it('says the failures it lists are the last ones when the run had more', async () => {
+    const account = await w.account('ops@acme.test');
+    const long = await w.hook(account.id, { url: 'https://crm.example.com/long' });
+    const short = await w.hook(account.id, { url: 'https://crm.example.com/short' });
+    await w.suspend(long.id, 13);
+    await w.suspend(short.id, 4);
+    const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
+    const page = async (id: string) =>
+      (
+        await (await fetch(`${w.baseUrl}/hooks/${id}`, { headers: { cookie: session.cookie } })).text()
+      ).replace(/\s+/g, ' ');
+    const longPage = await page(long.id);
+    expect(longPage).toContain('13 consecutive failures');
+    expect(longPage).toContain('The last 10 failures of the run that caused it:');
+    const list = /<ul class="failures">.*?<\/ul>/.exec(longPage)![0];
+    expect(list.match(/<li>/g)).toHaveLength(10);
+    expect(await page(short.id)).toContain('The failures that caused it:');
+  });
+
   it('re-enable discarding the held events, after confirming: they are logged as discarded and never sent', async () => {
     const { hook, page } = await suspendedHook();
     await page.goto(`${w.baseUrl}/hooks/${hook.id}`);

@@ -218,6 +218,8 @@ export const SCRIPT = String.raw`
     if (invalid) invalid.focus();
     else if (message) message.focus();
     document.querySelectorAll('[data-live-url]').forEach(livePage);
+    // "Updates automatically" is true from here on, and only with this script running.
+    document.querySelectorAll('[data-live-status]').forEach(function (status) { status.hidden = false; });
   });
 })();
 `;

@@ -19,6 +19,8 @@ export interface HookPageInput {
   /** Only for a suspended hook: the failures that caused it and how many events are held. */
   readonly suspension?: {
     readonly failures: readonly DeliveryRecord[];
+    /** The failures are the streak's latest only (it had more than the banner keeps). */
+    readonly latestOnly?: boolean;
     readonly held: number;
     readonly heldList?: HeldList;
     readonly byAdmin?: boolean;
@@ -147,7 +149,8 @@ function settings(hook: HookView, who: ChangeRights): SafeHtml {
   </section>`;
 }
 
-export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
+export type LivePart =
+  'heading' | 'address' | 'badge' | 'banner' | 'held' | 'log' | 'health' | 'settings' | 'preview';
 
 /**
  * The parts of a hook's page that follow the hook while it is open (§15 "live pages stay true"): the page
@@ -155,10 +158,14 @@ export type LivePart = 'badge' | 'banner' | 'held' | 'log' | 'health';
  * either), and the script swaps each one that changed.
  */
 export function liveParts(
-  { hook, deliveries, suspension, query, next, health, rule }: HookPageInput,
+  { hook, deliveries, suspension, query, next, health, rule, preview }: HookPageInput,
   who: ChangeRights,
 ): Record<LivePart, SafeHtml> {
   return {
+    // The hook's name, address and settings follow an edit made elsewhere (another tab, the API): during an
+    // incident the reader must not act on an endpoint that was just replaced.
+    heading: html`<h1>${hook.description ?? 'Hook'}</h1>`,
+    address: html`<p class="sub url">${hook.url}</p>`,
     badge: html`<span data-hook-state="${hook.state}">${stateBadge(hook)}</span>`,
     banner: html`${
       hook.state === 'suspended'
@@ -169,6 +176,7 @@ export function liveParts(
             who,
             rule,
             ...(suspension?.byAdmin ? { byAdmin: true } : {}),
+            ...(suspension?.latestOnly ? { latestOnly: true } : {}),
           })
         : ''
     }
@@ -183,6 +191,8 @@ export function liveParts(
       </div>
       ${pager(hook.id, query, deliveries.length, next)}`,
     health: healthCard(hook.id, health, rule),
+    settings: settings(hook, who),
+    preview: html`${hookGets(hook)} ${requestPreview(hook, preview)}`,
   };
 }
 
@@ -202,7 +212,7 @@ function liveQuery(q: LogQuery, window: string | undefined, heldFrom: number | u
 }
 
 export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
-  const { hook, preview, query } = input;
+  const { hook, query } = input;
   const parts = liveParts(input, viewer);
   return layout(
     hook.description ?? 'Hook',
@@ -211,11 +221,8 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
     html`<div class="page-header">
         <div>
           <div class="breadcrumb"><a href="/">← All hooks</a></div>
-          <div class="title-row">
-            <h1>${hook.description ?? 'Hook'}</h1>
-            ${live('badge', parts.badge)}
-          </div>
-          <p class="sub url">${hook.url}</p>
+          <div class="title-row">${live('heading', parts.heading)} ${live('badge', parts.badge)}</div>
+          ${live('address', parts.address)}
         </div>
         ${changeControl(
           viewer,
@@ -264,7 +271,8 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
                 ? html`<span class="log-status"
                     >${Object.keys(query.filter).length > 0 ? 'Filtered' : 'Older attempts'}</span
                   >`
-                : html`<span class="log-status"
+                : // Shown by the page's script, which does the updating: without it the page cannot keep the claim.
+                  html`<span class="log-status" data-live-status hidden
                     ><span class="live-dot" aria-hidden="true"></span>Updates automatically</span
                   >`
             }
@@ -274,7 +282,7 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
         </section>
         ${live('health', parts.health)}
         <div class="grid-2">
-          ${settings(hook, viewer)}
+          ${live('settings', parts.settings)}
           <section class="card" aria-labelledby="preview-title">
             <div class="card-header">
               <div>
@@ -285,7 +293,7 @@ export function hookPage(viewer: Viewer, input: HookPageInput): SafeHtml {
                 </p>
               </div>
             </div>
-            <div class="card-body">${hookGets(hook)} ${requestPreview(hook, preview)}</div>
+            <div class="card-body">${live('preview', parts.preview)}</div>
           </section>
         </div>
       </div>`,

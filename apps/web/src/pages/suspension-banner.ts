@@ -9,6 +9,8 @@ import { suspensionRuleText, type SuspensionRule } from './suspension-rule';
 export interface Suspension {
   readonly hook: HookView;
   readonly failures: readonly DeliveryRecord[];
+  /** The failures are the streak's latest only (it had more than the banner keeps). */
+  readonly latestOnly?: boolean;
   readonly held: number;
   /** Who reads it: a read-only session is told why and what is held, and offered no re-enable. */
   readonly who: ChangeRights;
@@ -180,7 +182,13 @@ export function suspensionBanner(suspension: Suspension): SafeHtml {
     ${
       failures.length > 0
         ? html`<h3 class="visually-hidden">Failures that caused the suspension</h3>
-            <p class="muted">The failures that caused it:</p>
+            <p class="muted">
+              ${
+                suspension.latestOnly
+                  ? `The last ${failures.length} failures of the run that caused it:`
+                  : 'The failures that caused it:'
+              }
+            </p>
             <ul class="failures">
               ${failures.map(failure)}
             </ul>`

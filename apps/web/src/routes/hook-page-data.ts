@@ -55,6 +55,8 @@ export async function loadHookPage(
     const failures = stored.length > 0 ? stored.slice(-BANNER_FAILURES) : recentFailures(recent);
     suspension = {
       failures,
+      // At the cap, older failures of the streak may have been left out: the banner says these are the latest.
+      latestOnly: failures.length >= BANNER_FAILURES,
       held: held.total,
       // Only an admin lifts an admin's pause: the page offers the customer no re-enable then.
       byAdmin: info?.by?.startsWith('admin:') === true,

@@ -23,8 +23,11 @@ export function useBrowser(args: readonly string[] = []) {
     await b.browser?.close();
   });
   return {
-    /** `timezoneId`: the browser's time zone (the machine's by default). */
-    async page(viewport = DESKTOP, options: { timezoneId?: string } = {}): Promise<Page> {
+    /** `timezoneId`: the browser's time zone (the machine's by default); `javaScriptEnabled`: true by default. */
+    async page(
+      viewport = DESKTOP,
+      options: { timezoneId?: string; javaScriptEnabled?: boolean } = {},
+    ): Promise<Page> {
       const context = await b.browser.newContext({ viewport, ...options });
       context.setDefaultTimeout(15000);
       b.contexts.push(context);
