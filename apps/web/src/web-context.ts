@@ -32,12 +32,15 @@ export class WebContext {
   readonly limiter: LoginLimiter;
   /** The operator's brand (or hookline's own), on every page. */
   readonly brand: Brand;
+  /** HOOKLINE_FRAME_ANCESTORS names pages that may frame the website. */
+  readonly embeddable: boolean;
 
   constructor(readonly deps: WebDeps) {
+    this.embeddable = (deps.config.HOOKLINE_FRAME_ANCESTORS ?? []).length > 0;
     this.sessions = new Sessions(
       new SessionStore(deps.redis, deps.keys),
       isHttps(deps.config),
-      (deps.config.HOOKLINE_FRAME_ANCESTORS ?? []).length > 0,
+      this.embeddable,
     );
     this.limiter = new LoginLimiter(deps.redis, deps.keys);
     this.brand = brandOf(deps.config);

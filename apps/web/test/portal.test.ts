@@ -214,6 +214,30 @@ describe('sign-in links on the website', () => {
     );
   });
 
+  // A mail filter or a chat preview asks with HEAD before the customer clicks; a page framing the link while
+  // no page may frame the website never shows what it gets. Neither may spend the customer's link.
+  it('a HEAD, or a load inside a frame the website refuses, leaves the link unused and unaudited', async () => {
+    const account = await w.account('ops@acme.test');
+    const link = await linkTo(account.id, false);
+    const head = await fetch(`${w.baseUrl}/portal/${link.token}`, { method: 'HEAD', redirect: 'manual' });
+    expect([head.status, head.headers.get('set-cookie'), head.headers.get('cache-control')]).toEqual([
+      200,
+      null,
+      'no-store',
+    ]);
+    const framed = await fetch(`${w.baseUrl}/portal/${link.token}`, {
+      redirect: 'manual',
+      headers: { 'sec-fetch-dest': 'iframe', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
+    expect([framed.status, framed.headers.get('set-cookie')]).toEqual([403, null]);
+    expect(await framed.text()).toContain('This page cannot be shown inside another site');
+    expect((await w.audit.list(account.id, { limit: 50 })).data.map((e) => e.action)).not.toContain(
+      'portal_link.used',
+    );
+    // The customer's own click still signs in.
+    await sessionFrom(link.token);
+  });
+
   it('an account made without a password: its page offers no password change, and a posted one changes nothing', async () => {
     const account = await w.store.accounts.create({ name: 'Portal only', email: 'portal@acme.test' });
     const session = await sessionFrom((await linkTo(account.id, false)).token);

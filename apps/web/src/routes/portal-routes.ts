@@ -30,6 +30,15 @@ const COOKIE_REFUSED: ErrorPageInput = {
     'and browsers keep that cookie only over https. The link was not used. Please tell your provider.',
 };
 
+/** The destinations (Sec-Fetch-Dest) of a page loaded inside another. */
+const FRAMED = new Set(['iframe', 'frame', 'embed', 'object']);
+
+const FRAMED_REFUSED: ErrorPageInput = {
+  status: 403,
+  title: 'This page cannot be shown inside another site',
+  message: 'Open the link in its own tab or window. The link was not used. Please tell your provider.',
+};
+
 /**
  * The operator's hand-off (product.md §16): GET /portal/<token> uses a sign-in link once and opens a session
  * for its account, marked as a link's session (read-only or not) with the operator's return address.
@@ -40,9 +49,23 @@ const COOKIE_REFUSED: ErrorPageInput = {
  * the check the visitor would land signed out with the link spent.
  */
 export function portalRoutes(app: FastifyInstance, ctx: WebContext): void {
+  // Link scanners and unfurlers (mail filters, chat previews) ask with HEAD before anyone clicks: answered
+  // without using the link, which must still work for the customer's own GET.
+  app.head('/portal/:token', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(),
+  );
   app.get<{ Params: { token: string }; Querystring: { checked?: string } }>(
     '/portal/:token',
+    { exposeHeadRoute: false },
     async (request, reply) => {
+      // Opened in a frame while no page may frame the website: the browser will not show the answer, so the
+      // link is kept for a page that can (the operator's site framing it without HOOKLINE_FRAME_ANCESTORS).
+      if (!ctx.embeddable && FRAMED.has(String(request.headers['sec-fetch-dest'] ?? ''))) {
+        request.log.warn(
+          'a sign-in link was opened in a frame, and HOOKLINE_FRAME_ANCESTORS lets no page frame the website; the link was not used',
+        );
+        return ctx.page(reply, errorPage(undefined, FRAMED_REFUSED, ctx.brand), 403);
+      }
       if (ctx.sessions.linkCookieMayBeDropped(request)) {
         if (request.query.checked !== '1') {
           ctx.sessions.setCookieCheck(reply);
