@@ -112,4 +112,20 @@ describe('the request log', () => {
     });
     expect(JSON.stringify(lines())).not.toContain('s3cretT0ken');
   });
+
+  it('at debug, never writes the token of a sign-in link spelt another way', async () => {
+    const { lines, call } = await serverLoggingAt('debug');
+    for (const path of [
+      '/%70ortal/plt_s3cretT0ken',
+      '/PORTAL/plt_s3cretT0ken?x=1',
+      '//portal/plt_s3cretT0ken',
+    ])
+      await call('GET', path);
+    expect(
+      lines()
+        .filter((line) => line.msg === 'incoming request')
+        .map((line) => (line.req as { url: string }).url),
+    ).toEqual(['/portal/[redacted]', '/portal/[redacted]?x=1', '/portal/[redacted]']);
+    expect(JSON.stringify(lines())).not.toContain('s3cretT0ken');
+  });
 });

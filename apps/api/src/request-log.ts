@@ -18,13 +18,27 @@ import type { Logger } from '@hookline/telemetry';
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 // A sign-in link's path holds its token, a credential until the link is used (and one opened where the cookie
-// did not come back stays unused): logged without it, the query kept.
-const SIGN_IN_LINK = /^\/portal\/[^/?#]+/;
+// did not come back stays unused): logged without it, the query kept. Recognised however the path is spelt
+// (`/%70ortal/…` reaches the route; `/PORTAL/…` and `//portal/…` do not, and leave a valid link in the log).
+const SIGN_IN_LINK = /^\/portal\//;
+
+function isSignInLink(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  const decoded = path.replace(/%[0-9a-f]{2}/gi, (escape) =>
+    String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
+  );
+  return SIGN_IN_LINK.test(decoded.toLowerCase().replace(/\/{2,}/g, '/'));
+}
+
+function redactedUrl(url: string): string {
+  const query = url.indexOf('?');
+  return `/portal/[redacted]${query >= 0 ? url.slice(query) : ''}`;
+}
 
 class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug(
-      { req: SIGN_IN_LINK.test(request.url) ? withoutToken(request) : request },
+      { req: isSignInLink(request.url) ? withoutToken(request) : request },
       'incoming request',
     );
   }
@@ -109,7 +123,7 @@ export function requestLogging(): Pick<FastifyServerOptions, 'logController' | '
 function withoutToken(request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url.replace(SIGN_IN_LINK, '/portal/[redacted]'),
+    url: redactedUrl(request.url),
     host: request.host,
     ip: request.ip,
     socket: request.socket,
