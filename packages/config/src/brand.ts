@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { crc32, inflateSync } from 'node:zlib';
 
 // The operator's brand (product.md §16): checked once at start like every setting.
 
@@ -49,9 +50,49 @@ export function loadBrandLogo(path: string, problems: string[]): BrandLogo | und
     problems.push(`${name}: ${path} is larger than ${LOGO_MAX_BYTES / 1024} KiB`);
     return undefined;
   }
-  if (body.subarray(0, 8).equals(PNG_SIGNATURE)) return { type: 'image/png', body };
+  if (body.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    const broken = pngProblem(body);
+    if (!broken) return { type: 'image/png', body };
+    problems.push(`${name}: ${path} starts as a PNG file but is not a whole one: ${broken}`);
+    return undefined;
+  }
   if (/<svg[\s>]/.test(body.toString('utf8', 0, Math.min(body.length, 4096))))
     return { type: 'image/svg+xml', body };
   problems.push(`${name}: ${path} is neither a PNG nor an SVG file`);
   return undefined;
+}
+
+/**
+ * What makes a file that starts with PNG's signature no whole PNG, or undefined: every chunk whole with its
+ * checksum, IHDR first, IEND last, and the image data inflating. Checked once at start, so a logo cut short or
+ * corrupted is refused there rather than shown as a broken image on every page.
+ */
+function pngProblem(body: Buffer): string | undefined {
+  const data: Buffer[] = [];
+  let at = PNG_SIGNATURE.length;
+  let first = true;
+  while (at < body.length) {
+    if (at + 8 > body.length) return `a chunk is cut short at byte ${at}`;
+    const length = body.readUInt32BE(at);
+    const type = body.toString('latin1', at + 4, at + 8);
+    const end = at + 12 + length;
+    if (end > body.length) return `the ${type} chunk at byte ${at} is cut short`;
+    if (crc32(body.subarray(at + 4, at + 8 + length)) !== body.readUInt32BE(at + 8 + length))
+      return `the ${type} chunk at byte ${at} fails its checksum`;
+    if (first && type !== 'IHDR') return 'it does not begin with an IHDR chunk';
+    first = false;
+    if (type === 'IDAT') data.push(body.subarray(at + 8, at + 8 + length));
+    if (type === 'IEND') {
+      if (end !== body.length) return 'bytes follow its IEND chunk';
+      if (data.length === 0) return 'it has no image data (IDAT)';
+      try {
+        inflateSync(Buffer.concat(data));
+      } catch {
+        return 'its image data does not inflate';
+      }
+      return undefined;
+    }
+    at = end;
+  }
+  return 'it has no IEND chunk';
 }

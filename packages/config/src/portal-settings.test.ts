@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { contrastWithWhite } from './brand';
 import { loadConfig, type ConfigError } from './load-config';
 
@@ -63,7 +64,19 @@ describe('the operator’s brand settings', () => {
   const png = join(dir, 'logo.png');
   const svg = join(dir, 'logo.svg');
   const txt = join(dir, 'logo.txt');
-  writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+  const whole = onePixelPng();
+  writeFileSync(png, whole);
+  const cut = join(dir, 'cut.png');
+  writeFileSync(cut, whole.subarray(0, 16));
+  const garbage = join(dir, 'garbage.png');
+  writeFileSync(
+    garbage,
+    Buffer.concat([whole.subarray(0, 8), Buffer.from('not an image at all, only text')]),
+  );
+  const tampered = join(dir, 'tampered.png');
+  const flipped = Buffer.from(whole);
+  flipped[20] = flipped[20]! ^ 0xff; // inside IHDR's data: its checksum no longer matches
+  writeFileSync(tampered, flipped);
   writeFileSync(
     svg,
     '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
@@ -103,6 +116,16 @@ describe('the operator’s brand settings', () => {
     expect(() => load({ HOOKLINE_BRAND_LOGO: txt })).toThrow(
       /HOOKLINE_BRAND_LOGO: .*logo\.txt is neither a PNG nor an SVG file/,
     );
+    // A file that only starts as a PNG would show as a broken image on every page.
+    expect(() => load({ HOOKLINE_BRAND_LOGO: cut })).toThrow(
+      /HOOKLINE_BRAND_LOGO: .*cut\.png starts as a PNG file but is not a whole one: the IHDR chunk at byte 8 is cut short/,
+    );
+    expect(() => load({ HOOKLINE_BRAND_LOGO: garbage })).toThrow(
+      /HOOKLINE_BRAND_LOGO: .*garbage\.png starts as a PNG file but is not a whole one/,
+    );
+    expect(() => load({ HOOKLINE_BRAND_LOGO: tampered })).toThrow(
+      /tampered\.png starts as a PNG file but is not a whole one: the IHDR chunk at byte 8 fails its checksum/,
+    );
     expect(() => load({ HOOKLINE_BRAND_LOGO: join(dir, 'nope.png') })).toThrow(
       /HOOKLINE_BRAND_LOGO: cannot read .*\(ENOENT\)/,
     );
@@ -132,3 +155,22 @@ describe('the operator’s brand settings', () => {
     );
   });
 });
+
+/** A 1×1 PNG, built chunk by chunk as the format says. */
+function onePixelPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from([0, 11, 83, 148, 255]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
