@@ -109,8 +109,9 @@ const sameJson = (a: unknown, b: unknown) =>
 
 /**
  * The fields a change really changes, by name, sorted: a form sends every field, the entry names only those
- * that differ. Credentials are compared by scheme only (their values are never read back): new credentials
- * given count as a change, except "none" for "none".
+ * that differ. A view holds no credential values, so credentials given count as a change here, except "none"
+ * for "none": callers first leave out those given again as the hook has them (the store compares the sealed
+ * ones, `Hooks.withoutKeptCredentials`).
  */
 export function changedHookFields(before: HookView, input: UpdateHookInput): string[] {
   const fields: string[] = [];
@@ -121,7 +122,7 @@ export function changedHookFields(before: HookView, input: UpdateHookInput): str
   if (input.events !== undefined && !sameJson(input.events, before.events)) fields.push('events');
   if (input.filter !== undefined && !sameJson(input.filter, before.filter)) fields.push('filter');
   if (input.headers !== undefined && !sameJson(input.headers, before.headers)) fields.push('headers');
-  // A client certificate given is new (the stored key cannot be compared); removing one that was there counts.
+  // A client certificate given counts (see above); removing one that was there counts.
   if (input.tls !== undefined && (input.tls !== null || before.tls !== undefined)) fields.push('tls');
   if (input.signing !== undefined && input.signing !== before.signing) fields.push('signing');
   if (input.auth !== undefined && !(input.auth.scheme === 'none' && before.auth.scheme === 'none'))

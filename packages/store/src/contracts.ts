@@ -112,6 +112,15 @@ export interface Hooks {
     actor: string,
     options?: { readonly ifVersion?: number },
   ): Promise<HookWithSecret | undefined>;
+  /**
+   * The change without the credentials or client certificate it gives again as the hook has them (compared
+   * sealed values opened, never returned): what `update` then writes and what an audit entry should name.
+   */
+  withoutKeptCredentials(
+    accountId: string,
+    hookId: string,
+    change: UpdateHookInput,
+  ): Promise<UpdateHookInput>;
   /** The version of the hook's settings, bumped by every change of them; undefined as for `get`. */
   version(accountId: string, hookId: string): Promise<number | undefined>;
   /**

@@ -49,6 +49,7 @@ import { HookUrlIndex } from './hook-url-index';
 import { findHooksByUrl } from './hook-url-search';
 import { HookViews } from './hook-views';
 import { isIdOf } from './id-guard';
+import { withoutKeptCredentials } from './kept-credentials';
 import type { SecretBox } from './secret-box';
 
 // Tries of an update whose hook another update changed between its read and its write; past them, 409.
@@ -198,7 +199,7 @@ export class RedisHooks implements Hooks {
   ): Promise<HookWithSecret | undefined> {
     const parsed = this.schemas.update.safeParse(input);
     if (!parsed.success) throw validationError(zodProblems(parsed.error));
-    const change = parsed.data;
+    const change = await this.withoutKeptCredentials(accountId, hookId, parsed.data);
     // What the change really changes is named in the feed, as in the audit log: a form sends every field.
     const before = await this.get(accountId, hookId);
     // A change that changes nothing (the values the hook has, `signing: true` on a hook that signs) writes
@@ -249,6 +250,16 @@ export class RedisHooks implements Hooks {
     // change both in one step), so they are this change's own, or those it was judged against.
     const updated = await this.views.viewOf(hook, written.events, written.filter);
     return secret ? { ...updated, signing_secret: secret } : updated;
+  }
+
+  async withoutKeptCredentials(
+    accountId: string,
+    hookId: string,
+    change: UpdateHookInput,
+  ): Promise<UpdateHookInput> {
+    if (change.auth === undefined && (change.tls === undefined || change.tls === null)) return change;
+    const stored = await this.records.readOwned(accountId, hookId);
+    return stored ? withoutKeptCredentials(stored, this.deps.secretBox, change) : change;
   }
 
   rotateSigningSecret(accountId: string, hookId: string, actor: string): Promise<HookWithSecret | undefined> {

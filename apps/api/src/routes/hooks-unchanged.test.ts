@@ -1,3 +1,4 @@
+import { makeTestPki } from '@hookline/testing';
 import { useApi } from '../test-support/api-harness';
 
 // A PATCH whose values the hook already has changes nothing, and must write nothing: it moved updated_at and the
@@ -35,5 +36,40 @@ describe('a PATCH that changes nothing', () => {
     // A change still changes it.
     const changed = await api.call('PATCH', url, { description: 'Billing (new)' });
     expect((changed.json() as { updated_at: string }).updated_at).not.toBe(at);
+  });
+
+  // The stored credentials are sealed, and opened to compare: the same token or certificate sent again is no
+  // credentials change in the audit log (operators review those), and no new version.
+  it('credentials or a client certificate given again as they are: no change, no audit entry', async () => {
+    const pki = makeTestPki('hooks.example.com', 'hookline-client', 30);
+    const acct = await api.createAccount();
+    const bearer = { scheme: 'bearer', token: 'SAME-token-1234' };
+    const tls = { cert: pki.client.cert, key: pki.client.key, ca: pki.ca };
+    const hook = await api.createHook(acct, { url: 'https://hooks.example.com/webhook', auth: bearer, tls });
+    const url = `/v1/accounts/${acct}/hooks/${hook.id}`;
+    const at = ((await api.call('GET', url)).json() as { updated_at: string }).updated_at;
+    const audited = async () =>
+      (
+        (await api.call('GET', `/v1/accounts/${acct}/audit?limit=50`)).json() as {
+          data: { action: string }[];
+        }
+      ).data
+        .map((entry) => entry.action)
+        .filter((action) => action !== 'hook.created' && action !== 'account.created');
+
+    for (const same of [
+      { auth: bearer },
+      { tls },
+      { auth: { token: 'SAME-token-1234', scheme: 'bearer' }, tls },
+    ]) {
+      const res = await api.call('PATCH', url, same);
+      expect([res.statusCode, (res.json() as { updated_at: string }).updated_at]).toEqual([200, at]);
+    }
+    expect(await audited()).toEqual([]);
+
+    // Another token is a credentials change, recorded by name.
+    const changed = await api.call('PATCH', url, { auth: { scheme: 'bearer', token: 'OTHER-token-5678' } });
+    expect((changed.json() as { updated_at: string }).updated_at).not.toBe(at);
+    expect(await audited()).toEqual(['hook.credentials_changed']);
   });
 });

@@ -102,9 +102,12 @@ export function hookRoutes(deps: ApiDeps): Route[] {
         },
       },
     })(async ({ account, hook, body, request }) => {
+      // Credentials given again as they are change nothing (the store leaves them out too), and are not
+      // recorded as changed. Compared before the update, which may replace them.
+      const change = await hooks.withoutKeptCredentials(account.id, hook.id, body);
       const updated = await hooks.update(account.id, hook.id, body, OPERATOR);
       if (!updated) throw notFound('Hook');
-      const fields = changedHookFields(hook, body);
+      const fields = changedHookFields(hook, change);
       // Only a change is recorded: a PATCH that gives every field its present value changed nothing.
       if (fields.length > 0)
         await audit(request, {

@@ -157,8 +157,10 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (seen !== version) return changedMeanwhile();
     const form = parseUpdateForm(request.body as Record<string, unknown>, hook, schemas);
     if (!form.ok) return formPage(request, reply, who, { ...form, hook, version }, 400);
-    const changes = onlyChanges(form.input, hook);
-    if (Object.keys(changes).length === 0) {
+    const changes = onlyChanges(form.input, hook) as UpdateHookInput;
+    // Credentials typed again as the hook has them change nothing either (compared before the update).
+    const changed = await hooks.withoutKeptCredentials(who.account.id, hook.id, changes);
+    if (Object.keys(changed).length === 0) {
       await ctx.sessions.flash(request, {
         kind: 'success',
         message: 'Nothing to save: no field was changed.',
@@ -166,11 +168,11 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
       return reply.redirect(`/hooks/${hook.id}`, 303);
     }
     try {
-      const updated = await hooks.update(who.account.id, hook.id, changes as UpdateHookInput, who.actor, {
+      const updated = await hooks.update(who.account.id, hook.id, changes, who.actor, {
         ifVersion: version,
       });
       if (!updated) return ctx.hookNotFound(request, reply, who, request.params.id);
-      const fields = changedHookFields(hook, form.input);
+      const fields = changedHookFields(hook, changed);
       await ctx.audit(request, who, {
         action: hookChangeAction(fields),
         hook_id: hook.id,
