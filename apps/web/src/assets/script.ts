@@ -5,8 +5,19 @@ export const SCRIPT = String.raw`
 
   // One zone per page: the browser's. Every time shown, every zone name and every form's zone field use it,
   // so a time read on the page and typed into a form mean the same instant.
+  // Browsers name some zones by their old IANA names (Chromium: Asia/Calcutta for India): the page names them as
+  // their people do, when this browser knows the new name too (the same zone, the same instants).
+  var RENAMED = {
+    'Asia/Calcutta': 'Asia/Kolkata', 'Asia/Saigon': 'Asia/Ho_Chi_Minh', 'Asia/Katmandu': 'Asia/Kathmandu',
+    'Asia/Rangoon': 'Asia/Yangon', 'Europe/Kiev': 'Europe/Kyiv', 'America/Godthab': 'America/Nuuk',
+    'Atlantic/Faeroe': 'Atlantic/Faroe', 'Pacific/Truk': 'Pacific/Chuuk', 'Pacific/Ponape': 'Pacific/Pohnpei'
+  };
   var zone = (function () {
-    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch (e) { return 'UTC'; }
+    var named;
+    try { named = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'; } catch (e) { return 'UTC'; }
+    var renamed = RENAMED[named];
+    if (!renamed) return named;
+    try { new Intl.DateTimeFormat('en', { timeZone: renamed }); return renamed; } catch (e) { return named; }
   })();
   var words = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'medium' });
   var wall = new Intl.DateTimeFormat('en-US', {
