@@ -377,6 +377,16 @@ describe('when PostgreSQL is unreachable', () => {
         },
       });
     }
+    // The audit log is kept in the same database; its refusal names it, not the delivery history.
+    const audit = await call('GET', `/v1/accounts/${acct}/audit`);
+    expect(audit.statusCode).toBe(503);
+    expect(audit.headers['retry-after']).toBe('5');
+    expect(audit.json()).toEqual({
+      error: {
+        code: 'HISTORY_UNAVAILABLE',
+        message: 'The audit log cannot be read right now; retry shortly',
+      },
+    });
     expect((await call('GET', `/v1/accounts/${acct}/hooks/${hook}`)).statusCode).toBe(200);
   });
 });

@@ -42,7 +42,7 @@ export interface WebDeps {
   readonly producer: HookSender;
   readonly control: HookEnabler;
   /** The audit log: every change made on the website is recorded with who made it (product.md §16). */
-  readonly audit: Pick<AuditTrail, 'record' | 'list'>;
+  readonly audit: Pick<AuditTrail, 'record' | 'list' | 'waiting'>;
   /** Sign-in links made by the operator (POST /v1/accounts/{acct}/portal-links), used here once. */
   readonly portalLinks: Pick<PortalLinks, 'use'>;
   /** waitingCount(hookId) is the number of events held while a hook is suspended. */

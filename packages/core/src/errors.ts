@@ -85,3 +85,10 @@ export const redisUnavailable = (): HooklineError =>
 /** What the history's routes answer while PostgreSQL cannot serve them (503, with a retry time beside it). */
 export const historyUnavailable = (): HooklineError =>
   new HooklineError('HISTORY_UNAVAILABLE', 'The delivery history cannot be read right now; retry shortly');
+
+/**
+ * What the audit log's route answers while PostgreSQL cannot serve it: the same code and retry time as the
+ * history's (the database is the same), in words that name what the caller asked for.
+ */
+export const auditUnavailable = (): HooklineError =>
+  new HooklineError('HISTORY_UNAVAILABLE', 'The audit log cannot be read right now; retry shortly');

@@ -114,6 +114,17 @@ export class AuditReader {
     return { data, ...(all.length > page.limit && last ? { next_cursor: encodeAuditCursor(last) } : {}) };
   }
 
+  /**
+   * The account's entries still waiting in the outbox, newest first, at most `limit`: what can be shown while
+   * the database cannot be read (the Activity page says the rest cannot be read right now).
+   */
+  async waiting(accountId: string, page: { limit: number; cursor?: AuditCursor }): Promise<AuditEntry[]> {
+    const pending = (await this.pending()).filter(
+      (e) => e.account_id === accountId && (!page.cursor || before(e, page.cursor)),
+    );
+    return pending.sort(newestFirst).slice(0, page.limit);
+  }
+
   private async pending(): Promise<AuditEntry[]> {
     const entries: AuditEntry[] = [];
     for (const text of await this.outbox.pending()) {

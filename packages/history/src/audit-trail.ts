@@ -10,7 +10,7 @@ import type { AuditCursor, AuditPage, AuditReader } from './audit-log';
 export class AuditTrail {
   constructor(
     private readonly outbox: Pick<AuditOutbox, 'append'>,
-    private readonly reader: Pick<AuditReader, 'list'>,
+    private readonly reader: Pick<AuditReader, 'list' | 'waiting'>,
     private readonly onRecorded: (entry: AuditEntry) => void,
     private readonly clock: Clock = systemClock,
   ) {}
@@ -33,5 +33,10 @@ export class AuditTrail {
 
   list(accountId: string, page: { limit: number; cursor?: AuditCursor }): Promise<AuditPage> {
     return this.reader.list(accountId, page);
+  }
+
+  /** The entries not yet in the database (see AuditReader.waiting): readable while it is down. */
+  waiting(accountId: string, page: { limit: number; cursor?: AuditCursor }): Promise<AuditEntry[]> {
+    return this.reader.waiting(accountId, page);
   }
 }

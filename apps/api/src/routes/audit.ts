@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeAuditCursor } from '@hookline/history';
+import { auditUnavailable } from '@hookline/core';
+import { decodeAuditCursor, isHistoryUnreachable } from '@hookline/history';
 import type { ApiDeps } from '../deps';
 import { pageQuery } from '../query-fields';
 import { erasureCounts } from './erasures';
@@ -42,6 +43,16 @@ export const auditEntry = z
     address: z.string().optional().describe("The client's address"),
     detail: z
       .object({
+        url: z
+          .string()
+          .optional()
+          .describe(
+            "hook.created, hook.deleted: the hook's URL then (never credentials: a URL with user-info is refused)",
+          ),
+        description: z
+          .string()
+          .optional()
+          .describe('hook.created, hook.deleted: the hook’s description then, when it had one'),
         fields: z
           .array(z.string())
           .optional()
@@ -90,12 +101,14 @@ export function auditRoutes(deps: ApiDeps): Route[] {
       query: auditQuery,
       otherErrors: ['HISTORY_UNAVAILABLE'],
       responses: { 200: { description: 'Audit entries, newest first', schema: auditPage } },
-    })(async ({ account, query }) => ({
-      status: 200,
-      body: await deps.audit.list(account.id, {
-        limit: query.limit,
-        ...(query.cursor ? { cursor: query.cursor } : {}),
-      }),
-    })),
+    })(async ({ account, query }) => {
+      const page = { limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) };
+      // No page of what Redis still holds instead: a client reading it would take a part of the log for all of
+      // it. The refusal names the audit log, not the delivery history the caller did not ask for.
+      const body = await deps.audit.list(account.id, page).catch((error: unknown) => {
+        throw isHistoryUnreachable(error) ? auditUnavailable() : error;
+      });
+      return { status: 200, body };
+    }),
   ];
 }

@@ -51,10 +51,19 @@ function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, b
   </li>`;
 }
 
+/** Said above the entries while the log's database cannot be read: those shown are only the newest. */
+const UNREADABLE = html`<div class="alert alert-warning" role="status" data-log-unreadable>
+  <p>
+    <strong>Older changes cannot be read right now.</strong> Only the newest changes are shown; the rest are
+    kept and will be shown again once they can be read. Try again in a moment.
+  </p>
+</div>`;
+
 export function activityPage(
   viewer: Viewer,
   page: TimelinePage,
   hooks: ReadonlyMap<string, HookView>,
+  options: { readonly logUnreadable?: boolean } = {},
 ): SafeHtml {
   const by = (viewer.brand ?? DEFAULT_BRAND).name;
   return layout(
@@ -69,9 +78,12 @@ export function activityPage(
           </p>
         </div>
       </div>
+      ${options.logUnreadable ? UNREADABLE : ''}
       ${
         page.items.length === 0
-          ? html`<div class="card empty"><p>Nothing has happened yet.</p></div>`
+          ? options.logUnreadable
+            ? ''
+            : html`<div class="card empty"><p>Nothing has happened yet.</p></div>`
           : html`<section class="card" aria-label="Activity">
               <ul class="feed">
                 ${page.items.map((item) =>

@@ -30,7 +30,10 @@ export interface HookPageInput {
   readonly query: LogQuery;
   /** The cursor of the next (older) page, when there is one. */
   readonly next?: string;
-  readonly health: CardHealth;
+  /** Absent while the delivery history cannot be read (`historyUnreadable`). */
+  readonly health?: CardHealth;
+  /** The delivery history could not be read: the log and health say so, the rest of the page stands. */
+  readonly historyUnreadable?: boolean;
   /** What makes a hook Failing and suspended (the settings), said near health and in the banner. */
   readonly rule: SuspensionRule;
   /** The health chart's window, when not the default 24 hours ("7d"). */
@@ -149,6 +152,11 @@ function settings(hook: HookView, who: ChangeRights): SafeHtml {
   </section>`;
 }
 
+// Said where the log and health would be while the history's database cannot be read.
+const UNREADABLE =
+  'The delivery history cannot be read right now, so attempts and health are not shown. ' +
+  'The hook and its settings are unaffected. Try again in a moment.';
+
 export type LivePart =
   'heading' | 'address' | 'badge' | 'banner' | 'held' | 'log' | 'health' | 'settings' | 'preview';
 
@@ -158,7 +166,7 @@ export type LivePart =
  * either), and the script swaps each one that changed.
  */
 export function liveParts(
-  { hook, deliveries, suspension, query, next, health, rule, preview }: HookPageInput,
+  { hook, deliveries, suspension, query, next, health, rule, preview, historyUnreadable }: HookPageInput,
   who: ChangeRights,
 ): Record<LivePart, SafeHtml> {
   return {
@@ -182,15 +190,26 @@ export function liveParts(
     }
     ${egressWaitBanner(hook)} ${certificateExpiryBanner(hook)}`,
     held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList, suspension.byAdmin) : html``,
-    log: html`<div id="delivery-log" data-state="${hook.state}">
-        ${deliveryLog(
-          deliveries,
-          hook.id,
-          Object.keys(query.filter).length > 0 ? 'filtered' : query.cursor ? 'older' : 'all',
-        )}
-      </div>
-      ${pager(hook.id, query, deliveries.length, next)}`,
-    health: healthCard(hook.id, health, rule),
+    log: historyUnreadable
+      ? html`<div id="delivery-log" data-state="${hook.state}">
+          <p class="card-body muted" data-history-unreadable>${UNREADABLE}</p>
+        </div>`
+      : html`<div id="delivery-log" data-state="${hook.state}">
+            ${deliveryLog(
+              deliveries,
+              hook.id,
+              Object.keys(query.filter).length > 0 ? 'filtered' : query.cursor ? 'older' : 'all',
+            )}
+          </div>
+          ${pager(hook.id, query, deliveries.length, next)}`,
+    health: health
+      ? healthCard(hook.id, health, rule)
+      : html`<section class="card" aria-labelledby="health-title" data-health>
+          <div class="card-header">
+            <div><h2 id="health-title">Health</h2></div>
+          </div>
+          <p class="card-body muted">${UNREADABLE}</p>
+        </section>`,
     settings: settings(hook, who),
     preview: html`${hookGets(hook)} ${requestPreview(hook, preview)}`,
   };

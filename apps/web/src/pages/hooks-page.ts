@@ -11,11 +11,14 @@ export interface HookSummary {
   readonly lastDelivery?: DeliveryRecord;
   /** Events held while the hook is suspended (only for a suspended hook). */
   readonly held?: number;
+  /** The delivery history could not be read, so the last delivery is not known. */
+  readonly historyUnreadable?: boolean;
 }
 
 const REFRESH_MS = 3000;
 
-function lastDelivery(record: DeliveryRecord | undefined, now: Date): SafeHtml {
+function lastDelivery({ lastDelivery: record, historyUnreadable }: HookSummary, now: Date): SafeHtml {
+  if (historyUnreadable) return html`<span class="muted">Last delivery cannot be read right now</span>`;
   if (!record) return html`<span>No deliveries yet</span>`;
   return html`<span>Last delivery ${attemptBadge(record)}</span>
     <span title="${record.attempted_at}">${ago(record.attempted_at, now)}</span>`;
@@ -51,7 +54,7 @@ export function hooksLiveParts(
   const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks, who) };
   for (const summary of hooks) {
     parts[`state-${summary.hook.id}`] = stateLine(summary);
-    parts[`last-${summary.hook.id}`] = lastDelivery(summary.lastDelivery, now);
+    parts[`last-${summary.hook.id}`] = lastDelivery(summary, now);
   }
   return parts;
 }
@@ -109,6 +112,17 @@ function suspendedSummary(hooks: readonly HookSummary[], who: ChangeRights): Saf
   </div>`;
 }
 
+// Above the list while the delivery history cannot be read: the hooks are all there, their last deliveries are not.
+const historyNotice = (hooks: readonly HookSummary[]) =>
+  hooks.some((h) => h.historyUnreadable)
+    ? html`<div class="alert alert-warning" role="status" data-history-unreadable>
+        <p>
+          <strong>Your delivery history cannot be read right now,</strong> so the last delivery of each hook
+          is not shown. Your hooks and their settings are all here. Try again in a moment.
+        </p>
+      </div>`
+    : html``;
+
 const emptyState = (who: ChangeRights) =>
   html`<div class="card empty">
     <h2>No hooks yet</h2>
@@ -134,6 +148,7 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
       </div>
       <div data-live-url="/hooks/live" data-live-every="${REFRESH_MS}" data-live-shape="${hooksShape(hooks)}">
         <div data-live="summary">${parts.summary}</div>
+        ${historyNotice(hooks)}
         ${
           hooks.length === 0
             ? emptyState(viewer)

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { HooklineError } from '@hookline/core';
+import { HooklineError, type AuditEntry } from '@hookline/core';
+import { isHistoryUnreachable, type AuditCursor } from '@hookline/history';
 import { DEFAULT_ACTIVITY_MAX, PASSWORD_MIN } from '@hookline/store';
 import { decodeTimelineCursor, timelinePage } from '../activity-timeline';
 import { accountPage, type PasswordErrors } from '../pages/account-page';
@@ -14,6 +15,25 @@ const field = (body: unknown, name: string) => {
   return typeof value === 'string' ? value : '';
 };
 
+/**
+ * A page of people's changes. While the audit log's database cannot be read, the entries still waiting in
+ * Redis are all there is to show: the page says the rest cannot be read right now rather than failing whole.
+ */
+async function readChanges(
+  ctx: WebContext,
+  accountId: string,
+  page: { limit: number; cursor?: AuditCursor },
+): Promise<{ data: AuditEntry[]; more: boolean; unreadable: boolean }> {
+  try {
+    const changes = await ctx.deps.audit.list(accountId, page);
+    return { data: changes.data, more: !!changes.next_cursor, unreadable: false };
+  } catch (error) {
+    if (!isHistoryUnreachable(error)) throw error;
+    ctx.deps.logger.warn({ err: error }, 'history database unavailable');
+    return { data: await ctx.deps.audit.waiting(accountId, page), more: false, unreadable: true };
+  }
+}
+
 export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
   const { activity, hooks, accounts } = ctx.deps.store;
 
@@ -24,13 +44,16 @@ export function accountRoutes(app: FastifyInstance, ctx: WebContext): void {
     const cursor = typeof query.cursor === 'string' ? decodeTimelineCursor(query.cursor) : undefined;
     // The whole feed as kept (it is capped): its automatic entries are merged into every page, not the first.
     const [changes, feed, list] = await Promise.all([
-      ctx.deps.audit.list(who.account.id, { limit: PAGE, ...(cursor ? { cursor } : {}) }),
+      readChanges(ctx, who.account.id, { limit: PAGE, ...(cursor ? { cursor } : {}) }),
       activity.list(who.account.id, DEFAULT_ACTIVITY_MAX),
       hooks.list(who.account.id),
     ]);
     const byId = new Map(list.map((hook) => [hook.id, hook]));
-    const page = timelinePage({ data: changes.data, more: !!changes.next_cursor }, feed, PAGE, cursor);
-    return ctx.page(reply, activityPage(await ctx.viewer(request, who), page, byId));
+    const page = timelinePage(changes, feed, PAGE, cursor);
+    return ctx.page(
+      reply,
+      activityPage(await ctx.viewer(request, who), page, byId, { logUnreadable: changes.unreadable }),
+    );
   });
 
   app.get('/account', async (request, reply) => {

@@ -6,6 +6,7 @@ import {
   type DeliveryRecord,
   type HookView,
 } from '@hookline/core';
+import { isHistoryUnreachable } from '@hookline/history';
 import { HELD_PAGE } from '../pages/held-events';
 import type { HookPageInput } from '../pages/hook-page';
 import { parseLogQuery } from '../pages/log-filters';
@@ -34,19 +35,26 @@ export async function loadHookPage(
   const query = parseLogQuery(params, LOG_LIMIT);
   const week = params.window === '7d';
   const hours = week ? 7 * 24 : 24;
-  const [page, figures, sentNothing] = await Promise.all([
+  // The hook itself lives in Redis: while the history's database cannot be read, the page still shows it (and
+  // lets the customer change it) and says its log and health cannot be read right now.
+  const read = await Promise.all([
     history.listForHook(hook.id, query.filter, query.page),
     history.health(hook.id, hours),
     history.sentNothing(hook.id, hours),
-  ]);
-  const health = { ...figures, sentNothing };
+  ]).catch((error: unknown) => {
+    if (!isHistoryUnreachable(error)) throw error;
+    ctx.deps.logger.warn({ err: error }, 'history database unavailable');
+    return undefined;
+  });
+  const nothing: Awaited<ReturnType<typeof history.listForHook>> = { data: [] };
+  const [page, figures, sentNothing] = read ?? [nothing, undefined, undefined];
+  const health = figures && sentNothing ? { ...figures, sentNothing } : undefined;
   const deliveries = page.data;
   const heldFrom = Math.min(Math.max(0, Number.parseInt(String(params.held_from ?? '0'), 10) || 0), 1e6);
   let suspension: HookPageInput['suspension'];
   if (hook.state === 'suspended') {
-    const recent = query.active
-      ? (await history.listForHook(hook.id, {}, { limit: LOG_LIMIT })).data
-      : deliveries;
+    const recent =
+      query.active && read ? (await history.listForHook(hook.id, {}, { limit: LOG_LIMIT })).data : deliveries;
     const [info, held] = await Promise.all([
       ctx.deps.store.hooks.suspension(hook.account_id, hook.id),
       ctx.deps.store.held.page(hook.id, { from: heldFrom }, HELD_PAGE),
@@ -72,7 +80,7 @@ export async function loadHookPage(
       ...(ctx.deps.config.HOOKLINE_TRACE_PROPAGATE ? { traceContext: PREVIEW_TRACE_CONTEXT } : {}),
     },
     query,
-    health,
+    ...(health ? { health } : { historyUnreadable: true }),
     rule: {
       failures: ctx.deps.config.HOOKLINE_SUSPEND_AFTER_FAILURES,
       afterMs: ctx.deps.config.HOOKLINE_SUSPEND_AFTER_MS,

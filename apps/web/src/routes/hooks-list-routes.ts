@@ -1,20 +1,36 @@
 import type { FastifyInstance } from 'fastify';
+import { isHistoryUnreachable } from '@hookline/history';
 import type { AccountView } from '@hookline/store';
 import { hooksLiveParts, hooksPage, hooksShape, type HookSummary } from '../pages/hooks-page';
 import type { WebContext } from '../web-context';
 import { liveAnswer } from './live-answer';
 
-/** Every hook of the account with its last attempt and, when suspended, how many events it holds. */
+/**
+ * Every hook of the account with its last attempt and, when suspended, how many events it holds. The hooks
+ * live in Redis and the last attempts in the history's database: while that cannot be read, the list still
+ * shows the hooks (customers reach them during an incident) and says their last delivery cannot be read.
+ */
 async function loadHookSummaries(ctx: WebContext, account: AccountView): Promise<HookSummary[]> {
   const list = await ctx.deps.store.hooks.list(account.id);
+  let warned = false;
+  const lastOf = async (hookId: string): Promise<Pick<HookSummary, 'lastDelivery' | 'historyUnreadable'>> => {
+    try {
+      const last = (await ctx.deps.history.listForHook(hookId, {}, { limit: 1 })).data[0];
+      return last ? { lastDelivery: last } : {};
+    } catch (error) {
+      if (!isHistoryUnreachable(error)) throw error;
+      if (!warned) ctx.deps.logger.warn({ err: error }, 'history database unavailable');
+      warned = true;
+      return { historyUnreadable: true };
+    }
+  };
   return Promise.all(
     list.map(async (hook): Promise<HookSummary> => {
-      const [page, held] = await Promise.all([
-        ctx.deps.history.listForHook(hook.id, {}, { limit: 1 }),
+      const [last, held] = await Promise.all([
+        lastOf(hook.id),
         hook.state === 'suspended' ? ctx.deps.hookQueues.waitingCount(hook.id) : undefined,
       ]);
-      const last = page.data[0];
-      return { hook, ...(last ? { lastDelivery: last } : {}), ...(held !== undefined ? { held } : {}) };
+      return { hook, ...last, ...(held !== undefined ? { held } : {}) };
     }),
   );
 }

@@ -15,6 +15,7 @@ import {
   DeliveryLog,
   HistoryReader,
   openHistory,
+  pgClient,
   type HistoryStore,
 } from '@hookline/history';
 import { HookControl, streakReason, type SuspensionStore } from '@hookline/suspension';
@@ -44,6 +45,11 @@ export function useWebsite(
     readonly tracePropagate?: boolean;
     /** More settings, read when each test's website is built (e.g. HOOKLINE_FRAME_ANCESTORS). */
     readonly config?: () => Partial<WebDeps['config']>;
+    /**
+     * The website reads the history and the audit log through a PostgreSQL that does not answer (nothing
+     * listens on its port), as during an outage; `w.history` stays the real one, for the test's own writes.
+     */
+    readonly historyDown?: boolean;
   } = {},
 ) {
   const catalog = options.eventCatalog ? { catalog: options.eventCatalog } : {};
@@ -125,7 +131,11 @@ export function useWebsite(
     w.history = await openHistory({ kind: 'server', url: pg.url, schema: pg.schema });
     ctx.onCleanup(() => w.history.close());
     const outbox = new HistoryOutbox(ctx.redis, w.keys);
-    w.reader = new HistoryReader(w.history.client, outbox, (id) => w.store.hooks.listIds(id));
+    const readFrom = options.historyDown
+      ? pgClient({ url: 'postgres://hookline@127.0.0.1:1/hookline', schema: 'hookline' })
+      : w.history.client;
+    if (readFrom !== w.history.client) ctx.onCleanup(() => readFrom.close());
+    w.reader = new HistoryReader(readFrom, outbox, (id) => w.store.hooks.listIds(id));
     w.store = {
       ...createStore({
         redis: ctx.redis,
@@ -161,7 +171,7 @@ export function useWebsite(
       },
     });
     const auditOutbox = new AuditOutbox(ctx.redis, w.keys);
-    w.audit = new AuditTrail(auditOutbox, new AuditReader(w.history.client, auditOutbox), () => undefined);
+    w.audit = new AuditTrail(auditOutbox, new AuditReader(readFrom, auditOutbox), () => undefined);
     w.portalLinks = new PortalLinks(ctx.redis, w.keys);
     w.routes = [];
     const onRoute = (r: { method: string | string[]; url: string }) => {
