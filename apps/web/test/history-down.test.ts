@@ -1,3 +1,4 @@
+import { expectNoAxeViolations, screenshot, signIn, useBrowser } from './support/browser';
 import { signInOverHttp } from './support/http-session';
 import { PASSWORD, useWebsite } from './support/website';
 
@@ -68,5 +69,36 @@ describe("a hook's page while the history database is down", () => {
     ).text();
     expect(page).toContain('<h1>CRM</h1>');
     expect(page).toContain(`href="/hooks/${hook.id}/edit"`);
+  });
+});
+
+describe('the pages a customer sees while the history database is down, in a browser', () => {
+  const w = useWebsite({ historyDown: true });
+  const browser = useBrowser();
+
+  it('reads the hooks list, a hook and the Activity page with their notices, accessibly', async () => {
+    const account = await w.account('ops@acme.test');
+    const hook = await w.hook(account.id, { url: 'https://crm.acme.test/calls', description: 'CRM' });
+    await w.hook(account.id, { url: 'https://billing.acme.test/in' });
+    await w.audit.record({
+      account_id: account.id,
+      action: 'hook.created',
+      hook_id: hook.id,
+      actor: { kind: 'account_user' },
+      address: '192.0.2.7',
+      detail: { url: hook.url, description: 'CRM' },
+    });
+    const page = await browser.page();
+    await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
+    for (const [path, name, notice] of [
+      ['/', 'history-down-hooks', 'Your delivery history cannot be read right now,'],
+      [`/hooks/${hook.id}`, 'history-down-hook', 'The delivery history cannot be read right now'],
+      ['/activity', 'history-down-activity', 'Older changes cannot be read right now.'],
+    ] as const) {
+      await page.goto(`${w.baseUrl}${path}`);
+      await page.getByText(notice).first().waitFor();
+      await expectNoAxeViolations(page);
+      await screenshot(page, name);
+    }
   });
 });

@@ -153,9 +153,12 @@ function settings(hook: HookView, who: ChangeRights): SafeHtml {
 }
 
 // Said where the log and health would be while the history's database cannot be read.
-const UNREADABLE =
-  'The delivery history cannot be read right now, so attempts and health are not shown. ' +
-  'The hook and its settings are unaffected. Try again in a moment.';
+const UNREADABLE = {
+  log:
+    'The delivery history cannot be read right now, so attempts are not shown. ' +
+    'The hook and its settings are unaffected. Try again in a moment.',
+  health: 'The delivery history cannot be read right now, so health is not shown.',
+};
 
 export type LivePart =
   'heading' | 'address' | 'badge' | 'banner' | 'held' | 'log' | 'health' | 'settings' | 'preview';
@@ -192,7 +195,7 @@ export function liveParts(
     held: suspension?.heldList ? heldEventsCard(hook.id, suspension.heldList, suspension.byAdmin) : html``,
     log: historyUnreadable
       ? html`<div id="delivery-log" data-state="${hook.state}">
-          <p class="card-body muted" data-history-unreadable>${UNREADABLE}</p>
+          <p class="card-body muted" data-history-unreadable>${UNREADABLE.log}</p>
         </div>`
       : html`<div id="delivery-log" data-state="${hook.state}">
             ${deliveryLog(
@@ -208,7 +211,7 @@ export function liveParts(
           <div class="card-header">
             <div><h2 id="health-title">Health</h2></div>
           </div>
-          <p class="card-body muted">${UNREADABLE}</p>
+          <p class="card-body muted">${UNREADABLE.health}</p>
         </section>`,
     settings: settings(hook, who),
     preview: html`${hookGets(hook)} ${requestPreview(hook, preview)}`,
