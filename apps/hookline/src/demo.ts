@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  hookNamed,
   changedHookFields,
   hookChangeAction,
   HooklineError,
@@ -84,7 +85,7 @@ export async function startDemo(
       action: existing ? hookChangeAction(fields) : 'hook.created',
       hook_id: hook!.id,
       actor: DEMO,
-      detail: existing ? { fields } : {},
+      detail: existing ? { fields } : hookNamed(hook!),
     });
   const test = await services.producer.publishTest(accountId, hook!.id);
   await services.audit.record({
@@ -122,7 +123,7 @@ async function reusableDemoHook(services: Services, accountId: string): Promise<
       action: 'hook.deleted',
       hook_id: existing.id,
       actor: DEMO,
-      detail: {},
+      detail: hookNamed(existing),
     });
     return undefined;
   }

@@ -52,7 +52,12 @@ describe('the first-run account and the demo in the audit log', () => {
     const afterOne = await entries(first.id);
     expect(afterOne.slice(0, 2)).toEqual([
       expect.objectContaining({ action: 'hook.tested', hook_id: one.hookId, actor: demo }),
-      expect.objectContaining({ action: 'hook.created', hook_id: one.hookId, actor: demo, detail: {} }),
+      expect.objectContaining({
+        action: 'hook.created',
+        hook_id: one.hookId,
+        actor: demo,
+        detail: { url: one.receiverUrl, description: 'Demo receiver (pnpm start --demo)' },
+      }),
     ]);
     expect(afterOne).toHaveLength(3);
 

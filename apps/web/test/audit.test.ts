@@ -77,6 +77,21 @@ describe('the audit log through the website', () => {
       'hook.created',
     ]);
     expect(JSON.stringify(await entries())).not.toContain('tok_web_secret_77');
+    const [deleted, , , , created] = await entries();
+    // Each names the endpoint as it was then: the creation its first description, the deletion its last.
+    expect(created!.detail).toEqual({ url: form.url, description: 'CRM' });
+    expect(deleted!.detail).toEqual({ url: form.url, description: 'CRM log' });
+    const gone = await (await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } })).text();
+    const words = (kind: string) =>
+      new RegExp(`<li data-kind="${kind}"[^]*?</li>`)
+        .exec(gone)![0]
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ');
+    // The hook is gone: its entries still name it, and say it was deleted since without saying by whom.
+    expect(words('hook.created')).toContain('Hook created CRM (deleted since) by you');
+    expect(words('hook.deleted')).toContain('Hook deleted CRM log by you');
+    expect(words('hook.tested')).toContain('CRM log (deleted since) by you');
+    expect(gone).not.toContain('a hook that was deleted');
   });
 
   it('names an erasure request as requested, not as done', async () => {

@@ -52,6 +52,13 @@ export type AuditActor =
 
 /** What a change was about; every field is optional and none holds a credential's value. */
 export interface AuditDetail {
+  /**
+   * hook.created, hook.deleted: the hook's address and description as they were then, so the entry still says
+   * which endpoint it was once the hook is gone. The address holds no credentials: a hook's URL with user-info
+   * (`user:password@`) is refused; its credentials are kept apart (`auth`) and never recorded.
+   */
+  readonly url?: string;
+  readonly description?: string;
   /** hook.updated: the fields given (credentials by name only). */
   readonly fields?: string[];
   /** hook.enabled: what was done with the held events (`deliver`, `discard`, or `since <ISO time>`). */
@@ -139,6 +146,11 @@ export function hookChangeAction(fields: readonly string[]): AuditAction {
   if (fields.includes('auth') || fields.includes('tls')) return 'hook.credentials_changed';
   if (fields.includes('signing')) return 'hook.signing_secret_changed';
   return 'hook.updated';
+}
+
+/** What a hook.created or hook.deleted entry records of the hook: its address and description, nothing else. */
+export function hookNamed(hook: Pick<HookView, 'url' | 'description'>): AuditDetail {
+  return { url: hook.url, ...(hook.description ? { description: hook.description } : {}) };
 }
 
 /** A held-events choice as an entry records it. */

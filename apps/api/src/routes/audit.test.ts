@@ -97,6 +97,9 @@ describe('the audit log through the API', () => {
       'hook.created',
       'account.created',
     ]);
+    // Once the hook is gone, its creation and deletion still say which endpoint it was (as it was each time).
+    expect(data[0]!.detail).toEqual({ url: receiver.url('/b'), description: 'CRM' });
+    expect(data.at(-2)!.detail).toEqual({ url: receiver.url('/a') });
     const text = JSON.stringify(data);
     expect(text).not.toContain('tok_very_secret_1');
     expect(text).not.toContain(API_KEY);

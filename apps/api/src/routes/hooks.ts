@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  hookNamed,
   BUILT_IN_CATALOG,
   changedHookFields,
   hookChangeAction,
@@ -52,7 +53,12 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       },
     })(async ({ account, body, request }) => {
       const hook = await hooks.create(account.id, body, OPERATOR);
-      await audit(request, { account_id: account.id, action: 'hook.created', hook_id: hook.id, detail: {} });
+      await audit(request, {
+        account_id: account.id,
+        action: 'hook.created',
+        hook_id: hook.id,
+        detail: hookNamed(hook),
+      });
       return { status: 201, body: hook };
     }),
     defineRoute({
@@ -150,7 +156,12 @@ export function hookRoutes(deps: ApiDeps): Route[] {
       responses: { 204: { description: 'The hook is gone' } },
     })(async ({ account, hook, request }) => {
       if (!(await hooks.remove(account.id, hook.id, OPERATOR))) throw notFound('Hook');
-      await audit(request, { account_id: account.id, action: 'hook.deleted', hook_id: hook.id, detail: {} });
+      await audit(request, {
+        account_id: account.id,
+        action: 'hook.deleted',
+        hook_id: hook.id,
+        detail: hookNamed(hook),
+      });
       return { status: 204, body: undefined };
     }),
   ];

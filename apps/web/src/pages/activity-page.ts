@@ -16,23 +16,53 @@ const AUTOMATIC: Partial<Record<ActivityKind, [string, string]>> = {
   'hook.enabled': ['Hook re-enabled', 'badge-ok'],
 };
 
-function subject(hookId: string | undefined, hooks: ReadonlyMap<string, HookView>): SafeHtml {
-  if (!hookId) return html``;
-  const hook = hooks.get(hookId);
-  return hook
-    ? html`<a class="${hook.description ? '' : 'url'}" href="/hooks/${hook.id}"
-        >${hook.description ?? hook.url}</a
-      >`
-    : html`<span class="muted">a hook that was deleted</span>`;
+type HookName = Pick<HookView, 'url' | 'description'>;
+
+/** The hooks an entry may be about: those there now, and those deleted since, by the last name recorded. */
+interface KnownHooks {
+  readonly live: ReadonlyMap<string, HookView>;
+  readonly gone: ReadonlyMap<string, HookName>;
 }
 
-function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHtml {
+const recordedName = (entry: AuditEntry): HookName | undefined =>
+  entry.detail.url ? { url: entry.detail.url, description: entry.detail.description } : undefined;
+
+/**
+ * Which hook an entry is about. An entry that recorded the hook's address and description (hook.created,
+ * hook.deleted) names it as it was then; a hook gone since is said to be, without guessing who deleted it.
+ */
+function subject(hookId: string | undefined, known: KnownHooks, entry?: AuditEntry): SafeHtml {
+  if (!hookId) return html``;
+  const hook = known.live.get(hookId);
+  const named = (entry && recordedName(entry)) ?? hook ?? known.gone.get(hookId);
+  const name = named
+    ? html`<span class="${named.description ? '' : 'url'}">${named.description ?? named.url}</span>`
+    : undefined;
+  if (hook) return html`<a href="/hooks/${hook.id}">${name}</a>`;
+  // The deletion's own entry needs no note that the hook is gone.
+  const gone = entry?.action === 'hook.deleted' ? '' : html` <span class="muted">(deleted since)</span>`;
+  return html`${name ?? html`<span class="muted">a hook</span>`}${gone}`;
+}
+
+/** Names of deleted hooks from the page's own entries, newest first: the name a hook had when it was deleted. */
+function goneNames(page: TimelinePage, live: ReadonlyMap<string, HookView>): Map<string, HookName> {
+  const gone = new Map<string, HookName>();
+  for (const item of page.items) {
+    if (item.source !== 'change') continue;
+    const { hook_id: id } = item.entry;
+    const name = recordedName(item.entry);
+    if (id && name && !live.has(id) && !gone.has(id)) gone.set(id, name);
+  }
+  return gone;
+}
+
+function change(entry: AuditEntry, hooks: KnownHooks): SafeHtml {
   const [label, tone] = ACTION_WORDS[entry.action] ?? ['Changed', ''];
   const detail = detailWords(entry);
   return html`<li data-kind="${entry.action}" data-actor="${entry.actor.kind}">
     <span class="badge badge-plain ${tone}">${label}</span>
     <span
-      >${subject(entry.hook_id, hooks)}
+      >${subject(entry.hook_id, hooks, entry)}
       <span class="muted">by ${actorWords(entry.actor)}</span
       >${entry.address ? html` <span class="muted" data-address>from ${entry.address}</span>` : ''}</span
     >
@@ -41,7 +71,7 @@ function change(entry: AuditEntry, hooks: ReadonlyMap<string, HookView>): SafeHt
   </li>`;
 }
 
-function automatic(entry: ActivityEntry, hooks: ReadonlyMap<string, HookView>, by: string): SafeHtml {
+function automatic(entry: ActivityEntry, hooks: KnownHooks, by: string): SafeHtml {
   const [label, tone] = AUTOMATIC[entry.kind] ?? [entry.kind, ''];
   return html`<li data-kind="${entry.kind}" data-actor="automatic">
     <span class="badge badge-plain ${tone}">${label}</span>
@@ -66,6 +96,7 @@ export function activityPage(
   options: { readonly logUnreadable?: boolean } = {},
 ): SafeHtml {
   const by = (viewer.brand ?? DEFAULT_BRAND).name;
+  const known = { live: hooks, gone: goneNames(page, hooks) };
   return layout(
     'Activity',
     viewer,
@@ -87,7 +118,7 @@ export function activityPage(
           : html`<section class="card" aria-label="Activity">
               <ul class="feed">
                 ${page.items.map((item) =>
-                  item.source === 'change' ? change(item.entry, hooks) : automatic(item.entry, hooks, by),
+                  item.source === 'change' ? change(item.entry, known) : automatic(item.entry, known, by),
                 )}
               </ul>
               ${page.next ? html`<div class="card-body"><a href="/activity?cursor=${page.next}">Older →</a></div>` : ''}

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  hookNamed,
   BUILT_IN_CATALOG,
   changedHookFields,
   hookChangeAction,
@@ -117,7 +118,7 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
     if (!form.ok) return formPage(request, reply, who, form, 400);
     try {
       const hook = await hooks.create(who.account.id, form.input, who.actor);
-      await ctx.audit(request, who, { action: 'hook.created', hook_id: hook.id, detail: {} });
+      await ctx.audit(request, who, { action: 'hook.created', hook_id: hook.id, detail: hookNamed(hook) });
       if (hook.signing_secret) return await showSecretOnce(request, reply, hook, false);
       await ctx.sessions.flash(request, {
         kind: 'success',
@@ -221,9 +222,11 @@ export function hookRoutes(app: FastifyInstance, ctx: WebContext): void {
   app.post<{ Params: Params }>('/hooks/:id/delete', async (request, reply) => {
     const who = await ctx.require(request, reply);
     if (!who) return reply;
-    const removed = await hooks.remove(who.account.id, request.params.id, who.actor);
+    // Read first: the entry names the endpoint that was deleted, which nothing can tell once it is gone.
+    const hook = await hooks.get(who.account.id, request.params.id);
+    const removed = hook && (await hooks.remove(who.account.id, hook.id, who.actor));
     if (!removed) return ctx.hookNotFound(request, reply, who, request.params.id);
-    await ctx.audit(request, who, { action: 'hook.deleted', hook_id: request.params.id, detail: {} });
+    await ctx.audit(request, who, { action: 'hook.deleted', hook_id: hook.id, detail: hookNamed(hook) });
     await ctx.sessions.flash(request, { kind: 'success', message: 'Hook deleted.' });
     return reply.redirect('/', 303);
   });
