@@ -2,6 +2,23 @@ import { expectNoAxeViolations, screenshot, signIn, useBrowser } from './support
 import { signInOverHttp } from './support/http-session';
 import { PASSWORD, useWebsite } from './support/website';
 
+// An entry as the website records a customer's change: it waits in Redis while the database is down.
+const changedBySomeone = (
+  w: ReturnType<typeof useWebsite>,
+  accountId: string,
+  hookId: string,
+  action: 'hook.created' | 'hook.updated',
+  detail: Record<string, unknown>,
+) =>
+  w.audit.record({
+    account_id: accountId,
+    action,
+    hook_id: hookId,
+    actor: { kind: 'account_user' },
+    address: '192.0.2.7',
+    detail,
+  });
+
 // PostgreSQL (the delivery history and the audit log) does not answer while Redis does: the customer still
 // reaches their hooks, and each page says in plain words what cannot be read right now.
 describe('the website while the history database is down', () => {
@@ -30,14 +47,7 @@ describe('the website while the history database is down', () => {
   it('shows on the Activity page the changes still waiting in Redis, saying older ones cannot be read', async () => {
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.acme.test/calls', description: 'CRM' });
-    await w.audit.record({
-      account_id: account.id,
-      action: 'hook.updated',
-      hook_id: hook.id,
-      actor: { kind: 'account_user' },
-      address: '192.0.2.7',
-      detail: { fields: ['description'] },
-    });
+    await changedBySomeone(w, account.id, hook.id, 'hook.updated', { fields: ['description'] });
     const session = await signInOverHttp(w.baseUrl, 'ops@acme.test', PASSWORD);
 
     const res = await fetch(`${w.baseUrl}/activity`, { headers: { cookie: session.cookie } });
@@ -80,14 +90,7 @@ describe('the pages a customer sees while the history database is down, in a bro
     const account = await w.account('ops@acme.test');
     const hook = await w.hook(account.id, { url: 'https://crm.acme.test/calls', description: 'CRM' });
     await w.hook(account.id, { url: 'https://billing.acme.test/in' });
-    await w.audit.record({
-      account_id: account.id,
-      action: 'hook.created',
-      hook_id: hook.id,
-      actor: { kind: 'account_user' },
-      address: '192.0.2.7',
-      detail: { url: hook.url, description: 'CRM' },
-    });
+    await changedBySomeone(w, account.id, hook.id, 'hook.created', { url: hook.url, description: 'CRM' });
     const page = await browser.page();
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
     for (const [path, name, notice] of [
