@@ -27,6 +27,8 @@ describe('the hooks list left open (browser)', () => {
     await signIn(page, w.baseUrl, 'ops@acme.test', PASSWORD);
     const state = (id: string) => page.locator(`[data-live="state-${id}"]`);
     await expect(state(crm.id).textContent()).resolves.toContain('Active');
+    // The history answers: its notice's place is empty (history-down.test.ts: filled while it does not).
+    expect((await page.locator('[data-live="history"]').textContent())?.trim()).toBe('');
     // A mark on the window: gone if the page reloaded.
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
 

@@ -42,6 +42,17 @@ function stateLine({ hook, held }: HookSummary): SafeHtml {
     }`;
 }
 
+// Above the list while the delivery history cannot be read: the hooks are all there, their last deliveries are not.
+const historyNotice = (hooks: readonly HookSummary[]) =>
+  hooks.some((h) => h.historyUnreadable)
+    ? html`<div class="alert alert-warning" role="status" data-history-unreadable>
+        <p>
+          <strong>Your delivery history cannot be read right now,</strong> so the last delivery of each hook
+          is not shown. Your hooks and their settings are all here. Try again in a moment.
+        </p>
+      </div>`
+    : html``;
+
 /**
  * The parts of the list that follow the hooks while it is open (§15 "live pages stay true"): the page and
  * the live endpoint render them alike, and the script swaps each one that changed.
@@ -51,7 +62,11 @@ export function hooksLiveParts(
   now: Date,
   who: ChangeRights,
 ): Record<string, SafeHtml> {
-  const parts: Record<string, SafeHtml> = { summary: suspendedSummary(hooks, who) };
+  const parts: Record<string, SafeHtml> = {
+    summary: suspendedSummary(hooks, who),
+    // Comes and goes with the database: an open list says so, and stops saying it, without a reload.
+    history: historyNotice(hooks),
+  };
   for (const summary of hooks) {
     parts[`state-${summary.hook.id}`] = stateLine(summary);
     parts[`last-${summary.hook.id}`] = lastDelivery(summary, now);
@@ -112,17 +127,6 @@ function suspendedSummary(hooks: readonly HookSummary[], who: ChangeRights): Saf
   </div>`;
 }
 
-// Above the list while the delivery history cannot be read: the hooks are all there, their last deliveries are not.
-const historyNotice = (hooks: readonly HookSummary[]) =>
-  hooks.some((h) => h.historyUnreadable)
-    ? html`<div class="alert alert-warning" role="status" data-history-unreadable>
-        <p>
-          <strong>Your delivery history cannot be read right now,</strong> so the last delivery of each hook
-          is not shown. Your hooks and their settings are all here. Try again in a moment.
-        </p>
-      </div>`
-    : html``;
-
 const emptyState = (who: ChangeRights) =>
   html`<div class="card empty">
     <h2>No hooks yet</h2>
@@ -148,7 +152,7 @@ export function hooksPage(viewer: Viewer, hooks: readonly HookSummary[], now: Da
       </div>
       <div data-live-url="/hooks/live" data-live-every="${REFRESH_MS}" data-live-shape="${hooksShape(hooks)}">
         <div data-live="summary">${parts.summary}</div>
-        ${historyNotice(hooks)}
+        <div data-live="history">${parts.history}</div>
         ${
           hooks.length === 0
             ? emptyState(viewer)
